@@ -1,0 +1,1 @@
+"""Fake clouds: stateful backends that simulate latency and failures from a seed."""
