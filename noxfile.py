@@ -2,7 +2,7 @@
 
 import nox
 
-nox.options.sessions = ["tests", "lint"]
+nox.options.sessions = ["tests", "lint", "docs"]
 nox.options.reuse_existing_virtualenvs = True
 
 
@@ -19,3 +19,10 @@ def lint(session: nox.Session) -> None:
     session.install("ruff")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the Sphinx documentation with warnings as errors."""
+    session.install("-e", ".[docs]")
+    session.run("sphinx-build", "-W", "--keep-going", "-b", "html", "docs", "docs/_build/html")

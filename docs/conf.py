@@ -1,0 +1,22 @@
+"""Sphinx configuration for the plugsim documentation."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.abspath(".."))
+
+project = "plugsim"
+author = "plugsim developers"
+copyright = "2026, plugsim developers"
+release = "0.1.0"
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.viewcode",
+]
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+exclude_patterns = ["_build"]
+html_theme = "alabaster"
+nitpicky = False
