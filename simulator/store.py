@@ -1,0 +1,582 @@
+"""Persistence: one SQLite file holds a whole simulated world.
+
+Tables: ``meta`` (seed, virtual time, RNG and fake-cloud state, engine lease),
+``stacks``, ``resources``, ``events``, ``snapshots`` and ``runs``. The schema
+version lives in ``PRAGMA user_version``. The database runs in WAL mode with
+``synchronous=NORMAL``: every committed transition survives the engine process
+being killed.
+
+Every state transition is written and committed in one transaction
+(:meth:`Store.record`) before the engine moves on. When a world is opened after
+an engine died mid-action, :meth:`Store.recover` turns whatever was left
+``IN_PROGRESS`` into ``<ACTION>_FAILED`` with the reason
+``engine restarted during <ACTION>``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sdk import exception
+from simulator.events import STACK_TYPE, Event
+
+#: The schema version this module writes (``PRAGMA user_version``).
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS stacks (
+    id TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    parent_id TEXT,
+    action TEXT NOT NULL,
+    status TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    deleted INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL,
+    updated REAL,
+    doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS stacks_name ON stacks(name);
+CREATE TABLE IF NOT EXISTS resources (
+    stack_id TEXT NOT NULL,
+    rid INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    action TEXT NOT NULL,
+    status TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    physical_id TEXT,
+    current INTEGER NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (stack_id, rid)
+);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY,
+    stack_id TEXT NOT NULL,
+    stack_name TEXT NOT NULL,
+    resource_name TEXT NOT NULL,
+    resource_type TEXT NOT NULL,
+    physical_id TEXT,
+    action TEXT NOT NULL,
+    status TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    time REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_stack ON events(stack_id);
+CREATE TABLE IF NOT EXISTS snapshots (
+    id TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL,
+    stack_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    created REAL NOT NULL,
+    doc TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY,
+    stack_id TEXT,
+    action TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    started REAL NOT NULL,
+    finished REAL,
+    outcome TEXT
+);
+"""
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass
+class StackRecord:
+    """A stack row: identity, state and a JSON document with everything else."""
+
+    id: str
+    name: str
+    action: str
+    status: str
+    reason: str
+    created: float
+    parent_id: str | None = None
+    updated: float | None = None
+    deleted: bool = False
+    seq: int = 0
+    doc: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ResourceRecord:
+    """A resource row. ``current`` is False for a replaced resource awaiting cleanup."""
+
+    stack_id: str
+    rid: int
+    name: str
+    type: str
+    action: str
+    status: str
+    reason: str
+    physical_id: str | None
+    current: bool = True
+    doc: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class SnapshotRecord:
+    """A stack snapshot row; ``doc`` holds the template and per-resource data."""
+
+    id: str
+    stack_id: str
+    name: str
+    status: str
+    reason: str
+    created: float
+    seq: int = 0
+    doc: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RunRecord:
+    """One engine run of a stack action, with the seed it ran under."""
+
+    id: int
+    stack_id: str | None
+    action: str
+    seed: str
+    started: float
+    finished: float | None
+    outcome: str | None
+
+
+class Store:
+    """The SQLite store of one world (``':memory:'`` keeps it in memory)."""
+
+    def __init__(self, path: str | os.PathLike[str] = ":memory:") -> None:
+        self.path = str(path)
+        self._depth = 0
+        if self.path != ":memory:":
+            parent = Path(self.path).parent
+            try:
+                parent.mkdir(parents=True, exist_ok=True)
+            except OSError as ex:
+                raise exception.ConfigurationError(
+                    f"Cannot create the state directory {parent}: {ex.strerror or ex}"
+                ) from None
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=OFF")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError as ex:
+            raise exception.ConfigurationError(
+                f"{self.path}: not a plugsim state database ({ex})"
+            ) from None
+        if version > SCHEMA_VERSION:
+            self._db.close()
+            raise exception.ConfigurationError(
+                f"{self.path}: state schema version {version} is newer than this plugsim "
+                f"supports ({SCHEMA_VERSION}); upgrade plugsim or use another --state"
+            )
+        if version == 0:
+            tables = self._db.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type='table'"
+            ).fetchone()[0]
+            if tables:
+                self._db.close()
+                raise exception.ConfigurationError(
+                    f"{self.path}: an SQLite database that is not a plugsim world"
+                )
+            with self.transaction():
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    # -- plumbing ------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the database connection."""
+        self._db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """Run a block in one transaction (nested blocks join the outer one)."""
+        depth = self._depth
+        if depth:
+            self._depth = depth + 1
+            try:
+                yield self._db
+            finally:
+                self._depth -= 1
+            return
+        self._depth = 1
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        else:
+            self._db.execute("COMMIT")
+        finally:
+            self._depth = 0
+
+    # -- meta ----------------------------------------------------------------
+
+    def get_meta(self, key: str, default: Any = None) -> Any:
+        """Return the JSON value stored under *key* (or *default*)."""
+        row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return default if row is None else json.loads(row[0])
+
+    def set_meta(self, key: str, value: Any) -> None:
+        """Store a JSON value under *key*."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, _dumps(value))
+            )
+
+    def next_seq(self, name: str) -> int:
+        """Return the next value of the named counter (1, 2, ...)."""
+        with self.transaction():
+            value = int(self.get_meta(f"seq:{name}", 0)) + 1
+            self.set_meta(f"seq:{name}", value)
+        return value
+
+    # -- stacks --------------------------------------------------------------
+
+    def save_stack(self, rec: StackRecord) -> None:
+        """Insert or replace a stack row."""
+        with self.transaction() as db:
+            if not rec.seq:
+                rec.seq = self.next_seq("stack")
+            db.execute(
+                "INSERT OR REPLACE INTO stacks(id, seq, name, parent_id, action, status, reason,"
+                " deleted, created, updated, doc) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    rec.id,
+                    rec.seq,
+                    rec.name,
+                    rec.parent_id,
+                    rec.action,
+                    rec.status,
+                    rec.reason,
+                    int(rec.deleted),
+                    rec.created,
+                    rec.updated,
+                    _dumps(rec.doc),
+                ),
+            )
+
+    def set_stack_state(
+        self, stack_id: str, action: str, status: str, reason: str, updated: float
+    ) -> None:
+        """Update only a stack's state columns."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE stacks SET action=?, status=?, reason=?, updated=? WHERE id=?",
+                (action, status, reason, updated, stack_id),
+            )
+
+    @staticmethod
+    def _stack(row: tuple) -> StackRecord:
+        sid, seq, name, parent, action, status, reason, deleted, created, updated, doc = row
+        return StackRecord(
+            id=sid,
+            seq=seq,
+            name=name,
+            parent_id=parent,
+            action=action,
+            status=status,
+            reason=reason,
+            deleted=bool(deleted),
+            created=created,
+            updated=updated,
+            doc=json.loads(doc),
+        )
+
+    _STACK_COLS = "id, seq, name, parent_id, action, status, reason, deleted, created, updated, doc"
+
+    def get_stack(self, name_or_id: str) -> StackRecord | None:
+        """Return the live stack with this id or name (a live one wins over deleted)."""
+        row = self._db.execute(
+            f"SELECT {self._STACK_COLS} FROM stacks WHERE id=?", (name_or_id,)
+        ).fetchone()
+        if row is None:
+            row = self._db.execute(
+                f"SELECT {self._STACK_COLS} FROM stacks WHERE name=? AND parent_id IS NULL"
+                " ORDER BY deleted, seq DESC LIMIT 1",
+                (name_or_id,),
+            ).fetchone()
+        return None if row is None else self._stack(row)
+
+    def list_stacks(
+        self, *, include_deleted: bool = False, nested: bool = False, parent_id: str | None = None
+    ) -> list[StackRecord]:
+        """Return stacks in creation order (top-level only unless *nested*)."""
+        sql = f"SELECT {self._STACK_COLS} FROM stacks WHERE 1=1"
+        args: list[Any] = []
+        if parent_id is not None:
+            sql += " AND parent_id=?"
+            args.append(parent_id)
+        elif not nested:
+            sql += " AND parent_id IS NULL"
+        if not include_deleted:
+            sql += " AND deleted=0"
+        rows = self._db.execute(sql + " ORDER BY seq", args).fetchall()
+        return [self._stack(r) for r in rows]
+
+    def purge_stack(self, stack_id: str) -> None:
+        """Remove a stack's rows (stack, resources, snapshots); events stay."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM resources WHERE stack_id=?", (stack_id,))
+            db.execute("DELETE FROM snapshots WHERE stack_id=?", (stack_id,))
+            db.execute("DELETE FROM stacks WHERE id=?", (stack_id,))
+
+    # -- resources -----------------------------------------------------------
+
+    def save_resource(self, rec: ResourceRecord) -> None:
+        """Insert or replace a resource row."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO resources(stack_id, rid, name, type, action, status, reason,"
+                " physical_id, current, doc) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (
+                    rec.stack_id,
+                    rec.rid,
+                    rec.name,
+                    rec.type,
+                    rec.action,
+                    rec.status,
+                    rec.reason,
+                    rec.physical_id,
+                    int(rec.current),
+                    _dumps(rec.doc),
+                ),
+            )
+
+    def delete_resource(self, stack_id: str, rid: int) -> None:
+        """Remove one resource row."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM resources WHERE stack_id=? AND rid=?", (stack_id, rid))
+
+    def resources(self, stack_id: str) -> list[ResourceRecord]:
+        """Return a stack's resource rows in insertion order."""
+        rows = self._db.execute(
+            "SELECT stack_id, rid, name, type, action, status, reason, physical_id, current, doc"
+            " FROM resources WHERE stack_id=? ORDER BY rid",
+            (stack_id,),
+        ).fetchall()
+        return [
+            ResourceRecord(
+                stack_id=r[0],
+                rid=r[1],
+                name=r[2],
+                type=r[3],
+                action=r[4],
+                status=r[5],
+                reason=r[6],
+                physical_id=r[7],
+                current=bool(r[8]),
+                doc=json.loads(r[9]),
+            )
+            for r in rows
+        ]
+
+    # -- events --------------------------------------------------------------
+
+    def add_event(self, ev: Event) -> Event:
+        """Append an event; returns it with its assigned id."""
+        with self.transaction() as db:
+            cur = db.execute(
+                "INSERT INTO events(stack_id, stack_name, resource_name, resource_type,"
+                " physical_id, action, status, reason, time) VALUES (?,?,?,?,?,?,?,?,?)",
+                (
+                    ev.stack_id,
+                    ev.stack_name,
+                    ev.resource_name,
+                    ev.resource_type,
+                    ev.physical_resource_id,
+                    ev.action,
+                    ev.status,
+                    ev.reason,
+                    ev.time,
+                ),
+            )
+            event_id = int(cur.lastrowid or 0)
+        return Event(
+            event_id,
+            ev.stack_id,
+            ev.stack_name,
+            ev.resource_name,
+            ev.resource_type,
+            ev.physical_resource_id,
+            ev.action,
+            ev.status,
+            ev.reason,
+            ev.time,
+        )
+
+    def record(
+        self, ev: Event, *, resource: ResourceRecord | None = None, stack: StackRecord | None = None
+    ) -> Event:
+        """Persist a transition (event + new resource/stack row) in one transaction."""
+        with self.transaction():
+            if resource is not None:
+                self.save_resource(resource)
+            if stack is not None:
+                self.save_stack(stack)
+            return self.add_event(ev)
+
+    def events(
+        self, stack_id: str | None = None, *, after: int = 0, resource_name: str | None = None
+    ) -> list[Event]:
+        """Return events in the order they happened (optionally filtered)."""
+        sql = (
+            "SELECT id, stack_id, stack_name, resource_name, resource_type, physical_id,"
+            " action, status, reason, time FROM events WHERE id>?"
+        )
+        args: list[Any] = [after]
+        if stack_id is not None:
+            sql += " AND stack_id=?"
+            args.append(stack_id)
+        if resource_name is not None:
+            sql += " AND resource_name=?"
+            args.append(resource_name)
+        return [Event(*row) for row in self._db.execute(sql + " ORDER BY id", args)]
+
+    def last_event_id(self) -> int:
+        """Return the id of the newest event (0 when there is none)."""
+        return int(self._db.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0])
+
+    # -- snapshots -----------------------------------------------------------
+
+    def save_snapshot(self, rec: SnapshotRecord) -> None:
+        """Insert or replace a snapshot row."""
+        with self.transaction() as db:
+            if not rec.seq:
+                rec.seq = self.next_seq("snapshot")
+            db.execute(
+                "INSERT OR REPLACE INTO snapshots(id, seq, stack_id, name, status, reason, created,"
+                " doc) VALUES (?,?,?,?,?,?,?,?)",
+                (
+                    rec.id,
+                    rec.seq,
+                    rec.stack_id,
+                    rec.name,
+                    rec.status,
+                    rec.reason,
+                    rec.created,
+                    _dumps(rec.doc),
+                ),
+            )
+
+    def snapshots(self, stack_id: str) -> list[SnapshotRecord]:
+        """Return a stack's snapshots, oldest first."""
+        rows = self._db.execute(
+            "SELECT id, seq, stack_id, name, status, reason, created, doc FROM snapshots"
+            " WHERE stack_id=? ORDER BY seq",
+            (stack_id,),
+        ).fetchall()
+        return [
+            SnapshotRecord(
+                id=r[0],
+                seq=r[1],
+                stack_id=r[2],
+                name=r[3],
+                status=r[4],
+                reason=r[5],
+                created=r[6],
+                doc=json.loads(r[7]),
+            )
+            for r in rows
+        ]
+
+    def delete_snapshot(self, snapshot_id: str) -> None:
+        """Remove a snapshot row."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM snapshots WHERE id=?", (snapshot_id,))
+
+    # -- runs ----------------------------------------------------------------
+
+    def start_run(self, stack_id: str | None, action: str, seed: Any, started: float) -> int:
+        """Record the start of an engine run and return its id."""
+        with self.transaction() as db:
+            cur = db.execute(
+                "INSERT INTO runs(stack_id, action, seed, started) VALUES (?,?,?,?)",
+                (stack_id, action, str(seed), started),
+            )
+            return int(cur.lastrowid or 0)
+
+    def finish_run(self, run_id: int, finished: float, outcome: str) -> None:
+        """Record how a run ended."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE runs SET finished=?, outcome=? WHERE id=?", (finished, outcome, run_id)
+            )
+
+    def runs(self) -> list[RunRecord]:
+        """Return every run, oldest first."""
+        rows = self._db.execute(
+            "SELECT id, stack_id, action, seed, started, finished, outcome FROM runs ORDER BY id"
+        ).fetchall()
+        return [RunRecord(*r) for r in rows]
+
+    # -- recovery ------------------------------------------------------------
+
+    def recover(self, now: float) -> list[Event]:
+        """Fail whatever a dead engine left IN_PROGRESS; return the events written."""
+        written: list[Event] = []
+        with self.transaction() as db:
+            rows = db.execute(
+                "SELECT stack_id, rid, name, type, action, physical_id FROM resources"
+                " WHERE status='IN_PROGRESS' ORDER BY stack_id, rid"
+            ).fetchall()
+            names = dict(db.execute("SELECT id, name FROM stacks").fetchall())
+            for stack_id, rid, name, rtype, action, physical in rows:
+                reason = f"engine restarted during {action}"
+                db.execute(
+                    "UPDATE resources SET status='FAILED', reason=? WHERE stack_id=? AND rid=?",
+                    (reason, stack_id, rid),
+                )
+                written.append(
+                    self.add_event(
+                        Event(
+                            0,
+                            stack_id,
+                            names.get(stack_id, ""),
+                            name,
+                            rtype,
+                            physical,
+                            action,
+                            "FAILED",
+                            reason,
+                            now,
+                        )
+                    )
+                )
+            for sid, name, action in db.execute(
+                "SELECT id, name, action FROM stacks WHERE status='IN_PROGRESS' ORDER BY seq"
+            ).fetchall():
+                reason = f"engine restarted during {action}"
+                db.execute(
+                    "UPDATE stacks SET status='FAILED', reason=?, updated=? WHERE id=?",
+                    (reason, now, sid),
+                )
+                written.append(
+                    self.add_event(
+                        Event(0, sid, name, name, STACK_TYPE, sid, action, "FAILED", reason, now)
+                    )
+                )
+            db.execute("UPDATE runs SET outcome='interrupted' WHERE outcome IS NULL")
+        return written

@@ -1,0 +1,21 @@
+"""Events: canonical lines and timeline rendering."""
+
+from simulator.events import STACK_TYPE, Event, event_log, format_event, format_time
+
+
+def test_event_log_is_canonical_json_lines():
+    ev = Event(1, "sid", "web", "db", "T", "p-1", "CREATE", "COMPLETE", "state changed", 61.5)
+    assert event_log([ev]) == (
+        '{"action":"CREATE","id":1,"physical_resource_id":"p-1","reason":"state changed",'
+        '"resource_name":"db","resource_type":"T","stack_id":"sid","stack_name":"web",'
+        '"status":"COMPLETE","time":61.5}\n'
+    )
+    assert ev.state == "CREATE_COMPLETE"
+    assert not ev.is_stack_event
+
+
+def test_timeline_line():
+    ev = Event(1, "sid", "web", "web", STACK_TYPE, "sid", "CREATE", "FAILED", "Timed out", 3725.25)
+    assert ev.is_stack_event
+    assert format_time(3725.25) == "01:02:05.250"
+    assert format_event(ev) == "01:02:05.250  web CREATE_FAILED [sid]: Timed out"
