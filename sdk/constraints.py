@@ -1,0 +1,800 @@
+"""Value types, constraints and the registry of named custom constraints.
+
+:class:`Schema` is the base of property schemas (:mod:`sdk.properties`) and
+of template parameter schemas: it knows the value types, converts raw values
+to a type the way Heat does, and checks its constraints. A constraint checks
+when the schema is built that it applies to the schema's type, and raises
+:class:`ValueError` with a plain-language message when a value breaks it; a
+``description`` given to a constraint replaces that message.
+
+Custom constraints are named checks (``CustomConstraint('flavor')``) looked up
+in a :class:`ConstraintRegistry`: registered from Python with
+:func:`register_constraint` or published through the entry-point group
+``plugsim.constraints``.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import logging
+import math
+import numbers
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from sdk import exception
+
+LOG = logging.getLogger(__name__)
+
+ENTRY_POINT_GROUP = "plugsim.constraints"
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, Mapping):
+        return "a map"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return f"a {type(value).__name__}"
+
+
+class Schema:
+    """The type, default and constraints of one value (property or parameter)."""
+
+    INTEGER = "Integer"
+    STRING = "String"
+    NUMBER = "Number"
+    BOOLEAN = "Boolean"
+    MAP = "Map"
+    LIST = "List"
+    ANY = "Any"
+
+    #: The valid type names, in documentation order.
+    TYPES: tuple[str, ...] = (INTEGER, STRING, NUMBER, BOOLEAN, MAP, LIST, ANY)
+
+    def __init__(
+        self,
+        data_type: str,
+        description: str | None = None,
+        default: Any = None,
+        schema: Any = None,
+        required: bool = False,
+        constraints: Sequence[Constraint] | None = None,
+        immutable: bool = False,
+    ) -> None:
+        if not isinstance(data_type, str) or data_type not in self.TYPES:
+            raise exception.InvalidSchemaError(
+                f"Invalid type {data_type!r}; valid types are: {', '.join(self.TYPES)}"
+            )
+        self.type = data_type
+        if description is not None and not isinstance(description, str):
+            raise exception.InvalidSchemaError(
+                f"The description of a {data_type} schema must be a string, got {description!r}"
+            )
+        self.description = description
+        self.required = bool(required)
+        self.immutable = bool(immutable)
+        self.schema = self._nested(schema)
+        self.constraints: list[Constraint] = self._checked_constraints(constraints)
+        self.default = default
+        if default is not None:
+            self._check_default(default)
+
+    # -- construction helpers -------------------------------------------
+
+    def _nested(self, schema: Any) -> Any:
+        """Check and normalise the nested schema (MAP and LIST only)."""
+        if schema is None:
+            return None
+        if self.type not in (self.MAP, self.LIST):
+            raise exception.InvalidSchemaError(
+                f"A nested schema is valid only for {self.MAP} or {self.LIST}, not {self.type}"
+            )
+        if isinstance(schema, Schema):
+            if self.type != self.LIST:
+                raise exception.InvalidSchemaError(
+                    f"A single item schema is valid only for {self.LIST}, not {self.type}"
+                )
+            return schema
+        if isinstance(schema, Mapping):
+            return dict(schema)
+        raise exception.InvalidSchemaError(
+            f"The nested schema of a {self.type} must be a Schema or a dict of Schemas, "
+            f"got {schema!r}"
+        )
+
+    def _checked_constraints(self, constraints: Sequence[Constraint] | None) -> list[Constraint]:
+        if constraints is None:
+            return []
+        if isinstance(constraints, (str, bytes)) or not isinstance(constraints, Iterable):
+            raise exception.InvalidSchemaError(
+                f"constraints must be a list of constraint objects, got {constraints!r}"
+            )
+        out = list(constraints)
+        for c in out:
+            if not isinstance(c, Constraint):
+                raise exception.InvalidSchemaError(
+                    f"constraints must be constraint objects (e.g. Range(...)), got {c!r}"
+                )
+            if self.type not in c.valid_types:
+                raise exception.InvalidSchemaError(
+                    f"{type(c).__name__} constraint invalid for {self.type}"
+                )
+        return out
+
+    def _check_default(self, default: Any) -> None:
+        try:
+            value = self.to_schema_type(default)
+            self.validate_constraints_raw(value, skipped=(CustomConstraint,))
+        except ValueError as ex:
+            raise exception.InvalidSchemaError(f"Invalid default {default!r}: {ex}") from None
+
+    # -- values -----------------------------------------------------------
+
+    @staticmethod
+    def str_to_num(value: Any) -> int | float:
+        """Convert a number or numeric string to ``int`` if possible, else ``float``.
+
+        Numbers are returned unchanged; booleans, non-numeric strings and
+        non-finite values raise :class:`ValueError`.
+        """
+        if isinstance(value, bool):
+            raise ValueError(f"{value!r} is a boolean, not a number")
+        if isinstance(value, numbers.Number):
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ValueError(f"{value!r} is not a finite number")
+            return value  # type: ignore[return-value]
+        if not isinstance(value, str):
+            raise ValueError(f"{value!r} is not a number")
+        text = value.strip()
+        try:
+            return int(text)
+        except ValueError:
+            pass
+        try:
+            num = float(text)
+        except ValueError:
+            raise ValueError(f"{value!r} is not a number") from None
+        if not math.isfinite(num):
+            raise ValueError(f"{value!r} is not a finite number")
+        return num
+
+    def to_schema_type(self, value: Any) -> Any:
+        """Return *value* converted to this schema's type (``None`` stays ``None``).
+
+        Raises :class:`ValueError` with a message naming the value and type.
+        """
+        if value is None:
+            return None
+        convert = _CONVERTERS[self.type]
+        return convert(value)
+
+    def empty_value(self) -> Any:
+        """Return the value of an unset property of this type."""
+        return _EMPTY[self.type]()
+
+    def validate_constraints_raw(
+        self, value: Any, context: Any = None, skipped: Iterable[type] = ()
+    ) -> None:
+        """Check *value* against every constraint; raise :class:`ValueError` on failure."""
+        skipped = tuple(skipped)
+        for c in self.constraints:
+            if skipped and isinstance(c, skipped):
+                continue
+            c.validate(value, self, context)
+
+    def validate_constraints(
+        self,
+        value: Any,
+        context: Any = None,
+        path: Sequence[Any] = (),
+        skipped: Iterable[type] = (),
+    ) -> None:
+        """Check *value* against the constraints.
+
+        Raises :class:`sdk.exception.StackValidationFailed` whose path is
+        *path* and whose message is the failing constraint's message.
+        """
+        try:
+            self.validate_constraints_raw(value, context, skipped)
+        except ValueError as ex:
+            raise exception.StackValidationFailed(error_message=str(ex), path=list(path)) from None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a plain description of the schema (for docs and tools)."""
+        out: dict[str, Any] = {"type": self.type, "required": self.required}
+        if self.description is not None:
+            out["description"] = self.description
+        if self.default is not None:
+            out["default"] = self.default
+        if isinstance(self.schema, Schema):
+            out["schema"] = {"*": self.schema.to_dict()}
+        elif isinstance(self.schema, dict):
+            out["schema"] = {
+                k: (s.to_dict() if isinstance(s, Schema) else s) for k, s in self.schema.items()
+            }
+        if self.constraints:
+            out["constraints"] = [c.to_dict() for c in self.constraints]
+        if self.immutable:
+            out["immutable"] = True
+        return out
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.type!r}, description={self.description!r})"
+
+
+# -- type conversion (Heat-compatible) ----------------------------------------
+
+
+def _to_string(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    raise ValueError(f"{value!r} is not a valid String ({_kind(value)} is not converted)")
+
+
+def _to_integer(value: Any) -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a valid Integer (booleans are not numbers)")
+    try:
+        num = Schema.str_to_num(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a valid Integer") from None
+    if isinstance(num, int):
+        return num
+    if isinstance(num, float) and num.is_integer():
+        return int(num)
+    raise ValueError(f"{value!r} is not a valid Integer (it has a fractional part)")
+
+
+def _to_number(value: Any) -> int | float:
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a valid Number (booleans are not numbers)")
+    try:
+        return Schema.str_to_num(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a valid Number") from None
+
+
+def _to_boolean(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise ValueError(f"{value!r} is not a valid Boolean (use true or false)")
+
+
+def _to_map(value: Any) -> dict[Any, Any]:
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise ValueError(f"{value!r} is not a valid Map (got {_kind(value)})")
+
+
+def _to_list(value: Any) -> list[Any]:
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        return list(value)
+    raise ValueError(f"{value!r} is not a valid List (got {_kind(value)})")
+
+
+_CONVERTERS: dict[str, Callable[[Any], Any]] = {
+    Schema.STRING: _to_string,
+    Schema.INTEGER: _to_integer,
+    Schema.NUMBER: _to_number,
+    Schema.BOOLEAN: _to_boolean,
+    Schema.MAP: _to_map,
+    Schema.LIST: _to_list,
+    Schema.ANY: lambda v: v,
+}
+
+_EMPTY: dict[str, Callable[[], Any]] = {
+    Schema.STRING: str,
+    Schema.INTEGER: int,
+    Schema.NUMBER: int,
+    Schema.BOOLEAN: bool,
+    Schema.MAP: dict,
+    Schema.LIST: list,
+    Schema.ANY: lambda: None,
+}
+
+
+# -- constraints ---------------------------------------------------------------
+
+
+class Constraint:
+    """Base of all constraints: a check of a value plus an optional description."""
+
+    #: The schema types this constraint applies to.
+    valid_types: tuple[str, ...] = ()
+
+    def __init__(self, description: str | None = None) -> None:
+        if description is not None and not isinstance(description, str):
+            raise exception.InvalidSchemaError(
+                f"The description of a {type(self).__name__} constraint must be a string, "
+                f"got {description!r}"
+            )
+        self.description = description
+
+    def validate(self, value: Any, schema: Schema | None = None, context: Any = None) -> None:
+        """Raise :class:`ValueError` with a message when *value* breaks the constraint."""
+        message = self._failure(value, schema, context)
+        if message is not None:
+            raise ValueError(self.description or message)
+
+    def _failure(self, value: Any, schema: Schema | None, context: Any) -> str | None:
+        """Return the reason *value* fails, or None when it is valid."""
+        raise TypeError(f"{type(self).__name__} does not define a check")
+
+    def _summary(self) -> str:
+        return type(self).__name__
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a plain description of the constraint."""
+        out: dict[str, Any] = {"type": type(self).__name__}
+        if self.description:
+            out["description"] = self.description
+        return out
+
+    def __str__(self) -> str:
+        return self.description or self._summary()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}: {self}>"
+
+
+def _number_or_none(owner: str, name: str, value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise exception.InvalidSchemaError(f"{owner} {name} must be a number, got {value!r}")
+    return value
+
+
+class Range(Constraint):
+    """A numeric value between ``min`` and ``max`` (inclusive; either may be omitted)."""
+
+    valid_types = (Schema.INTEGER, Schema.NUMBER)
+
+    def __init__(
+        self, min: float | None = None, max: float | None = None, description: str | None = None
+    ) -> None:
+        super().__init__(description)
+        self.min = _number_or_none("Range", "min", min)
+        self.max = _number_or_none("Range", "max", max)
+        if self.min is None and self.max is None:
+            raise exception.InvalidSchemaError("A Range constraint needs a min and/or a max")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise exception.InvalidSchemaError(
+                f"Range min {self.min} is greater than max {self.max}"
+            )
+
+    def _failure(self, value: Any, schema: Schema | None, context: Any) -> str | None:
+        try:
+            num = Schema.str_to_num(value)
+        except ValueError:
+            return f"{value!r} is not a number"
+        if self.min is not None and num < self.min:
+            return f"{num} is less than the minimum {self.min}"
+        if self.max is not None and num > self.max:
+            return f"{num} is greater than the maximum {self.max}"
+        return None
+
+    def _summary(self) -> str:
+        return f"Range(min={self.min}, max={self.max})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a plain description including the bounds."""
+        return {**super().to_dict(), "min": self.min, "max": self.max}
+
+
+class Length(Constraint):
+    """The length of a string, list or map is between ``min`` and ``max``."""
+
+    valid_types = (Schema.STRING, Schema.LIST, Schema.MAP)
+
+    def __init__(
+        self, min: int | None = None, max: int | None = None, description: str | None = None
+    ) -> None:
+        super().__init__(description)
+        for name, bound in (("min", min), ("max", max)):
+            if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)):
+                raise exception.InvalidSchemaError(
+                    f"Length {name} must be an integer, got {bound!r}"
+                )
+        if min is None and max is None:
+            raise exception.InvalidSchemaError("A Length constraint needs a min and/or a max")
+        if min is not None and max is not None and min > max:
+            raise exception.InvalidSchemaError(f"Length min {min} is greater than max {max}")
+        self.min = min
+        self.max = max
+
+    def _failure(self, value: Any, schema: Schema | None, context: Any) -> str | None:
+        try:
+            length = len(value)
+        except TypeError:
+            return f"{value!r} has no length"
+        if self.min is not None and length < self.min:
+            return f"length {length} is less than the minimum {self.min}"
+        if self.max is not None and length > self.max:
+            return f"length {length} is greater than the maximum {self.max}"
+        return None
+
+    def _summary(self) -> str:
+        return f"Length(min={self.min}, max={self.max})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a plain description including the bounds."""
+        return {**super().to_dict(), "min": self.min, "max": self.max}
+
+
+class Modulo(Constraint):
+    """Valid values are ``offset`` plus any multiple of ``step``.
+
+    Both are required integers; ``step`` is not zero, ``|offset| < |step|``
+    and a non-zero offset has the same sign as the step.
+    """
+
+    valid_types = (Schema.INTEGER, Schema.NUMBER)
+
+    def __init__(
+        self, step: int | None = None, offset: int | None = None, description: str | None = None
+    ) -> None:
+        super().__init__(description)
+        if step is None or offset is None:
+            raise exception.InvalidSchemaError(
+                "A Modulo constraint needs both a step and an offset"
+            )
+        for name, v in (("step", step), ("offset", offset)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise exception.InvalidSchemaError(f"Modulo {name} must be an integer, got {v!r}")
+        if step == 0:
+            raise exception.InvalidSchemaError("Modulo step cannot be 0")
+        if abs(offset) >= abs(step):
+            raise exception.InvalidSchemaError(
+                f"Modulo offset {offset} must be smaller (in absolute value) than step {step}"
+            )
+        if step * offset < 0:
+            raise exception.InvalidSchemaError(
+                f"Modulo step {step} and offset {offset} must have the same sign"
+            )
+        self.step = step
+        self.offset = offset
+
+    def _failure(self, value: Any, schema: Schema | None, context: Any) -> str | None:
+        try:
+            num = Schema.str_to_num(value)
+        except ValueError:
+            return f"{value!r} is not a number"
+        if num % self.step != self.offset:
+            return f"{num} is not {self.offset} plus a multiple of {self.step}"
+        return None
+
+    def _summary(self) -> str:
+        return f"Modulo(step={self.step}, offset={self.offset})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a plain description including step and offset."""
+        return {**super().to_dict(), "step": self.step, "offset": self.offset}
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equality that does not confuse ``True`` with ``1``."""
+    if isinstance(a, bool) != isinstance(b, bool):
+        return False
+    return bool(a == b)
+
+
+class AllowedValues(Constraint):
+    """The value is one of ``allowed`` (for a list: every item is)."""
+
+    valid_types = (
+        Schema.STRING,
+        Schema.INTEGER,
+        Schema.NUMBER,
+        Schema.BOOLEAN,
+        Schema.LIST,
+        Schema.ANY,
+    )
+
+    def __init__(self, allowed: Sequence[Any] | str, description: str | None = None) -> None:
+        super().__init__(description)
+        if isinstance(allowed, str):
+            allowed = (allowed,)
+        if not isinstance(allowed, Sequence):
+            raise exception.InvalidSchemaError(
+                f"AllowedValues needs a list of values, got {allowed!r}"
+            )
+        self.allowed = tuple(allowed)
+
+    def _allowed_as(self, schema: Schema | None) -> list[Any]:
+        if schema is None or schema.type in (Schema.LIST, Schema.ANY):
+            return list(self.allowed)
+        out = []
+        for a in self.allowed:
+            try:
+                out.append(schema.to_schema_type(a))
+            except ValueError:
+                out.append(a)
+        return out
+
+    def _failure(self, value: Any, schema: Schema | None, context: Any) -> str | None:
+        allowed = self._allowed_as(schema)
+        shown = ", ".join(repr(a) for a in self.allowed)
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if not any(_same(item, a) for a in allowed):
+                return f"{item!r} is not one of the allowed values: {shown}"
+        return None
+
+    def _summary(self) -> str:
+        return f"AllowedValues({list(self.allowed)!r})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a plain description including the allowed values."""
+        return {**super().to_dict(), "allowed": list(self.allowed)}
+
+
+class AllowedPattern(Constraint):
+    """A string matching a regular expression as a whole."""
+
+    valid_types = (Schema.STRING,)
+
+    def __init__(self, pattern: str, description: str | None = None) -> None:
+        super().__init__(description)
+        if not isinstance(pattern, str):
+            raise exception.InvalidSchemaError(
+                f"AllowedPattern needs a regular expression string, got {pattern!r}"
+            )
+        try:
+            self._regex = re.compile(pattern)
+        except re.error as ex:
+            raise exception.InvalidSchemaError(
+                f"AllowedPattern {pattern!r} is not a valid regular expression: {ex}"
+            ) from None
+        self.pattern = pattern
+
+    def _failure(self, value: Any, schema: Schema | None, context: Any) -> str | None:
+        if not isinstance(value, str) or self._regex.fullmatch(value) is None:
+            return f"{value!r} does not match pattern {self.pattern!r}"
+        return None
+
+    def _summary(self) -> str:
+        return f"AllowedPattern({self.pattern!r})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a plain description including the pattern."""
+        return {**super().to_dict(), "pattern": self.pattern}
+
+
+# -- custom constraints ----------------------------------------------------------
+
+
+class BaseCustomConstraint:
+    """Base class of named custom constraints (Heat's ``BaseCustomConstraint``).
+
+    A subclass either overrides :meth:`validate_with_client` (called with the
+    client named by ``resource_client_name``) or sets
+    ``resource_getter_name`` to a method of that client plug-in that raises
+    when the value does not name an existing entity. Exceptions listed in
+    ``expected_exceptions`` mean "invalid value"; their text becomes the
+    failure message. A constraint that needs no client overrides
+    :meth:`validate` itself.
+    """
+
+    #: Exceptions that mean the value is invalid (anything else propagates).
+    expected_exceptions: tuple[type[BaseException], ...] = (ValueError,)
+    #: Name of the client (in the resource context) used for the check.
+    resource_client_name: str | None = None
+    #: Method of the client plug-in called with the value, if any.
+    resource_getter_name: str | None = None
+
+    def __init__(self) -> None:
+        self._error_message: str | None = None
+
+    @property
+    def message(self) -> str | None:
+        """The reason the last validation failed, if it said one."""
+        return self._error_message
+
+    def error(self, value: Any) -> str:
+        """Return the failure text for *value* (used in the ValueError)."""
+        return self._error_message or f"{value!r} is not valid"
+
+    def validate(self, value: Any, context: Any = None) -> bool:
+        """Return True when *value* is valid; False (with a message) when not.
+
+        Without a context or a client name there is nothing to check against
+        and the value is accepted.
+        """
+        self._error_message = None
+        if context is None or self.resource_client_name is None:
+            return True
+        plugin = context.client_plugin(self.resource_client_name)
+        try:
+            self.validate_with_client(plugin, value)
+        except self.expected_exceptions as ex:
+            self._error_message = str(ex) or type(ex).__name__
+            return False
+        return True
+
+    def validate_with_client(self, client: Any, value: Any) -> None:
+        """Check *value* with *client* (the client plug-in); raise when invalid."""
+        if self.resource_getter_name is None:
+            return
+        getter = getattr(client, self.resource_getter_name, None)
+        if getter is None:
+            getter = getattr(client.client(), self.resource_getter_name)
+        getter(value)
+
+
+class ConstraintRegistry:
+    """Named custom constraints: registered from Python and from entry points.
+
+    The entry-point group is read once, lazily, the first time a name is
+    looked up or listed. An entry point that fails to load is recorded in
+    :attr:`load_errors` (and logged); it never stops the others.
+    """
+
+    def __init__(self, group: str | None = ENTRY_POINT_GROUP) -> None:
+        self.group = group
+        self._classes: dict[str, type[BaseCustomConstraint]] = {}
+        self._origins: dict[str, str] = {}
+        self._loaded = group is None
+        #: ``(entry point, message)`` for every entry point that failed to load.
+        self.load_errors: list[tuple[str, str]] = []
+
+    def register(self, name: str, cls: type[BaseCustomConstraint], origin: str = "python") -> None:
+        """Register *cls* under *name*; a Python registration replaces an earlier one."""
+        if not isinstance(name, str) or not name:
+            raise exception.PluginLoadError(
+                f"A custom constraint name must be a non-empty string, got {name!r}"
+            )
+        if not (isinstance(cls, type) and issubclass(cls, BaseCustomConstraint)):
+            raise exception.PluginLoadError(
+                f"Custom constraint '{name}' must be a BaseCustomConstraint subclass, got {cls!r}"
+            )
+        self._classes[name] = cls
+        self._origins[name] = origin
+
+    def _load_entry_points(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        try:
+            eps = sorted(
+                importlib.metadata.entry_points(group=self.group),
+                key=lambda ep: (ep.name, ep.value),
+            )
+        except Exception as ex:  # a broken distribution must not stop the engine
+            self._report(f"group {self.group}", f"{type(ex).__name__}: {ex}")
+            return
+        for ep in eps:
+            where = f"{ep.name} = {ep.value}"
+            if ep.name in self._classes:
+                if self._origins[ep.name] != "python":
+                    self._report(
+                        where,
+                        f"custom constraint '{ep.name}' is also provided by "
+                        f"{self._origins[ep.name]}; keeping that one",
+                    )
+                continue
+            try:
+                cls = ep.load()
+                self.register(ep.name, cls, origin=f"entry point {where}")
+            except Exception as ex:  # report, never crash
+                self._report(where, f"{type(ex).__name__}: {ex}")
+
+    def _report(self, where: str, message: str) -> None:
+        self.load_errors.append((where, message))
+        LOG.warning("Could not load custom constraint %s: %s", where, message)
+
+    def get(self, name: str) -> BaseCustomConstraint:
+        """Return a fresh instance of the constraint named *name*.
+
+        Raises :class:`sdk.exception.EntityNotFound` naming the known names.
+        """
+        self._load_entry_points()
+        try:
+            cls = self._classes[name]
+        except (KeyError, TypeError):
+            known = ", ".join(self.names()) or "none"
+            raise exception.EntityNotFound(
+                f"The custom constraint ({name}) could not be found (registered: {known})"
+            ) from None
+        return cls()
+
+    def names(self) -> list[str]:
+        """Return the registered names, sorted."""
+        self._load_entry_points()
+        return sorted(self._classes)
+
+    def __contains__(self, name: object) -> bool:
+        self._load_entry_points()
+        return name in self._classes
+
+
+_DEFAULT_REGISTRY = ConstraintRegistry()
+
+
+def default_registry() -> ConstraintRegistry:
+    """Return the process-wide registry used when no environment is given."""
+    return _DEFAULT_REGISTRY
+
+
+def register_constraint(name: str, cls: type[BaseCustomConstraint]) -> None:
+    """Register *cls* under *name* in the default registry."""
+    _DEFAULT_REGISTRY.register(name, cls)
+
+
+def get_constraint(name: str) -> BaseCustomConstraint:
+    """Return an instance of the custom constraint *name* from the default registry."""
+    return _DEFAULT_REGISTRY.get(name)
+
+
+def registered_constraints() -> list[str]:
+    """Return the names in the default registry, sorted."""
+    return _DEFAULT_REGISTRY.names()
+
+
+class CustomConstraint(Constraint):
+    """A named constraint looked up in a registry when a value is checked.
+
+    ``environment`` is a :class:`ConstraintRegistry` (or anything with a
+    ``constraints`` attribute that is one); ``None`` means the default
+    registry. The resource context is passed to the constraint.
+    """
+
+    valid_types = (
+        Schema.STRING,
+        Schema.INTEGER,
+        Schema.NUMBER,
+        Schema.BOOLEAN,
+        Schema.LIST,
+        Schema.ANY,
+    )
+
+    def __init__(self, name: str, description: str | None = None, environment: Any = None) -> None:
+        super().__init__(description)
+        if not isinstance(name, str) or not name:
+            raise exception.InvalidSchemaError(
+                f"CustomConstraint needs a constraint name, got {name!r}"
+            )
+        self.name = name
+        self.environment = environment
+
+    def registry(self) -> ConstraintRegistry:
+        """Return the registry this constraint is looked up in."""
+        env = self.environment
+        if env is None:
+            return _DEFAULT_REGISTRY
+        if isinstance(env, ConstraintRegistry):
+            return env
+        nested = getattr(env, "constraints", None)
+        if isinstance(nested, ConstraintRegistry):
+            return nested
+        raise exception.ConfigurationError(
+            f"CustomConstraint '{self.name}': environment {env!r} has no constraint registry"
+        )
+
+    def _failure(self, value: Any, schema: Schema | None, context: Any) -> str | None:
+        try:
+            checker = self.registry().get(self.name)
+        except exception.PlugsimError as ex:
+            return str(ex)
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if not checker.validate(item, context):
+                return (
+                    f"{item!r} does not satisfy the custom constraint '{self.name}': "
+                    f"{checker.error(item)}"
+                )
+        return None
+
+    def _summary(self) -> str:
+        return f"CustomConstraint({self.name!r})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a plain description including the constraint name."""
+        return {**super().to_dict(), "name": self.name}
