@@ -1,4 +1,4 @@
-"""Private helpers of ``Resource.update``: what changed between two definitions.
+"""Private part of ``Resource``: update — what changed between two definitions, and update().
 
 Nothing here is public API; :mod:`sdk.resource` documents the behaviour.
 """
@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from sdk import exception, rsrc_defn
 from sdk import properties as props_mod
-from sdk import rsrc_defn
 
 #: Snippet keys that never make a resource update (the engine handles them).
 IGNORED_SNIPPET_KEYS = frozenset({rsrc_defn.CONDITION, rsrc_defn.DESCRIPTION})
@@ -93,3 +93,101 @@ def template_diff(
             resolved[key] = raw if value is _MISSING else value
         diff[rsrc_defn.PROPERTIES] = resolved
     return dict(sorted(diff.items()))
+
+
+class UpdateMixin:
+    """``update()``, the default ``handle_update`` and the replacement rules."""
+
+    def needs_replace_failed(self) -> bool:
+        """Return True if a resource in a FAILED state is replaced on update (default)."""
+        return True
+
+    def _update_allowed_set(self) -> set[str]:
+        return set(self.update_allowed_properties) | set(
+            props_mod.update_allowed_properties(self.properties.schema)
+        )
+
+    async def update(
+        self,
+        after: rsrc_defn.ResourceDefinition,
+        before: rsrc_defn.ResourceDefinition | None = None,
+    ) -> None:
+        """Update the resource to the definition *after*.
+
+        *before* defaults to the current definition. Raises
+        :class:`sdk.exception.UpdateReplace` when the engine must replace the
+        resource instead; see the class docstring for the rules.
+        """
+        if not isinstance(after, rsrc_defn.ResourceDefinition):
+            raise TypeError(f"Resource {self.name}: update() needs a ResourceDefinition")
+        before = self.t if before is None else before
+        if after.external_id != self.external_id:
+            raise exception.ResourceFailure(
+                exception.NotSupported(
+                    f"Update to property external_id of {self.name} ({self.type()}) "
+                    f"is not supported"
+                ),
+                self,
+                self.UPDATE,
+            )
+        if after.external_id is not None:
+            return
+        if self.status == self.FAILED and (
+            self.action == self.CHECK or self.needs_replace_failed()
+        ):
+            raise exception.UpdateReplace(self.name)
+        if self.state in ((self.INIT, self.COMPLETE), (self.DELETE, self.COMPLETE)):
+            raise exception.UpdateReplace(self.name)
+        if self.status == self.IN_PROGRESS:
+            raise exception.ResourceFailure(
+                f"Resource update already requested: {self.name} is {self.state}",
+                self,
+                self.UPDATE,
+            )
+        if after.resource_type != before.resource_type:
+            raise exception.UpdateReplace(self.name)
+
+        before_props = self._make_properties(before)
+        after_props = self._make_properties(after)
+        prop_diff = property_diff(before_props, after_props)
+        tmpl_diff = template_diff(before, after, prop_diff, after_props)
+        if not prop_diff and not tmpl_diff:
+            return
+
+        immutable = sorted(
+            k for k in prop_diff if k in props_mod.immutable_properties(after_props.schema)
+        )
+        allowed = self._update_allowed_set()
+        if not immutable and not set(prop_diff) <= allowed:
+            raise exception.UpdateReplace(self.name)
+
+        self.prev_definition = before
+        snippet = after.to_dict()
+
+        def checks() -> None:
+            after_props.validate(with_value=True)
+            if immutable:
+                raise exception.NotSupported(
+                    f"Update to properties {', '.join(immutable)} of {self.name} "
+                    f"({self.type()}) is not supported"
+                )
+
+        await self._run_action(
+            self.UPDATE,
+            self._handler("update", None, snippet, tmpl_diff, prop_diff),
+            pre=checks,
+            expected=(exception.UpdateReplace,),
+        )
+        self.t = after
+        self.properties = after_props
+        self.attributes.reset_resolved_values()
+
+    def handle_update(
+        self,
+        json_snippet: Mapping[str, Any] | None = None,
+        tmpl_diff: Mapping[str, Any] | None = None,
+        prop_diff: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Default update: replacement when any property changed, nothing otherwise."""
+        if prop_diff:
+            raise exception.UpdateReplace(self.name)

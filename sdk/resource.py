@@ -6,15 +6,16 @@ See :class:`Resource` for the lifecycle contract.
 from __future__ import annotations
 
 import asyncio
-import base64
-import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
-from sdk import _actions, _update, exception, rsrc_defn
+from sdk import _actions, exception, rsrc_defn
 from sdk import attributes as attributes_mod
 from sdk import properties as properties_mod
+from sdk._attrs import AttributesMixin
+from sdk._update import UpdateMixin
+from sdk._validation import ValidationMixin
 from sdk.clients import ClientPlugin
 from sdk.support import SupportStatus
 
@@ -49,12 +50,7 @@ class ResourceState(NamedTuple):
     __hash__ = tuple.__hash__
 
 
-def _short_id(seed: str) -> str:
-    digest = hashlib.sha256(seed.encode("utf-8")).digest()
-    return base64.b32encode(digest).decode("ascii").lower()[:12]
-
-
-class Resource:
+class Resource(ValidationMixin, UpdateMixin, AttributesMixin):
     """Base class of resource plug-ins: one resource of a stack and its state machine.
 
     **Construction.** ``Resource(name, definition, context, resolver=None)``:
@@ -305,34 +301,6 @@ class Resource:
         self._metadata = dict(metadata or {})
         self.context.data_changed(self)
 
-    def physical_resource_name(self) -> str:
-        """Return a name for the physical resource: ``<stack>-<resource>-<suffix>``.
-
-        The 12-character suffix is derived from the stack id and the resource
-        name, so it is the same in every run of the same stack. Names longer
-        than :attr:`physical_resource_name_limit` are shortened by
-        :meth:`reduce_physical_resource_name`.
-        """
-        stack_name = str(self.stack.name).rstrip("*")
-        suffix = _short_id(f"{self.stack.id}/{self.name}")
-        name = f"{stack_name}-{self.name}-{suffix}"
-        if self.physical_resource_name_limit:
-            name = self.reduce_physical_resource_name(name, self.physical_resource_name_limit)
-        return name
-
-    @staticmethod
-    def reduce_physical_resource_name(name: str, limit: int) -> str:
-        """Shorten *name* to at most *limit* characters, keeping its unique end.
-
-        The result is the first two characters, a hyphen, and as much of the
-        end of *name* as fits.
-        """
-        if len(name) <= limit:
-            return name
-        if limit < 4:
-            raise ValueError(f"A physical resource name limit must be at least 4, not {limit}")
-        return name[:2] + "-" + name[len(name) - (limit - 3) :]
-
     # --- clients -----------------------------------------------------------------
 
     def client_plugin(self, name: str | None = None) -> ClientPlugin:
@@ -357,56 +325,6 @@ class Resource:
             except exception.ConfigurationError:
                 pass
         return ClientPlugin("default")
-
-    # --- validation ----------------------------------------------------------------
-
-    def validate(self) -> None:
-        """Validate the resource: properties, deletion policy, external resource.
-
-        Plug-ins may override it to add checks; they call ``super().validate()``.
-        Raises :class:`sdk.exception.StackValidationFailed` naming the path.
-        """
-        self.validate_deletion_policy(self.t.deletion_policy, self.name)
-        self.properties.validate(with_value=True)
-        self.validate_external()
-
-    @classmethod
-    def validate_deletion_policy(cls, policy: str, resource_name: str | None = None) -> None:
-        """Reject an unknown deletion policy, and ``Snapshot`` without ``handle_snapshot_delete``."""
-        path = ["resources", resource_name, rsrc_defn.DELETION_POLICY] if resource_name else None
-        who = f"resource {resource_name} ({cls.__name__})" if resource_name else cls.__name__
-        if policy not in rsrc_defn.DELETION_POLICIES:
-            allowed = ", ".join(rsrc_defn.DELETION_POLICIES)
-            raise exception.StackValidationFailed(
-                f'Invalid deletion policy "{policy}" for {who}; use one of {allowed}', path=path
-            )
-        if policy == rsrc_defn.SNAPSHOT and not callable(
-            getattr(cls, "handle_snapshot_delete", None)
-        ):
-            raise exception.StackValidationFailed(
-                f'"Snapshot" deletion policy not supported by {who}: '
-                f"the plug-in does not implement handle_snapshot_delete",
-                path=path,
-            )
-
-    def validate_external(self) -> None:
-        """Check that the resource an ``external_id`` names exists (when it can tell)."""
-        if self.external_id is None or not (self.entity and self.default_client_name):
-            return
-        saved = self.resource_id
-        self.resource_id = self.external_id
-        try:
-            self._show_resource()
-        except Exception as ex:
-            if self._default_client_plugin().is_not_found(ex):
-                raise exception.StackValidationFailed(
-                    f"Invalid external resource: Resource {self.external_id} ({self.type()}) "
-                    f"can not be found.",
-                    path=["resources", self.name, rsrc_defn.EXTERNAL_ID],
-                ) from ex
-            raise
-        finally:
-            self.resource_id = saved
 
     # --- the action recorder -----------------------------------------------------
 
@@ -616,102 +534,6 @@ class Resource:
             return None
         return self.resource_id
 
-    # --- update ------------------------------------------------------------------
-
-    def needs_replace_failed(self) -> bool:
-        """Return True if a resource in a FAILED state is replaced on update (default)."""
-        return True
-
-    def _update_allowed_set(self) -> set[str]:
-        return set(self.update_allowed_properties) | set(
-            properties_mod.update_allowed_properties(self.properties.schema)
-        )
-
-    async def update(
-        self,
-        after: rsrc_defn.ResourceDefinition,
-        before: rsrc_defn.ResourceDefinition | None = None,
-    ) -> None:
-        """Update the resource to the definition *after*.
-
-        *before* defaults to the current definition. Raises
-        :class:`sdk.exception.UpdateReplace` when the engine must replace the
-        resource instead; see the class docstring for the rules.
-        """
-        if not isinstance(after, rsrc_defn.ResourceDefinition):
-            raise TypeError(f"Resource {self.name}: update() needs a ResourceDefinition")
-        before = self.t if before is None else before
-        if after.external_id != self.external_id:
-            raise exception.ResourceFailure(
-                exception.NotSupported(
-                    f"Update to property external_id of {self.name} ({self.type()}) "
-                    f"is not supported"
-                ),
-                self,
-                self.UPDATE,
-            )
-        if after.external_id is not None:
-            return
-        if self.status == self.FAILED and (
-            self.action == self.CHECK or self.needs_replace_failed()
-        ):
-            raise exception.UpdateReplace(self.name)
-        if self.state in ((self.INIT, self.COMPLETE), (self.DELETE, self.COMPLETE)):
-            raise exception.UpdateReplace(self.name)
-        if self.status == self.IN_PROGRESS:
-            raise exception.ResourceFailure(
-                f"Resource update already requested: {self.name} is {self.state}",
-                self,
-                self.UPDATE,
-            )
-        if after.resource_type != before.resource_type:
-            raise exception.UpdateReplace(self.name)
-
-        before_props = self._make_properties(before)
-        after_props = self._make_properties(after)
-        prop_diff = _update.property_diff(before_props, after_props)
-        tmpl_diff = _update.template_diff(before, after, prop_diff, after_props)
-        if not prop_diff and not tmpl_diff:
-            return
-
-        immutable = sorted(
-            k for k in prop_diff if k in properties_mod.immutable_properties(after_props.schema)
-        )
-        allowed = self._update_allowed_set()
-        if not immutable and not set(prop_diff) <= allowed:
-            raise exception.UpdateReplace(self.name)
-
-        self.prev_definition = before
-        snippet = after.to_dict()
-
-        def checks() -> None:
-            after_props.validate(with_value=True)
-            if immutable:
-                raise exception.NotSupported(
-                    f"Update to properties {', '.join(immutable)} of {self.name} "
-                    f"({self.type()}) is not supported"
-                )
-
-        await self._run_action(
-            self.UPDATE,
-            self._handler("update", None, snippet, tmpl_diff, prop_diff),
-            pre=checks,
-            expected=(exception.UpdateReplace,),
-        )
-        self.t = after
-        self.properties = after_props
-        self.attributes.reset_resolved_values()
-
-    def handle_update(
-        self,
-        json_snippet: Mapping[str, Any] | None = None,
-        tmpl_diff: Mapping[str, Any] | None = None,
-        prop_diff: Mapping[str, Any] | None = None,
-    ) -> None:
-        """Default update: replacement when any property changed, nothing otherwise."""
-        if prop_diff:
-            raise exception.UpdateReplace(self.name)
-
     # --- suspend / resume / snapshot / check ---------------------------------------
 
     async def suspend(self) -> None:
@@ -773,94 +595,3 @@ class Resource:
                 f"Resource {self.name} not created yet.", self, self.CHECK
             )
         await self._run_action(self.CHECK, self._handler("check"))
-
-    # --- attributes ----------------------------------------------------------------
-
-    def _note_attribute_error(self, name: str, ex: BaseException) -> None:
-        self.attribute_errors[name] = _actions.failure_reason(ex)
-        LOG.warning("Resolving attribute %s of %s failed: %s", name, self, ex)
-
-    def _resolve_any_attribute(self, name: str) -> Any:
-        """Resolve any attribute: ``show`` via :meth:`_show_resource`, others via
-        :meth:`_resolve_attribute`. Not-found errors give None."""
-        if name in self.BASE_ATTRIBUTES:
-            if self.resource_id is None:
-                return None
-            try:
-                return getattr(self, f"_{name}_resource")()
-            except Exception as ex:
-                if not self._default_client_plugin().is_not_found(ex):
-                    self._note_attribute_error(name, ex)
-                return None
-        try:
-            return self._resolve_attribute(name)
-        except Exception as ex:
-            if self._default_client_plugin().is_not_found(ex):
-                return None
-            raise
-
-    def _resolve_attribute(self, name: str) -> Any:
-        """Return the value of attribute *name*; override in plug-ins (default None)."""
-        return None
-
-    def _show_resource(self) -> dict[str, Any] | None:
-        """Return the physical resource's details for the ``show`` attribute.
-
-        Default: ``client().<entity>.get(resource_id)`` as a dict (``to_dict()``
-        when it is an object); None without :attr:`entity`.
-        """
-        if not (self.entity and self.default_client_name):
-            return None
-        try:
-            found = getattr(self.client(), self.entity).get(self.resource_id)
-            return found if isinstance(found, dict) else found.to_dict()
-        except AttributeError as ex:
-            self._note_attribute_error(self.SHOW, ex)
-            return None
-
-    def get_attribute(self, key: str, *path: Any) -> Any:
-        """Return attribute *key*, then follow *path* into nested maps and lists."""
-        value = self.attributes[key]
-        return _select_path(self.name, key, value, path)
-
-    def FnGetAtt(self, key: str, *path: Any) -> Any:  # noqa: N802 - Heat's name
-        """For ``get_attr``: the attribute *key*, optionally navigated by *path*."""
-        return self.get_attribute(key, *path)
-
-    def FnGetAtts(self) -> dict[str, Any]:  # noqa: N802 - Heat's name
-        """For ``get_attr`` of all attributes: every attribute except ``show``."""
-        return {k: self.attributes[k] for k in sorted(self.attributes) if k != self.SHOW}
-
-    def get_reference_id(self) -> str:
-        """For ``get_resource``: the resource id, or the resource name before there is one."""
-        return str(self.resource_id) if self.resource_id is not None else self.name
-
-    def FnGetRefId(self) -> str:  # noqa: N802 - Heat's name
-        """For the intrinsic function ``Ref`` / ``get_resource``."""
-        return self.get_reference_id()
-
-
-def _select_path(resource: str, key: str, value: Any, path: Sequence[Any]) -> Any:
-    """Follow *path* into *value*; a missing key/index is an InvalidTemplateAttribute."""
-    current = value
-    for depth, part in enumerate(path):
-        if current is None:
-            return None
-        where = "/".join(str(p) for p in (key, *path[: depth + 1]))
-        try:
-            if isinstance(current, Mapping):
-                current = current[part]
-            elif isinstance(current, Sequence) and not isinstance(current, str | bytes):
-                if isinstance(part, str) and part.lstrip("-").isdigit():
-                    part = int(part)
-                if not isinstance(part, int) or isinstance(part, bool):
-                    raise TypeError(f"list index must be an integer, not {part!r}")
-                current = current[part]
-            else:
-                raise TypeError(f"cannot look up {part!r} in a {type(current).__name__}")
-        except (KeyError, IndexError, TypeError) as ex:
-            detail = ex.args[0] if isinstance(ex, TypeError) else f"no item {part!r}"
-            raise exception.InvalidTemplateAttribute(
-                f"The Referenced Attribute ({resource} {where}) is incorrect: {detail}"
-            ) from None
-    return current
