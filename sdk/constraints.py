@@ -15,6 +15,7 @@ in a :class:`ConstraintRegistry`: registered from Python with
 
 from __future__ import annotations
 
+import decimal
 import math
 import numbers
 import re
@@ -261,6 +262,8 @@ def _to_string(value: Any) -> str:
 def _to_integer(value: Any) -> int:
     if isinstance(value, bool):
         raise ValueError(f"{value!r} is not a valid Integer (booleans are not numbers)")
+    if isinstance(value, str):
+        return _str_to_integer(value)
     try:
         num = Schema.str_to_num(value)
     except ValueError:
@@ -270,6 +273,24 @@ def _to_integer(value: Any) -> int:
     if isinstance(num, float) and num.is_integer():
         return int(num)
     raise ValueError(f"{value!r} is not a valid Integer (it has a fractional part)")
+
+
+def _str_to_integer(value: str) -> int:
+    """Parse an integral string exactly ('42', ' 7 ', '42.0', '1e3')."""
+    text = value.strip()
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        dec = decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        raise ValueError(f"{value!r} is not a valid Integer") from None
+    if not dec.is_finite() or dec.adjusted() > 4000:
+        raise ValueError(f"{value!r} is not a valid Integer")
+    if dec != dec.to_integral_value():
+        raise ValueError(f"{value!r} is not a valid Integer (it has a fractional part)")
+    return int(dec)
 
 
 def _to_number(value: Any) -> int | float:

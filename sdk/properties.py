@@ -261,8 +261,11 @@ class Property:
         """
         if value is None:
             if not self.has_default():
-                return self.schema.empty_value()
-            value = self.default()
+                # Unset: the type's empty value; a map with a schema still
+                # carries its members' defaults. Nothing to validate here.
+                value, validate = self.schema.empty_value(), False
+            else:
+                value = self.default()
         try:
             converted = self.schema.to_schema_type(value)
         except ValueError as ex:
@@ -279,7 +282,7 @@ class Property:
         children = Properties(self.schema.schema, value, context=self.context, path=self.path)
         if validate:
             children.validate()
-        return {key: children[key] for key in children}
+        return {key: children._get_property_value(key, strict=False) for key in children}
 
     def _get_list_items(self, value: list[Any], validate: bool) -> list[Any]:
         item_schema = self.schema.schema
@@ -374,11 +377,11 @@ class Properties(Mapping[str, Any]):
         value = self.resolve(raw)
         return prop.get_value(value, validate)
 
-    def _get_property_value(self, key: str, validate: bool = False) -> Any:
+    def _get_property_value(self, key: str, validate: bool = False, strict: bool = True) -> Any:
         prop = self._check_key(key)
         if self._is_set(key):
             return self.get_user_value(key, validate)
-        if prop.required() and not prop.has_default():
+        if strict and prop.required() and not prop.has_default():
             raise exception.StackValidationFailed(
                 error_message=f"Property {key} not assigned", path=self.path
             )

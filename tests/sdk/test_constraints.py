@@ -260,8 +260,14 @@ def test_modulo_negative_step_and_offset():
         ({"step": 2}, "A Modulo constraint needs both a step and an offset"),
         ({"offset": 0}, "A Modulo constraint needs both a step and an offset"),
         ({"step": 0, "offset": 0}, "Modulo step cannot be 0"),
-        ({"step": 2, "offset": 2}, "Modulo offset 2 must be smaller (in absolute value) than step 2"),
-        ({"step": 2, "offset": -3}, "Modulo offset -3 must be smaller (in absolute value) than step 2"),
+        (
+            {"step": 2, "offset": 2},
+            "Modulo offset 2 must be smaller (in absolute value) than step 2",
+        ),
+        (
+            {"step": 2, "offset": -3},
+            "Modulo offset -3 must be smaller (in absolute value) than step 2",
+        ),
         ({"step": 3, "offset": -1}, "Modulo step 3 and offset -1 must have the same sign"),
         ({"step": 2.5, "offset": 0}, "Modulo step must be an integer, got 2.5"),
         ({"step": 2, "offset": "1"}, "Modulo offset must be an integer, got '1'"),
