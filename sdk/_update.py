@@ -157,15 +157,22 @@ class UpdateMixin:
         immutable = sorted(
             k for k in prop_diff if k in props_mod.immutable_properties(after_props.schema)
         )
+        # An invalid new definition fails the update; it is no reason to replace.
+        invalid: exception.StackValidationFailed | None = None
+        try:
+            after_props.validate(with_value=True)
+        except exception.StackValidationFailed as ex:
+            invalid = ex
         allowed = self._update_allowed_set()
-        if not immutable and not set(prop_diff) <= allowed:
+        if invalid is None and not immutable and not set(prop_diff) <= allowed:
             raise exception.UpdateReplace(self.name)
 
         self.prev_definition = before
         snippet = after.to_dict()
 
         def checks() -> None:
-            after_props.validate(with_value=True)
+            if invalid is not None:
+                raise invalid
             if immutable:
                 raise exception.NotSupported(
                     f"Update to properties {', '.join(immutable)} of {self.name} "

@@ -100,13 +100,19 @@ class Resource(ValidationMixin, UpdateMixin, AttributesMixin):
     compared on resolved values, new values, None for removed ones) and
     ``tmpl_diff`` (changed top-level HOT keys of the snippet, lower-case:
     ``properties``, ``metadata``, ``depends_on``, ``deletion_policy``,
-    ``update_policy``...). Nothing changed: no-op, no event. An immutable
-    property changed: ``UPDATE_FAILED`` naming it. A changed property that is
-    not ``update_allowed``: :class:`sdk.exception.UpdateReplace` before any
-    state change, so the engine replaces the resource. Otherwise
-    ``handle_update(json_snippet, tmpl_diff, prop_diff)`` runs, with the new
-    definition's HOT snippet as ``json_snippet``; the default
-    ``handle_update`` asks for replacement when any property changed.
+    ``update_policy``...). Nothing changed: no-op, no event. Invalid new
+    properties or a changed immutable property: ``UPDATE_FAILED`` naming it.
+    A changed property that is not ``update_allowed``:
+    :class:`sdk.exception.UpdateReplace` before any state change, so the
+    engine replaces the resource. Otherwise ``handle_update(json_snippet,
+    tmpl_diff, prop_diff)`` runs, with the new definition's HOT snippet as
+    ``json_snippet``; the default ``handle_update`` asks for replacement when
+    any property changed (the action is then recorded ``UPDATE_COMPLETE``
+    with the replacement as reason, as Heat does). A resource that is
+    ``*_FAILED``, ``INIT_COMPLETE`` or ``DELETE_COMPLETE`` is always replaced.
+    After success :attr:`t` and :attr:`properties` are the new ones and
+    :attr:`prev_definition` the old definition; after a failure :attr:`t`
+    stays the old definition.
 
     **Deletion policies.** ``Delete`` runs ``handle_delete`` (the default one
     deletes ``entity`` through ``default_client_name`` and ignores not-found);
