@@ -1,0 +1,35 @@
+"""``plugsim lint``: the rule catalogue for plug-ins, static and import-time checks.
+
+The public facade is small::
+
+    from sdk.lint import lint_paths, all_rules, get_rule, render
+    report = lint_paths(["my_plugin/"], inclusion=True)
+    print(render(report, "sarif"))
+
+Rules live in one module per family (``resource_rules``, ``schema_rules``,
+``mapping_rules``, ``template_rules``, ``inclusion``); formatters, the
+``pyproject.toml`` configuration and inline suppression have their own
+modules. Linting never runs a plug-in's handlers and never touches the
+network; a plug-in that crashes on import is a finding.
+"""
+
+from sdk.lint.config import LintConfig, find_config, load_config
+from sdk.lint.formatters import render
+from sdk.lint.registry import Finding, Rule, Severity, all_rules, get_rule
+from sdk.lint.runner import ChecklistItem, LintReport, LintUsageError, lint_paths
+
+__all__ = [
+    "ChecklistItem",
+    "Finding",
+    "LintConfig",
+    "LintReport",
+    "LintUsageError",
+    "Rule",
+    "Severity",
+    "all_rules",
+    "find_config",
+    "get_rule",
+    "lint_paths",
+    "load_config",
+    "render",
+]

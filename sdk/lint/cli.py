@@ -1,0 +1,101 @@
+"""The ``lint`` click command (registered by the CLI as ``plugsim lint``).
+
+Exit status: 0 when no error was found, 1 when errors were found, 2 when the
+linter could not run (bad arguments, unreadable path, broken configuration).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from sdk.exception import ConfigurationError
+from sdk.lint.config import load_config
+from sdk.lint.docs import explain, list_rules, render_rules_rst
+from sdk.lint.formatters import FORMATTERS, render
+from sdk.lint.registry import get_rule
+from sdk.lint.runner import LintUsageError, lint_paths
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+def _fail(message: str) -> None:
+    click.echo(f"plugsim lint: error: {message}", err=True)
+    sys.exit(EXIT_USAGE)
+
+
+@click.command("lint", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(sorted(FORMATTERS)),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--inclusion",
+    is_flag=True,
+    help="Also apply the contribution checklist and end with its table.",
+)
+@click.option("--list-rules", is_flag=True, help="Print the rule catalogue and exit.")
+@click.option("--explain", "explain_id", metavar="ID", help="Print one rule's documentation.")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="pyproject.toml to read [tool.plugsim.lint] from (default: found from the first PATH).",
+)
+@click.option(
+    "--write-docs",
+    type=click.Path(dir_okay=False, path_type=Path),
+    hidden=True,
+    help="Write the rule reference (reStructuredText) to this file and exit.",
+)
+def lint(
+    paths: tuple[str, ...],
+    fmt: str,
+    inclusion: bool,
+    list_rules: bool,
+    explain_id: str | None,
+    config_path: Path | None,
+    write_docs: Path | None,
+) -> None:
+    """Check resource plug-ins (and templates) under PATH... against the rule catalogue."""
+    if list_rules:
+        click.echo(_list(), nl=False)
+        sys.exit(EXIT_OK)
+    if explain_id is not None:
+        try:
+            rule = get_rule(explain_id)
+        except KeyError as exc:
+            _fail(str(exc.args[0]))
+        click.echo(explain(rule), nl=False)
+        sys.exit(EXIT_OK)
+    if write_docs is not None:
+        try:
+            write_docs.write_text(render_rules_rst(), encoding="utf-8")
+        except OSError as exc:
+            _fail(f"{write_docs}: cannot write: {exc.strerror or exc}")
+        sys.exit(EXIT_OK)
+    if not paths:
+        _fail("no PATH given (try --help)")
+    config = None
+    if config_path is not None:
+        try:
+            config = load_config(config_path)
+        except ConfigurationError as exc:
+            _fail(str(exc))
+    try:
+        report = lint_paths(paths, config=config, inclusion=inclusion)
+    except LintUsageError as exc:
+        _fail(str(exc))
+    click.echo(render(report, fmt), nl=False)
+    sys.exit(report.exit_code)
+
+
+def _list() -> str:
+    return list_rules()

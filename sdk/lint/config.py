@@ -1,0 +1,177 @@
+"""Configuration of the linter from ``pyproject.toml``'s ``[tool.plugsim.lint]`` table.
+
+Keys (all optional)::
+
+    [tool.plugsim.lint]
+    select = ["PS1", "PS201"]          # rule ids or id prefixes; default: every rule
+    ignore = ["PS103"]                 # ids or prefixes switched off
+    severity = { PS105 = "error" }     # per-rule severity overrides
+    [tool.plugsim.lint.per-file-ignores]
+    "legacy/*.py" = ["PS101", "PS2"]   # globs relative to the pyproject.toml's directory
+
+The file is found by walking up from the first linted path to the nearest
+``pyproject.toml`` that has the table. Every mistake (unknown key, unknown
+rule id, bad severity, wrong value type) is a :class:`ConfigurationError`
+naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from sdk.exception import ConfigurationError
+from sdk.lint.registry import Rule, Severity, all_rules
+
+TABLE = "[tool.plugsim.lint]"
+KEYS = ("select", "ignore", "per-file-ignores", "severity")
+
+
+@dataclass
+class LintConfig:
+    """Which rules run, where they are ignored, and how severe they are."""
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    severity: dict[str, Severity] = field(default_factory=dict)
+    root: Path | None = None
+    source: Path | None = None
+
+    def enabled(self, rule: Rule) -> bool:
+        """Whether *rule* is selected and not ignored."""
+        if self.select and not _matches(rule.id, self.select):
+            return False
+        return not _matches(rule.id, self.ignore)
+
+    def ignored_in(self, path: Path, rule_id: str) -> bool:
+        """Whether a per-file-ignores glob switches *rule_id* off for *path*."""
+        if not self.per_file_ignores:
+            return False
+        candidates = [path.as_posix()]
+        if self.root is not None:
+            try:
+                candidates.insert(0, path.resolve().relative_to(self.root.resolve()).as_posix())
+            except ValueError:
+                pass
+        for pattern, ids in sorted(self.per_file_ignores.items()):
+            if not _matches(rule_id, ids):
+                continue
+            for candidate in candidates:
+                if fnmatch.fnmatch(candidate, pattern) or PurePosixPath(candidate).match(pattern):
+                    return True
+        return False
+
+    def severity_of(self, rule: Rule) -> Severity:
+        """The rule's severity after overrides."""
+        return self.severity.get(rule.id, rule.severity)
+
+
+def _matches(rule_id: str, prefixes: tuple[str, ...]) -> bool:
+    return any(rule_id.startswith(p) for p in prefixes)
+
+
+def _where(source: Path | None, key: str) -> str:
+    place = f"{TABLE} {key}" if key else TABLE
+    return f"{source}: {place}" if source is not None else place
+
+
+def _id_list(value: Any, source: Path | None, key: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigurationError(
+            f'{_where(source, key)} must be a list of rule ids such as ["PS101", "PS2"], '
+            f"got {value!r}"
+        )
+    known = [r.id for r in all_rules()]
+    out = []
+    for item in value:
+        prefix = item.strip().upper()
+        if not prefix or not any(rid.startswith(prefix) for rid in known):
+            raise ConfigurationError(
+                f"{_where(source, key)}: unknown rule id or prefix {item!r}; "
+                "run 'plugsim lint --list-rules' to see the catalogue"
+            )
+        out.append(prefix)
+    return tuple(out)
+
+
+def config_from_table(
+    table: Any, source: Path | None = None, root: Path | None = None
+) -> LintConfig:
+    """Build a :class:`LintConfig` from the parsed ``[tool.plugsim.lint]`` table."""
+    if not isinstance(table, dict):
+        raise ConfigurationError(f"{_where(source, '')} must be a table")
+    unknown = sorted(set(table) - set(KEYS))
+    if unknown:
+        raise ConfigurationError(
+            f"{_where(source, unknown[0])}: unknown key; valid keys are {', '.join(KEYS)}"
+        )
+    config = LintConfig(root=root, source=source)
+    if "select" in table:
+        config.select = _id_list(table["select"], source, "select")
+    if "ignore" in table:
+        config.ignore = _id_list(table["ignore"], source, "ignore")
+    pfi = table.get("per-file-ignores", {})
+    if not isinstance(pfi, dict):
+        raise ConfigurationError(
+            f"{_where(source, 'per-file-ignores')} must be a table of glob = [rule ids]"
+        )
+    for pattern, ids in pfi.items():
+        config.per_file_ignores[pattern] = _id_list(ids, source, f"per-file-ignores.{pattern!r}")
+    severities = table.get("severity", {})
+    if not isinstance(severities, dict):
+        raise ConfigurationError(
+            f'{_where(source, "severity")} must be a table of rule id = "error"|"warning"|"info"'
+        )
+    known = {r.id for r in all_rules()}
+    for rule_id, level in severities.items():
+        key = str(rule_id).strip().upper()
+        if key not in known:
+            raise ConfigurationError(
+                f"{_where(source, f'severity.{rule_id}')}: unknown rule id {rule_id!r}"
+            )
+        try:
+            config.severity[key] = Severity.parse(level)
+        except ValueError as exc:
+            raise ConfigurationError(f"{_where(source, f'severity.{rule_id}')}: {exc}") from None
+    return config
+
+
+def load_config(pyproject: Path) -> LintConfig:
+    """Read the linter configuration of *pyproject* (defaults when it has no table)."""
+    try:
+        with pyproject.open("rb") as handle:
+            data = tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigurationError(f"{pyproject}: cannot read: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigurationError(f"{pyproject}: not valid TOML: {exc}") from None
+    table = data.get("tool", {}).get("plugsim", {}).get("lint")
+    if table is None:
+        return LintConfig(root=pyproject.parent, source=pyproject)
+    return config_from_table(table, source=pyproject, root=pyproject.parent)
+
+
+def has_lint_table(pyproject: Path) -> bool:
+    """Whether *pyproject* parses and has a ``[tool.plugsim.lint]`` table."""
+    try:
+        with pyproject.open("rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError):
+        return pyproject.is_file()
+    return isinstance(data.get("tool", {}).get("plugsim", {}).get("lint"), dict)
+
+
+def find_config(start: Path) -> LintConfig:
+    """Walk up from *start* to the nearest pyproject.toml with the lint table."""
+    here = start.resolve()
+    if not here.is_dir():
+        here = here.parent
+    for directory in (here, *here.parents):
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file() and has_lint_table(candidate):
+            return load_config(candidate)
+    return LintConfig()

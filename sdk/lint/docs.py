@@ -1,0 +1,102 @@
+"""The rule reference, generated from the catalogue.
+
+:func:`render_rules_rst` produces ``docs/lint-rules.rst``; a test keeps the
+checked-in file equal to it (regenerate with ``python -m sdk.lint
+--write-docs docs/lint-rules.rst``). :func:`explain` is what ``--explain ID``
+prints and :func:`list_rules` what ``--list-rules`` prints.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from sdk.lint.registry import FAMILIES, Rule, all_rules
+
+FAMILY_TITLES = {
+    "general": "Source files (PS0xx)",
+    "resource": "Resource classes (PS1xx)",
+    "schema": "Properties and attributes (PS2xx)",
+    "mapping": "Registration: resource_mapping() (PS3xx)",
+    "template": "Templates and environments (PS4xx)",
+    "inclusion": "The inclusion checklist (PS5xx, with --inclusion)",
+}
+
+
+def _code(text: str) -> str:
+    return textwrap.indent(text, "   ")
+
+
+def rule_rst(rule: Rule) -> str:
+    """One rule's section of the reference."""
+    title = f"{rule.id} {rule.name}"
+    parts = [
+        title,
+        "-" * len(title),
+        "",
+        f"*{rule.severity.value}* — {rule.summary}",
+        "",
+        f"Message: ``{rule.message}``",
+        "",
+        rule.doc,
+        "",
+        "Bad:",
+        "",
+        ".. code-block:: python",
+        "",
+        _code(rule.bad),
+        "",
+        "Good:",
+        "",
+        ".. code-block:: python",
+        "",
+        _code(rule.good),
+        "",
+    ]
+    return "\n".join(parts)
+
+
+def render_rules_rst() -> str:
+    """The whole rule reference page as reStructuredText."""
+    head = [
+        "..",
+        "   Generated from the rule catalogue by sdk.lint.docs.render_rules_rst();",
+        "   regenerate with: python -m sdk.lint --write-docs docs/lint-rules.rst",
+        "",
+        "================",
+        "Lint rules",
+        "================",
+        "",
+        "``plugsim lint PATH...`` checks plug-in sources (and templates) against the",
+        "rules below; ``--inclusion`` adds the contribution checklist. Each rule has a",
+        "stable id, a default severity (overridable in ``[tool.plugsim.lint]``) and can",
+        "be silenced on one line with ``# plugsim: ignore[ID]``.",
+        "",
+    ]
+    body: list[str] = []
+    rules = all_rules()
+    for family in FAMILIES:
+        members = [r for r in rules if r.family == family]
+        if not members:
+            continue
+        title = FAMILY_TITLES[family]
+        body.extend([title, "=" * len(title), ""])
+        body.extend(rule_rst(r) for r in members)
+    return "\n".join(head + body).rstrip() + "\n"
+
+
+def explain(rule: Rule) -> str:
+    """The documentation of one rule, for a terminal."""
+    return (
+        f"{rule.id} {rule.name} ({rule.severity.value}, {rule.family})\n\n"
+        f"{rule.summary}\n\n{rule.doc}\n\nMessage: {rule.message}\n\n"
+        f"Bad:\n\n{_code(rule.bad)}\n\nGood:\n\n{_code(rule.good)}\n"
+    )
+
+
+def list_rules() -> str:
+    """One line per rule: id, severity, name and summary."""
+    rules = all_rules()
+    width = max(len(r.name) for r in rules)
+    return "".join(
+        f"{r.id}  {r.severity.value:<7}  {r.name:<{width}}  {r.summary}\n" for r in rules
+    )

@@ -1,0 +1,190 @@
+"""Running the catalogue over paths: collect files, run each rule, filter, sort.
+
+:func:`lint_paths` is the one entry point the CLI and tests use. It raises
+:class:`LintUsageError` when it cannot run at all (a path that does not exist
+or cannot be read, a broken configuration); everything a plug-in does wrong,
+including crashing on import, is a :class:`~sdk.lint.registry.Finding`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sdk.exception import ConfigurationError, PlugsimError
+from sdk.lint import suppress
+from sdk.lint.config import LintConfig, find_config
+from sdk.lint.registry import Finding, Hit, Rule, Severity, all_rules
+from sdk.lint.source import PluginModule
+
+#: Directories never descended into: the loader does not load tests, and tools' caches.
+SKIP_DIRS = frozenset(
+    {"tests", "__pycache__", "build", "dist", "node_modules", "venv", ".venv", ".git", ".tox"}
+)
+TEMPLATE_SUFFIXES = (".yaml", ".yml")
+
+
+class LintUsageError(PlugsimError):
+    """The linter cannot run: bad arguments, an unreadable path, a broken configuration."""
+
+
+@dataclass
+class ChecklistItem:
+    """One line of the inclusion checklist."""
+
+    title: str
+    rule_ids: tuple[str, ...]
+    status: str
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-dict form for JSON output."""
+        return {
+            "item": self.title,
+            "rules": list(self.rule_ids),
+            "status": self.status,
+            "note": self.note,
+        }
+
+
+@dataclass
+class LintReport:
+    """What a lint run found."""
+
+    findings: list[Finding] = field(default_factory=list)
+    files: int = 0
+    checklist: list[ChecklistItem] | None = None
+
+    def count(self, severity: Severity) -> int:
+        """How many findings have *severity*."""
+        return sum(1 for f in self.findings if f.severity is severity)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when there is no error finding, else 1."""
+        return 1 if self.count(Severity.ERROR) else 0
+
+
+def display_path(path: Path) -> str:
+    """*path* relative to the working directory when it is below it, in POSIX form."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.resolve().as_posix()
+
+
+def collect(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[Path], list[Path]]:
+    """The Python files and template files under *paths*, each list sorted.
+
+    Raises :class:`LintUsageError` for a path that does not exist or is not a
+    Python/YAML file or a directory.
+    """
+    python: set[Path] = set()
+    templates: set[Path] = set()
+    if not paths:
+        raise LintUsageError("no path given: say which plug-in files or directories to lint")
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            raise LintUsageError(f"{raw}: no such file or directory")
+        if path.is_file():
+            if path.suffix == ".py":
+                python.add(path)
+            elif path.suffix in TEMPLATE_SUFFIXES:
+                templates.add(path)
+            else:
+                raise LintUsageError(f"{raw}: not a Python file, a YAML template or a directory")
+            continue
+        if not os.access(path, os.R_OK | os.X_OK):
+            raise LintUsageError(f"{raw}: directory cannot be read")
+        for directory, subdirs, files in os.walk(path):
+            subdirs[:] = sorted(
+                d
+                for d in subdirs
+                if d not in SKIP_DIRS and not d.startswith(".") and not d.endswith(".egg-info")
+            )
+            for name in files:
+                full = Path(directory) / name
+                if name.endswith(".py"):
+                    python.add(full)
+                elif name.endswith(TEMPLATE_SUFFIXES):
+                    templates.add(full)
+    return sorted(python), sorted(templates)
+
+
+def _read_module(path: Path) -> PluginModule:
+    try:
+        return PluginModule.read(path, display_path(path))
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise LintUsageError(f"{path}: cannot be read: {reason}") from None
+
+
+def _active_rules(config: LintConfig, inclusion: bool) -> list[Rule]:
+    return [r for r in all_rules() if config.enabled(r) and (inclusion or r.family != "inclusion")]
+
+
+def lint_paths(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    config: LintConfig | None = None,
+    inclusion: bool = False,
+    ruff: str | None = "ruff",
+) -> LintReport:
+    """Lint *paths* (files or directories) and return the report.
+
+    *config* defaults to the ``[tool.plugsim.lint]`` table found by walking up
+    from the first path. With *inclusion* the inclusion checklist rules run
+    too and the report carries the checklist; *ruff* names the ruff executable
+    that checklist runs (None: treat ruff as not installed).
+    """
+    python_files, template_files = collect(paths)
+    if config is None:
+        try:
+            config = find_config(Path(paths[0]))
+        except ConfigurationError as exc:
+            raise LintUsageError(str(exc)) from None
+    modules = [_read_module(p) for p in python_files]
+    templates: list[Any] = []
+    rules = _active_rules(config, inclusion)
+    if template_files and any(r.scope == "template" for r in rules):
+        from sdk.lint.template_rules import read_template
+
+        templates = [read_template(p, display_path(p)) for p in template_files]
+    package = None
+    if inclusion:
+        from sdk.lint.inclusion import Package
+
+        package = Package.discover(paths, modules, ruff=ruff)
+    findings: list[Finding] = []
+    for rule in rules:
+        for hit in _run(rule, modules, templates, package):
+            path = Path(hit.path)
+            if config.ignored_in(path, rule.id):
+                continue
+            findings.append(rule.finding(hit, config.severity_of(rule)))
+    comments: dict[str, dict[int, str]] = {m.display: m.comments for m in modules}
+    for template in templates:
+        comments[template.display] = suppress.comments_of_text(template.text)
+    findings = sorted(set(suppress.apply(findings, comments)))
+    report = LintReport(findings=findings, files=len(modules) + len(templates))
+    if package is not None:
+        from sdk.lint.inclusion import checklist
+
+        report.checklist = checklist(package, findings, config)
+    return report
+
+
+def _run(rule: Rule, modules: list[PluginModule], templates: list[Any], package: Any) -> list[Hit]:
+    if rule.scope == "module":
+        return [hit for module in modules for hit in rule.check(module)]
+    if rule.scope == "project":
+        return list(rule.check(modules))
+    if rule.scope == "template":
+        return [hit for template in templates for hit in rule.check(template)]
+    if rule.scope == "package":
+        return list(rule.check(package)) if package is not None else []
+    return []
