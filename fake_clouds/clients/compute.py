@@ -1,0 +1,198 @@
+"""The nova-like compute client: ``servers``, ``flavors``, ``images``, ``keypairs``, ``volumes``.
+
+Every manager method takes ids or objects with ``.id``; ``get``/``create``
+return :class:`~fake_clouds.core.client_base.ClientObject` instances.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fake_clouds.core.client_base import ClientObject, Manager, id_of
+
+
+class Server(ClientObject):
+    """A server as nova returns it (``status``, ``addresses``, ``flavor`` ...)."""
+
+    @property
+    def networks(self) -> dict[str, list[str]]:
+        """Addresses by network name (nova's convenience view)."""
+        return {net: [a["addr"] for a in addrs] for net, addrs in sorted(self.addresses.items())}
+
+
+class Flavor(ClientObject):
+    """A flavor (``vcpus``, ``ram``, ``disk``)."""
+
+
+class Image(ClientObject):
+    """An image (``status`` queued/saving/active)."""
+
+
+class Keypair(ClientObject):
+    """A keypair; its id is its name."""
+
+
+class ServerManager(Manager):
+    """``client.servers``."""
+
+    resource_class = Server
+
+    def create(self, name: str, image: Any, flavor: Any, **kwargs: Any) -> Server:
+        """Boot a server (BUILD, later ACTIVE)."""
+        return self._wrap(self.service.create_server(name, id_of(image), id_of(flavor), **kwargs))  # type: ignore[return-value]
+
+    def get(self, server: Any) -> Server:
+        """Return one server."""
+        return self._wrap(self.service.get_server(id_of(server)))  # type: ignore[return-value]
+
+    def list(self, search_opts: dict[str, Any] | None = None, **filters: Any) -> list[Server]:
+        """Return servers, optionally filtered by field values."""
+        return self._wrap_all(self.service.list_servers(**{**(search_opts or {}), **filters}))  # type: ignore[return-value]
+
+    def update(
+        self, server: Any, name: str | None = None, description: str | None = None
+    ) -> Server:
+        """Rename a server or set its description."""
+        return self._wrap(self.service.update_server(id_of(server), name, description))  # type: ignore[return-value]
+
+    def set_meta(self, server: Any, metadata: dict[str, str]) -> Server:
+        """Merge metadata into the server's."""
+        return self._wrap(self.service.set_server_metadata(id_of(server), metadata))  # type: ignore[return-value]
+
+    def delete(self, server: Any) -> None:
+        """Start deleting a server."""
+        self.service.delete_server(id_of(server))
+
+    def suspend(self, server: Any) -> None:
+        """Suspend an ACTIVE server."""
+        self.service.suspend_server(id_of(server))
+
+    def resume(self, server: Any) -> None:
+        """Resume a SUSPENDED server."""
+        self.service.resume_server(id_of(server))
+
+    def stop(self, server: Any) -> None:
+        """Power a server off."""
+        self.service.stop_server(id_of(server))
+
+    def start(self, server: Any) -> None:
+        """Power a server on."""
+        self.service.start_server(id_of(server))
+
+    def reboot(self, server: Any, reboot_type: str = "SOFT") -> None:
+        """Reboot (``SOFT`` or ``HARD``)."""
+        self.service.reboot_server(id_of(server), reboot_type)
+
+    def resize(self, server: Any, flavor: Any) -> None:
+        """Resize to another flavor (ends in VERIFY_RESIZE)."""
+        self.service.resize_server(id_of(server), id_of(flavor))
+
+    def confirm_resize(self, server: Any) -> None:
+        """Confirm a resize."""
+        self.service.confirm_resize(id_of(server))
+
+    def revert_resize(self, server: Any) -> None:
+        """Revert a resize."""
+        self.service.revert_resize(id_of(server))
+
+    def rebuild(self, server: Any, image: Any, name: str | None = None) -> Server:
+        """Rebuild from an image."""
+        return self._wrap(self.service.rebuild_server(id_of(server), id_of(image), name))  # type: ignore[return-value]
+
+    def create_image(
+        self, server: Any, image_name: str, metadata: dict[str, Any] | None = None
+    ) -> str:
+        """Snapshot a server; return the new image's id."""
+        return self.service.create_image(id_of(server), image_name, metadata)["id"]
+
+
+class FlavorManager(Manager):
+    """``client.flavors``."""
+
+    resource_class = Flavor
+
+    def get(self, flavor: Any) -> Flavor:
+        """Return one flavor."""
+        return self._wrap(self.service.get_flavor(id_of(flavor)))  # type: ignore[return-value]
+
+    def list(self) -> list[Flavor]:
+        """Return every flavor."""
+        return self._wrap_all(self.service.list_flavors())  # type: ignore[return-value]
+
+
+class ImageManager(Manager):
+    """``client.images`` (nova's image proxy, plus delete)."""
+
+    resource_class = Image
+
+    def get(self, image: Any) -> Image:
+        """Return one image."""
+        return self._wrap(self.service.get_image(id_of(image)))  # type: ignore[return-value]
+
+    def list(self) -> list[Image]:
+        """Return every image."""
+        return self._wrap_all(self.service.list_images())  # type: ignore[return-value]
+
+    def delete(self, image: Any) -> None:
+        """Delete an image."""
+        self.service.delete_image(id_of(image))
+
+
+class KeypairManager(Manager):
+    """``client.keypairs``."""
+
+    resource_class = Keypair
+
+    def create(self, name: str, public_key: str | None = None) -> Keypair:
+        """Create or import a keypair."""
+        return self._wrap(self.service.create_keypair(name, public_key))  # type: ignore[return-value]
+
+    def get(self, keypair: Any) -> Keypair:
+        """Return one keypair."""
+        return self._wrap(self.service.get_keypair(id_of(keypair)))  # type: ignore[return-value]
+
+    def list(self) -> list[Keypair]:
+        """Return every keypair."""
+        return self._wrap_all(self.service.list_keypairs())  # type: ignore[return-value]
+
+    def delete(self, keypair: Any) -> None:
+        """Delete a keypair."""
+        self.service.delete_keypair(id_of(keypair))
+
+
+class ServerVolumeManager(Manager):
+    """``client.volumes``: attach block-storage volumes to servers (nova's API)."""
+
+    def create_server_volume(
+        self, server_id: Any, volume_id: Any, device: str | None = None
+    ) -> ClientObject:
+        """Attach a volume to a server; return the attachment."""
+        storage = self.service.world.service("block_storage")
+        info = storage.attach_volume(id_of(volume_id), id_of(server_id), device)
+        return self._wrap(
+            info["attachments"][-1] | {"id": info["attachments"][-1]["attachment_id"]}
+        )
+
+    def delete_server_volume(self, server_id: Any, volume_id: Any) -> None:
+        """Detach a volume from a server."""
+        storage = self.service.world.service("block_storage")
+        storage.detach_volume(id_of(volume_id), id_of(server_id))
+
+    def get_server_volumes(self, server_id: Any) -> list[ClientObject]:
+        """Return the attachments of a server."""
+        server = self.service.get_server(id_of(server_id))
+        return [
+            self._wrap({"id": v["id"], "volumeId": v["id"], "serverId": server["id"]})
+            for v in server["os-extended-volumes:volumes_attached"]
+        ]
+
+
+class ComputeClient:
+    """A nova-like client bound to one fake compute service."""
+
+    def __init__(self, service: Any) -> None:
+        self.servers = ServerManager(service)
+        self.flavors = FlavorManager(service)
+        self.images = ImageManager(service)
+        self.keypairs = KeypairManager(service)
+        self.volumes = ServerVolumeManager(service)

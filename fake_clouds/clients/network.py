@@ -1,0 +1,80 @@
+"""The neutron-like network client: dict in, dict out.
+
+``create_<kind>({'<kind>': {...}})`` returns ``{'<kind>': {...}}``;
+``list_<plural>(**filters)`` returns ``{'<plural>': [...]}``;
+``show_<kind>(id)``, ``update_<kind>(id, {'<kind>': {...}})`` and
+``delete_<kind>(id)`` as in python-neutronclient. Kinds: network, subnet,
+port, router, floatingip, security_group, security_group_rule. Routers also
+have ``add_interface_router``, ``remove_interface_router``,
+``add_gateway_router`` and ``remove_gateway_router``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sdk import exception
+
+_KINDS = {
+    "network": "networks",
+    "subnet": "subnets",
+    "port": "ports",
+    "router": "routers",
+    "floatingip": "floatingips",
+    "security_group": "security_groups",
+    "security_group_rule": "security_group_rules",
+}
+
+
+def _unwrap(kind: str, body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict) or not isinstance(body.get(kind), dict):
+        msg = f"Request body must be {{'{kind}': {{...}}}}"
+        raise exception.BadRequest(
+            msg, body={"NeutronError": {"type": "HTTPBadRequest", "message": msg, "detail": ""}}
+        )
+    return body[kind]
+
+
+class NetworkClient:
+    """A python-neutronclient-like client bound to one fake network service."""
+
+    def __init__(self, service: Any) -> None:
+        self.service = service
+
+    def __getattr__(self, name: str) -> Any:
+        verb, _, rest = name.partition("_")
+        kind = rest
+        if verb == "list":
+            kind = next((k for k, p in _KINDS.items() if p == rest), "")
+        if kind not in _KINDS or verb not in ("create", "show", "list", "update", "delete"):
+            raise AttributeError(f"NetworkClient has no method {name!r}")
+        svc = self.service
+        if verb == "create":
+            return lambda body: {kind: getattr(svc, f"create_{kind}")(_unwrap(kind, body))}
+        if verb == "show":
+            return lambda entity_id, **_: {kind: getattr(svc, f"get_{kind}")(entity_id)}
+        if verb == "list":
+            return lambda **filters: {rest: getattr(svc, f"list_{rest}")(**filters)}
+        if verb == "update":
+            if not hasattr(svc, f"update_{kind}"):
+                raise AttributeError(f"NetworkClient has no method {name!r}")
+            return lambda entity_id, body: {
+                kind: getattr(svc, f"update_{kind}")(entity_id, _unwrap(kind, body))
+            }
+        return lambda entity_id: getattr(svc, f"delete_{kind}")(entity_id)
+
+    def add_interface_router(self, router: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Attach ``{'subnet_id': ...}`` or ``{'port_id': ...}`` to a router."""
+        return self.service.add_interface(router, body)
+
+    def remove_interface_router(self, router: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Detach a subnet or port from a router."""
+        return self.service.remove_interface(router, body)
+
+    def add_gateway_router(self, router: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Set the router's external gateway (``{'network_id': ...}``)."""
+        return {"router": self.service.set_gateway(router, body)}
+
+    def remove_gateway_router(self, router: str) -> dict[str, Any]:
+        """Clear the router's external gateway."""
+        return {"router": self.service.remove_gateway(router)}

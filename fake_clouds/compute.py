@@ -1,0 +1,392 @@
+"""The compute service (nova-like): flavors, images, keypairs and servers.
+
+Server lifecycle (durations from the latency model, keys ``compute.server.<phase>``):
+
+=====================  ==========================================  =============
+operation              status while in progress                     final status
+=====================  ==========================================  =============
+create                 BUILD                                        ACTIVE
+suspend / resume       ACTIVE (task_state suspending) / SUSPENDED   SUSPENDED / ACTIVE
+stop / start           ACTIVE / SHUTOFF (task_state powering-*)     SHUTOFF / ACTIVE
+reboot                 REBOOT or HARD_REBOOT                        ACTIVE
+resize                 RESIZE                                       VERIFY_RESIZE
+confirm_resize         -                                            ACTIVE
+revert_resize          REVERT_RESIZE                                ACTIVE
+rebuild                REBUILD                                      ACTIVE
+delete                 current status (task_state deleting)         gone
+=====================  ==========================================  =============
+
+An image snapshot (``servers.create_image``) is ``saving`` then ``active``.
+Quotas (defaults): ``instances`` 10, ``cores`` 20, ``ram`` 51200 MB,
+``key_pairs`` 100; -1 means unlimited. Pre-seeded flavors/images/keypair are
+not counted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from fake_clouds.clients.compute import ComputeClient
+from fake_clouds.core.registry import register_service
+from fake_clouds.core.service import Service, operation
+from sdk import exception
+
+TASK = "OS-EXT-STS:task_state"
+
+_SERVER_ARGS = (
+    "key_name",
+    "networks",
+    "nics",
+    "security_groups",
+    "user_data",
+    "metadata",
+    "availability_zone",
+    "config_drive",
+    "block_device_mapping_v2",
+    "description",
+)
+
+
+def _bad(message: str) -> exception.BadRequest:
+    return exception.BadRequest(message, body={"badRequest": {"code": 400, "message": message}})
+
+
+@register_service
+class ComputeService(Service):
+    """Flavors, images, keypairs and servers with nova-like status transitions."""
+
+    name = "compute"
+    kinds = {"flavor": "ERROR", "image": "error", "keypair": "ERROR", "server": "ERROR"}
+    default_quotas = {"instances": 10, "cores": 20, "ram": 51200, "key_pairs": 100}
+
+    client_class = ComputeClient
+
+    # --- lookups shared by operations -----------------------------------------------
+
+    def _by_id_or_name(self, kind: str, ref: Any, label: str) -> Any:
+        if not isinstance(ref, str) or not ref:
+            raise _bad(f"Invalid {label} reference {ref!r}")
+        self._refresh(kind)
+        store = self._store[kind]
+        if ref in store and not store[ref].deleted:
+            return store[ref]
+        named = [e for e in store.values() if e.name == ref and not e.deleted]
+        if len(named) == 1:
+            return named[0]
+        if len(named) > 1:
+            raise exception.Conflict(f"Multiple {label}s are named {ref!r}; use an id")
+        raise _bad(f"{label.capitalize()} {ref} could not be found.")
+
+    # --- flavors, images, keypairs --------------------------------------------------
+
+    @operation("flavors.list", kind="flavor")
+    def list_flavors(self) -> list[dict[str, Any]]:
+        """Return every flavor."""
+        return [e.view() for e in self._list("flavor")]
+
+    @operation("flavors.get", kind="flavor", id_arg="flavor_id")
+    def get_flavor(self, flavor_id: str) -> dict[str, Any]:
+        """Return one flavor by id."""
+        return self._get("flavor", flavor_id, label="Flavor").view()
+
+    @operation("images.list", kind="image")
+    def list_images(self) -> list[dict[str, Any]]:
+        """Return every image."""
+        return [e.view() for e in self._list("image")]
+
+    @operation("images.get", kind="image", id_arg="image_id")
+    def get_image(self, image_id: str) -> dict[str, Any]:
+        """Return one image by id."""
+        return self._get("image", image_id, label="Image").view()
+
+    @operation("images.delete", kind="image", id_arg="image_id")
+    def delete_image(self, image_id: str) -> None:
+        """Delete an image (at once)."""
+        ent = self._get("image", image_id, label="Image")
+        self._start(ent, "delete", None, None)
+
+    @operation("keypairs.create", kind="keypair", id_arg="name")
+    def create_keypair(self, name: str, public_key: str | None = None) -> dict[str, Any]:
+        """Create (or import) a keypair; the private key is returned only when generated."""
+        if not isinstance(name, str) or not name.strip():
+            raise _bad("Keypair name must be a non-empty string")
+        self._refresh("keypair")
+        if name in self._store["keypair"] and not self._store["keypair"][name].deleted:
+            raise exception.Conflict(f"Key pair '{name}' already exists.")
+        self._check_quota("key_pairs", self._count("keypair"))
+        private = None
+        if public_key is None:
+            material = self.world.rng.hex_id(64)
+            public_key = f"ssh-ed25519 AAAAC3Nza{material} plugsim"
+            private = f"-----BEGIN OPENSSH PRIVATE KEY-----\n{material}\n-----END OPENSSH PRIVATE KEY-----\n"
+        elif not isinstance(public_key, str) or not public_key.startswith(("ssh-", "ecdsa-")):
+            raise _bad(f"Keypair data is invalid: public key for '{name}' is not an SSH key")
+        ent = self._create("keypair", name, "ACTIVE", _keypair_attrs(public_key), entity_id=name)
+        view = ent.view()
+        if private is not None:
+            view["private_key"] = private
+        return view
+
+    @operation("keypairs.get", kind="keypair", id_arg="name")
+    def get_keypair(self, name: str) -> dict[str, Any]:
+        """Return one keypair by name."""
+        return self._get("keypair", name, label="Keypair").view()
+
+    @operation("keypairs.list", kind="keypair")
+    def list_keypairs(self) -> list[dict[str, Any]]:
+        """Return every keypair."""
+        return [e.view() for e in self._list("keypair")]
+
+    @operation("keypairs.delete", kind="keypair", id_arg="name")
+    def delete_keypair(self, name: str) -> None:
+        """Delete a keypair (at once)."""
+        self._start(self._get("keypair", name, label="Keypair"), "delete", None, None)
+
+    # --- servers -------------------------------------------------------------------
+
+    @operation("servers.create", kind="server")
+    def create_server(self, name: str, image: str, flavor: str, **options: Any) -> dict[str, Any]:
+        """Boot a server: BUILD now, ACTIVE after a sampled boot time."""
+        unknown = sorted(set(options) - set(_SERVER_ARGS))
+        if unknown:
+            raise _bad(f"Unknown server argument(s): {', '.join(unknown)}")
+        if not isinstance(name, str) or not name:
+            raise _bad("Server name must be a non-empty string")
+        img = self._by_id_or_name("image", image, "image")
+        if img.status != "active":
+            raise _bad(f"Image {img.id} is not active (status {img.status})")
+        flv = self._by_id_or_name("flavor", flavor, "flavor")
+        key_name = options.get("key_name")
+        if key_name is not None:
+            self._by_id_or_name("keypair", key_name, "keypair")
+        metadata = options.get("metadata") or {}
+        if not isinstance(metadata, dict):
+            raise _bad("Server metadata must be a mapping")
+        vcpus, ram = flv.attrs["vcpus"], flv.attrs["ram"]
+        self._check_quota("instances", self._count("server"))
+        used_cores = sum(self._flavor_of(s)["vcpus"] for s in self._live_servers())
+        used_ram = sum(self._flavor_of(s)["ram"] for s in self._live_servers())
+        self._check_quota("cores", used_cores, vcpus)
+        self._check_quota("ram", used_ram, ram)
+        groups = options.get("security_groups") or ["default"]
+        attrs = {
+            "flavor": {"id": flv.id, "original_name": flv.name},
+            "image": {"id": img.id},
+            "key_name": key_name,
+            "metadata": dict(metadata),
+            "addresses": {},
+            "security_groups": [{"name": g} for g in groups],
+            "user_data": options.get("user_data"),
+            "OS-EXT-AZ:availability_zone": options.get("availability_zone") or "nova",
+            TASK: "spawning",
+            "os-extended-volumes:volumes_attached": [],
+            "description": options.get("description"),
+        }
+        server = self._create("server", name, "BUILD", attrs)
+        nets = options.get("networks") or options.get("nics") or []
+        if nets and "network" in self.world.service_names():
+            network = self.world.service("network")
+            server.attrs["addresses"] = network._plug_server(server.id, nets)  # type: ignore[attr-defined]
+        self._start(server, "build", "BUILD", "ACTIVE", final_attrs={TASK: None})
+        return server.view()
+
+    def _live_servers(self) -> list[Any]:
+        return [s for s in self._live("server") if not s.preseeded]
+
+    def _flavor_of(self, server: Any) -> dict[str, Any]:
+        flv = self._store["flavor"].get(server.attrs["flavor"]["id"])
+        return flv.attrs if flv is not None else {"vcpus": 0, "ram": 0}
+
+    @operation("servers.get", kind="server", id_arg="server_id")
+    def get_server(self, server_id: str) -> dict[str, Any]:
+        """Return one server by id."""
+        return self._get("server", server_id, label="Instance").view()
+
+    @operation("servers.list", kind="server")
+    def list_servers(self, **filters: Any) -> list[dict[str, Any]]:
+        """Return servers whose fields equal *filters* (e.g. ``name``, ``status``)."""
+        return [e.view() for e in self._list("server", **filters)]
+
+    @operation("servers.update", kind="server", id_arg="server_id")
+    def update_server(
+        self, server_id: str, name: str | None = None, description: str | None = None
+    ) -> dict[str, Any]:
+        """Rename a server or change its description."""
+        server = self._get("server", server_id, label="Instance")
+        if name is not None:
+            if not isinstance(name, str) or not name:
+                raise _bad("Server name must be a non-empty string")
+            server.name = name
+        if description is not None:
+            self._set(server, description=description)
+        server.updated_at = self._now()
+        return server.view()
+
+    @operation("servers.set_meta", kind="server", id_arg="server_id")
+    def set_server_metadata(self, server_id: str, metadata: dict[str, str]) -> dict[str, Any]:
+        """Merge *metadata* into the server's metadata."""
+        server = self._get("server", server_id, label="Instance")
+        if not isinstance(metadata, dict):
+            raise _bad("Server metadata must be a mapping")
+        self._set(server, metadata={**server.attrs["metadata"], **metadata})
+        return server.view()
+
+    @operation("servers.delete", kind="server", id_arg="server_id")
+    def delete_server(self, server_id: str) -> None:
+        """Start deleting a server; it disappears after a sampled time."""
+        server = self._get("server", server_id, label="Instance")
+        if server.attrs.get(TASK) == "deleting":
+            return
+        if "network" in self.world.service_names():
+            self.world.service("network")._unplug_server(server.id)  # type: ignore[attr-defined]
+        if "block_storage" in self.world.service_names():
+            self.world.service("block_storage")._server_gone(server.id)  # type: ignore[attr-defined]
+        self._set(server, **{TASK: "deleting"})
+        self._start(server, "delete", server.status, None)
+
+    def _action(
+        self,
+        server_id: str,
+        allowed: tuple[str, ...],
+        action: str,
+        phase: str,
+        transitional: str,
+        final: str,
+        task: str | None = None,
+        final_attrs: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        server = self._get("server", server_id, label="Instance")
+        self._require_status(server, allowed, action)
+        if task is not None:
+            self._set(server, **{TASK: task})
+        self._start(
+            server, phase, transitional, final, final_attrs={TASK: None, **(final_attrs or {})}
+        )
+        return server.view()
+
+    @operation("servers.suspend", kind="server", id_arg="server_id")
+    def suspend_server(self, server_id: str) -> dict[str, Any]:
+        """ACTIVE -> SUSPENDED."""
+        return self._action(
+            server_id, ("ACTIVE",), "suspend", "suspend", "ACTIVE", "SUSPENDED", "suspending"
+        )
+
+    @operation("servers.resume", kind="server", id_arg="server_id")
+    def resume_server(self, server_id: str) -> dict[str, Any]:
+        """SUSPENDED -> ACTIVE."""
+        return self._action(
+            server_id, ("SUSPENDED",), "resume", "resume", "SUSPENDED", "ACTIVE", "resuming"
+        )
+
+    @operation("servers.stop", kind="server", id_arg="server_id")
+    def stop_server(self, server_id: str) -> dict[str, Any]:
+        """ACTIVE -> SHUTOFF."""
+        return self._action(
+            server_id, ("ACTIVE", "ERROR"), "stop", "stop", "ACTIVE", "SHUTOFF", "powering-off"
+        )
+
+    @operation("servers.start", kind="server", id_arg="server_id")
+    def start_server(self, server_id: str) -> dict[str, Any]:
+        """SHUTOFF -> ACTIVE."""
+        return self._action(
+            server_id, ("SHUTOFF",), "start", "start", "SHUTOFF", "ACTIVE", "powering-on"
+        )
+
+    @operation("servers.reboot", kind="server", id_arg="server_id")
+    def reboot_server(self, server_id: str, reboot_type: str = "SOFT") -> dict[str, Any]:
+        """ACTIVE -> REBOOT (or HARD_REBOOT) -> ACTIVE."""
+        if reboot_type not in ("SOFT", "HARD"):
+            raise _bad(f"reboot_type must be SOFT or HARD, got {reboot_type!r}")
+        status = "REBOOT" if reboot_type == "SOFT" else "HARD_REBOOT"
+        allowed = ("ACTIVE",) if reboot_type == "SOFT" else ("ACTIVE", "SHUTOFF", "ERROR")
+        return self._action(server_id, allowed, "reboot", "reboot", status, "ACTIVE")
+
+    @operation("servers.resize", kind="server", id_arg="server_id")
+    def resize_server(self, server_id: str, flavor: str) -> dict[str, Any]:
+        """ACTIVE/SHUTOFF -> RESIZE -> VERIFY_RESIZE with the new flavor."""
+        server = self._get("server", server_id, label="Instance")
+        flv = self._by_id_or_name("flavor", flavor, "flavor")
+        if flv.id == server.attrs["flavor"]["id"]:
+            raise _bad("Resize requires a flavor change")
+        old = dict(server.attrs["flavor"])
+        new = {"id": flv.id, "original_name": flv.name}
+        view = self._action(
+            server_id,
+            ("ACTIVE", "SHUTOFF"),
+            "resize",
+            "resize",
+            "RESIZE",
+            "VERIFY_RESIZE",
+            final_attrs={"flavor": new, "previous_flavor": old},
+        )
+        return view
+
+    @operation("servers.confirm_resize", kind="server", id_arg="server_id")
+    def confirm_resize(self, server_id: str) -> dict[str, Any]:
+        """VERIFY_RESIZE -> ACTIVE keeping the new flavor."""
+        server = self._get("server", server_id, label="Instance")
+        self._require_status(server, ("VERIFY_RESIZE",), "confirmResize")
+        self._set(server, previous_flavor=None)
+        self._start(server, "confirm_resize", None, "ACTIVE")
+        return server.view()
+
+    @operation("servers.revert_resize", kind="server", id_arg="server_id")
+    def revert_resize(self, server_id: str) -> dict[str, Any]:
+        """VERIFY_RESIZE -> REVERT_RESIZE -> ACTIVE with the old flavor."""
+        server = self._get("server", server_id, label="Instance")
+        self._require_status(server, ("VERIFY_RESIZE",), "revertResize")
+        old = server.attrs.get("previous_flavor")
+        self._start(
+            server,
+            "revert_resize",
+            "REVERT_RESIZE",
+            "ACTIVE",
+            final_attrs={"flavor": old, "previous_flavor": None},
+        )
+        return server.view()
+
+    @operation("servers.rebuild", kind="server", id_arg="server_id")
+    def rebuild_server(self, server_id: str, image: str, name: str | None = None) -> dict[str, Any]:
+        """ACTIVE/SHUTOFF/ERROR -> REBUILD -> ACTIVE with *image*."""
+        img = self._by_id_or_name("image", image, "image")
+        view = self._action(
+            server_id,
+            ("ACTIVE", "SHUTOFF", "ERROR"),
+            "rebuild",
+            "rebuild",
+            "REBUILD",
+            "ACTIVE",
+            "rebuilding",
+            final_attrs={"image": {"id": img.id}, "fault": None},
+        )
+        if name is not None:
+            return self.update_server(server_id, name=name)
+        return view
+
+    @operation("servers.create_image", kind="image", id_arg="server_id")
+    def create_image(
+        self, server_id: str, name: str, metadata: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Snapshot a server to a new image: ``saving`` then ``active``."""
+        server = self._get("server", server_id, label="Instance")
+        self._require_status(server, ("ACTIVE", "SHUTOFF", "SUSPENDED"), "createImage")
+        if not isinstance(name, str) or not name:
+            raise _bad("Image name must be a non-empty string")
+        base = self._store["image"].get(server.attrs["image"]["id"])
+        attrs = dict(base.attrs) if base is not None else {}
+        attrs.update(
+            visibility="private",
+            image_type="snapshot",
+            instance_uuid=server.id,
+            metadata=dict(metadata or {}),
+        )
+        img = self._create("image", name, "queued", attrs)
+        self._start(img, "snapshot", "saving", "active")
+        return img.view()
+
+
+def _keypair_attrs(public_key: str) -> dict[str, Any]:
+    digest = hashlib.md5(public_key.encode("utf-8"), usedforsecurity=False).hexdigest()
+    fingerprint = ":".join(digest[i : i + 2] for i in range(0, 32, 2))
+    return {"public_key": public_key, "fingerprint": fingerprint, "type": "ssh"}

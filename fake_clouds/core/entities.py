@@ -1,0 +1,112 @@
+"""Entities: the things a fake cloud holds, with lifecycles in virtual time.
+
+An :class:`Entity` has a current ``status`` and a queue of pending
+:class:`Transition` objects, each due at a virtual instant. State is computed
+lazily: :meth:`Entity.advance` applies every transition due at or before
+``now``. A transition whose status is ``None`` removes the entity (a
+``DELETING`` entity is *gone* once its transition is due).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Transition:
+    """A status change due at virtual time ``at`` (``status=None``: the entity goes away)."""
+
+    at: float
+    status: str | None
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-able dict."""
+        return {"at": self.at, "status": self.status, "attrs": copy.deepcopy(self.attrs)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Transition:
+        """Rebuild from :meth:`to_dict` output."""
+        return cls(data["at"], data["status"], copy.deepcopy(data["attrs"]))
+
+
+@dataclass
+class Entity:
+    """One live (or lingering) object in a fake cloud service."""
+
+    service: str
+    kind: str
+    id: str
+    name: str
+    status: str
+    attrs: dict[str, Any] = field(default_factory=dict)
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    preseeded: bool = False
+    #: Reads and lists miss the entity before this instant (eventual consistency).
+    visible_at: float = 0.0
+    #: A deleted entity still shows in lists until this instant.
+    linger_until: float = 0.0
+    #: Set once the entity is gone but still lingering in lists.
+    deleted: bool = False
+    pending: list[Transition] = field(default_factory=list)
+
+    def advance(self, now: float) -> bool:
+        """Apply transitions due by *now*; return False once the entity is gone for good."""
+        while self.pending and self.pending[0].at <= now:
+            step = self.pending.pop(0)
+            self.updated_at = step.at
+            self.attrs.update(copy.deepcopy(step.attrs))
+            if step.status is None:
+                self.deleted = True
+                self.pending.clear()
+                break
+            self.status = step.status
+        if self.deleted:
+            return self.linger_until > now
+        return True
+
+    @property
+    def transitional(self) -> bool:
+        """True while a transition is pending."""
+        return bool(self.pending)
+
+    def view(self) -> dict[str, Any]:
+        """Return a JSON-able copy of what a client sees."""
+        out = copy.deepcopy(self.attrs)
+        out.update(
+            id=self.id,
+            name=self.name,
+            status=self.status,
+            created_at=self.created_at,
+            updated_at=self.updated_at,
+        )
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the full JSON-able state of the entity."""
+        return {
+            "service": self.service,
+            "kind": self.kind,
+            "id": self.id,
+            "name": self.name,
+            "status": self.status,
+            "attrs": copy.deepcopy(self.attrs),
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "preseeded": self.preseeded,
+            "visible_at": self.visible_at,
+            "linger_until": self.linger_until,
+            "deleted": self.deleted,
+            "pending": [t.to_dict() for t in self.pending],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Entity:
+        """Rebuild from :meth:`to_dict` output."""
+        fields = dict(data)
+        fields["attrs"] = copy.deepcopy(fields["attrs"])
+        fields["pending"] = [Transition.from_dict(t) for t in fields["pending"]]
+        return cls(**fields)

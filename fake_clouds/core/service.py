@@ -1,0 +1,302 @@
+"""The base of a fake cloud service: an entity store, lifecycles, quotas, operations.
+
+A service subclass declares its entity ``kinds`` (kind -> ERROR status name),
+its default quotas, and its operations as methods decorated with
+:func:`operation`. Calling an operation routes it through the world's single
+dispatch path (faults, latency, the operation, the trace), so the Python
+clients and the REST dialects share one state and one behaviour.
+
+Operations take plain arguments and return JSON-able dicts (or lists of
+them). Helpers for subclasses start with an underscore.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import inspect
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+from fake_clouds.core.entities import Entity, Transition
+from sdk import exception
+
+if TYPE_CHECKING:
+    from fake_clouds.core.world import FakeCloud
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def operation(name: str, *, kind: str | None = None, id_arg: str | None = None) -> Callable[[F], F]:
+    """Mark a service method as the operation *name* (``servers.create`` ...).
+
+    *kind* is the entity type the operation acts on (fault rules match it);
+    *id_arg* names the argument holding the entity id (for the trace).
+    """
+
+    def decorate(fn: F) -> F:
+        signature = inspect.signature(fn)
+
+        @functools.wraps(fn)
+        def wrapper(self: Service, *args: Any, **kwargs: Any) -> Any:
+            try:
+                bound = signature.bind(self, *args, **kwargs)
+            except TypeError as ex:
+                raise exception.BadRequest(
+                    f"{self.name}.{name}: {ex}", body={"message": str(ex)}
+                ) from None
+            entity_id = bound.arguments.get(id_arg) if id_arg else None
+            call_kind = kind if kind is not None else self._dispatch_kind(bound.arguments)
+            return self.world.dispatch(
+                self, name, call_kind, entity_id, lambda: fn(*bound.args, **bound.kwargs)
+            )
+
+        wrapper.__fake_operation__ = (name, kind)  # type: ignore[attr-defined]
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+class Service:
+    """Base class of a fake cloud service (``compute``, ``network`` ...)."""
+
+    #: The service name used by the world, fault rules and the latency model.
+    name: ClassVar[str] = ""
+    #: Entity kinds of this service mapped to the status an entity shows in error.
+    kinds: ClassVar[dict[str, str]] = {}
+    #: Default quotas: resource name -> limit (documented per service).
+    default_quotas: ClassVar[dict[str, int]] = {}
+    #: The Python client class (``client_class(service)``); None for no client.
+    client_class: ClassVar[type | None] = None
+
+    def __init__(self, world: FakeCloud) -> None:
+        self.world = world
+        self.quotas: dict[str, int] = dict(self.default_quotas)
+        self.counters: dict[str, Any] = {}
+        self._store: dict[str, dict[str, Entity]] = {kind: {} for kind in self.kinds}
+        self._client: Any = None
+
+    # --- catalogue -----------------------------------------------------------
+
+    @classmethod
+    def operations(cls) -> list[str]:
+        """Return the sorted names of this service's operations."""
+        names = []
+        for attr in dir(cls):
+            meta = getattr(getattr(cls, attr, None), "__fake_operation__", None)
+            if meta is not None:
+                names.append(meta[0])
+        return sorted(names)
+
+    def _dispatch_kind(self, arguments: dict[str, Any]) -> str | None:
+        """Return the entity kind of a call whose operation declares none."""
+        return None
+
+    def _error_status(self, kind: str) -> str:
+        """Return the status an entity of *kind* shows in error."""
+        return self.kinds[kind]
+
+    def entity_kinds(self) -> list[str]:
+        """Return the entity kinds this service holds (sorted)."""
+        return sorted(self._store)
+
+    def catalog_kinds(self) -> list[str]:
+        """Return the kinds fault rules may name (``*`` when any kind is allowed)."""
+        return self.entity_kinds()
+
+    def client(self) -> Any:
+        """Return this service's Python client (created once)."""
+        if self._client is None:
+            if self.client_class is None:
+                raise exception.ConfigurationError(f"Service '{self.name}' has no Python client")
+            self._client = self.client_class(self)
+        return self._client
+
+    def set_quotas(self, quotas: dict[str, int]) -> None:
+        """Override quotas; unknown names or bad values are a ConfigurationError."""
+        for key in sorted(quotas):
+            value = quotas[key]
+            if key not in self.default_quotas:
+                known = ", ".join(sorted(self.default_quotas)) or "none"
+                raise exception.ConfigurationError(
+                    f"quotas.{self.name}.{key}: unknown quota (known: {known})"
+                )
+            if isinstance(value, bool) or not isinstance(value, int) or value < -1:
+                raise exception.ConfigurationError(
+                    f"quotas.{self.name}.{key}: expected an integer >= -1 (-1 = unlimited), "
+                    f"got {value!r}"
+                )
+            self.quotas[key] = value
+
+    # --- entity store --------------------------------------------------------
+
+    def _now(self) -> float:
+        return self.world.now()
+
+    def _create(
+        self,
+        kind: str,
+        name: str,
+        status: str,
+        attrs: dict[str, Any] | None = None,
+        *,
+        entity_id: str | None = None,
+        preseeded: bool = False,
+    ) -> Entity:
+        """Add a new entity (visible later under an eventual-consistency fault)."""
+        now = self._now()
+        ent = Entity(
+            service=self.name,
+            kind=kind,
+            id=entity_id if entity_id is not None else self.world.new_id(),
+            name=name,
+            status=status,
+            attrs=copy.deepcopy(attrs or {}),
+            created_at=now,
+            updated_at=now,
+            preseeded=preseeded,
+        )
+        if ent.id in self._store[kind]:
+            raise exception.Conflict(f"{kind} {ent.id} already exists")
+        lag = self.world._consistency_lag("lag")
+        if lag is not None:
+            ent.visible_at = now + lag
+        self._store[kind][ent.id] = ent
+        return ent
+
+    def _refresh(self, kind: str) -> None:
+        now = self._now()
+        store = self._store[kind]
+        for eid in [e for e, ent in store.items() if not ent.advance(now)]:
+            del store[eid]
+
+    def _get(self, kind: str, entity_id: Any, *, label: str | None = None) -> Entity:
+        """Return the live, visible entity or raise NotFound."""
+        self._refresh(kind)
+        ent = self._store[kind].get(entity_id) if isinstance(entity_id, str) else None
+        if ent is None or ent.deleted or ent.visible_at > self._now():
+            what = label or kind.replace("_", " ").capitalize()
+            msg = f"{what} {entity_id} could not be found."
+            raise exception.NotFound(msg, body={"itemNotFound": {"code": 404, "message": msg}})
+        return ent
+
+    def _list(self, kind: str, **filters: Any) -> list[Entity]:
+        """Return visible entities (lingering deleted ones included) in creation order."""
+        self._refresh(kind)
+        now = self._now()
+        out = []
+        for ent in self._store[kind].values():
+            if ent.visible_at > now:
+                continue
+            view = ent.view()
+            if all(view.get(k) == v for k, v in filters.items() if v is not None):
+                out.append(ent)
+        return out
+
+    def _live(self, kind: str) -> list[Entity]:
+        """Return every live entity of *kind* (visible or not, not deleted)."""
+        self._refresh(kind)
+        return [e for e in self._store[kind].values() if not e.deleted]
+
+    def _count(self, kind: str, predicate: Callable[[Entity], bool] | None = None) -> int:
+        return sum(
+            1 for e in self._live(kind) if not e.preseeded and (predicate is None or predicate(e))
+        )
+
+    def _check_quota(self, resource: str, used: float, requested: float = 1) -> None:
+        """Raise OverLimit when *used* + *requested* exceeds the quota on *resource*."""
+        limit = self.quotas.get(resource, -1)
+        if limit >= 0 and used + requested > limit:
+            msg = (
+                f"Quota exceeded for {resource}: requested {requested:g}, "
+                f"already used {used:g} of {limit}"
+            )
+            raise exception.OverLimit(msg, body={"overLimit": {"code": 413, "message": msg}})
+
+    # --- lifecycles ----------------------------------------------------------
+
+    def _start(
+        self,
+        ent: Entity,
+        phase: str,
+        transitional: str | None,
+        final: str | None,
+        *,
+        final_attrs: dict[str, Any] | None = None,
+    ) -> None:
+        """Move *ent* into *transitional* now and to *final* after a sampled duration.
+
+        ``transitional=None`` applies *final* at once; ``final=None`` removes the
+        entity. Active fault effects apply here: ``stuck`` leaves the entity in
+        *transitional*, ``error_state`` replaces *final* with the ERROR status,
+        ``delay`` stretches the duration, ``eventual_consistency`` makes a
+        deleted entity linger in lists.
+        """
+        now = self._now()
+        duration = 0.0
+        if transitional is not None:
+            duration = self.world._sample_transition(self.name, ent.kind, phase)
+            duration *= self.world._time_factor()
+        effect = self.world._current_effect()
+        attrs = dict(final_attrs or {})
+        if effect == "error_state":
+            final = self._error_status(ent.kind)
+            attrs = {"fault": {"message": self.world._current_reason(), "code": 500}}
+        elif effect == "stuck" and transitional is not None:
+            ent.status = transitional
+            ent.updated_at = now
+            ent.pending.clear()
+            return
+        ent.pending.clear()
+        ent.updated_at = now
+        if final is None:
+            linger = self.world._consistency_lag("linger")
+            if linger is not None:
+                ent.linger_until = now + duration + linger
+        if transitional is None:
+            ent.pending.append(Transition(now, final, attrs))
+            if not ent.advance(now):
+                self._store[ent.kind].pop(ent.id, None)
+            return
+        ent.status = transitional
+        ent.pending.append(Transition(now + duration, final, attrs))
+
+    def _set(self, ent: Entity, **attrs: Any) -> None:
+        """Update attributes of *ent* now."""
+        ent.attrs.update(copy.deepcopy(attrs))
+        ent.updated_at = self._now()
+
+    def _require_status(self, ent: Entity, allowed: tuple[str, ...], action: str) -> None:
+        """Raise Conflict unless *ent* is in one of *allowed* statuses and not transitioning."""
+        if ent.status not in allowed or ent.pending:
+            msg = f"Cannot '{action}' {ent.kind} {ent.id} while it is in status {ent.status}" + (
+                " (a transition is in progress)" if ent.pending and ent.status in allowed else ""
+            )
+            raise exception.Conflict(
+                msg, body={"conflictingRequest": {"code": 409, "message": msg}}
+            )
+
+    # --- state ---------------------------------------------------------------
+
+    def to_state(self) -> dict[str, Any]:
+        """Return this service's JSON-able state."""
+        return {
+            "quotas": dict(sorted(self.quotas.items())),
+            "counters": copy.deepcopy(self.counters),
+            "entities": {
+                kind: [e.to_dict() for e in store.values()] for kind, store in self._store.items()
+            },
+        }
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        """Replace this service's state with *state* from :meth:`to_state`."""
+        self.quotas = dict(state["quotas"])
+        self.counters = copy.deepcopy(state["counters"])
+        self._store = {}
+        for kind, items in state["entities"].items():
+            self._store[kind] = {}
+            for item in items:
+                ent = Entity.from_dict(item)
+                self._store[kind][ent.id] = ent
+        for kind in self.kinds:
+            self._store.setdefault(kind, {})

@@ -1,0 +1,341 @@
+"""The world: one fake cloud with its clock, seeded streams, services and faults.
+
+Every operation of every service runs through :meth:`FakeCloud.dispatch`:
+
+1. the fault engine picks the first matching rule (``faults`` stream);
+2. the call latency is sampled (``latency`` stream) and *charged* with
+   ``clock.charge(seconds)`` - inside an engine task it becomes the task's
+   debt, outside any loop the clock advances;
+3. the operation runs against the state (transition durations also come from
+   the ``latency`` stream; ids from the ``ids`` stream);
+4. a :class:`TraceEntry` records virtual time, service, operation, entity id
+   and outcome. Two runs with one seed produce identical traces.
+
+"Now" for the world is ``clock.now() + clock.debt()``: the local time of the
+calling task, so a server created after 0.8 s of charged latency starts
+booting at 0.8 s even before the task settles its debt.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass
+from typing import Any, TypeVar
+
+from fake_clouds.core import registry
+from fake_clouds.core.faults import validate_against
+from fake_clouds.core.injector import FaultEngine, InjectedFault, Injection
+from fake_clouds.core.inventory import InventoryItem, InventorySnapshot, leaks
+from fake_clouds.core.latency import LatencyModel, parse_distribution
+from fake_clouds.core.service import Service
+from sdk import exception
+from sdk.clients import ClientPlugin
+from simulator.clock import VirtualClock
+from simulator.rng import SeededRNG
+
+T = TypeVar("T")
+
+STATE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class TraceEntry:
+    """One call as the world saw it."""
+
+    time: float
+    service: str
+    operation: str
+    entity_id: str | None
+    outcome: str
+    latency: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-able dict."""
+        return asdict(self)
+
+
+class FakeCloud:
+    """A stateful fake cloud running in virtual time, deterministic from one seed."""
+
+    def __init__(
+        self,
+        seed: int | str = 0,
+        clock: VirtualClock | None = None,
+        faults: Any = None,
+        latency: LatencyModel | Mapping[str, Any] | None = None,
+        *,
+        services: Iterable[str | type[Service]] | None = None,
+        quotas: Mapping[str, Mapping[str, int]] | None = None,
+        preseed: bool = True,
+    ) -> None:
+        """Create a world.
+
+        *faults*: a preset name, fault-profile path, YAML text, list of rules or
+        :class:`FaultProfile`. *latency*: a :class:`LatencyModel` or its spec.
+        *services*: names or classes (default: every built-in service).
+        *quotas*: ``{service: {quota: limit}}`` overriding defaults.
+        *preseed*: add the default world (see :mod:`fake_clouds.core.default_world`).
+        """
+        self.seed = seed
+        self.clock = clock if clock is not None else VirtualClock()
+        self.rng = SeededRNG(seed)
+        self.latency = latency if isinstance(latency, LatencyModel) else LatencyModel(latency)
+        self._services: dict[str, Service] = {}
+        for item in services if services is not None else registry.builtin_service_names():
+            self.add_service(item)
+        for name in sorted(quotas or {}):
+            if name not in self._services:
+                raise exception.ConfigurationError(f"quotas.{name}: unknown service")
+            self._services[name].set_quotas(dict(quotas[name]))  # type: ignore[index]
+        self.faults = FaultEngine()
+        self.set_faults(faults)
+        self._trace: list[TraceEntry] = []
+        self._call: Injection | None = None
+        self._in_call = False
+        self._factor = 1.0
+        if preseed:
+            from fake_clouds.core.default_world import seed_default_world
+
+            seed_default_world(self)
+
+    # --- services and clients -------------------------------------------------
+
+    def add_service(self, service: str | type[Service]) -> Service:
+        """Add a service by registered name or class; return the instance."""
+        cls = registry.service_class(service) if isinstance(service, str) else service
+        if cls.name in self._services:
+            raise exception.ConfigurationError(f"service '{cls.name}' is already in this world")
+        instance = cls(self)
+        self._services[cls.name] = instance
+        return instance
+
+    def service(self, name: str) -> Service:
+        """Return the service called *name* (Heat-style client names accepted)."""
+        real = registry.CLIENT_ALIASES.get(name, name)
+        try:
+            return self._services[real]
+        except KeyError:
+            known = ", ".join(sorted(self._services)) or "none"
+            raise exception.ConfigurationError(
+                f"No fake cloud service '{name}' (known: {known})"
+            ) from None
+
+    def service_names(self) -> list[str]:
+        """Return the names of this world's services (sorted)."""
+        return sorted(self._services)
+
+    def catalog(self) -> dict[str, dict[str, list[str]]]:
+        """Return ``{service: {'operations': [...], 'kinds': [...]}}``."""
+        return {
+            name: {"operations": svc.operations(), "kinds": svc.catalog_kinds()}
+            for name, svc in sorted(self._services.items())
+        }
+
+    def client(self, name: str) -> Any:
+        """Return the Python client of a service (``'nova'``, ``'compute'`` ...)."""
+        return self.service(name).client()
+
+    def client_plugin(self, name: str) -> ClientPlugin:
+        """Return a :class:`sdk.clients.ClientPlugin` wrapping :meth:`client`."""
+        self.service(name)
+        return ClientPlugin(name, factory=lambda: self.client(name))
+
+    def client_plugins(self) -> dict[str, ClientPlugin]:
+        """Return client plug-ins under every service name and Heat-style alias."""
+        names = set(self._services)
+        names.update(a for a, s in registry.CLIENT_ALIASES.items() if s in self._services)
+        return {name: self.client_plugin(name) for name in sorted(names)}
+
+    def set_faults(self, faults: Any) -> None:
+        """Replace the fault rules (bookkeeping restarts); validated against services."""
+        engine = FaultEngine(faults)
+        validate_against(engine.profile, self.catalog())
+        self.faults = engine
+
+    # --- time, ids and the dispatch path --------------------------------------
+
+    def now(self) -> float:
+        """Return the caller's virtual time (clock time plus the task's unpaid debt)."""
+        return self.clock.now() + self.clock.debt()
+
+    def new_id(self) -> str:
+        """Return a new UUID from the ``ids`` stream."""
+        return self.rng.uuid("ids")
+
+    def dispatch(
+        self,
+        service: Service,
+        operation: str,
+        kind: str | None,
+        entity_id: str | None,
+        perform: Callable[[], T],
+    ) -> T:
+        """Run one operation through faults, latency, the state change and the trace."""
+        if self._in_call:
+            return perform()
+        start = self.now()
+        injection = self.faults.evaluate(
+            service.name, operation, kind, start, self.rng.stream("faults")
+        )
+        latency = self.latency.call(service.name, operation, self.rng.stream("latency"))
+        effect = injection.effect_type if injection else None
+        if effect == "delay":
+            params = injection.rule.effect.params  # type: ignore[union-attr]
+            extra = parse_distribution(params["seconds"]).sample(self.rng.stream("faults"))
+            latency = latency * params["factor"] + extra
+        if effect == "timeout":
+            latency = injection.rule.effect.params["after"]  # type: ignore[union-attr]
+        self.clock.charge(latency)
+        self._in_call = True
+        self._call = injection
+        self._factor = injection.rule.effect.params["factor"] if effect == "delay" else 1.0
+        result: Any = None
+        try:
+            if effect in ("error", "over_limit", "throttle"):
+                raise injection.rule.effect.make_error(  # type: ignore[union-attr]
+                    f"{service.name}.{operation}",
+                    injection.retry_after,  # type: ignore[union-attr]
+                )
+            if effect == "timeout":
+                if injection.rule.effect.params["applied"]:  # type: ignore[union-attr]
+                    result = perform()
+                msg = f"{service.name}.{operation} timed out after {latency:g} s"
+                raise exception.ClientTimeout(msg, body={"message": msg})
+            result = perform()
+        except exception.ClientError as ex:
+            self._finish(service, operation, entity_id, result, type(ex).__name__, start, latency)
+            raise
+        finally:
+            self._in_call = False
+            self._call = None
+            self._factor = 1.0
+        self._finish(service, operation, entity_id, result, "ok", start, latency)
+        return result
+
+    def _finish(
+        self,
+        service: Service,
+        operation: str,
+        entity_id: str | None,
+        result: Any,
+        outcome: str,
+        start: float,
+        latency: float,
+    ) -> None:
+        if entity_id is None and isinstance(result, dict) and isinstance(result.get("id"), str):
+            entity_id = result["id"]
+        if not isinstance(entity_id, str):
+            entity_id = None
+        self._trace.append(TraceEntry(start, service.name, operation, entity_id, outcome, latency))
+        injection = self._call_record
+        if injection is not None:
+            self.faults.record(
+                InjectedFault(
+                    start,
+                    service.name,
+                    operation,
+                    injection.index,
+                    injection.rule.name,
+                    injection.effect_type,
+                    entity_id,
+                )
+            )
+
+    @property
+    def _call_record(self) -> Injection | None:
+        return self._call
+
+    def _current_effect(self) -> str | None:
+        return self._call.effect_type if self._call else None
+
+    def _current_reason(self) -> str:
+        if self._call is None:
+            return ""
+        return str(self._call.rule.effect.params.get("reason") or "Injected fault")
+
+    def _time_factor(self) -> float:
+        return self._factor
+
+    def _sample_transition(self, service: str, kind: str, phase: str) -> float:
+        return self.latency.transition(service, kind, phase, self.rng.stream("latency"))
+
+    def _consistency_lag(self, which: str) -> float | None:
+        """Sample the eventual-consistency lag/linger of the current call, if any."""
+        if self._call is None or self._call.effect_type != "eventual_consistency":
+            return None
+        spec = self._call.rule.effect.params[which]
+        return parse_distribution(spec, which).sample(self.rng.stream("faults"))
+
+    # --- records ---------------------------------------------------------------
+
+    def trace(self) -> list[TraceEntry]:
+        """Return every call so far, in order."""
+        return list(self._trace)
+
+    def injected_faults(self) -> list[InjectedFault]:
+        """Return every injected fault so far, in order."""
+        return list(self.faults.injected)
+
+    # --- inventory and leaks -----------------------------------------------------
+
+    def inventory(self) -> list[InventoryItem]:
+        """Return every live entity (pre-seeded ones flagged), sorted."""
+        items = []
+        for name, svc in self._services.items():
+            for kind in svc.entity_kinds():
+                for ent in svc._live(kind):
+                    items.append(
+                        InventoryItem(name, kind, ent.name, ent.id, ent.status, ent.preseeded)
+                    )
+        return sorted(items)
+
+    def snapshot_inventory(self) -> InventorySnapshot:
+        """Remember which entities are alive now (compare later with :meth:`leaks`)."""
+        return InventorySnapshot(self.now(), frozenset(i.key for i in self.inventory()))
+
+    def leaks(self, since: InventorySnapshot | Iterable[InventoryItem] | None = None):
+        """Return entities alive now that were not alive at *since* (pre-seeded excluded)."""
+        before = since if since is not None else InventorySnapshot(0.0, frozenset())
+        return leaks(before, self.inventory())
+
+    # --- persistence -------------------------------------------------------------
+
+    def to_state(self) -> dict[str, Any]:
+        """Return the whole world as JSON-able data (see :meth:`from_state`)."""
+        return {
+            "format": STATE_FORMAT,
+            "seed": self.seed,
+            "time": self.clock.now(),
+            "rng": self.rng.getstate(),
+            "latency": self.latency.to_spec(),
+            "faults": self.faults.to_state(),
+            "services": {n: s.to_state() for n, s in sorted(self._services.items())},
+            "trace": [t.to_dict() for t in self._trace],
+        }
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any], clock: VirtualClock | None = None) -> FakeCloud:
+        """Rebuild a world saved by :meth:`to_state`; it continues exactly where it was."""
+        if not isinstance(state, Mapping) or state.get("format") != STATE_FORMAT:
+            raise exception.ConfigurationError(
+                f"fake cloud state: unsupported or missing format (expected {STATE_FORMAT})"
+            )
+        state = copy.deepcopy(dict(state))
+        if clock is None:
+            clock = VirtualClock(state["time"])
+        else:
+            clock.advance_to(state["time"])
+        world = cls(
+            state["seed"],
+            clock,
+            latency=state["latency"],
+            services=list(state["services"]),
+            preseed=False,
+        )
+        for name, svc_state in state["services"].items():
+            world._services[name].load_state(svc_state)
+        world.faults = FaultEngine.from_state(state["faults"])
+        world.rng.setstate(state["rng"])
+        world._trace = [TraceEntry(**t) for t in state["trace"]]
+        return world

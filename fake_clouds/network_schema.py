@@ -1,0 +1,244 @@
+"""Attribute schemas of the network entities and their generic CRUD operations.
+
+Each kind lists its attributes with defaults, the required ones and the ones
+an update may change. :func:`crud_operations` builds the
+``<plural>.create|get|list|update|delete`` operations of
+:class:`fake_clouds.network.NetworkService` from these tables.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from fake_clouds.core.service import operation
+from sdk import exception
+
+_COMMON = {"name": "", "description": "", "tenant_id": "plugsim", "project_id": "plugsim"}
+
+#: kind -> (attribute defaults, required attributes, updatable attributes)
+SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
+    "network": (
+        {
+            **_COMMON,
+            "admin_state_up": True,
+            "shared": False,
+            "router:external": False,
+            "mtu": 1500,
+            "port_security_enabled": True,
+        },
+        (),
+        (
+            "name",
+            "description",
+            "admin_state_up",
+            "shared",
+            "router:external",
+            "mtu",
+            "port_security_enabled",
+        ),
+    ),
+    "subnet": (
+        {
+            **_COMMON,
+            "network_id": None,
+            "cidr": None,
+            "ip_version": 4,
+            "gateway_ip": None,
+            "enable_dhcp": True,
+            "allocation_pools": [],
+            "dns_nameservers": [],
+            "host_routes": [],
+        },
+        ("network_id", "cidr"),
+        ("name", "description", "gateway_ip", "enable_dhcp", "dns_nameservers", "host_routes"),
+    ),
+    "port": (
+        {
+            **_COMMON,
+            "network_id": None,
+            "fixed_ips": [],
+            "mac_address": None,
+            "device_id": "",
+            "device_owner": "",
+            "security_groups": None,
+            "admin_state_up": True,
+            "binding:vnic_type": "normal",
+            "port_security_enabled": True,
+            "allowed_address_pairs": [],
+        },
+        ("network_id",),
+        (
+            "name",
+            "description",
+            "device_id",
+            "device_owner",
+            "security_groups",
+            "admin_state_up",
+            "allowed_address_pairs",
+            "port_security_enabled",
+        ),
+    ),
+    "router": (
+        {
+            **_COMMON,
+            "admin_state_up": True,
+            "external_gateway_info": None,
+            "distributed": False,
+            "ha": False,
+            "routes": [],
+        },
+        (),
+        ("name", "description", "admin_state_up", "external_gateway_info", "routes"),
+    ),
+    "floatingip": (
+        {
+            **_COMMON,
+            "floating_network_id": None,
+            "floating_ip_address": None,
+            "port_id": None,
+            "fixed_ip_address": None,
+        },
+        ("floating_network_id",),
+        ("description", "port_id", "fixed_ip_address"),
+    ),
+    "security_group": (
+        {**_COMMON, "stateful": True},
+        (),
+        ("name", "description"),
+    ),
+    "security_group_rule": (
+        {
+            **_COMMON,
+            "security_group_id": None,
+            "direction": None,
+            "ethertype": "IPv4",
+            "protocol": None,
+            "port_range_min": None,
+            "port_range_max": None,
+            "remote_ip_prefix": None,
+            "remote_group_id": None,
+        },
+        ("security_group_id", "direction"),
+        (),
+    ),
+}
+
+#: kind -> (plural used in operation names and neutron bodies, default quota)
+PLURALS: dict[str, tuple[str, int]] = {
+    "network": ("networks", 100),
+    "subnet": ("subnets", 100),
+    "port": ("ports", 500),
+    "router": ("routers", 10),
+    "floatingip": ("floatingips", 50),
+    "security_group": ("security_groups", 10),
+    "security_group_rule": ("security_group_rules", 100),
+}
+
+_NOT_FOUND = {
+    "network": "NetworkNotFound",
+    "subnet": "SubnetNotFound",
+    "port": "PortNotFound",
+    "router": "RouterNotFound",
+    "floatingip": "FloatingIPNotFound",
+    "security_group": "SecurityGroupNotFound",
+    "security_group_rule": "SecurityGroupRuleNotFound",
+}
+
+
+def _error(cls: type[exception.ClientError], kind: str, message: str) -> exception.ClientError:
+    return cls(message, body={"NeutronError": {"type": kind, "message": message, "detail": ""}})
+
+
+def _check_attrs(kind: str, attrs: Any, allowed: tuple[str, ...] | set[str], verb: str) -> None:
+    if not isinstance(attrs, dict):
+        raise _error(
+            exception.BadRequest,
+            "BadRequest",
+            f"Invalid {verb} request for {kind}: expected an attribute mapping",
+        )
+    unknown = sorted(set(attrs) - set(allowed))
+    if unknown:
+        quoted = ", ".join(f"'{u}'" for u in unknown)
+        raise _error(exception.BadRequest, "HTTPBadRequest", f"Unrecognized attribute(s) {quoted}")
+
+
+def _make(kind: str) -> dict[str, Callable[..., Any]]:
+    plural = PLURALS[kind][0]
+    defaults, required, updatable = SCHEMAS[kind]
+
+    @operation(f"{plural}.create", kind=kind)
+    def create(self: Any, attrs: dict[str, Any]) -> dict[str, Any]:
+        _check_attrs(kind, attrs, set(defaults), "create")
+        for key in required:
+            if attrs.get(key) is None:
+                raise _error(
+                    exception.BadRequest,
+                    "HTTPBadRequest",
+                    f"Failed to parse request. Required attribute '{key}' not specified",
+                )
+        self._check_quota(kind, self._count(kind))
+        full = copy.deepcopy(defaults)
+        full.update(copy.deepcopy(attrs))
+        status = self._prepare(kind, full)
+        name = full.pop("name") or ""
+        ent = self._create(kind, name, "BUILD", full)
+        hook = getattr(self, f"_after_create_{kind}", None)
+        if hook is not None:
+            hook(ent)
+        self._start(ent, "create", "BUILD", status)
+        self._refresh(kind)
+        return ent.view()
+
+    @operation(f"{plural}.get", kind=kind, id_arg="entity_id")
+    def get(self: Any, entity_id: str) -> dict[str, Any]:
+        return self._need(kind, entity_id, _NOT_FOUND[kind]).view()
+
+    @operation(f"{plural}.list", kind=kind)
+    def list_(self: Any, **filters: Any) -> list[dict[str, Any]]:
+        return [e.view() for e in self._list(kind, **filters)]
+
+    @operation(f"{plural}.update", kind=kind, id_arg="entity_id")
+    def update(self: Any, entity_id: str, attrs: dict[str, Any]) -> dict[str, Any]:
+        ent = self._need(kind, entity_id, _NOT_FOUND[kind])
+        _check_attrs(kind, attrs, set(defaults), "update")
+        frozen = sorted(set(attrs) - set(updatable))
+        if frozen:
+            raise _error(
+                exception.BadRequest,
+                "HTTPBadRequest",
+                f"Cannot update read-only attribute {frozen[0]}",
+            )
+        self._apply_update(ent, copy.deepcopy(attrs))
+        return ent.view()
+
+    @operation(f"{plural}.delete", kind=kind, id_arg="entity_id")
+    def delete(self: Any, entity_id: str) -> None:
+        ent = self._need(kind, entity_id, _NOT_FOUND[kind])
+        self._check_delete(ent)
+        self._after_delete(ent)
+        self._start(ent, "delete", None, None)
+
+    create.__doc__ = f"Create a {kind} from an attribute mapping; return its attributes."
+    get.__doc__ = f"Return one {kind}."
+    list_.__doc__ = f"Return every {kind} whose attributes equal the filters."
+    update.__doc__ = f"Change updatable attributes of a {kind}."
+    delete.__doc__ = f"Delete a {kind} (Conflict while in use)."
+    methods = {
+        f"create_{kind}": create,
+        f"get_{kind}": get,
+        f"list_{plural}": list_,
+        f"delete_{kind}": delete,
+    }
+    if updatable:
+        methods[f"update_{kind}"] = update
+    return methods
+
+
+def crud_operations() -> dict[str, Callable[..., Any]]:
+    """Return every generic CRUD operation method keyed by method name."""
+    out: dict[str, Callable[..., Any]] = {}
+    for kind in SCHEMAS:
+        out.update(_make(kind))
+    return out

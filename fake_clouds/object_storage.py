@@ -1,0 +1,172 @@
+"""The object storage service (swift-like): containers and objects.
+
+A container's id is its name; an object's id is ``<container>/<name>``. Both
+are ``ACTIVE`` as soon as they are written. Deleting a non-empty container is
+a Conflict (409). Object content is kept as base64 text so the state stays
+JSON-able. Quotas (defaults): ``containers`` 1000, ``objects`` 10000.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from typing import Any
+
+from fake_clouds.clients.object_storage import ObjectStorageClient
+from fake_clouds.core.registry import register_service
+from fake_clouds.core.service import Service, operation
+from sdk import exception
+
+
+def _name(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not value or (what == "container" and "/" in value):
+        raise exception.BadRequest(f"Invalid {what} name {value!r}", body=f"Invalid {what} name")
+    return value
+
+
+def _meta(headers: Any) -> dict[str, str]:
+    if headers is None:
+        return {}
+    if not isinstance(headers, dict):
+        raise exception.BadRequest("Headers must be a mapping")
+    return {str(k).lower(): str(v) for k, v in sorted(headers.items())}
+
+
+@register_service
+class ObjectStorageService(Service):
+    """Containers of objects with swift-like semantics."""
+
+    name = "object_storage"
+    kinds = {"container": "ERROR", "object": "ERROR"}
+    default_quotas = {"containers": 1000, "objects": 10000}
+    client_class = ObjectStorageClient
+
+    def _container(self, name: str) -> Any:
+        return self._get("container", _name(name, "container"), label="Container")
+
+    def _objects_in(self, container: str) -> list[Any]:
+        return [
+            o for o in self._list("object") if o.attrs["container"] == container and not o.deleted
+        ]
+
+    @operation("containers.create", kind="container", id_arg="container")
+    def put_container(
+        self, container: str, headers: dict[str, str] | None = None
+    ) -> dict[str, Any]:
+        """Create a container, or update its headers if it exists."""
+        _name(container, "container")
+        self._refresh("container")
+        existing = self._store["container"].get(container)
+        if existing is not None and not existing.deleted:
+            self._set(existing, headers={**existing.attrs["headers"], **_meta(headers)})
+            return existing.view()
+        self._check_quota("containers", self._count("container"))
+        ent = self._create(
+            "container", container, "ACTIVE", {"headers": _meta(headers)}, entity_id=container
+        )
+        self._start(ent, "create", None, "ACTIVE")
+        return ent.view()
+
+    @operation("containers.get", kind="container", id_arg="container")
+    def head_container(self, container: str) -> dict[str, Any]:
+        """Return a container with ``object_count`` and ``bytes_used``."""
+        ent = self._container(container)
+        objs = self._objects_in(ent.id)
+        view = ent.view()
+        view.update(object_count=len(objs), bytes_used=sum(o.attrs["bytes"] for o in objs))
+        return view
+
+    @operation("containers.update", kind="container", id_arg="container")
+    def post_container(self, container: str, headers: dict[str, str]) -> dict[str, Any]:
+        """Merge *headers* into a container's headers."""
+        ent = self._container(container)
+        self._set(ent, headers={**ent.attrs["headers"], **_meta(headers)})
+        return ent.view()
+
+    @operation("containers.list", kind="container")
+    def list_containers(self, prefix: str | None = None) -> list[dict[str, Any]]:
+        """Return containers (name order) with counts and sizes."""
+        out = []
+        for ent in sorted(self._list("container"), key=lambda e: e.id):
+            if prefix and not ent.id.startswith(prefix):
+                continue
+            objs = self._objects_in(ent.id)
+            out.append(
+                {"name": ent.id, "count": len(objs), "bytes": sum(o.attrs["bytes"] for o in objs)}
+            )
+        return out
+
+    @operation("containers.delete", kind="container", id_arg="container")
+    def delete_container(self, container: str) -> None:
+        """Delete an empty container (Conflict when it holds objects)."""
+        ent = self._container(container)
+        if self._objects_in(ent.id):
+            msg = "There was a conflict when trying to complete your request."
+            raise exception.Conflict(f"Container {container} is not empty. {msg}", body=msg)
+        self._start(ent, "delete", None, None)
+
+    @operation("objects.create", kind="object")
+    def put_object(
+        self,
+        container: str,
+        obj: str,
+        contents: str | bytes = b"",
+        content_type: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """Write an object (replacing any previous one); return it with its ``etag``."""
+        cont = self._container(container)
+        _name(obj, "object")
+        if isinstance(contents, str):
+            contents = contents.encode("utf-8")
+        if not isinstance(contents, bytes | bytearray):
+            raise exception.BadRequest(
+                f"Object contents must be str or bytes, got {type(contents).__name__}"
+            )
+        oid = f"{cont.id}/{obj}"
+        attrs = {
+            "container": cont.id,
+            "bytes": len(contents),
+            "etag": hashlib.md5(bytes(contents), usedforsecurity=False).hexdigest(),
+            "content_type": content_type or "application/octet-stream",
+            "headers": _meta(headers),
+            "data": base64.b64encode(bytes(contents)).decode("ascii"),
+        }
+        self._refresh("object")
+        existing = self._store["object"].get(oid)
+        if existing is not None and not existing.deleted:
+            self._set(existing, **attrs)
+            return existing.view()
+        self._check_quota("objects", self._count("object"))
+        ent = self._create("object", obj, "ACTIVE", attrs, entity_id=oid)
+        self._start(ent, "create", None, "ACTIVE")
+        return ent.view()
+
+    @operation("objects.get", kind="object")
+    def get_object(self, container: str, obj: str) -> dict[str, Any]:
+        """Return an object's attributes (``data`` is base64)."""
+        self._container(container)
+        return self._get("object", f"{container}/{obj}", label="Object").view()
+
+    @operation("objects.list", kind="object")
+    def list_objects(self, container: str, prefix: str | None = None) -> list[dict[str, Any]]:
+        """Return the objects of a container in name order."""
+        cont = self._container(container)
+        objs = sorted(self._objects_in(cont.id), key=lambda o: o.name)
+        return [
+            {
+                "name": o.name,
+                "bytes": o.attrs["bytes"],
+                "hash": o.attrs["etag"],
+                "content_type": o.attrs["content_type"],
+                "last_modified": o.updated_at,
+            }
+            for o in objs
+            if not prefix or o.name.startswith(prefix)
+        ]
+
+    @operation("objects.delete", kind="object")
+    def delete_object(self, container: str, obj: str) -> None:
+        """Delete an object."""
+        self._container(container)
+        self._start(self._get("object", f"{container}/{obj}", label="Object"), "delete", None, None)
