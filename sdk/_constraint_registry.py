@@ -24,20 +24,21 @@ ENTRY_POINT_GROUP = "plugsim.constraints"
 class BaseCustomConstraint:
     """Base class of named custom constraints (Heat's ``BaseCustomConstraint``).
 
-    A subclass either overrides :meth:`validate_with_client` (called with the
-    client named by ``resource_client_name``) or sets
-    ``resource_getter_name`` to a method of that client plug-in that raises
-    when the value does not name an existing entity. Exceptions listed in
-    ``expected_exceptions`` mean "invalid value"; their text becomes the
+    :meth:`validate` calls :meth:`validate_with_client` with the resource
+    context, which plays the part of Heat's ``context.clients``: it offers
+    ``client_plugin(name)``. The default :meth:`validate_with_client` calls
+    the method ``resource_getter_name`` of the client plug-in (or of its
+    client) named ``resource_client_name`` with the value. Exceptions listed
+    in ``expected_exceptions`` mean "invalid value"; their text becomes the
     failure message. A constraint that needs no client overrides
-    :meth:`validate` itself.
+    :meth:`validate` itself and returns a bool (setting ``_error_message``).
     """
 
     #: Exceptions that mean the value is invalid (anything else propagates).
     expected_exceptions: tuple[type[BaseException], ...] = (ValueError,)
     #: Name of the client (in the resource context) used for the check.
     resource_client_name: str | None = None
-    #: Method of the client plug-in called with the value, if any.
+    #: Method of the client plug-in (or its client) called with the value.
     resource_getter_name: str | None = None
 
     def __init__(self) -> None:
@@ -55,27 +56,30 @@ class BaseCustomConstraint:
     def validate(self, value: Any, context: Any = None) -> bool:
         """Return True when *value* is valid; False (with a message) when not.
 
-        Without a context or a client name there is nothing to check against
-        and the value is accepted.
+        Without a context there are no clients to check against and the
+        value is accepted.
         """
         self._error_message = None
-        if context is None or self.resource_client_name is None:
+        if context is None:
             return True
-        plugin = context.client_plugin(self.resource_client_name)
         try:
-            self.validate_with_client(plugin, value)
+            self.validate_with_client(context, value)
         except self.expected_exceptions as ex:
             self._error_message = str(ex) or type(ex).__name__
             return False
         return True
 
     def validate_with_client(self, client: Any, value: Any) -> None:
-        """Check *value* with *client* (the client plug-in); raise when invalid."""
-        if self.resource_getter_name is None:
-            return
-        getter = getattr(client, self.resource_getter_name, None)
+        """Check *value* through *client* (the context); raise when invalid."""
+        if self.resource_client_name is None or self.resource_getter_name is None:
+            raise exception.InvalidSchemaError(
+                f"Custom constraint {type(self).__name__} must set resource_client_name and "
+                "resource_getter_name, or override validate_with_client or validate"
+            )
+        plugin = client.client_plugin(self.resource_client_name)
+        getter = getattr(plugin, self.resource_getter_name, None)
         if getter is None:
-            getter = getattr(client.client(), self.resource_getter_name)
+            getter = getattr(plugin.client(), self.resource_getter_name)
         getter(value)
 
 

@@ -661,7 +661,11 @@ class CustomConstraint(Constraint):
             return str(ex)
         items = value if isinstance(value, list) else [value]
         for item in items:
-            if not checker.validate(item, context):
+            try:
+                valid = checker.validate(item, context)
+            except (ValueError, exception.PlugsimError) as ex:
+                valid, checker._error_message = False, str(ex)
+            if not valid:
                 return (
                     f"{item!r} does not satisfy the custom constraint '{self.name}': "
                     f"{checker.error(item)}"

@@ -25,7 +25,7 @@ class FlavorLookup(c.BaseCustomConstraint):
     expected_exceptions = (exception.NotFound,)
 
     def validate_with_client(self, client, value):
-        client.client().find_flavor(value)
+        client.client_plugin(self.resource_client_name).client().find_flavor(value)
 
 
 class FakeCompute:
@@ -261,3 +261,51 @@ def test_default_registry_functions(monkeypatch):
     assert isinstance(c.get_constraint("even"), EvenLength)
     assert c.default_registry() is fresh
     c.CustomConstraint("even").validate("ab")
+
+
+class Raising(c.BaseCustomConstraint):
+    def validate(self, value, context=None):
+        raise ValueError(f"{value} is right out")
+
+
+class NoClientSet(c.BaseCustomConstraint):
+    pass
+
+
+def test_a_validate_that_raises_is_a_failure_message(registry):
+    registry.register("raising", Raising)
+    with pytest.raises(ValueError) as info:
+        c.CustomConstraint("raising", environment=registry).validate("five")
+    assert str(info.value) == (
+        "'five' does not satisfy the custom constraint 'raising': five is right out"
+    )
+
+
+def test_a_constraint_that_checks_nothing_is_reported(registry):
+    registry.register("nothing", NoClientSet)
+    ctx = LocalContext({"compute": FakeCompute()})
+    with pytest.raises(ValueError) as info:
+        c.CustomConstraint("nothing", environment=registry).validate("v", context=ctx)
+    assert "Custom constraint NoClientSet must set resource_client_name" in str(info.value)
+
+
+def test_a_missing_client_is_reported_not_raised(registry):
+    registry.register("flavor", GetterLookup)
+    with pytest.raises(ValueError) as info:
+        c.CustomConstraint("flavor", environment=registry).validate("m1", context=LocalContext())
+    assert str(info.value) == (
+        "'m1' does not satisfy the custom constraint 'flavor': "
+        "No client named 'compute' in this context (known: none)"
+    )
+
+
+def test_error_text_defaults_when_the_constraint_gives_none(registry):
+    class Silent(c.BaseCustomConstraint):
+        def validate(self, value, context=None):
+            return False
+
+    registry.register("silent", Silent)
+    checker = registry.get("silent")
+    assert checker.validate("x") is False
+    assert checker.message is None
+    assert checker.error("x") == "'x' is not valid"
