@@ -15,14 +15,12 @@ in a :class:`ConstraintRegistry`: registered from Python with
 
 from __future__ import annotations
 
-import decimal
-import math
 import numbers
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sdk import exception
+from sdk import _value_types, exception
 from sdk._constraint_registry import (
     _DEFAULT_REGISTRY,
     ENTRY_POINT_GROUP,
@@ -51,14 +49,6 @@ __all__ = [
     "register_constraint",
     "registered_constraints",
 ]
-
-
-def _kind(value: object) -> str:
-    if isinstance(value, Mapping):
-        return "a map"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    return f"a {type(value).__name__}"
 
 
 class Schema:
@@ -154,33 +144,8 @@ class Schema:
 
     # -- values -----------------------------------------------------------
 
-    @staticmethod
-    def str_to_num(value: Any) -> int | float:
-        """Convert a number or numeric string to ``int`` if possible, else ``float``.
-
-        Numbers are returned unchanged; booleans, non-numeric strings and
-        non-finite values raise :class:`ValueError`.
-        """
-        if isinstance(value, bool):
-            raise ValueError(f"{value!r} is a boolean, not a number")
-        if isinstance(value, numbers.Number):
-            if isinstance(value, float) and not math.isfinite(value):
-                raise ValueError(f"{value!r} is not a finite number")
-            return value  # type: ignore[return-value]
-        if not isinstance(value, str):
-            raise ValueError(f"{value!r} is not a number")
-        text = value.strip()
-        try:
-            return int(text)
-        except ValueError:
-            pass
-        try:
-            num = float(text)
-        except ValueError:
-            raise ValueError(f"{value!r} is not a number") from None
-        if not math.isfinite(num):
-            raise ValueError(f"{value!r} is not a finite number")
-        return num
+    #: Convert a number or numeric string to ``int`` if possible, else ``float``.
+    str_to_num = staticmethod(_value_types.str_to_num)
 
     def to_schema_type(self, value: Any) -> Any:
         """Return *value* converted to this schema's type (``None`` stays ``None``).
@@ -189,12 +154,13 @@ class Schema:
         """
         if value is None:
             return None
-        convert = _CONVERTERS[self.type]
-        return convert(value)
+        convert = _value_types.CONVERTERS.get(self.type)
+        return value if convert is None else convert(value)
 
     def empty_value(self) -> Any:
         """Return the value of an unset property of this type."""
-        return _EMPTY[self.type]()
+        make = _value_types.EMPTY.get(self.type)
+        return None if make is None else make()
 
     def validate_constraints_raw(
         self, value: Any, context: Any = None, skipped: Iterable[type] = ()
@@ -244,103 +210,6 @@ class Schema:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.type!r}, description={self.description!r})"
-
-
-# -- type conversion (Heat-compatible) ----------------------------------------
-
-
-def _to_string(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return str(value)
-    raise ValueError(f"{value!r} is not a valid String ({_kind(value)} is not converted)")
-
-
-def _to_integer(value: Any) -> int:
-    if isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a valid Integer (booleans are not numbers)")
-    if isinstance(value, str):
-        return _str_to_integer(value)
-    try:
-        num = Schema.str_to_num(value)
-    except ValueError:
-        raise ValueError(f"{value!r} is not a valid Integer") from None
-    if isinstance(num, int):
-        return num
-    if isinstance(num, float) and num.is_integer():
-        return int(num)
-    raise ValueError(f"{value!r} is not a valid Integer (it has a fractional part)")
-
-
-def _str_to_integer(value: str) -> int:
-    """Parse an integral string exactly ('42', ' 7 ', '42.0', '1e3')."""
-    text = value.strip()
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        dec = decimal.Decimal(text)
-    except decimal.InvalidOperation:
-        raise ValueError(f"{value!r} is not a valid Integer") from None
-    if not dec.is_finite() or dec.adjusted() > 4000:
-        raise ValueError(f"{value!r} is not a valid Integer")
-    if dec != dec.to_integral_value():
-        raise ValueError(f"{value!r} is not a valid Integer (it has a fractional part)")
-    return int(dec)
-
-
-def _to_number(value: Any) -> int | float:
-    if isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a valid Number (booleans are not numbers)")
-    try:
-        return Schema.str_to_num(value)
-    except ValueError:
-        raise ValueError(f"{value!r} is not a valid Number") from None
-
-
-def _to_boolean(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
-    raise ValueError(f"{value!r} is not a valid Boolean (use true or false)")
-
-
-def _to_map(value: Any) -> dict[Any, Any]:
-    if isinstance(value, Mapping):
-        return dict(value)
-    raise ValueError(f"{value!r} is not a valid Map (got {_kind(value)})")
-
-
-def _to_list(value: Any) -> list[Any]:
-    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
-        return list(value)
-    raise ValueError(f"{value!r} is not a valid List (got {_kind(value)})")
-
-
-_CONVERTERS: dict[str, Callable[[Any], Any]] = {
-    Schema.STRING: _to_string,
-    Schema.INTEGER: _to_integer,
-    Schema.NUMBER: _to_number,
-    Schema.BOOLEAN: _to_boolean,
-    Schema.MAP: _to_map,
-    Schema.LIST: _to_list,
-    Schema.ANY: lambda v: v,
-}
-
-_EMPTY: dict[str, Callable[[], Any]] = {
-    Schema.STRING: str,
-    Schema.INTEGER: int,
-    Schema.NUMBER: int,
-    Schema.BOOLEAN: bool,
-    Schema.MAP: dict,
-    Schema.LIST: list,
-    Schema.ANY: lambda: None,
-}
 
 
 # -- constraints ---------------------------------------------------------------
