@@ -222,7 +222,7 @@ def _type_text(literal: str | None, node: Any) -> str:
     severity=Severity.ERROR,
     family="schema",
     scope="module",
-    message="{cls}: property {prop} of type {type} has a {constraint} constraint, "
+    message="{cls}: property {prop} of type {type} has the constraint {constraint}, "
     "which applies only to {applies}",
     summary="A constraint is used on a type it does not apply to.",
     doc="""
