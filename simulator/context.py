@@ -1,0 +1,123 @@
+"""The engine's side of the two seams a resource and a template see.
+
+:class:`EngineContext` is the :class:`sdk.context.ResourceContext` the engine
+gives every resource of a stack: the world's virtual clock, the fake cloud's
+client plug-ins, and persistence of every state change (written to SQLite and
+recorded as an event before the call returns).
+
+:class:`StackView` is the ``ResourceView`` a template resolver reads other
+resources through (``get_resource``, ``get_attr``, ``resource_facade``). A
+resource that has not been created yet raises
+:class:`sdk.properties.ValueNotYetKnown`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sdk import exception
+from sdk.clients import ClientPlugin
+from sdk.context import StackInfo
+
+if TYPE_CHECKING:
+    from sdk.resource import Resource
+    from simulator.stack import Stack
+
+#: First delay between ``check_<action>_complete`` polls (virtual seconds).
+POLL_INTERVAL = 1.0
+#: Largest delay between polls (virtual seconds).
+MAX_POLL_INTERVAL = 30.0
+
+
+def _not_yet_known(message: str) -> Exception:
+    from sdk.properties import ValueNotYetKnown
+
+    return ValueNotYetKnown(message)
+
+
+class EngineContext:
+    """The :class:`sdk.context.ResourceContext` of every resource in one stack."""
+
+    def __init__(self, stack: Stack) -> None:
+        self.engine_stack = stack
+        self.clock = stack.world.clock
+        self.poll_interval = POLL_INTERVAL
+        self.max_poll_interval = MAX_POLL_INTERVAL
+
+    @property
+    def stack(self) -> StackInfo:  # type: ignore[override]
+        """What the resource may know about its stack."""
+        st = self.engine_stack
+        return StackInfo(
+            name=st.name, id=st.id, parameters=dict(st.parameters), timeout_mins=st.timeout_mins
+        )
+
+    def client_plugin(self, name: str) -> ClientPlugin:
+        """Return the fake cloud's client plug-in for service *name*."""
+        return self.engine_stack.world.client_plugin(name)
+
+    def state_changed(self, resource: Resource, action: str, status: str, reason: str) -> None:
+        """Persist the new state and record the event before returning."""
+        self.engine_stack.resource_state_changed(resource, action, status, reason)
+
+    def data_changed(self, resource: Resource) -> None:
+        """Persist ``resource_id`` and the resource's data."""
+        self.engine_stack.persist_resource(resource)
+
+
+class StackView:
+    """The ``ResourceView`` the template resolver reads other resources through."""
+
+    def __init__(self, stack: Stack) -> None:
+        self.stack = stack
+
+    def _resource(self, name: str) -> Resource:
+        res = self.stack.resources.get(name)
+        if res is None:
+            raise exception.InvalidTemplateReference(resource=name, key="resources")
+        return res
+
+    @staticmethod
+    def _known(res: Resource) -> bool:
+        if res.action == "INIT":
+            return False
+        if res.action in ("CREATE", "ADOPT") and res.status != "COMPLETE":
+            return res.resource_id is not None
+        return True
+
+    def reference_id(self, name: str) -> Any:
+        """Return what ``get_resource: name`` evaluates to."""
+        res = self._resource(name)
+        if not self._known(res):
+            raise _not_yet_known(f"resource {name} has not been created yet")
+        return res.get_reference_id()
+
+    def attribute(self, name: str, attr: str | None, path: list[Any] | tuple[Any, ...] = ()) -> Any:
+        """Return what ``get_attr: [name, attr, *path]`` evaluates to (attr None: all)."""
+        res = self._resource(name)
+        if not self._known(res):
+            raise _not_yet_known(f"resource {name} has not been created yet")
+        if attr is None:
+            from simulator.template import select_path
+
+            return select_path(res.FnGetAtts(), list(path))
+        return res.FnGetAtt(attr, *path)
+
+    def resource_facade(self, kind: str) -> Any:
+        """Return the parent resource's metadata / deletion_policy / update_policy."""
+        parent = self.stack.parent_definition
+        if parent is None:
+            raise exception.StackValidationFailed(
+                f"resource_facade {kind} is only available in a nested stack",
+                path=["resource_facade"],
+            )
+        if kind == "metadata":
+            return parent.metadata
+        if kind == "deletion_policy":
+            return parent.deletion_policy
+        if kind == "update_policy":
+            return parent.update_policy or {}
+        raise exception.StackValidationFailed(
+            f"resource_facade: unknown kind {kind!r} (metadata, deletion_policy or update_policy)",
+            path=["resource_facade"],
+        )

@@ -1,0 +1,232 @@
+"""Template resources: a YAML template used as a resource type is a nested stack.
+
+:func:`template_resource_class` builds, for one template file, a
+:class:`sdk.resource.Resource` subclass whose properties are the nested
+template's parameters and whose attributes are its outputs. Creating the
+resource creates a real nested stack in the same world (same clock, same
+store, its own events); update, delete, suspend, resume, check and snapshot
+act on that nested stack. ``get_resource`` on a template resource gives the
+nested stack's id, as in Heat.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sdk import attributes, exception, properties
+from sdk.resource import Resource
+from simulator.stack_source import StackSource
+
+if TYPE_CHECKING:
+    from simulator.registry import TypeRegistry
+    from simulator.stack import Stack
+
+_PARAM_TYPES = {
+    "string": properties.Schema.STRING,
+    "number": properties.Schema.NUMBER,
+    "boolean": properties.Schema.BOOLEAN,
+    "comma_delimited_list": properties.Schema.LIST,
+    "json": properties.Schema.ANY,
+}
+
+_CLASS_CACHE: dict[tuple[str, str], type] = {}
+
+
+def _spec_path(spec: Any) -> str:
+    return str(getattr(spec, "path", spec))
+
+
+def _child_template(path: str, source: StackSource) -> tuple[dict[str, Any], str | None]:
+    from simulator.template.loader import parse_text
+
+    if path in source.files:
+        text = source.files[path]
+        base = str(Path(path).parent) if Path(path).is_absolute() else source.base_dir
+    else:
+        target = Path(path)
+        if not target.is_absolute() and source.base_dir:
+            target = Path(source.base_dir) / target
+        try:
+            text = target.read_text(encoding="utf-8")
+        except OSError as ex:
+            raise exception.StackValidationFailed(
+                f"Could not fetch the template resource {path}: {ex.strerror or ex}"
+            ) from None
+        base = str(target.resolve().parent)
+    raw = parse_text(text, path, "template")
+    if not isinstance(raw, dict):
+        raise exception.StackValidationFailed(
+            "The template resource's template must be a map of sections", source=path
+        )
+    return raw, base
+
+
+def template_resource_class(spec: Any, source: StackSource, registry: TypeRegistry) -> type:
+    """Return the Resource class implementing template resource *spec*."""
+    from simulator.template.loader import load_template
+
+    path = _spec_path(spec)
+    raw, base = _child_template(path, source)
+    key = (path, StackSource(template=raw).digest)
+    cached = _CLASS_CACHE.get(key)
+    if cached is not None:
+        return cached
+    tmpl = load_template(raw, source=path)
+    props: dict[str, Any] = {}
+    for pname, pschema in tmpl.parameters_schema().items():
+        ptype = getattr(pschema, "type", "string")
+        default = getattr(pschema, "default", None)
+        props[pname] = properties.Schema(
+            _PARAM_TYPES.get(str(ptype), properties.Schema.ANY),
+            getattr(pschema, "description", None) or f"Parameter {pname} of {path}",
+            required=default is None,
+            update_allowed=True,
+        )
+    attrs = {
+        name: attributes.Schema((body or {}).get("description") or f"Output {name}")
+        for name, body in (tmpl.outputs or {}).items()
+    }
+    attrs.setdefault("OS::stack_id", attributes.Schema("The nested stack's id."))
+    type_name = str(getattr(spec, "type_name", path))
+    cls = type(
+        f"TemplateResource[{Path(path).name}]",
+        (TemplateResource,),
+        {
+            "properties_schema": props,
+            "attributes_schema": attrs,
+            "template_path": path,
+            "template_base": base,
+            "template_raw": raw,
+            "type_name": type_name,
+        },
+    )
+    _CLASS_CACHE[key] = cls
+    return cls
+
+
+class TemplateResource(Resource):
+    """Base of the classes :func:`template_resource_class` builds."""
+
+    template_path: str = ""
+    template_base: str | None = None
+    template_raw: dict[str, Any] = {}
+    type_name: str = ""
+
+    def _stack(self) -> Stack:
+        return self.context.engine_stack
+
+    def _child_source(self) -> StackSource:
+        parent = self._stack().source
+        params = {}
+        for key in self.properties_schema:
+            if key in self.properties.data:
+                params[key] = self.properties[key]
+        return StackSource(
+            template=self.template_raw,
+            template_name=self.template_path,
+            base_dir=self.template_base,
+            files=dict(parent.files),
+            environments=list(parent.environments),
+            environment_names=list(parent.environment_names),
+            parameters=params,
+            plugin_dirs=list(parent.plugin_dirs),
+        )
+
+    def nested(self) -> Stack | None:
+        """Return the nested stack (None before it exists)."""
+        if self.resource_id is None:
+            return None
+        world = self._stack().world
+        try:
+            return world.get_stack(str(self.resource_id))
+        except exception.EntityNotFound:
+            return None
+
+    @staticmethod
+    def _check(child: Stack, ok: bool) -> None:
+        if not ok:
+            raise exception.PlugsimError(f"Nested stack {child.name}: {child.status_reason}")
+
+    async def handle_create(self) -> None:
+        from simulator import stack_actions
+
+        parent = self._stack()
+        child = parent.world.new_stack(
+            f"{parent.name}-{self.name}", self._child_source(), parent=parent, parent_resource=self
+        )
+        self.resource_id_set(child.id)
+        stack_actions.instantiate(child)
+        self._check(child, await stack_actions.create(child))
+
+    async def handle_delete(self) -> None:
+        from simulator import stack_actions
+
+        child = self.nested()
+        if child is None:
+            return
+        self._check(child, await stack_actions.delete(child))
+
+    async def handle_update(
+        self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
+    ) -> None:
+        from simulator import stack_update
+
+        child = self.nested()
+        if child is None:
+            raise exception.UpdateReplace(self.name)
+        params = dict(child.source.parameters)
+        params.update({k: v for k, v in (prop_diff or {}).items() if v is not None})
+        for key, value in (prop_diff or {}).items():
+            if value is None:
+                params.pop(key, None)
+        new_source = child.source.with_changes(parameters=params)
+        self._check(child, await stack_update.update(child, new_source))
+
+    async def _child_action(self, name: str) -> None:
+        from simulator import stack_actions
+
+        child = self.nested()
+        if child is not None:
+            self._check(child, await getattr(stack_actions, name)(child))
+
+    async def handle_suspend(self) -> None:
+        await self._child_action("suspend")
+
+    async def handle_resume(self) -> None:
+        await self._child_action("resume")
+
+    async def handle_check(self) -> None:
+        await self._child_action("check")
+
+    async def handle_snapshot(self) -> None:
+        child = self.nested()
+        if child is None:
+            return
+        entries: dict[str, Any] = {}
+
+        async def job(res: Any) -> None:
+            entries[res.name] = {
+                "resource_id": res.resource_id,
+                "resource_data": dict(await res.snapshot() or {}),
+            }
+
+        from simulator import stack_actions
+
+        ok = await stack_actions.stack_task(
+            child, "SNAPSHOT", job, resources=list(child.resources.values())
+        )
+        self._check(child, ok)
+        self.data_set("nested_snapshot", {k: entries[k] for k in sorted(entries)})
+
+    def _resolve_attribute(self, name: str) -> Any:
+        child = self.nested()
+        if child is None:
+            return None
+        if name == "OS::stack_id":
+            return child.id
+        return child.output(name)
+
+    def get_reference_id(self) -> str:
+        """``get_resource`` gives the nested stack's id."""
+        return str(self.resource_id) if self.resource_id is not None else self.name

@@ -1,0 +1,416 @@
+"""A stack: its resources, its state, and how every change is persisted.
+
+:class:`Stack` owns the in-memory resources of one stack, writes every
+resource and stack state change to the world's store (and so to the event log)
+before the next one starts, and runs stack actions through
+:meth:`Stack.run_action` (timeout, user cancel, engine lease). The actions
+themselves live in :mod:`simulator.stack_actions` (create, delete, suspend,
+resume, check, adopt, abandon), :mod:`simulator.stack_update` (update,
+rollback, restore) and :mod:`simulator.stack_snapshot`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from sdk import exception
+from sdk.rsrc_defn import ResourceDefinition
+from simulator.context import EngineContext, StackView
+from simulator.events import STACK_TYPE, Event
+from simulator.stack_source import StackSource
+from simulator.store import ResourceRecord, StackRecord
+
+if TYPE_CHECKING:
+    from sdk.resource import Resource
+    from simulator.world import World
+
+IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
+
+
+class StackTimeout(Exception):
+    """The stack's action ran past ``timeout_mins``."""
+
+
+class UserCancelled(Exception):
+    """The user cancelled the stack's in-progress action."""
+
+    def __str__(self) -> str:
+        return "Operation cancelled"
+
+
+class Stack:
+    """One stack of a world (top-level or nested)."""
+
+    def __init__(
+        self, world: World, record: StackRecord, source: StackSource, parent_resource: Any = None
+    ) -> None:
+        self.world = world
+        self.record = record
+        self.source = source
+        #: the template resource this nested stack implements (None at top level)
+        self.parent_resource = parent_resource
+        self.parent_definition: ResourceDefinition | None = (
+            parent_resource.t if parent_resource is not None else None
+        )
+        self.definition = source.build(self)
+        self._previous: StackSource | None = None
+        self._previous_definition: Any = None
+        self.view = StackView(self)
+        self.context = EngineContext(self)
+        self.resolver = self.definition.resolver(self.view)
+        #: current resources by name (template order)
+        self.resources: dict[str, Resource] = {}
+        #: replaced resources waiting for cleanup, oldest first
+        self.replaced: list[Resource] = []
+        self._rids: dict[int, int] = {}
+        self._tmpl: dict[int, str] = {}
+        self._applied: dict[int, dict[str, Any]] = {}
+        self._next_rid = 1
+        self._task: asyncio.Task[Any] | None = None
+        self._interrupt_kind: str | None = None
+
+    # -- identity ------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        """The stack id (a seeded UUID)."""
+        return self.record.id
+
+    @property
+    def name(self) -> str:
+        """The stack name."""
+        return self.record.name
+
+    @property
+    def action(self) -> str:
+        """The stack's current action (CREATE, UPDATE ...)."""
+        return self.record.action
+
+    @property
+    def status(self) -> str:
+        """IN_PROGRESS, COMPLETE or FAILED."""
+        return self.record.status
+
+    @property
+    def status_reason(self) -> str:
+        """Why the stack is in its current state."""
+        return self.record.reason
+
+    @property
+    def state(self) -> str:
+        """``ACTION_STATUS``."""
+        return f"{self.action}_{self.status}"
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """The stack's resolved parameter values."""
+        return self.definition.parameters
+
+    @property
+    def timeout_mins(self) -> float | None:
+        """The stack timeout in (virtual) minutes, or None."""
+        return self.record.doc.get("timeout_mins")
+
+    @property
+    def disable_rollback(self) -> bool:
+        """True when a failed create/update stays failed instead of rolling back."""
+        return bool(self.record.doc.get("disable_rollback", True))
+
+    @property
+    def parent_id(self) -> str | None:
+        """The id of the parent stack for a nested stack."""
+        return self.record.parent_id
+
+    # -- resources -----------------------------------------------------------
+
+    def make_resource(
+        self, defn: ResourceDefinition, source: StackSource | None = None
+    ) -> Resource:
+        """Instantiate the plug-in class for *defn* in this stack (state INIT)."""
+        src = source or self.source
+        cls = self.world.registry.get_class(defn.resource_type, defn.name, src, self)
+        try:
+            res = cls(defn.name, defn, self.context, resolver=self.resolver)
+        except exception.PlugsimError:
+            raise
+        except Exception as ex:  # a plug-in constructor that raises
+            raise exception.ResourceFailure(ex, defn.name, "INIT") from ex
+        self._rids[id(res)] = self._next_rid
+        self._tmpl[id(res)] = src.digest
+        self._next_rid += 1
+        return res
+
+    def capture_applied(self, res: Resource) -> None:
+        """Remember the resolved property values *res* was last created/updated with."""
+        try:
+            props = {k: self.resolver(v) for k, v in res.t.properties.items()}
+            props = json.loads(json.dumps(props, default=str))
+        except Exception:  # unresolvable now: the next update compares raw values
+            self._applied.pop(id(res), None)
+            return
+        self._applied[id(res)] = props
+        self.persist_resource(res)
+
+    def set_applied(self, res: Resource, props: dict[str, Any] | None) -> None:
+        """Restore remembered property values (when loading from the store)."""
+        if props is not None:
+            self._applied[id(res)] = props
+
+    def before_definition(self, res: Resource) -> ResourceDefinition | None:
+        """The definition *res* was last applied with, its properties as resolved then."""
+        props = self._applied.get(id(res))
+        return res.t.freeze(properties=props) if props is not None else None
+
+    def rid(self, res: Resource) -> int:
+        """Return the engine's row id of *res*."""
+        return self._rids[id(res)]
+
+    def source_digest(self, res: Resource) -> str:
+        """Return the digest of the template *res* was last made from."""
+        return self._tmpl[id(res)]
+
+    def set_source_digest(self, res: Resource, digest: str) -> None:
+        """Record that *res* now conforms to the template with *digest*."""
+        self._tmpl[id(res)] = digest
+
+    def adopt_rid(self, res: Resource, rid: int, digest: str) -> None:
+        """Give a resource rebuilt from the store its original row id."""
+        self._rids[id(res)] = rid
+        self._tmpl[id(res)] = digest
+        self._next_rid = max(self._next_rid, rid + 1)
+
+    def resource_by_rid(self, rid: int) -> Resource | None:
+        """Return the resource (current or replaced) with engine row id *rid*."""
+        for res in self.all_resources():
+            if self._rids.get(id(res)) == rid:
+                return res
+        return None
+
+    def all_resources(self) -> list[Resource]:
+        """Current resources (template order) followed by replaced ones."""
+        return [*self.resources.values(), *self.replaced]
+
+    def is_current(self, res: Resource) -> bool:
+        """True unless *res* is a replaced resource awaiting cleanup."""
+        return self.resources.get(res.name) is res
+
+    def _resource_record(self, res: Resource) -> ResourceRecord:
+        reason = getattr(res, "status_reason", "") or ""
+        return ResourceRecord(
+            stack_id=self.id,
+            rid=self.rid(res),
+            name=res.name,
+            type=res.type(),
+            action=res.action,
+            status=res.status,
+            reason=str(reason),
+            physical_id=_pid(res.resource_id),
+            current=self.is_current(res),
+            doc={
+                "data": _json_data(res),
+                "tmpl": self.source_digest(res),
+                "props": self._applied.get(id(res)),
+            },
+        )
+
+    def persist_resource(self, res: Resource) -> None:
+        """Write the resource's row (state, physical id, data)."""
+        if id(res) in self._rids:
+            self.world.store.save_resource(self._resource_record(res))
+
+    def forget_resource(self, res: Resource) -> None:
+        """Drop a resource's row (after it was deleted and replaced/removed)."""
+        self.world.store.delete_resource(self.id, self.rid(res))
+
+    def resource_state_changed(self, res: Resource, action: str, status: str, reason: str) -> None:
+        """Persist a resource transition and record its event, in one transaction."""
+        self.world.check_cancel(self)
+        ev = Event(
+            0,
+            self.id,
+            self.name,
+            res.name,
+            res.type(),
+            _pid(res.resource_id),
+            action,
+            status,
+            str(reason or ""),
+            self.world.clock.now(),
+        )
+        if id(res) in self._rids:
+            rec = self._resource_record(res)
+            rec.action, rec.status, rec.reason = action, status, str(reason or "")
+            ev = self.world.store.record(ev, resource=rec)
+        else:
+            ev = self.world.store.add_event(ev)
+        self.world.emit(ev)
+
+    # -- stack state ---------------------------------------------------------
+
+    def state_set(self, action: str, status: str, reason: str) -> None:
+        """Change the stack's state: persist the row and record the event."""
+        now = self.world.clock.now()
+        self.record.action, self.record.status, self.record.reason = action, status, reason
+        self.record.updated = now
+        ev = Event(
+            0, self.id, self.name, self.name, STACK_TYPE, self.id, action, status, reason, now
+        )
+        self.world.emit(self.world.store.record(ev, stack=self.record))
+
+    def save(self) -> None:
+        """Persist the stack row including its source document."""
+        self.record.doc["source"] = self.source.to_doc()
+        self.world.store.save_stack(self.record)
+
+    # -- sources and definitions ---------------------------------------------
+
+    def validate(self) -> None:
+        """Validate the stack's definition against the known resource types."""
+        self.source.validate(self.definition, self.world.registry.type_lookup(self.source, self))
+
+    def definition_from(self, source: StackSource) -> Any:
+        """Build and validate the definition of *source* for this stack."""
+        definition = source.build(self)
+        source.validate(definition, self.world.registry.type_lookup(source, self))
+        return definition
+
+    def remember_previous(self) -> None:
+        """Keep the current source as the rollback target of the coming update."""
+        self._previous = self.source
+        self._previous_definition = self.definition
+        self.record.doc["previous"] = self.source.to_doc()
+
+    def previous_source(self) -> StackSource:
+        """The source before the last update (the rollback target)."""
+        if self._previous is None:
+            doc = self.record.doc.get("previous")
+            self._previous = StackSource.from_doc(doc) if doc else self.source
+        return self._previous
+
+    def previous_requires(self, name: str) -> list[str]:
+        """What *name* required in the previous (or current) template."""
+        for definition in (self._previous_definition, self.definition):
+            if definition is None:
+                continue
+            graph = definition.dependencies()
+            if name in graph:
+                return list(graph.requires(name))
+        return []
+
+    def switch_source(self, source: StackSource, definition: Any) -> None:
+        """Make *source* the stack's current template (update/rollback/restore)."""
+        if self._previous_definition is None:
+            self._previous_definition = self.definition
+        self.source = source
+        self.definition = definition
+        self.resolver = definition.resolver(self.view)
+
+    # -- graph ---------------------------------------------------------------
+
+    def requires(self) -> dict[str, list[str]]:
+        """Return each current resource's requirements (within this stack)."""
+        graph = self.definition.dependencies()
+        out: dict[str, list[str]] = {}
+        for name in self.resources:
+            out[name] = (
+                [r for r in graph.requires(name) if r in self.resources] if (name in graph) else []
+            )
+        return out
+
+    # -- outputs -------------------------------------------------------------
+
+    def outputs(self) -> list[dict[str, Any]]:
+        """Return ``[{output_key, output_value, description}]`` in template order."""
+        return self.definition.outputs(self.view)
+
+    def output(self, key: str) -> Any:
+        """Return one output's value; an unknown key is :class:`EntityNotFound`."""
+        for out in self.outputs():
+            if out["output_key"] == key:
+                if "output_error" in out:
+                    raise exception.PlugsimError(
+                        f"Output {key} of stack {self.name}: {out['output_error']}"
+                    )
+                return out["output_value"]
+        raise exception.EntityNotFound(entity="Output", name=key)
+
+    # -- running actions -----------------------------------------------------
+
+    async def run_action(self, action: str, body: Callable[[], Awaitable[None]]) -> None:
+        """Run *body* as this stack's *action*, enforcing the stack timeout.
+
+        When the timeout expires, every in-progress resource is cancelled with
+        the reason ``'<Action> timed out'`` (running its cancel handler) and
+        :class:`StackTimeout` is raised; a user cancel raises
+        :class:`UserCancelled`.
+        """
+        loop = asyncio.get_running_loop()
+        self._task = asyncio.current_task()
+        self._interrupt_kind = None
+        handle = None
+        if self.timeout_mins:
+            handle = loop.call_later(
+                self.timeout_mins * 60, self._interrupt, "timeout", f"{action.title()} timed out"
+            )
+        try:
+            await body()
+        except asyncio.CancelledError:
+            kind = self._interrupt_kind
+            if kind is None:
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            if kind == "timeout":
+                raise StackTimeout(f"{action.title()} timed out") from None
+            raise UserCancelled() from None
+        finally:
+            if handle is not None:
+                handle.cancel()
+            self._task = None
+            self._interrupt_kind = None
+
+    def _interrupt(self, kind: str, reason: str) -> None:
+        if self._task is None or self._task.done() or self._interrupt_kind is not None:
+            return
+        self._interrupt_kind = kind
+        for res in self.all_resources():
+            if res.running_action:
+                res.cancel_reason = reason
+        self._task.cancel()
+
+    @property
+    def busy(self) -> bool:
+        """True while an action of this stack runs in this process."""
+        return self._task is not None
+
+    def cancel(self) -> None:
+        """Cancel the in-progress update (a user ``stack cancel``)."""
+        if self._task is None or self.state != "UPDATE_IN_PROGRESS":
+            raise exception.NotSupportedAction(
+                f"Cancelling update when stack is {self.state} is not supported"
+            )
+        self._interrupt("user", "Update cancelled")
+
+    def cancel_quietly(self) -> None:
+        """Cancel if an update is running; do nothing otherwise."""
+        if self._task is not None and self.state == "UPDATE_IN_PROGRESS":
+            self._interrupt("user", "Update cancelled")
+
+
+def _pid(resource_id: Any) -> str | None:
+    return None if resource_id is None else str(resource_id)
+
+
+def _json_data(res: Resource) -> dict[str, Any]:
+    try:
+        data = res.data()
+    except Exception:  # a plug-in's data() must not break persistence
+        return {}
+    return {
+        str(k): v if isinstance(v, (str, int, float, bool, type(None))) else str(v)
+        for k, v in sorted(dict(data).items())
+    }

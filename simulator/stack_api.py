@@ -1,0 +1,351 @@
+"""The stack verbs of a :class:`simulator.world.World` (what the CLI and tests call).
+
+Each verb exists as a coroutine (``acreate_stack`` ...) to compose inside the
+virtual-time loop, and as a blocking method (``create_stack`` ...) that runs
+it with :meth:`World.run`. Validation happens before any resource is touched;
+failures of the action itself end in a FAILED stack with a reason, not an
+exception.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from sdk import exception
+from simulator import stack_actions, stack_update
+from simulator.scheduler import run_graph
+from simulator.stack import COMPLETE, FAILED, IN_PROGRESS, Stack
+from simulator.stack_actions import stack_task
+from simulator.store import SnapshotRecord
+
+if TYPE_CHECKING:
+    from simulator.world import World
+
+PathLike = str | os.PathLike[str]
+
+
+class StackAPI:
+    """Mixin of :class:`simulator.world.World` with every stack action."""
+
+    # -- create ------------------------------------------------------------------
+
+    async def acreate_stack(
+        self: World,
+        name: str,
+        template: Any,
+        environment: Iterable[Any] = (),
+        parameters: Mapping[str, Any] | None = None,
+        *,
+        files: Mapping[str, str] | None = None,
+        timeout_mins: float | None = None,
+        disable_rollback: bool = True,
+        plugin_dirs: Iterable[PathLike] = (),
+    ) -> Stack:
+        """Create a stack from a template (path or dict) and environments."""
+        source = self.source(
+            template, environment, parameters, files=files, plugin_dirs=plugin_dirs
+        )
+        stack = self.new_stack(
+            name, source, timeout_mins=timeout_mins, disable_rollback=disable_rollback
+        )
+        stack_actions.instantiate(stack)
+        await stack_actions.create(stack)
+        return stack
+
+    def create_stack(
+        self: World,
+        name: str,
+        template: Any,
+        environment: Iterable[Any] = (),
+        parameters: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> Stack:
+        """Blocking :meth:`acreate_stack`."""
+        return self.run(
+            lambda: self.acreate_stack(name, template, environment, parameters, **kwargs),
+            action="CREATE",
+        )
+
+    # -- update / cancel / rollback ------------------------------------------------
+
+    async def aupdate_stack(
+        self: World,
+        name: str,
+        template: Any = None,
+        environment: Iterable[Any] | None = None,
+        parameters: Mapping[str, Any] | None = None,
+        *,
+        files: Mapping[str, str] | None = None,
+        timeout_mins: float | None = None,
+        disable_rollback: bool | None = None,
+        plugin_dirs: Iterable[PathLike] = (),
+    ) -> Stack:
+        """Update a stack; ``template=None`` keeps the current template (``--existing``)."""
+        stack = self.get_stack(name)
+        _not_busy(stack)
+        current = stack.source
+        if template is None:
+            params = {**current.parameters, **dict(parameters or {})}
+            source = current.with_changes(parameters=params, environment=environment)
+        else:
+            source = self.source(
+                template,
+                environment if environment is not None else (),
+                parameters,
+                files=files,
+                plugin_dirs=[*current.plugin_dirs, *plugin_dirs],
+            )
+        await stack_update.update(
+            stack, source, disable_rollback=disable_rollback, timeout_mins=timeout_mins
+        )
+        return stack
+
+    def update_stack(
+        self: World,
+        name: str,
+        template: Any = None,
+        environment: Any = None,
+        parameters: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> Stack:
+        """Blocking :meth:`aupdate_stack`."""
+        return self.run(
+            lambda: self.aupdate_stack(name, template, environment, parameters, **kwargs),
+            action="UPDATE",
+        )
+
+    def cancel_update(self: World, name: str) -> Stack:
+        """Cancel a stack's in-progress update (it then rolls back)."""
+        stack = self.get_stack(name)
+        if stack.busy:
+            stack.cancel()
+            return stack
+        rec = self.store.get_stack(stack.id)
+        assert rec is not None
+        if (rec.action, rec.status) != ("UPDATE", IN_PROGRESS):
+            raise exception.NotSupportedAction(
+                f"Cancelling update when stack is {rec.action}_{rec.status} is not supported"
+            )
+        self.store.set_meta(f"cancel:{stack.id}", True)
+        return stack
+
+    # -- delete / suspend / resume / check -------------------------------------------
+
+    async def adelete_stack(self: World, name: str) -> Stack:
+        """Delete a stack (dependants first); a failed delete leaves DELETE_FAILED."""
+        stack = self.get_stack(name)
+        _not_busy(stack)
+        await stack_actions.delete(stack)
+        return stack
+
+    def delete_stack(self: World, name: str) -> Stack:
+        """Blocking :meth:`adelete_stack`."""
+        return self.run(lambda: self.adelete_stack(name), action="DELETE")
+
+    async def asuspend_stack(self: World, name: str) -> Stack:
+        """Suspend every resource, dependants first."""
+        stack = self.get_stack(name)
+        _not_busy(stack)
+        await stack_actions.suspend(stack)
+        return stack
+
+    def suspend_stack(self: World, name: str) -> Stack:
+        """Blocking :meth:`asuspend_stack`."""
+        return self.run(lambda: self.asuspend_stack(name), action="SUSPEND")
+
+    async def aresume_stack(self: World, name: str) -> Stack:
+        """Resume every resource."""
+        stack = self.get_stack(name)
+        _not_busy(stack)
+        await stack_actions.resume(stack)
+        return stack
+
+    def resume_stack(self: World, name: str) -> Stack:
+        """Blocking :meth:`aresume_stack`."""
+        return self.run(lambda: self.aresume_stack(name), action="RESUME")
+
+    async def acheck_stack(self: World, name: str) -> Stack:
+        """Check every resource."""
+        stack = self.get_stack(name)
+        _not_busy(stack)
+        await stack_actions.check(stack)
+        return stack
+
+    def check_stack(self: World, name: str) -> Stack:
+        """Blocking :meth:`acheck_stack`."""
+        return self.run(lambda: self.acheck_stack(name), action="CHECK")
+
+    # -- snapshots -------------------------------------------------------------------
+
+    async def asnapshot_stack(
+        self: World, name: str, snapshot_name: str | None = None
+    ) -> SnapshotRecord:
+        """Snapshot every resource; returns the snapshot record (COMPLETE or FAILED)."""
+        stack = self.get_stack(name)
+        _not_busy(stack)
+        snap_id = self.rng.uuid("snapshot-ids")
+        entries: dict[str, Any] = {}
+
+        async def job(res: Any) -> None:
+            data = await res.snapshot()
+            entries[res.name] = {
+                "name": res.name,
+                "type": res.type(),
+                "resource_id": res.resource_id,
+                "resource_data": dict(data or {}),
+            }
+
+        ok = await stack_task(stack, "SNAPSHOT", job, resources=list(stack.resources.values()))
+        rec = SnapshotRecord(
+            id=snap_id,
+            stack_id=stack.id,
+            name=snapshot_name or snap_id,
+            status=COMPLETE if ok else FAILED,
+            reason=stack.status_reason,
+            created=self.clock.now(),
+            doc={
+                "source": stack.source.to_doc(),
+                "resources": {k: entries[k] for k in sorted(entries)},
+            },
+        )
+        self.store.save_snapshot(rec)
+        return rec
+
+    def snapshot_stack(self: World, name: str, snapshot_name: str | None = None) -> SnapshotRecord:
+        """Blocking :meth:`asnapshot_stack`."""
+        return self.run(lambda: self.asnapshot_stack(name, snapshot_name), action="SNAPSHOT")
+
+    def list_snapshots(self: World, name: str) -> list[SnapshotRecord]:
+        """Return the stack's snapshots, oldest first."""
+        return self.store.snapshots(self.get_stack(name).id)
+
+    def find_snapshot(self: World, name: str, snapshot: str) -> SnapshotRecord:
+        """Return a snapshot of stack *name* by id or name."""
+        for rec in self.list_snapshots(name):
+            if snapshot in (rec.id, rec.name):
+                return rec
+        raise exception.EntityNotFound(entity="Snapshot", name=snapshot)
+
+    async def arestore_stack(self: World, name: str, snapshot: str) -> Stack:
+        """Restore a stack from one of its snapshots (action RESTORE)."""
+        stack = self.get_stack(name)
+        _not_busy(stack)
+        rec = self.find_snapshot(name, snapshot)
+        if rec.status != COMPLETE:
+            raise exception.NotSupportedAction(
+                f"Snapshot {rec.name} is {rec.status}; only a COMPLETE snapshot can be restored"
+            )
+        await stack_update.restore(stack, rec.doc)
+        return stack
+
+    def restore_stack(self: World, name: str, snapshot: str) -> Stack:
+        """Blocking :meth:`arestore_stack`."""
+        return self.run(lambda: self.arestore_stack(name, snapshot), action="RESTORE")
+
+    async def adelete_snapshot(self: World, name: str, snapshot: str) -> None:
+        """Delete a snapshot: every resource's ``handle_delete_snapshot``, then the record."""
+        stack = self.get_stack(name)
+        rec = self.find_snapshot(name, snapshot)
+        entries = rec.doc.get("resources", {})
+        targets = [r for r in stack.resources.values() if r.name in entries]
+
+        async def job(res_name: str) -> None:
+            res = stack.resources[res_name]
+            await res.delete_snapshot(entries[res_name])
+
+        await run_graph([r.name for r in targets], {}, job)
+        self.store.delete_snapshot(rec.id)
+
+    def delete_snapshot(self: World, name: str, snapshot: str) -> None:
+        """Blocking :meth:`adelete_snapshot`; a failing plug-in raises ResourceFailure."""
+        from simulator.scheduler import GraphFailed
+
+        try:
+            self.run(lambda: self.adelete_snapshot(name, snapshot), action="DELETE_SNAPSHOT")
+        except GraphFailed as ex:
+            raise exception.PlugsimError(
+                f"Deleting snapshot {snapshot} failed: {stack_actions.describe_failure(ex.first)}"
+            ) from ex
+
+    # -- abandon / adopt ---------------------------------------------------------------
+
+    def abandon_stack(self: World, name: str) -> dict[str, Any]:
+        """Forget a stack but leave its physical resources; return the abandon data."""
+        stack = self.get_stack(name)
+        _not_busy(stack)
+        return stack_actions.abandon(stack)
+
+    async def aadopt_stack(
+        self: World,
+        name: str,
+        adopt_data: Mapping[str, Any],
+        environment: Iterable[Any] = (),
+        parameters: Mapping[str, Any] | None = None,
+        *,
+        timeout_mins: float | None = None,
+        disable_rollback: bool = True,
+        plugin_dirs: Iterable[PathLike] = (),
+    ) -> Stack:
+        """Create a stack that adopts the physical resources in *adopt_data*."""
+        if not isinstance(adopt_data, Mapping) or not isinstance(
+            adopt_data.get("template"), Mapping
+        ):
+            raise exception.StackValidationFailed(
+                "adopt data must be a map with a 'template' (as `stack abandon` prints it)"
+            )
+        params = {**dict(adopt_data.get("parameters") or {}), **dict(parameters or {})}
+        envs = [
+            *([adopt_data["environment"]] if adopt_data.get("environment") else []),
+            *environment,
+        ]
+        source = self.source(
+            dict(adopt_data["template"]),
+            envs,
+            params,
+            files=adopt_data.get("files") or None,
+            plugin_dirs=plugin_dirs,
+        )
+        stack = self.new_stack(
+            name, source, timeout_mins=timeout_mins, disable_rollback=disable_rollback
+        )
+        stack_actions.instantiate(stack)
+        await stack_actions.adopt(stack, dict(adopt_data))
+        return stack
+
+    def adopt_stack(self: World, name: str, adopt_data: Mapping[str, Any], **kwargs: Any) -> Stack:
+        """Blocking :meth:`aadopt_stack`."""
+        return self.run(lambda: self.aadopt_stack(name, adopt_data, **kwargs), action="ADOPT")
+
+    # -- reading -----------------------------------------------------------------------
+
+    def stack_events(self: World, name: str, *, nested: bool = True) -> list[Any]:
+        """Return a stack's events (and its nested stacks' when *nested*), in order."""
+        stack = self.get_stack(name, deleted_ok=True)
+        ids = {stack.id}
+        if nested:
+            frontier = [stack.id]
+            while frontier:
+                children = self.store.list_stacks(parent_id=frontier.pop(), include_deleted=True)
+                for child in children:
+                    ids.add(child.id)
+                    frontier.append(child.id)
+        return [ev for ev in self.store.events() if ev.stack_id in ids]
+
+    def validate_template(
+        self: World,
+        template: Any,
+        environment: Iterable[Any] = (),
+        parameters: Mapping[str, Any] | None = None,
+        *,
+        plugin_dirs: Iterable[PathLike] = (),
+    ) -> dict[str, Any]:
+        """Validate a template without creating anything; return its description."""
+        source = self.source(template, environment, parameters, plugin_dirs=plugin_dirs)
+        return source.describe(self.registry)
+
+
+def _not_busy(stack: Stack) -> None:
+    if stack.status == IN_PROGRESS:
+        raise exception.ActionInProgress(stack_name=stack.name, action=stack.action)

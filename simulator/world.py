@@ -1,0 +1,265 @@
+"""A simulated world: store + virtual clock + seeded RNG + fake cloud + stacks.
+
+:class:`World` is what the CLI opens and what tests drive. Every stack action
+is available as a coroutine (``acreate_stack`` ...) and as a blocking method
+(``create_stack`` ...) that runs it on the world's
+:class:`simulator.clock.VirtualTimeEventLoop`; between actions the virtual
+time, the RNG streams and the fake cloud's state are saved in the store, so the
+next process continues the same world.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+from sdk import exception
+from sdk.clients import ClientPlugin
+from simulator.clock import VirtualClock, VirtualTimeEventLoop
+from simulator.events import Event
+from simulator.registry import TypeRegistry
+from simulator.rng import SeededRNG, derive_seed
+from simulator.stack import Stack
+from simulator.stack_api import StackAPI
+from simulator.stack_loader import load_stack
+from simulator.stack_source import StackSource
+from simulator.store import StackRecord, Store
+
+T = TypeVar("T")
+
+#: Where a world lives when neither ``--state`` nor ``PLUGSIM_STATE`` says otherwise.
+DEFAULT_STATE = os.path.join(".plugsim", "world.db")
+
+
+def default_state_path() -> str:
+    """Return ``$PLUGSIM_STATE`` or ``./.plugsim/world.db``."""
+    return os.environ.get("PLUGSIM_STATE") or DEFAULT_STATE
+
+
+def _pid_alive(pid: Any) -> bool:
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class World(StackAPI):
+    """One simulated world and the stacks in it."""
+
+    def __init__(
+        self,
+        store: Store | None = None,
+        *,
+        seed: int | None = None,
+        faults: Any = None,
+        backend: str | None = None,
+        plugin_dirs: Iterable[str | os.PathLike[str]] = (),
+        entry_points: bool = True,
+    ) -> None:
+        self.store = store if store is not None else Store()
+        stored_seed = self.store.get_meta("seed")
+        if stored_seed is not None and seed is not None and int(seed) != int(stored_seed):
+            raise exception.ConfigurationError(
+                f"{self.store.path}: this world was created with seed {stored_seed}; "
+                f"use a new --state to run with seed {seed}"
+            )
+        self.seed = int(stored_seed if stored_seed is not None else (seed or 0))
+        self.clock = VirtualClock(float(self.store.get_meta("virtual_time", 0.0)))
+        self.loop = VirtualTimeEventLoop(self.clock)
+        self.rng = SeededRNG(self.seed)
+        self.rng.setstate(self.store.get_meta("rng", {}))
+        self.project_id = str(self.store.get_meta("project_id") or self.rng.uuid("project"))
+        self.backend = backend or self.store.get_meta("backend") or "default"
+        self.cloud = self._open_cloud(faults)
+        self.registry = TypeRegistry(plugin_dirs, entry_points=entry_points)
+        self.listeners: list[Callable[[Event], None]] = []
+        self._stacks: dict[str, Stack] = {}
+        self._plugins: dict[str, ClientPlugin] = {}
+        self.recovered: list[Event] = []
+        if stored_seed is None:
+            self.store.set_meta("seed", self.seed)
+            self.store.set_meta("project_id", self.project_id)
+            self.store.set_meta("backend", self.backend)
+        if not _pid_alive(self.store.get_meta("engine_pid")):
+            self.recovered = self.store.recover(self.clock.now())
+        self.save()
+
+    @classmethod
+    def open(cls, state: str | os.PathLike[str] | None = None, **kwargs: Any) -> World:
+        """Open (or create) the world stored at *state* (default: :func:`default_state_path`)."""
+        path = str(state) if state is not None else default_state_path()
+        return cls(Store(path), **kwargs)
+
+    def _open_cloud(self, faults: Any) -> Any:
+        from fake_clouds.core.registry import load_backend
+        from fake_clouds.core.world import FakeCloud
+
+        state = self.store.get_meta("cloud")
+        if state is not None:
+            cloud = FakeCloud.from_state(state, clock=self.clock)
+            if faults is not None:
+                cloud.set_faults(faults)
+            return cloud
+        return load_backend(
+            self.backend, seed=derive_seed(self.seed, "cloud"), clock=self.clock, faults=faults
+        )
+
+    # -- housekeeping ---------------------------------------------------------
+
+    def save(self) -> None:
+        """Persist virtual time, RNG streams and the fake cloud's state."""
+        with self.store.transaction():
+            self.store.set_meta("virtual_time", self.clock.now())
+            self.store.set_meta("rng", self.rng.getstate())
+            self.store.set_meta("cloud", self.cloud.to_state())
+
+    def close(self) -> None:
+        """Save and close the store and the event loop."""
+        try:
+            self.save()
+        finally:
+            self.loop.close()
+            self.store.close()
+
+    def __enter__(self) -> World:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def client_plugin(self, name: str) -> ClientPlugin:
+        """Return (and cache) the fake cloud's client plug-in for *name*."""
+        plugin = self._plugins.get(name)
+        if plugin is None:
+            plugin = self.cloud.client_plugin(name)
+            self._plugins[name] = plugin
+        return plugin
+
+    def emit(self, event: Event) -> None:
+        """Pass a recorded event to every listener (progress display)."""
+        for listener in self.listeners:
+            listener(event)
+
+    def check_cancel(self, stack: Stack) -> None:
+        """Honour a cancel request another process left in the store for *stack*."""
+        key = f"cancel:{stack.id}"
+        if self.store.get_meta(key):
+            self.store.set_meta(key, False)
+            self.loop.call_soon(stack.cancel_quietly)
+
+    def run(
+        self,
+        coro_factory: Callable[[], Awaitable[T]],
+        *,
+        stack_id: str | None = None,
+        action: str = "RUN",
+    ) -> T:
+        """Run a coroutine on the world's virtual-time loop, recording the run and its seed."""
+        run_id = self.store.start_run(stack_id, action, self.seed, self.clock.now())
+        self.store.set_meta("engine_pid", os.getpid())
+        outcome = "error"
+        try:
+            result = self.loop.run_until_complete(coro_factory())
+            outcome = "done"
+            return result
+        finally:
+            self.store.set_meta("engine_pid", None)
+            self.store.finish_run(run_id, self.clock.now(), outcome)
+            self.save()
+
+    # -- stacks ---------------------------------------------------------------
+
+    def new_stack_id(self) -> str:
+        """Return a new stack id from the seeded ``stack-ids`` stream."""
+        return self.rng.uuid("stack-ids")
+
+    def stack_records(self, *, include_deleted: bool = False) -> list[StackRecord]:
+        """Return the top-level stacks' rows, oldest first."""
+        return self.store.list_stacks(include_deleted=include_deleted)
+
+    def get_stack(self, name_or_id: str, *, deleted_ok: bool = False) -> Stack:
+        """Return a live stack by name or id; unknown ones are :class:`EntityNotFound`."""
+        rec = self.store.get_stack(name_or_id)
+        if rec is None or (rec.deleted and not deleted_ok):
+            raise exception.EntityNotFound(entity="Stack", name=name_or_id)
+        stack = self._stacks.get(rec.id)
+        if stack is None:
+            stack = load_stack(self, rec)
+            self._stacks[rec.id] = stack
+        return stack
+
+    def register(self, stack: Stack) -> None:
+        """Keep a stack built in this process (so later lookups reuse it)."""
+        self._stacks[stack.id] = stack
+
+    def new_stack(
+        self,
+        name: str,
+        source: StackSource,
+        *,
+        timeout_mins: float | None = None,
+        disable_rollback: bool = True,
+        parent: Stack | None = None,
+        parent_resource: Any = None,
+    ) -> Stack:
+        """Build, validate and store a new stack (no resource touched yet)."""
+        if parent is None:
+            _check_name(name)
+            existing = self.store.get_stack(name)
+            if existing is not None and not existing.deleted:
+                raise exception.PlugsimError(f"The Stack ({name}) already exists.")
+        if timeout_mins is not None and (
+            not isinstance(timeout_mins, int | float) or timeout_mins <= 0
+        ):
+            raise exception.StackValidationFailed(
+                f"timeout must be a positive number of minutes, not {timeout_mins!r}"
+            )
+        rec = StackRecord(
+            id=self.new_stack_id(),
+            name=name,
+            action="INIT",
+            status="COMPLETE",
+            reason="",
+            created=self.clock.now(),
+            parent_id=parent.id if parent is not None else None,
+            doc={"timeout_mins": timeout_mins, "disable_rollback": bool(disable_rollback)},
+        )
+        stack = Stack(self, rec, source, parent_resource=parent_resource)
+        stack.validate()
+        stack.save()
+        self.register(stack)
+        return stack
+
+    def source(
+        self,
+        template: Any,
+        environment: Iterable[Any] = (),
+        parameters: Mapping[str, Any] | None = None,
+        files: Mapping[str, str] | None = None,
+        plugin_dirs: Iterable[str | os.PathLike[str]] = (),
+    ) -> StackSource:
+        """Build a :class:`StackSource` from a template path or dict and env paths/dicts."""
+        return StackSource.load(
+            template,
+            environment,
+            parameters,
+            files=files,
+            plugin_dirs=[*self.registry.plugin_dirs, *plugin_dirs],
+        )
+
+
+def _check_name(name: str) -> None:
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_.-]{0,254}", name):
+        raise exception.StackValidationFailed(
+            f"Invalid stack name {name!r}: it must start with a letter and contain only "
+            "letters, digits, '_', '-' and '.'"
+        )
