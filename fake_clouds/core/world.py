@@ -204,13 +204,14 @@ class FakeCloud:
                 raise exception.ClientTimeout(msg, body={"message": msg})
             result = perform()
         except exception.ClientError as ex:
-            self._finish(service, operation, entity_id, result, type(ex).__name__, start, latency)
+            name = type(ex).__name__
+            self._finish(service, operation, entity_id, result, name, start, latency, injection)
             raise
         finally:
             self._in_call = False
             self._call = None
             self._factor = 1.0
-        self._finish(service, operation, entity_id, result, "ok", start, latency)
+        self._finish(service, operation, entity_id, result, "ok", start, latency, injection)
         return result
 
     def _finish(
@@ -222,13 +223,13 @@ class FakeCloud:
         outcome: str,
         start: float,
         latency: float,
+        injection: Injection | None,
     ) -> None:
         if entity_id is None and isinstance(result, dict) and isinstance(result.get("id"), str):
             entity_id = result["id"]
         if not isinstance(entity_id, str):
             entity_id = None
         self._trace.append(TraceEntry(start, service.name, operation, entity_id, outcome, latency))
-        injection = self._call_record
         if injection is not None:
             self.faults.record(
                 InjectedFault(
@@ -241,10 +242,6 @@ class FakeCloud:
                     entity_id,
                 )
             )
-
-    @property
-    def _call_record(self) -> Injection | None:
-        return self._call
 
     def _current_effect(self) -> str | None:
         return self._call.effect_type if self._call else None

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from fake_cloud_helpers import active_server, public_net
 
 from fake_clouds import FakeCloud
 from sdk import exception
 from sdk.clients import ClientPlugin
-
-from fake_cloud_helpers import active_server, public_net
 
 
 def test_preseeded_flavors_images_keypair(nova):
