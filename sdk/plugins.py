@@ -312,6 +312,8 @@ class PluginLoader:
             self.report.sources.setdefault(type_name, source)
 
     def _register_constraints(self, mapping: Mapping[Any, Any], source: str) -> None:
+        from sdk.constraints import ConstraintRegistry  # deferred, like Resource
+
         registry = self._constraint_registry
         for name in sorted(mapping, key=str):
             cls = mapping[name]
@@ -319,9 +321,11 @@ class PluginLoader:
                 self._error(source, f"constraint_mapping() has a key {name!r} that is not a name")
                 continue
             if registry is not None:
-                register = getattr(registry, "register", registry)
                 try:
-                    register(name, cls)
+                    if isinstance(registry, ConstraintRegistry):
+                        registry.register(name, cls, origin=f"plug-in {source}")
+                    else:
+                        getattr(registry, "register", registry)(name, cls)
                 except BaseException as ex:
                     if isinstance(ex, KeyboardInterrupt):
                         raise

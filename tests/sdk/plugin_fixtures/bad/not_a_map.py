@@ -1,0 +1,5 @@
+"""resource_mapping returns a list."""
+
+
+def resource_mapping():
+    return ["Fixture::List"]

@@ -1,0 +1,5 @@
+"""resource_mapping raises."""
+
+
+def resource_mapping():
+    raise RuntimeError("mapping exploded")

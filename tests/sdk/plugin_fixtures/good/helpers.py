@@ -1,0 +1,3 @@
+"""A module without mapping functions: loaded, registers nothing."""
+
+GREETING = "hello"
