@@ -213,12 +213,18 @@ class Resource(ValidationMixin, UpdateMixin, AttributesMixin):
         #: Errors met while resolving attributes, by attribute name (latest wins).
         self.attribute_errors: dict[str, str] = {}
         self._running: tuple[str, asyncio.Task[Any] | None] | None = None
-        self.properties = self._make_properties(definition)
-        self.attributes = attributes_mod.Attributes(
-            name,
-            {**attributes_mod.base_attributes_schema(), **dict(self.attributes_schema)},
-            self._resolve_any_attribute,
-        )
+        try:
+            self.properties = self._make_properties(definition)
+            self.attributes = attributes_mod.Attributes(
+                name,
+                {**attributes_mod.base_attributes_schema(), **dict(self.attributes_schema)},
+                self._resolve_any_attribute,
+            )
+        except exception.InvalidSchemaError as ex:
+            raise exception.InvalidSchemaError(
+                f"Resource plug-in {type(self).__qualname__} ({definition.resource_type}, "
+                f"resource {name}): {ex}"
+            ) from None
 
     # --- identity --------------------------------------------------------------
 

@@ -341,3 +341,69 @@ def test_cancel_reason_from_the_engine_and_async_canceller_without_token():
 
 def test_cancel_without_running_action_returns_false():
     assert make(Plain).cancel("x") is False
+
+
+# --- engine-style driving ------------------------------------------------------
+
+
+def test_bad_schema_names_the_plug_in():
+    class BadSchema(Resource):
+        properties_schema = {"size": "not a schema"}
+
+    with pytest.raises(exception.InvalidSchemaError) as info:
+        make(BadSchema)
+    assert str(info.value).startswith("Resource plug-in ")
+    assert "BadSchema (Test::Server, resource web): " in str(info.value)
+
+
+def test_concurrent_resources_interleave_in_virtual_time():
+    clock = VirtualClock()
+    ctx, compute = make_context(clock=clock, poll_interval=1.0, max_poll_interval=1.0)
+    compute.servers.build_polls = 5
+    a = make(Server, name="a", ctx=ctx)
+    b = make(Server, name="b", ctx=ctx)
+
+    async def both():
+        await asyncio.gather(a.create(), b.create())
+        return clock.now()
+
+    # each needs 5 checks (4 one-second sleeps); together they still take 4 s
+    assert vrun(both(), clock) == pytest.approx(4.0)
+    assert a.state == b.state == "CREATE_COMPLETE"
+
+
+def test_engine_timeout_with_asyncio_timeout():
+    clock = VirtualClock()
+    ctx, compute = make_context(clock=clock, poll_interval=1.0)
+    compute.servers.build_polls = 1000
+    r = make(SlowServer, ctx=ctx)
+
+    async def with_timeout():
+        r.cancel_reason = "Create timed out"
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(30):
+                await r.create()
+        return clock.now()
+
+    assert vrun(with_timeout(), clock) == pytest.approx(30.0)
+    assert r.state == "CREATE_FAILED"
+    assert r.status_reason == "Create timed out"
+    assert r.cancelled_with[-1] == "srv-1"
+
+
+def test_cancel_during_retry_backoff_fails_create():
+    clock = VirtualClock()
+    ctx, compute = make_context(clock=clock)
+    compute.servers.fail_next_creates = 5
+    r = make(Server, ctx=ctx)
+
+    async def go():
+        task = asyncio.ensure_future(r.create())
+        await asyncio.sleep(1)  # inside the 2 s backoff after the first cleanup
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    vrun(go(), clock)
+    assert states(ctx)[-3:] == ["DELETE_IN_PROGRESS", "DELETE_COMPLETE", "CREATE_FAILED"]
+    assert r.status_reason == "Create cancelled"
