@@ -55,11 +55,11 @@ def parse_text(text: str, source: str | None, what: str = "template") -> Any:
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(ex, "problem", None) or str(ex)
         raise exception.StackValidationFailed(
-            f"The {what} is not valid YAML{where}: {problem}", source=source
+            f"The {what} is not valid YAML{where}: {problem}", source=source, path=[]
         ) from None
     except RecursionError:
         raise exception.StackValidationFailed(
-            f"The {what} is nested too deeply to be read", source=source
+            f"The {what} is nested too deeply to be read", source=source, path=[]
         ) from None
 
 
@@ -81,11 +81,11 @@ def read_source(
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             raise exception.StackValidationFailed(
-                f"The {what} file does not exist", source=name
+                f"The {what} file does not exist", source=name, path=[]
             ) from None
         except (OSError, UnicodeDecodeError) as ex:
             raise exception.StackValidationFailed(
-                f"The {what} file cannot be read: {ex}", source=name
+                f"The {what} file cannot be read: {ex}", source=name, path=[]
             ) from None
         return parse_text(text, name, what), name, path.resolve().parent
     if isinstance(src, str):
@@ -93,6 +93,7 @@ def read_source(
     raise exception.StackValidationFailed(
         f"A {what} must be a map, YAML/JSON text or a file path, not {type(src).__name__}",
         source=source,
+        path=[],
     )
 
 
@@ -246,13 +247,14 @@ def load_template(
             f"The template must be a map of sections (heat_template_version, resources, ...), "
             f"but it is {kind}",
             source=source,
+            path=[],
         )
     if "heat_template_version" not in raw:
         hint = ""
         if "AWSTemplateFormatVersion" in raw or "HeatTemplateFormatVersion" in raw:
             hint = " (CloudFormation-format templates are not supported by plugsim)"
         raise exception.StackValidationFailed(
-            f"The template has no heat_template_version{hint}", source=source
+            f"The template has no heat_template_version{hint}", source=source, path=[]
         )
     version = versions.canonical(raw["heat_template_version"])
     if version is None:

@@ -25,7 +25,7 @@ from simulator.template import versions
 from simulator.template.scope import Scope
 
 #: Deepest nesting of maps/lists accepted in one template value.
-MAX_DEPTH = 120
+MAX_DEPTH = 200
 
 
 class _Omit:
