@@ -227,10 +227,24 @@ class Template:
 
 
 def load_template(
-    src: Any, *, files: dict[str, Any] | None = None, source: str | None = None
+    src: Any,
+    *,
+    files: dict[str, Any] | None = None,
+    source: str | None = None,
+    base_dir: str | os.PathLike[str] | None = None,
 ) -> Template:
-    """Load and check a template from a dict, YAML/JSON text or a path (str/Path)."""
-    raw, source, base_dir = read_source(src, source)
+    """Load and check a template from a dict, YAML/JSON text or a path (str/Path).
+
+    ``get_file`` and relative template resources are read from the template's
+    directory: the file's own directory, else *base_dir*, else the directory of
+    *source* when that names an existing file.
+    """
+    raw, source, found_dir = read_source(src, source)
+    if found_dir is None and base_dir is not None:
+        found_dir = Path(base_dir).resolve()
+    if found_dir is None and source is not None and os.path.isfile(source):
+        found_dir = Path(source).resolve().parent
+    base_dir = found_dir
     if not isinstance(raw, dict):
         kind = (
             "a list"

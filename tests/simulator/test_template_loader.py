@@ -279,8 +279,8 @@ def test_get_file_missing_and_remote():
 
 
 def _load_in(directory: Path, value):
-    from simulator.template.loader import Template
     from simulator.template.checks import check_template
+    from simulator.template.loader import Template
 
     tmpl = Template(minimal(outputs={"o": {"value": value}}), "2018-08-31", base_dir=directory)
     check_template(tmpl)
@@ -338,3 +338,13 @@ def test_fifty_thousand_resources_load_and_validate_quickly():
     elapsed = time.perf_counter() - start
     assert order[0] == "r0" and order[-1] == f"r{n - 1}"
     assert elapsed < 20
+
+
+def test_dict_with_source_file_reads_files_from_its_directory():
+    import yaml
+
+    raw = yaml.safe_load((HERE / "web.yaml").read_text())
+    tmpl = load_template(raw, source=str(HERE / "web.yaml"))
+    assert tmpl.read_file("sub/boot.sh", []).startswith("#!/bin/sh")
+    tmpl = load_template(raw, source="elsewhere.yaml", base_dir=HERE)
+    assert tmpl.base_dir == HERE.resolve()
