@@ -35,8 +35,9 @@ class ClientPlugin:
     #: Exceptions treated as over-limit besides HTTP 413/429.
     over_limit_exceptions: tuple[type[BaseException], ...] = (exception.OverLimit,)
 
-    def __init__(self, name: str, client: Any = None,
-                 factory: Callable[[], Any] | None = None) -> None:
+    def __init__(
+        self, name: str, client: Any = None, factory: Callable[[], Any] | None = None
+    ) -> None:
         self.name = name
         self._client = client
         self._factory = factory
@@ -45,7 +46,9 @@ class ClientPlugin:
         """Return the service client, creating it on first use."""
         if self._client is None:
             if self._factory is None:
-                raise exception.ConfigurationError(f"No client is configured for service '{self.name}'")
+                raise exception.ConfigurationError(
+                    f"No client is configured for service '{self.name}'"
+                )
             self._client = self._factory()
         return self._client
 

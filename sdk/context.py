@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from functools import partial
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from sdk import exception
@@ -156,8 +156,11 @@ class LocalContext:
 
     def state_changed(self, resource: Resource, action: str, status: str, reason: str) -> None:
         """Record the transition as an event and remember the state."""
-        self.events.append(RecordedEvent(self.clock.now(), resource.name, action, status,
-                                         reason, resource.resource_id))
+        self.events.append(
+            RecordedEvent(
+                self.clock.now(), resource.name, action, status, reason, resource.resource_id
+            )
+        )
         self.data_changed(resource)
 
     def data_changed(self, resource: Resource) -> None:
@@ -168,4 +171,3 @@ class LocalContext:
             "status": resource.status,
             "data": dict(resource.data()),
         }
-

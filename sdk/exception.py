@@ -161,8 +161,12 @@ class NotSupported(PlugsimError):
 class ResourceFailure(PlugsimError):
     """A resource action failed; wraps the underlying exception."""
 
-    def __init__(self, exception_or_error: BaseException | str, resource: Any = None,
-                 action: str | None = None) -> None:
+    def __init__(
+        self,
+        exception_or_error: BaseException | str,
+        resource: Any = None,
+        action: str | None = None,
+    ) -> None:
         self.resource = resource
         self.action = action
         if isinstance(exception_or_error, BaseException):
@@ -184,23 +188,30 @@ class ResourceFailure(PlugsimError):
 class ResourceInError(PlugsimError):
     """The physical resource went into an error state (retryable for create)."""
 
-    msg_fmt = "Went to status %(resource_status)s due to \"%(status_reason)s\""
+    msg_fmt = 'Went to status %(resource_status)s due to "%(status_reason)s"'
 
-    def __init__(self, status_reason: str = "Unknown", resource_status: str = "ERROR",
-                 **kwargs: Any) -> None:
-        super().__init__(None, status_reason=status_reason,
-                         resource_status=resource_status, **kwargs)
+    def __init__(
+        self, status_reason: str = "Unknown", resource_status: str = "ERROR", **kwargs: Any
+    ) -> None:
+        super().__init__(
+            None, status_reason=status_reason, resource_status=resource_status, **kwargs
+        )
 
 
 class ResourceUnknownStatus(PlugsimError):
     """The physical resource reported a status the plug-in does not know."""
 
-    msg_fmt = "%(result)s - Unknown status %(resource_status)s due to \"%(status_reason)s\""
+    msg_fmt = '%(result)s - Unknown status %(resource_status)s due to "%(status_reason)s"'
 
-    def __init__(self, result: str = "Resource failed", status_reason: str = "Unknown",
-                 resource_status: str = "UNKNOWN") -> None:
-        super().__init__(None, result=result, status_reason=status_reason,
-                         resource_status=resource_status)
+    def __init__(
+        self,
+        result: str = "Resource failed",
+        status_reason: str = "Unknown",
+        resource_status: str = "UNKNOWN",
+    ) -> None:
+        super().__init__(
+            None, result=result, status_reason=status_reason, resource_status=resource_status
+        )
 
 
 class UpdateReplace(PlugsimError):
@@ -246,8 +257,14 @@ class ClientError(PlugsimError):
 
     code = 500
 
-    def __init__(self, message: str | None = None, *, code: int | None = None,
-                 body: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        code: int | None = None,
+        body: Any = None,
+        **kwargs: Any,
+    ) -> None:
         if code is not None:
             self.code = code
         self.body = body
@@ -286,8 +303,9 @@ class OverLimit(ClientError):
 
     code = 413
 
-    def __init__(self, message: str | None = None, *, retry_after: float | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, message: str | None = None, *, retry_after: float | None = None, **kwargs: Any
+    ) -> None:
         self.retry_after = retry_after
         super().__init__(message, **kwargs)
 

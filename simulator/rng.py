@@ -43,7 +43,7 @@ class SeededRNG:
 
     def hex_id(self, length: int = 12, stream: str = "ids") -> str:
         """Return a deterministic lowercase hex id of *length* characters."""
-        return "%0*x" % (length, self.stream(stream).getrandbits(4 * length))
+        return f"{self.stream(stream).getrandbits(4 * length):0{length}x}"
 
     def getstate(self) -> dict[str, object]:
         """Return a JSON-serialisable snapshot of every stream's state."""
