@@ -379,6 +379,15 @@ def load_profile(value: Any) -> FaultProfile:
             return parse_rules(FAULT_PRESETS[value], f"preset '{value}'")
         if value.endswith((".yaml", ".yml")) or ("\n" not in value and Path(value).is_file()):
             return _load_file(Path(value))
+        if (
+            "\n" not in value
+            and ":" not in value
+            and not value.lstrip().startswith(("[", "{", "-"))
+        ):
+            known = ", ".join(sorted(FAULT_PRESETS))
+            raise ConfigurationError(
+                f"faults: {value!r} is not a preset ({known}), a readable file or YAML rules"
+            )
         return parse_yaml(value)
     if isinstance(value, Mapping | list | tuple):
         return parse_rules(value)

@@ -111,6 +111,13 @@ def test_bad_file_names_the_file(tmp_path):
         load_profile(str(tmp_path / "missing.yaml"))
 
 
+def test_unknown_preset_or_missing_file_is_explained():
+    with pytest.raises(
+        ConfigurationError, match="'flakey' is not a preset \\(chaos, flaky, none, slow\\)"
+    ):
+        FakeCloud(faults="flakey")
+
+
 def test_python_rules_keep_their_source_in_messages():
     with pytest.raises(ConfigurationError, match=r"<python>: rules\[0\]: key 'times'"):
         FakeCloud(faults=[{"times": 0, "effect": "error"}])
