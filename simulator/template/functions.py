@@ -85,7 +85,7 @@ class Function:
         The default parses the arguments as template values. Macros (``if``)
         override this and may return something that is not a Function.
         """
-        args = parser.parse(raw_args, [*path, fn_name])
+        args = parser.parse_args(raw_args, [*path, fn_name])
         return cls(parser.scope, fn_name, args, path)
 
     def check(self) -> None:

@@ -73,6 +73,8 @@ class Parser:
     def __init__(self, scope: Scope) -> None:
         self.scope = scope
         self.spec = versions.get_spec(scope.template.version)
+        #: True while a function found in condition context is being built.
+        self.in_condition = False
 
     def parse(self, value: Any, path: list[Any]) -> Any:
         """Parse a value in value context."""
@@ -82,6 +84,12 @@ class Parser:
         """Parse a value in condition context."""
         return self._parse(value, path, self.spec.condition_functions, condition=True)
 
+    def parse_args(self, value: Any, path: list[Any]) -> Any:
+        """Parse a function's arguments in the context the function was found in."""
+        if self.in_condition:
+            return self.parse_condition(value, path)
+        return self.parse(value, path)
+
     def _parse(self, value: Any, path: list[Any], table: dict, *, condition: bool) -> Any:
         if isinstance(value, dict):
             if len(value) == 1:
@@ -89,6 +97,7 @@ class Parser:
                 if isinstance(key, str):
                     cls = table.get(key)
                     if cls is not None:
+                        self.in_condition = condition
                         return cls.parse(self, key, args, path)
                     self._check_unavailable(key, path, condition)
             out = {}
