@@ -148,6 +148,8 @@ class EntityService(Service):
     @operation("entities.list")
     def list_entities(self, kind: str | None = None, **filters: Any) -> list[dict[str, Any]]:
         """Return entities (of *kind*, if given) whose fields equal *filters*."""
+        if kind is not None and not isinstance(kind, str):
+            raise exception.BadRequest(f"Invalid entity kind {kind!r}")
         kinds = [kind] if kind is not None else sorted(self._store)
         return [e.view() for k in kinds if k in self._store for e in self._list(k, **filters)]
 

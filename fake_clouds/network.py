@@ -24,9 +24,9 @@ from typing import Any
 
 from fake_clouds.clients.network import NetworkClient
 from fake_clouds.core.entities import Entity
+from fake_clouds.core.network_schema import PLURALS, SCHEMAS, crud_operations
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
-from fake_clouds.network_schema import PLURALS, SCHEMAS, crud_operations
 from sdk import exception
 
 
@@ -39,7 +39,7 @@ def neutron_error(
 
 @register_service
 class NetworkService(Service):
-    """Neutron-like networking; generic CRUD comes from :mod:`fake_clouds.network_schema`."""
+    """Neutron-like networking; generic CRUD comes from :mod:`fake_clouds.core.network_schema`."""
 
     name = "network"
     kinds = {kind: "ERROR" for kind in SCHEMAS}

@@ -24,6 +24,12 @@ def _name(value: Any, what: str) -> str:
     return value
 
 
+def _prefix(value: Any) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise exception.BadRequest(f"Invalid prefix {value!r}", body="Invalid prefix")
+    return value
+
+
 def _meta(headers: Any) -> dict[str, str]:
     if headers is None:
         return {}
@@ -86,6 +92,7 @@ class ObjectStorageService(Service):
     @operation("containers.list", kind="container")
     def list_containers(self, prefix: str | None = None) -> list[dict[str, Any]]:
         """Return containers (name order) with counts and sizes."""
+        prefix = _prefix(prefix)
         out = []
         for ent in sorted(self._list("container"), key=lambda e: e.id):
             if prefix and not ent.id.startswith(prefix):
@@ -152,6 +159,7 @@ class ObjectStorageService(Service):
     def list_objects(self, container: str, prefix: str | None = None) -> list[dict[str, Any]]:
         """Return the objects of a container in name order."""
         cont = self._container(container)
+        prefix = _prefix(prefix)
         objs = sorted(self._objects_in(cont.id), key=lambda o: o.name)
         return [
             {

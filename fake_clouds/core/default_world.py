@@ -99,7 +99,7 @@ def _seed_compute(compute: Any) -> None:
 
 
 def _seed_network(network: Any) -> None:
-    from fake_clouds.network_schema import SCHEMAS
+    from fake_clouds.core.network_schema import SCHEMAS
 
     def attrs(kind: str, **values: Any) -> dict[str, Any]:
         out = {k: v for k, v in SCHEMAS[kind][0].items() if k != "name"}

@@ -150,6 +150,7 @@ DEFAULT_LATENCY: dict[str, dict[str, Any]] = {
         "block_storage.volume.extend": {"dist": "uniform", "low": 5, "high": 20},
         "block_storage.backup.create": {"dist": "normal", "mean": 45, "sd": 10, "min": 15},
         "block_storage.backup.restore": {"dist": "normal", "mean": 45, "sd": 10, "min": 15},
+        "block_storage.volume.restore": {"dist": "normal", "mean": 45, "sd": 10, "min": 15},
         "network.*": 0,
         "object_storage.*": 0,
         "entity.*": {"dist": "uniform", "low": 1.0, "high": 3.0},

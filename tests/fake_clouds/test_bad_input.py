@@ -16,6 +16,7 @@ values = st.one_of(
     st.integers(-5, 5),
     st.sampled_from(["", "x", "cirros", "1", "m1.tiny", "10.0.0.0/24", "public", "ACTIVE"]),
     st.lists(st.integers(0, 3), max_size=2),
+    st.floats(allow_nan=False, allow_infinity=False),
     st.dictionaries(
         st.sampled_from(["name", "id", "network_id", "cidr", "x"]),
         st.sampled_from(["a", "10.0.0.0/8", None]),
@@ -38,7 +39,7 @@ def _operations(cloud):
 OPS = _operations(FakeCloud())
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(data=st.data())
 def test_random_calls_only_raise_client_errors(data):
     cloud = FakeCloud(seed=1)
@@ -52,8 +53,11 @@ def test_random_calls_only_raise_client_errors(data):
         ]
         n = data.draw(st.integers(0, len(params) + 1))
         args = [data.draw(values) for _ in range(n)]
+        kwargs = data.draw(
+            st.dictionaries(st.sampled_from(["name", "status", "x"]), values, max_size=1)
+        )
         try:
-            method(*args)
+            method(*args, **kwargs)
         except exception.ClientError:
             pass
     known = {"ok"} | {cls.__name__ for cls in _client_errors(exception.ClientError)}
