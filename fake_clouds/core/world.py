@@ -291,7 +291,9 @@ class FakeCloud:
         """Remember which entities are alive now (compare later with :meth:`leaks`)."""
         return InventorySnapshot(self.now(), frozenset(i.key for i in self.inventory()))
 
-    def leaks(self, since: InventorySnapshot | Iterable[InventoryItem] | None = None):
+    def leaks(
+        self, since: InventorySnapshot | Iterable[InventoryItem] | None = None
+    ) -> list[InventoryItem]:
         """Return entities alive now that were not alive at *since* (pre-seeded excluded)."""
         before = since if since is not None else InventorySnapshot(0.0, frozenset())
         return leaks(before, self.inventory())
