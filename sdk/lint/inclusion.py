@@ -209,7 +209,7 @@ def load_with_sdk(path: Path) -> tuple[dict[str, Any], list[str]]:
             report = loader._finish()
         except PluginConflict as exc:
             return {}, [str(exc)]
-    return dict(report.mapping), [str(e) for e in report.errors]
+    return dict(report.mapping), [e.message for e in report.errors]
 
 
 @rule(
@@ -307,7 +307,7 @@ def check_dependencies(package: Package) -> Iterator[Hit]:
             with hidden(name):
                 mapping, errors = load_with_sdk(module.path)
             if errors:
-                problem = "the plug-in fails to load: " + "; ".join(errors)
+                problem = "the loader reports: " + "; ".join(errors)
             elif mapping:
                 problem = "the plug-in still registers " + ", ".join(sorted(mapping))
             else:
@@ -445,8 +445,9 @@ def find_ruff(name: str | None) -> str | None:
     summary="The code must pass ruff check.",
     doc="""
         Contributed code is held to the project's quality bar; ``ruff check`` runs
-        on the package with the package's own ruff configuration and each of its
-        diagnostics is a finding.
+        on every Python file of the package (named explicitly, so ``exclude``
+        settings do not hide contributed code) with the package's own ruff
+        configuration, and each of its diagnostics is a finding.
     """,
     bad="""
         import os  # F401: imported but unused
@@ -472,8 +473,9 @@ def run_ruff(package: Package) -> list[Hit] | str:
         result = "ruff is not installed (pip install ruff)"
     else:
         try:
+            files = [p.relative_to(package.root).as_posix() for p in _package_files(package.root)]
             proc = subprocess.run(
-                [executable, "check", "--output-format", "json", "--no-cache", "."],
+                [executable, "check", "--output-format", "json", "--no-cache", "--", *files],
                 cwd=package.root,
                 capture_output=True,
                 text=True,
