@@ -8,6 +8,7 @@ prints and :func:`list_rules` what ``--list-rules`` prints.
 
 from __future__ import annotations
 
+import ast
 import textwrap
 
 from sdk.lint.registry import FAMILIES, Rule, all_rules
@@ -26,6 +27,15 @@ def _code(text: str) -> str:
     return textwrap.indent(text, "   ")
 
 
+def _language(example: str) -> str:
+    """``python`` for examples that parse as Python, ``text`` for the others."""
+    try:
+        ast.parse(example)
+    except SyntaxError:
+        return "text"
+    return "python"
+
+
 def rule_rst(rule: Rule) -> str:
     """One rule's section of the reference."""
     title = f"{rule.id} {rule.name}"
@@ -41,13 +51,13 @@ def rule_rst(rule: Rule) -> str:
         "",
         "Bad:",
         "",
-        ".. code-block:: python",
+        f".. code-block:: {_language(rule.bad)}",
         "",
         _code(rule.bad),
         "",
         "Good:",
         "",
-        ".. code-block:: python",
+        f".. code-block:: {_language(rule.good)}",
         "",
         _code(rule.good),
         "",
@@ -58,6 +68,8 @@ def rule_rst(rule: Rule) -> str:
 def render_rules_rst() -> str:
     """The whole rule reference page as reStructuredText."""
     head = [
+        ":orphan:",
+        "",
         "..",
         "   Generated from the rule catalogue by sdk.lint.docs.render_rules_rst();",
         "   regenerate with: python -m sdk.lint --write-docs docs/lint-rules.rst",

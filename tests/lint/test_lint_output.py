@@ -209,3 +209,19 @@ def test_the_default_config_is_used_when_none_is_found(tmp_path):
     report = lint_paths([plugin])
     assert [f.rule_id for f in report.findings] == ["PS103"]
     assert lint_paths([plugin], config=LintConfig(ignore=("PS1",))).findings == []
+
+
+def test_docs_rule_reference_is_in_sync_with_the_catalogue():
+    from sdk.lint.docs import render_rules_rst
+
+    checked_in = (HERE.parents[1] / "docs" / "lint-rules.rst").read_text(encoding="utf-8")
+    assert checked_in == render_rules_rst(), (
+        "docs/lint-rules.rst is stale: python -m sdk.lint --write-docs docs/lint-rules.rst"
+    )
+
+
+def test_every_rule_is_documented_with_a_bad_and_a_good_example():
+    for rule in all_rules():
+        assert rule.doc and rule.bad and rule.good and rule.summary, rule.id
+        assert rule.bad != rule.good, rule.id
+        assert rule.name == rule.name.lower() and " " not in rule.name, rule.id
