@@ -43,6 +43,7 @@ FAMILIES: dict[str, str] = {
     "resource": "sdk.lint.resource_rules",
     "schema": "sdk.lint.schema_rules",
     "mapping": "sdk.lint.mapping_rules",
+    "template": "sdk.lint.template_rules",
     "inclusion": "sdk.lint.inclusion",
 }
 

@@ -123,6 +123,29 @@ def _read_module(path: Path) -> PluginModule:
         raise LintUsageError(f"{path}: cannot be read: {reason}") from None
 
 
+def _read_templates(paths: list[Path], modules: list[PluginModule]) -> list[Any]:
+    from sdk.lint.loading import is_resource_class
+    from sdk.lint.mapping_rules import mapping_calls
+    from sdk.lint.template_rules import read_template
+
+    plugin_types: dict[str, type] = {}
+    for module in modules:
+        for call in mapping_calls(module):
+            for name, cls in (call.mapping or {}).items():
+                if isinstance(name, str) and is_resource_class(cls):
+                    plugin_types.setdefault(name, cls)
+    templates = []
+    for path in paths:
+        try:
+            template = read_template(path, display_path(path))
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise LintUsageError(f"{path}: cannot be read: {reason}") from None
+        template.plugin_types = plugin_types
+        templates.append(template)
+    return templates
+
+
 def _active_rules(config: LintConfig, inclusion: bool) -> list[Rule]:
     return [r for r in all_rules() if config.enabled(r) and (inclusion or r.family != "inclusion")]
 
@@ -151,9 +174,7 @@ def lint_paths(
     templates: list[Any] = []
     rules = _active_rules(config, inclusion)
     if template_files and any(r.scope == "template" for r in rules):
-        from sdk.lint.template_rules import read_template
-
-        templates = [read_template(p, display_path(p)) for p in template_files]
+        templates = _read_templates(template_files, modules)
     package = None
     if inclusion:
         from sdk.lint.inclusion import Package
