@@ -1,0 +1,260 @@
+"""The small HTTP layer every REST dialect is written on: requests, replies, routes, errors.
+
+A dialect is a class with routes declared by :func:`route`::
+
+    @route("GET", "/droplets/{id}", op=("compute", "servers.get", "server"))
+    def get_droplet(self, req: Request) -> Reply: ...
+
+``op`` names the fake cloud operation the request stands for: the whole
+handler runs inside one :meth:`FakeCloud.dispatch` of that operation, so it
+samples one latency, is matched by fault rules written for that operation and
+leaves one trace entry. Operations the handler calls in turn run inside that
+call (no second latency, fault or trace entry). A route without ``op`` (a
+static listing such as regions) samples the latency key
+``rest.<dialect>.<route name>`` and is never faulted.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+from urllib.parse import parse_qs, urlsplit
+
+from fake_clouds.core.faults import error_class_for_status
+from sdk import exception
+
+Handler = Callable[[Any, "Request"], "Reply"]
+
+
+@dataclass
+class Request:
+    """One HTTP request as a dialect handler sees it."""
+
+    method: str
+    url: str
+    path: str
+    query: dict[str, list[str]]
+    headers: Mapping[str, str]
+    body: bytes | None
+    timeout: Any = None
+    params: dict[str, str] = field(default_factory=dict)
+    #: Set by a handler to the fake cloud id of the entity it acted on (for the trace).
+    entity_id: str | None = None
+
+    def arg(self, name: str, default: str | None = None) -> str | None:
+        """Return the first value of query parameter *name* (or *default*)."""
+        values = self.query.get(name)
+        return values[0] if values else default
+
+    def int_arg(self, dialect: Dialect, name: str, default: int, low: int, high: int) -> int:
+        """Return an integer query parameter in ``[low, high]`` or fail naming it."""
+        raw = self.arg(name)
+        if raw is None:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            raise dialect.fail(400, f"{name} must be an integer, got {raw!r}", name) from None
+        if not low <= value <= high:
+            raise dialect.fail(400, f"{name} must be between {low} and {high}, got {value}", name)
+        return value
+
+    def json(self, dialect: Dialect, *, required: bool = True) -> dict[str, Any]:
+        """Return the JSON object body, or fail with the provider's 400 body."""
+        if not self.body:
+            if required:
+                raise dialect.fail(400, "The request body must be a JSON object")
+            return {}
+        try:
+            data = json.loads(self.body)
+        except (ValueError, UnicodeDecodeError) as ex:
+            raise dialect.fail(400, f"The request body is not valid JSON: {ex}") from None
+        if not isinstance(data, dict):
+            raise dialect.fail(
+                400, f"The request body must be a JSON object, got {type(data).__name__}"
+            )
+        return data
+
+    def read_timeout(self) -> float | None:
+        """Return the read part of the ``timeout=`` the caller passed to ``requests``."""
+        value = self.timeout
+        if isinstance(value, tuple | list):
+            value = value[1] if len(value) > 1 else value[0]
+        return float(value) if isinstance(value, int | float) else None
+
+
+@dataclass
+class Reply:
+    """What a handler answers: a status, a JSON-able body (None: empty) and headers."""
+
+    status: int = 200
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Route:
+    """One served endpoint of a dialect."""
+
+    method: str
+    template: str
+    pattern: re.Pattern[str]
+    handler_name: str
+    #: (service, operation, kind), None (static route) or the name of a dialect method
+    #: computing the tuple (or None) from the request - it must not raise.
+    op: tuple[str, str, str | None] | str | None
+
+    @property
+    def name(self) -> str:
+        """The route's name in latency keys and reports (the handler's name)."""
+        return self.handler_name
+
+
+def route(
+    method: str, template: str, *, op: tuple[str, str, str | None] | str | None = None
+) -> Callable[[Handler], Handler]:
+    """Declare a handler for *method* and *template* (``{name}`` matches one segment)."""
+
+    def decorate(fn: Handler) -> Handler:
+        routes = getattr(fn, "__rest_routes__", [])
+        fn.__rest_routes__ = [*routes, (method, template, op)]  # type: ignore[attr-defined]
+        return fn
+
+    return decorate
+
+
+def _compile(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{(\w+)\}", template)
+    regex = ""
+    for i, part in enumerate(parts):
+        regex += re.escape(part) if i % 2 == 0 else f"(?P<{part}>[^/]+)"
+    return re.compile(f"^{regex}/?$")
+
+
+class Dialect:
+    """Base class of a REST dialect: routing, auth and provider-shaped errors."""
+
+    #: Short name (``digitalocean``); used for tokens, base URLs, latency keys and reports.
+    name: ClassVar[str] = ""
+    #: Default base URL (no trailing slash).
+    default_base_url: ClassVar[str] = ""
+    #: Default token accepted by the auth check.
+    default_token: ClassVar[str] = ""
+    #: HTTP statuses this provider never sends, mapped to the one it sends instead.
+    status_map: ClassVar[dict[int, int]] = {}
+    _routes: ClassVar[list[Route]] = []
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        routes: list[Route] = []
+        seen: set[str] = set()
+        for klass in reversed(cls.__mro__):
+            for attr, value in vars(klass).items():
+                for method, template, op in getattr(value, "__rest_routes__", []):
+                    key = f"{method} {template}"
+                    if key in seen:
+                        routes = [r for r in routes if f"{r.method} {r.template}" != key]
+                    seen.add(key)
+                    routes.append(Route(method, template, _compile(template), attr, op))
+        cls._routes = routes
+
+    def __init__(self, cloud: Any, base_url: str, token: str) -> None:
+        self.cloud = cloud
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+
+    # --- routing -------------------------------------------------------------------
+
+    @classmethod
+    def routes(cls) -> list[Route]:
+        """Return every route this dialect serves, in declaration order."""
+        return list(cls._routes)
+
+    def match(self, method: str, path: str) -> tuple[Route, dict[str, str]] | None:
+        """Return the route serving *method* *path* and its path parameters."""
+        for candidate in self._routes:
+            if candidate.method != method:
+                continue
+            found = candidate.pattern.match(path)
+            if found:
+                return candidate, found.groupdict()
+        return None
+
+    def handler(self, served: Route) -> Callable[[Request], Reply]:
+        """Return the bound handler of *served*."""
+        return getattr(self, served.handler_name)
+
+    def operation_of(self, served: Route, req: Request) -> tuple[str, str, str | None] | None:
+        """Return the fake cloud operation a request to *served* stands for (None: static)."""
+        if isinstance(served.op, str):
+            return getattr(self, served.op)(req)
+        return served.op
+
+    # --- auth and errors -------------------------------------------------------------
+
+    def authenticate(self, req: Request) -> bool:
+        """True when the request carries this dialect's token (``Authorization: Bearer``)."""
+        header = req.headers.get("Authorization", "")
+        return header == f"Bearer {self.token}"
+
+    def error_body(self, status: int, message: str, field_name: str | None = None) -> Any:
+        """Return the provider's error body for *status* (subclasses shape it)."""
+        return {"message": message}
+
+    def unauthorized(self) -> Reply:
+        """Return the provider's 401 reply."""
+        return Reply(401, self.error_body(401, "Unable to authenticate you."))
+
+    def not_found(self) -> Reply:
+        """Return the provider's 404 reply for an endpoint it does not serve."""
+        return Reply(404, self.error_body(404, "The resource could not be found."))
+
+    def fail(
+        self, status: int, message: str, field_name: str | None = None
+    ) -> exception.ClientError:
+        """Return a typed client error carrying this provider's body (raise it)."""
+        cls = error_class_for_status(status)
+        err = cls(message, code=status, body=self.error_body(status, message, field_name))
+        err.rest_dialect = self.name  # type: ignore[attr-defined]
+        return err
+
+    def error_reply(self, ex: exception.ClientError, custom_body: Any = None) -> Reply:
+        """Turn a typed client error into this provider's reply."""
+        status = self.status_map.get(ex.code, ex.code)
+        if getattr(ex, "rest_dialect", None) == self.name:
+            status, body = ex.code, ex.body
+        elif custom_body is not None:
+            body = custom_body
+        else:
+            body = self.core_error_body(status, ex)
+        headers: dict[str, str] = {}
+        retry_after = getattr(ex, "retry_after", None)
+        if isinstance(ex, exception.OverLimit) and ex.code == 429:
+            headers["Retry-After"] = str(max(1, math.ceil(retry_after or 1)))
+        return Reply(status, body, headers)
+
+    def core_error_body(self, status: int, ex: exception.ClientError) -> Any:
+        """Return the body for an error raised by the fake cloud core (not by the dialect)."""
+        return self.error_body(status, str(ex))
+
+
+def parse_request(method: str, url: str, base_url: str, headers: Any, body: Any, timeout: Any):
+    """Build a :class:`Request` from what ``responses`` hands a callback."""
+    parts = urlsplit(url)
+    base_path = urlsplit(base_url).path.rstrip("/")
+    path = parts.path[len(base_path) :] if parts.path.startswith(base_path) else parts.path
+    if isinstance(body, str):
+        body = body.encode("utf-8")
+    return Request(
+        method=method.upper(),
+        url=url,
+        path=path or "/",
+        query=parse_qs(parts.query, keep_blank_values=True),
+        headers=headers,
+        body=body,
+        timeout=timeout,
+    )
