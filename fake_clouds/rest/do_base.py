@@ -174,7 +174,7 @@ class DOBase(Dialect):
         status = {"active": "available", "error": "deleted"}.get(image["status"], "pending")
         return {
             "id": int_id(image["id"]),
-            "name": image.get("file") or image["name"],
+            "name": (image.get("file") or image["name"]) if public else image["name"],
             "distribution": alias[2] if alias else "Unknown",
             "slug": (alias[0] if alias else image["name"]) if public else None,
             "public": public,

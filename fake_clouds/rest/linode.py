@@ -117,7 +117,7 @@ class Linode(Dialect):
         alias = IMAGE_ALIASES.get(image["name"])
         return {
             "id": self.image_id(image),
-            "label": image.get("file") or image["name"],
+            "label": (image.get("file") or image["name"]) if public else image["name"],
             "description": "",
             "created": iso(image["created_at"], zulu=False),
             "type": "manual",
