@@ -1,0 +1,370 @@
+"""The harness: salt-cloud's operations over driver modules, against a fake cloud, in virtual time.
+
+:class:`DriverHarness` reads providers/profiles, loads one driver module per
+provider alias (see :mod:`simulator.drivers.loader`) and runs salt-cloud's
+operations with salt-cloud's calling conventions:
+
+================================  ====================================================
+``create(profile, name)``         ``create(vm_)`` (``-p PROFILE NAME``)
+``destroy(name)``                 ``destroy(name)`` on the provider holding the node
+``query(fun)``                    ``list_nodes()`` / ``list_nodes_full()`` /
+                                  ``list_nodes_select()`` on every provider (-Q/-F/-S)
+``action(action, name, kwargs)``  ``action(name, call='action')`` or
+                                  ``action(name, kwargs, call='action')`` (``-a``)
+``function(fun, provider, kw)``   ``fun(call='function')`` or
+                                  ``fun(kwargs=kw, call='function')`` (``-f``)
+``avail(kind, provider)``         ``avail_images()`` / ``avail_sizes()`` /
+                                  ``avail_locations()`` (``--list-*``)
+================================  ====================================================
+
+Every driver call runs in a *session*: the runtime of :mod:`sdk.cloud_driver`
+is the harness's (virtual ``sleep``/``now``, the event bus, the simulated
+deploy), ``requests`` is served by the fake REST dialects (a host no fake
+serves fails with the URL) and raw sockets are refused. Any exception a
+driver raises becomes a :class:`DriverCallError` naming the driver file, the
+function and - for unexpected errors - the line.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+import responses
+
+from sdk import cloud_driver as cd
+from sdk.exception import ConfigurationError, EntityNotFound, PlugsimError
+from simulator.drivers.config import CloudConfig, load_cloud_config
+from simulator.drivers.deploy import DeploySimulator
+from simulator.drivers.loader import (
+    DriverLoadError,
+    DriverLocator,
+    DriverUnavailable,
+    LoadedDriver,
+    load_driver,
+)
+from simulator.drivers.netguard import guard_sockets
+from simulator.drivers.utils import build_salt, build_utils
+from simulator.drivers.vtime import DEFAULT_EPOCH, VirtualTimeModule
+from simulator.rng import SeededRNG, derive_seed
+
+#: What each listing flag calls.
+QUERY_FUNCTIONS = ("list_nodes", "list_nodes_full", "list_nodes_select")
+AVAIL_FUNCTIONS = {"images": "avail_images", "sizes": "avail_sizes", "locations": "avail_locations"}
+
+
+class DriverCallError(PlugsimError):
+    """A driver function raised; ``cause`` is the original exception."""
+
+    def __init__(self, message: str, cause: BaseException | None = None) -> None:
+        super().__init__(message)
+        self.cause = cause
+
+    @property
+    def refused(self) -> bool:
+        """True when the driver refused the call with a SaltCloudSystemExit."""
+        return self.cause is not None and type(self.cause).__name__ == "SaltCloudSystemExit"
+
+
+def _short_connection_error(ex: BaseException) -> str | None:
+    text = str(ex)
+    if "Connection refused by Responses" not in text:
+        return None
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("- ") and "://" in line:
+            return f"no fake cloud serves {line[2:]} (real network I/O is refused)"
+    return "a request went to a host no fake cloud serves (real network I/O is refused)"
+
+
+class DriverHarness:
+    """salt-cloud over driver modules, against one fake cloud in virtual time."""
+
+    def __init__(
+        self,
+        providers: Any,
+        profiles: Any = None,
+        *,
+        settings: Any = None,
+        drivers: Mapping[str, str | os.PathLike[str]] | None = None,
+        driver_dirs: Iterable[str | os.PathLike[str]] = (),
+        bundled: bool = True,
+        seed: int = 0,
+        faults: Any = None,
+        cloud: Any = None,
+        rest: bool = True,
+        rest_tokens: Mapping[str, str] | None = None,
+        rest_base_urls: Mapping[str, str] | None = None,
+        port_delay: tuple[float, float] = (5.0, 20.0),
+        win_credential_delay: float = 0.0,
+        epoch: float = DEFAULT_EPOCH,
+    ) -> None:
+        """Build a harness (no driver is loaded until first used).
+
+        *providers*/*profiles*/*settings*: paths or mappings in salt-cloud's
+        format. *cloud*: an existing fake cloud (e.g. a stored world's);
+        otherwise a default backend is built from *seed* and *faults*.
+        """
+        self.config: CloudConfig = load_cloud_config(providers, profiles, settings)
+        if cloud is None:
+            from fake_clouds.core.registry import load_backend
+
+            cloud = load_backend("default", seed=derive_seed(seed, "cloud"), faults=faults)
+        elif faults is not None:
+            cloud.set_faults(faults)
+        self.cloud = cloud
+        self.clock = cloud.clock
+        self.epoch = float(epoch)
+        self.bus = cloud_driver_bus(self.clock)
+        self.deployer = DeploySimulator(
+            cloud,
+            self.clock,
+            SeededRNG(derive_seed(seed, "deploy")),
+            port_delay=port_delay,
+            win_credential_delay=win_credential_delay,
+        )
+        self.runtime = cloud_driver_runtime(self.bus, self.clock, self.epoch, self.deployer)
+        self.opts = self.config.opts()
+        self.cachedir_index: dict[str, Any] = {}
+        self.utils = build_utils(self.opts, self.cachedir_index)
+        self.salt = build_salt(self.opts)
+        self.time_shim = VirtualTimeModule(self.clock, self.epoch)
+        self.locator = DriverLocator(drivers, driver_dirs, bundled=bundled)
+        self._drivers: dict[str, LoadedDriver] = {}
+        self._depth = 0
+        self.mock = responses.RequestsMock(assert_all_requests_are_fired=False)
+        self.rest = self._serve_rest(rest_tokens, rest_base_urls) if rest else None
+
+    # --- sessions -------------------------------------------------------------------
+
+    def _serve_rest(
+        self, tokens: Mapping[str, str] | None, base_urls: Mapping[str, str] | None
+    ) -> Any:
+        try:
+            from fake_clouds.rest.server import RestServer
+        except ImportError:
+            return None
+        return RestServer(self.cloud, tokens=tokens, base_urls=base_urls, mock=self.mock)
+
+    @contextmanager
+    def session(self) -> Iterator[DriverHarness]:
+        """Run driver code inside: harness runtime, fake REST, no sockets (re-entrant)."""
+        with ExitStack() as stack:
+            stack.enter_context(cd.use_runtime(self.runtime))
+            if self._depth == 0:
+                self.mock.start()
+                stack.callback(self.mock.stop, allow_assert=False)
+                stack.enter_context(guard_sockets())
+            self._depth += 1
+            stack.callback(self._leave)
+            yield self
+
+    def _leave(self) -> None:
+        self._depth -= 1
+
+    # --- drivers --------------------------------------------------------------------
+
+    def driver(self, alias: str) -> LoadedDriver:
+        """Return the driver loaded for provider *alias* (loading it on first use)."""
+        if alias in self._drivers:
+            return self._drivers[alias]
+        cfg = self.config
+        if alias not in cfg.providers:
+            known = ", ".join(cfg.aliases()) or "none"
+            raise ConfigurationError(
+                f"{cfg.providers_file}: no provider {alias!r} (known: {known})"
+            )
+        name = cfg.driver_of(alias)
+        where = f"{cfg.providers_file}: {alias}.driver"
+        source = self.locator.find(name)
+        if source is None:
+            known = ", ".join(self.locator.known()) or "none"
+            raise ConfigurationError(f"{where}: unknown driver {name!r} (known: {known})")
+        before = len(self.runtime.notes)
+        try:
+            loaded = load_driver(
+                source,
+                alias=alias,
+                driver=name,
+                opts=self.opts,
+                utils=self.utils,
+                salt=self.salt,
+                time_shim=self.time_shim,
+                session=self.session,
+                runtime=self.runtime,
+                where=where,
+            )
+        except DriverUnavailable:
+            self._raise_missing(alias, name, source, before)
+            raise
+        if loaded.name != name:
+            raise DriverLoadError(
+                f"{where}: {loaded.source} is the driver {loaded.name!r} (its __virtual__() says "
+                f"so), not {name!r}"
+            )
+        self._check_configured(loaded, before)
+        self._drivers[alias] = loaded
+        return loaded
+
+    def _raise_missing(self, alias: str, name: str, source: str, before: int) -> None:
+        notes = [n for n in self.runtime.notes[before:] if n.provider in (f"{alias}:{name}", name)]
+        if notes and notes[-1].missing:
+            keys = notes[-1].missing
+            key_list = ", ".join(keys)
+            raise ConfigurationError(
+                f"{self.config.providers_file}: {alias}.{keys[0]}: missing credential"
+                f"{'s' if len(keys) > 1 else ''} {key_list} required by driver {name!r} ({source})"
+            )
+
+    def _check_configured(self, loaded: LoadedDriver, before: int) -> None:
+        fun = loaded.function("get_configured_provider")
+        if fun is None:
+            return
+        try:
+            with self.session():
+                result = fun()
+        except Exception as ex:
+            raise DriverLoadError(
+                f"{loaded.source}: get_configured_provider() raised {type(ex).__name__}: {ex}"
+            ) from None
+        if not result:
+            self._raise_missing(loaded.alias, loaded.name, loaded.source, before)
+            raise ConfigurationError(
+                f"{self.config.providers_file}: {loaded.alias}: driver {loaded.name!r} says the "
+                f"provider is not configured (get_configured_provider() returned {result!r})"
+            )
+
+    # --- calling ----------------------------------------------------------------------
+
+    def call(self, alias: str, function: str, *args: Any, **kwargs: Any) -> Any:
+        """Call driver *function* of provider *alias* in a session; errors become DriverCallError."""
+        loaded = self.driver(alias)
+        fun = loaded.function(function)
+        if fun is None:
+            raise DriverCallError(
+                f"{loaded.source}: driver {loaded.name!r} has no function {function!r}"
+            )
+        with self.session():
+            try:
+                return fun(*args, **kwargs)
+            except Exception as ex:
+                raise self._call_error(loaded, function, ex) from ex
+
+    def _call_error(self, loaded: LoadedDriver, function: str, ex: Exception) -> DriverCallError:
+        where = f"{loaded.source}: {function}()"
+        short = _short_connection_error(ex)
+        if short is not None:
+            return DriverCallError(f"{where}: {short}", ex)
+        if type(ex).__name__.startswith("SaltCloud") or isinstance(ex, PlugsimError):
+            return DriverCallError(f"{where}: {type(ex).__name__}: {ex}", ex)
+        frames = [f for f in traceback.extract_tb(ex.__traceback__) if f.filename == loaded.source]
+        line = f" at line {frames[-1].lineno}" if frames else ""
+        return DriverCallError(f"{where} raised {type(ex).__name__}{line}: {ex}", ex)
+
+    def aliases(self) -> list[str]:
+        """Return every provider alias, sorted."""
+        return self.config.aliases()
+
+    def _resolve(self, provider: str) -> str:
+        alias, _ = self.config.resolve_provider(provider, f"provider {provider!r}")
+        return alias
+
+    # --- salt-cloud operations ---------------------------------------------------------
+
+    def create(self, profile: str, name: str) -> Any:
+        """Create *name* from *profile* (``salt-cloud -p PROFILE NAME``); return create()'s result."""
+        vm_ = self.config.vm(profile, name)
+        alias = vm_["driver"].split(":", 1)[0]
+        return self.call(alias, "create", vm_)
+
+    def locate(self, name: str) -> str | None:
+        """Return the alias whose ``list_nodes()`` has a node called *name*."""
+        for alias in self.aliases():
+            nodes = self.call(alias, "list_nodes")
+            if isinstance(nodes, Mapping) and name in nodes:
+                return alias
+        return None
+
+    def destroy(self, name: str) -> dict[str, Any]:
+        """Destroy node *name* wherever it is (``salt-cloud -d NAME``)."""
+        alias = self.locate(name)
+        if alias is None:
+            raise EntityNotFound(entity="node", name=name)
+        return {alias: {self.config.driver_of(alias): {name: self.call(alias, "destroy", name)}}}
+
+    def query(self, function: str = "list_nodes") -> dict[str, Any]:
+        """Run a listing function on every provider: ``{alias: {driver: result}}``."""
+        if function not in QUERY_FUNCTIONS:
+            raise ConfigurationError(
+                f"unknown query {function!r} (known: {', '.join(QUERY_FUNCTIONS)})"
+            )
+        return {a: {self.config.driver_of(a): self.call(a, function)} for a in self.aliases()}
+
+    def action(
+        self, action: str, name: str, kwargs: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Run *action* on node *name* (``salt-cloud -a ACTION NAME [k=v ...]``)."""
+        alias = self.locate(name)
+        if alias is None:
+            raise EntityNotFound(entity="node", name=name)
+        if kwargs:
+            result = self.call(alias, action, name, dict(kwargs), call=cd.ACTION_CALL)
+        else:
+            result = self.call(alias, action, name, call=cd.ACTION_CALL)
+        return {alias: {self.config.driver_of(alias): {name: result}}}
+
+    def function(
+        self, function: str, provider: str, kwargs: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Run provider *function* (``salt-cloud -f FUNCTION PROVIDER [k=v ...]``)."""
+        alias = self._resolve(provider)
+        if kwargs:
+            result = self.call(alias, function, kwargs=dict(kwargs), call=cd.FUNCTION_CALL)
+        else:
+            result = self.call(alias, function, call=cd.FUNCTION_CALL)
+        return {alias: {self.config.driver_of(alias): result}}
+
+    def avail(self, kind: str, provider: str) -> dict[str, Any]:
+        """List images, sizes or locations of *provider* (``--list-images`` ...)."""
+        if kind not in AVAIL_FUNCTIONS:
+            raise ConfigurationError(
+                f"unknown listing {kind!r} (known: {', '.join(AVAIL_FUNCTIONS)})"
+            )
+        alias = self._resolve(provider)
+        result = self.call(alias, AVAIL_FUNCTIONS[kind])
+        return {alias: {self.config.driver_of(alias): result}}
+
+    # --- records ---------------------------------------------------------------------------
+
+    def events(self, prefix: str = "") -> list[cd.CloudEvent]:
+        """Return the events drivers fired (tag prefix filter), in order."""
+        return self.bus.events(prefix)
+
+    def now(self) -> float:
+        """Return the virtual time in seconds."""
+        return self.clock.now()
+
+    def rest_report(self) -> Any:
+        """Return the fake REST server's report (calls, unserved endpoints, bugs), or None."""
+        return self.rest.report() if self.rest is not None else None
+
+
+def cloud_driver_bus(clock: Any) -> cd.EventBus:
+    """Return an event bus stamping events with *clock*'s virtual time."""
+    return cd.EventBus(clock=clock.now)
+
+
+def cloud_driver_runtime(
+    bus: cd.EventBus, clock: Any, epoch: float, deploy: Callable[..., Any]
+) -> cd.DriverRuntime:
+    """Return the runtime the harness installs: virtual sleep/now, *bus*, simulated *deploy*."""
+
+    def sleep(seconds: float) -> None:
+        if seconds < 0:
+            raise ValueError("sleep length must be non-negative")
+        clock.sleep_sync(float(seconds))
+
+    return cd.DriverRuntime(bus=bus, sleep=sleep, now=lambda: epoch + clock.now(), deploy=deploy)
