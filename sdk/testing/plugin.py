@@ -1,0 +1,236 @@
+"""The ``plugsim`` pytest plugin (entry point ``pytest11``; disable with ``-p no:plugsim``).
+
+Fixtures
+    ``plugsim_seed``      the test's seed (derived from the session seed and the node id)
+    ``plugsim_env``       a :class:`sdk.testing.harness.PlugsimEnv` (worlds, types, coverage)
+    ``plugsim_world``     the test's default world (fresh per test, seeded)
+    ``virtual_clock``     that world's :class:`simulator.clock.VirtualClock`
+    ``fake_cloud``        that world's :class:`fake_clouds.core.FakeCloud`
+    ``stack_factory``     ``stack_factory(template, environment=(), parameters=None, **kw)``
+    ``resource_harness``  ``resource_harness(ResourceClass, properties, **kw)``
+
+Markers
+    ``@pytest.mark.faults(...)``   fault rules (mappings, a list) or a preset name
+    ``@pytest.mark.latency(...)``  a latency spec, or one number for every call and transition
+    ``@pytest.mark.seed(N)``       the test's seed, whatever the session seed
+
+Options
+    ``--plugsim-seed N``, ``--plugsim-faults SPEC``, ``--plugsim-report PATH``,
+    ``--plugsim-wall-limit SECONDS``
+
+Nothing here is autouse: a test that asks for no plugsim fixture runs untouched.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+import pytest
+
+from sdk import exception
+from sdk.testing.report import Coverage
+from sdk.testing.watchdog import DEFAULT_WALL_LIMIT
+from simulator.rng import derive_seed
+
+COVERAGE_KEY = pytest.StashKey[Coverage]()
+SEED_KEY = pytest.StashKey[int]()
+USED_KEY = pytest.StashKey[bool]()
+
+MARKERS = (
+    "faults(*rules_or_preset): fault rules or a preset name for this test's fake cloud",
+    "latency(spec): latency model for this test's fake cloud (a number: every call/transition)",
+    "seed(n): run this test with seed n",
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Register the ``--plugsim-*`` options."""
+    group = parser.getgroup("plugsim", "plugsim simulated clouds")
+    group.addoption(
+        "--plugsim-seed",
+        type=int,
+        default=None,
+        help="session seed; each test's seed derives from it and the test id (default 0)",
+    )
+    group.addoption(
+        "--plugsim-faults",
+        default=None,
+        help="fault preset, profile path or YAML rules for every test's fake cloud",
+    )
+    group.addoption(
+        "--plugsim-report",
+        default=None,
+        metavar="PATH",
+        help="write the lifecycle coverage matrix as JSON to PATH",
+    )
+    group.addoption(
+        "--plugsim-wall-limit",
+        type=float,
+        default=DEFAULT_WALL_LIMIT,
+        metavar="SECONDS",
+        help=f"fail a test whose plug-in handler blocks longer (default {DEFAULT_WALL_LIMIT:g})",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the markers and the session's coverage matrix."""
+    for line in MARKERS:
+        config.addinivalue_line("markers", line)
+    config.stash[COVERAGE_KEY] = Coverage()
+
+
+def session_seed(config: pytest.Config) -> int:
+    """The session seed (``--plugsim-seed``, default 0)."""
+    value = config.getoption("--plugsim-seed", None)
+    return 0 if value is None else int(value)
+
+
+def item_seed(item: pytest.Item) -> int:
+    """The seed of *item*: its ``seed`` marker, else derived from session seed and node id."""
+    marker = item.get_closest_marker("seed")
+    if marker is not None:
+        if (
+            len(marker.args) != 1
+            or isinstance(marker.args[0], bool)
+            or not isinstance(marker.args[0], int)
+        ):
+            raise exception.ConfigurationError(
+                f"{item.nodeid}: @pytest.mark.seed takes one integer, got {marker.args!r}"
+            )
+        return marker.args[0]
+    return derive_seed(session_seed(item.config), item.nodeid) % (2**31)
+
+
+def _faults(item: pytest.Item) -> Any:
+    marker = item.get_closest_marker("faults")
+    if marker is None:
+        return item.config.getoption("--plugsim-faults", None)
+    args = marker.args
+    if len(args) == 1 and isinstance(args[0], str | list | tuple):
+        return list(args[0]) if isinstance(args[0], tuple) else args[0]
+    if args and all(isinstance(a, dict) for a in args):
+        return list(args)
+    raise exception.ConfigurationError(
+        f"{item.nodeid}: @pytest.mark.faults takes a preset name, a list of rules "
+        f"or rule mappings, got {args!r}"
+    )
+
+
+def _latency(item: pytest.Item) -> Any:
+    marker = item.get_closest_marker("latency")
+    if marker is None:
+        return None
+    if marker.kwargs and not marker.args:
+        return dict(marker.kwargs)
+    if len(marker.args) == 1:
+        spec = marker.args[0]
+        if isinstance(spec, int | float) and not isinstance(spec, bool):
+            return uniform_latency(spec)
+        return spec
+    raise exception.ConfigurationError(
+        f"{item.nodeid}: @pytest.mark.latency takes one spec (or a number), got {marker.args!r}"
+    )
+
+
+def uniform_latency(seconds: float) -> dict[str, dict[str, float]]:
+    """A latency spec giving every call and every transition exactly *seconds*."""
+    from fake_clouds.core.latency import DEFAULT_LATENCY
+
+    return {
+        section: {key: seconds for key in [*DEFAULT_LATENCY[section], "*"]}
+        for section in ("calls", "transitions")
+    }
+
+
+def replay_command(item: pytest.Item) -> str:
+    """The command line that runs *item* again with the same seed and faults."""
+    parts = ["python", "-m", "pytest", item.nodeid, f"--plugsim-seed={session_seed(item.config)}"]
+    faults = item.config.getoption("--plugsim-faults", None)
+    if faults:
+        parts.append(f"--plugsim-faults={faults}")
+    return shlex.join(parts)
+
+
+@pytest.fixture
+def plugsim_seed(request: pytest.FixtureRequest) -> int:
+    """The test's seed (``seed`` marker, else derived from the session seed and node id)."""
+    seed = item_seed(request.node)
+    request.node.stash[SEED_KEY] = seed
+    request.node.stash[USED_KEY] = True
+    return seed
+
+
+@pytest.fixture
+def plugsim_env(request: pytest.FixtureRequest, plugsim_seed: int):
+    """A :class:`PlugsimEnv` for this test; every world it opens is closed afterwards."""
+    from sdk.testing.harness import PlugsimEnv
+
+    item = request.node
+    env = PlugsimEnv(
+        plugsim_seed,
+        faults=_faults(item),
+        latency=_latency(item),
+        wall_limit=item.config.getoption("--plugsim-wall-limit", DEFAULT_WALL_LIMIT),
+        coverage=item.config.stash[COVERAGE_KEY],
+    )
+    yield env
+    env.close()
+
+
+@pytest.fixture
+def plugsim_world(plugsim_env: Any):
+    """The test's default simulated world (fresh per test, seeded)."""
+    return plugsim_env.world
+
+
+@pytest.fixture
+def virtual_clock(plugsim_world: Any):
+    """The virtual clock of the test's world."""
+    return plugsim_world.clock
+
+
+@pytest.fixture
+def fake_cloud(plugsim_world: Any):
+    """The fake cloud of the test's world (faults/latency from markers and options)."""
+    return plugsim_world.cloud
+
+
+@pytest.fixture
+def stack_factory(plugsim_env: Any):
+    """``stack_factory(template, environment=(), parameters=None, **kw)`` -> StackHandle."""
+    return plugsim_env.stack
+
+
+@pytest.fixture
+def resource_harness(plugsim_env: Any):
+    """``resource_harness(ResourceClass, properties, **kw)`` -> ResourceHarness."""
+    return plugsim_env.harness
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]):
+    """Add the seed and the replay command to the report of a failing plugsim test."""
+    report = yield
+    if report.failed and item.stash.get(USED_KEY, False):
+        seed = item.stash.get(SEED_KEY, None)
+        text = f"seed: {seed} (session seed {session_seed(item.config)})\n"
+        text += f"replay: {replay_command(item)}"
+        report.sections.append(("plugsim", text))
+    return report
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Print the lifecycle coverage matrix and write ``--plugsim-report``."""
+    coverage = config.stash.get(COVERAGE_KEY, None)
+    if coverage is None:
+        return
+    path = config.getoption("--plugsim-report", None)
+    if coverage.plugins():
+        terminalreporter.write_sep("=", "plugsim lifecycle coverage")
+        for line in coverage.lines():
+            terminalreporter.write_line(line)
+    if path:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(coverage.to_json())
+        terminalreporter.write_line(f"plugsim coverage report written to {path}")
