@@ -27,6 +27,7 @@ build; they produce reStructuredText and YAML text.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
 import json
@@ -51,21 +52,6 @@ from sdk import attributes, exception, support
 from sdk import constraints as constr
 from sdk import properties as props_mod
 from sdk.resource import Resource
-
-__all__ = [
-    "PlugsimDomain",
-    "ResourceDirective",
-    "ResourcesDirective",
-    "example_value",
-    "find_resource_class",
-    "format_constraint",
-    "format_value",
-    "hot_example",
-    "is_hidden",
-    "module_resource_types",
-    "resource_reference",
-    "setup",
-]
 
 LOG = logging.getLogger(__name__)
 
@@ -97,8 +83,7 @@ def module_resource_types(module: str) -> dict[str, type[Resource]]:
     func_name = "available_resource_mapping"
     func = getattr(mod, func_name, None)
     if not callable(func):
-        func_name = "resource_mapping"
-        func = getattr(mod, func_name, None)
+        func_name, func = "resource_mapping", getattr(mod, "resource_mapping", None)
     if not callable(func):
         raise exception.ConfigurationError(
             f"module '{module}' defines neither resource_mapping() nor available_resource_mapping()"
@@ -114,15 +99,12 @@ def module_resource_types(module: str) -> dict[str, type[Resource]]:
             f"{module}.{func_name}() must return a map of type names to classes, "
             f"got {type(mapping).__name__}"
         )
-    out: dict[str, type[Resource]] = {}
-    for name in sorted(mapping, key=str):
-        cls = mapping[name]
+    for name, cls in mapping.items():
         if not (isinstance(cls, type) and issubclass(cls, Resource)):
             raise exception.ConfigurationError(
                 f"{module}.{func_name}(): '{name}' maps to {cls!r}, not a Resource subclass"
             )
-        out[str(name)] = cls
-    return out
+    return {str(name): mapping[name] for name in sorted(mapping, key=str)}
 
 
 def find_resource_class(
@@ -182,10 +164,8 @@ def _literal(text: str) -> str:
 
 def _span(low: Any, high: Any, what: str) -> str:
     if low is not None and high is not None:
-        return f"{what} from {low} to {high}" if what else f"from {low} to {high}"
-    if low is not None:
-        return f"{what} at least {low}".strip()
-    return f"{what} at most {high}".strip()
+        return f"{what} from {low} to {high}".strip()
+    return f"{what} at least {low}".strip() if low is not None else f"{what} at most {high}".strip()
 
 
 def _constraint_rule(c: constr.Constraint) -> str:
@@ -194,9 +174,7 @@ def _constraint_rule(c: constr.Constraint) -> str:
     if isinstance(c, constr.Length):
         return _span(c.min, c.max, "length")
     if isinstance(c, constr.Modulo):
-        if c.offset:
-            return f"{c.offset} plus a multiple of {c.step}"
-        return f"a multiple of {c.step}"
+        return f"{c.offset} plus a multiple of {c.step}" if c.offset else f"a multiple of {c.step}"
     if isinstance(c, constr.AllowedValues):
         return "one of " + ", ".join(_literal(format_value(v)) for v in c.allowed)
     if isinstance(c, constr.AllowedPattern):
@@ -216,13 +194,13 @@ def format_constraint(c: constr.Constraint) -> str:
     return f"{rule} — {c.description}" if c.description else rule
 
 
-_STATUS_WORDS = {
-    support.SUPPORTED: "Supported",
-    support.DEPRECATED: "Deprecated",
-    support.UNSUPPORTED: "Unsupported",
-    support.UNKNOWN: "Support status unknown",
-    support.HIDDEN: "Hidden",
-}
+_STATUS_WORDS = dict(
+    zip(
+        support.SUPPORT_STATUSES,
+        ("Status unknown", "Supported", "Deprecated", "Unsupported", "Hidden"),
+        strict=True,
+    )
+)
 
 
 def _version_notes(status: support.SupportStatus) -> list[str]:
@@ -279,9 +257,7 @@ def _visible(schema_map: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
             yield str(name), s
 
 
-def _property_entry(
-    name: str, schema: props_mod.Schema, update_allowed: bool, top: bool
-) -> list[str]:
+def _property_body(schema: props_mod.Schema, update_allowed: bool, top: bool) -> list[str]:
     needed = "required" if schema.required else "optional"
     head = f"*{_type_label(schema)}*, {needed}."
     if schema.default is not None:
@@ -296,8 +272,7 @@ def _property_entry(
         body += [f"* {format_constraint(c)}" for c in schema.constraints]
         body.append("")
     body += _version_notes(schema.support_status)
-    body += _nested(schema)
-    return [_literal(name), *_indent(body)]
+    return body + _nested(schema)
 
 
 def _nested(schema: props_mod.Schema) -> list[str]:
@@ -306,17 +281,15 @@ def _nested(schema: props_mod.Schema) -> list[str]:
         if isinstance(nested.schema, dict):
             return ["Each item is a map with these members:", "", *_members(nested.schema)]
         if nested.constraints or nested.description:
-            return ["Each item:", "", *_property_entry("*item*", nested, False, False)[1:], ""]
+            return ["Each item:", "", *_property_body(nested, False, False)]
         return []
-    if isinstance(nested, dict):
-        return ["Members:", "", *_members(nested)]
-    return []
+    return ["Members:", "", *_members(nested)] if isinstance(nested, dict) else []
 
 
 def _members(schema_map: Mapping[str, props_mod.Schema]) -> list[str]:
     lines: list[str] = []
     for name, s in _visible(schema_map):
-        lines += [*_property_entry(name, s, False, False), ""]
+        lines += [_literal(name), *_indent(_property_body(s, False, False)), ""]
     return lines
 
 
@@ -336,10 +309,6 @@ _CATEGORY_CHARS = {
 }
 
 
-class _NoExample(Exception):
-    """A regular expression construct the example generator does not handle."""
-
-
 def _emit(tree: Any, reps: int) -> str:
     out: list[str] = []
     for op, av in tree:
@@ -350,7 +319,9 @@ def _emit(tree: Any, reps: int) -> str:
         elif op == sre.ANY:
             out.append("a")
         elif op == sre.IN:
-            out.append(_emit_set(av))
+            out.append(_emit(av[:1], reps))
+        elif op == sre.RANGE:
+            out.append(chr(av[0]))
         elif op == sre.CATEGORY:
             out.append(_CATEGORY_CHARS.get(av, "a"))
         elif op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
@@ -366,19 +337,8 @@ def _emit(tree: Any, reps: int) -> str:
         elif op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
             continue
         else:
-            raise _NoExample(str(op))
+            raise ValueError(f"no example for {op}")
     return "".join(out)
-
-
-def _emit_set(items: Any) -> str:
-    op, av = items[0]
-    if op == sre.LITERAL:
-        return chr(av)
-    if op == sre.RANGE:
-        return chr(av[0])
-    if op == sre.CATEGORY:
-        return _CATEGORY_CHARS.get(av, "a")
-    raise _NoExample(str(op))
 
 
 def _pattern_examples(pattern: str) -> Iterator[str]:
@@ -389,7 +349,7 @@ def _pattern_examples(pattern: str) -> Iterator[str]:
     for reps in (1, 2, 4, 8, 16, 0):
         try:
             text = _emit(tree, reps)
-        except _NoExample:
+        except ValueError:
             return
         if re.fullmatch(pattern, text):
             yield text
@@ -411,6 +371,8 @@ def _number_candidates(schema: props_mod.Schema) -> Iterator[Any]:
     for base in bases:
         start = int(base) if float(base).is_integer() else int(base) + 1
         yield start
+        if schema.type == schema.NUMBER:
+            yield base
         for m in steps:
             aligned = start + ((m.offset - start) % m.step)
             yield aligned
@@ -547,7 +509,7 @@ def resource_reference(type_name: str, cls: type[Resource]) -> list[str]:
             lines += _heading(title, "~")
             for name, s in group:
                 updatable = s.update_allowed or name in extra_updatable
-                lines += [*_property_entry(name, s, updatable, True), ""]
+                lines += [_literal(name), *_indent(_property_body(s, updatable, True)), ""]
     lines += _heading("Attributes", "-")
     for name, a in _visible(attr_schema):
         head = f"*{a.type}*." if a.type else ""
@@ -575,11 +537,6 @@ class _ReferenceDirective(SphinxDirective):
         LOG.warning("%s: %s", self.directive_name, message, location=self.get_location())
         return []
 
-    def _note_source(self, cls: type) -> None:
-        source = inspect.getsourcefile(cls) if hasattr(cls, "__module__") else None
-        if source:
-            self.env.note_dependency(source)
-
     def _render(self, items: list[tuple[str, type[Resource]]]) -> list[nodes.Node]:
         lines: list[str] = []
         for type_name, cls in items:
@@ -588,10 +545,10 @@ class _ReferenceDirective(SphinxDirective):
             except exception.PlugsimError as ex:
                 self._warn(str(ex))
                 continue
-            try:
-                self._note_source(cls)
-            except TypeError:
-                pass
+            with contextlib.suppress(TypeError):  # rebuild the page when the plug-in changes
+                source = inspect.getsourcefile(cls)
+                if source:
+                    self.env.note_dependency(source)
         if not lines:
             return []
         source = f"<{self.directive_name} {' '.join(self.arguments)}>"

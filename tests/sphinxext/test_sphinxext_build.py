@@ -219,3 +219,36 @@ def test_warnings_fail_a_strict_build(tmp_path: Path, capsys: pytest.CaptureFixt
     code, _ = build(src, "text", "-W")
     assert code != 0
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_broken_schema_is_a_warning_naming_the_plugin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = make_project(tmp_path, "Text.\n\n.. plugsim:resources:: sphinxext_broken_plugin\n")
+    code, _ = build(src)
+    assert code == 0
+    assert (
+        "index.rst:6: WARNING: plugsim:resources: resource plug-in "
+        "sphinxext_broken_plugin.Broken (Sample::Broken::Broken): Property size: "
+        "Invalid type 'Bogus'; valid types are: Integer, String, Number, Boolean, Map, List, Any"
+    ) in capsys.readouterr().err
+
+
+def test_setup_metadata_is_parallel_safe() -> None:
+    import sdk
+    from sdk import sphinxext
+
+    registered: list[type] = []
+
+    class App:
+        def add_domain(self, domain: type) -> None:
+            registered.append(domain)
+
+    meta = sphinxext.setup(App())  # type: ignore[arg-type]
+    assert meta == {
+        "version": sdk.__version__,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }
+    assert registered == [sphinxext.PlugsimDomain]
+    assert sorted(sphinxext.PlugsimDomain.directives) == ["resource", "resources"]
