@@ -1,0 +1,256 @@
+"""``plugsim cloud``: salt-cloud's command line over the driver harness and a stored world.
+
+Flags follow salt-cloud::
+
+    plugsim cloud -p PROFILE NAME [NAME ...]        create
+    plugsim cloud -d NAME [NAME ...]                destroy
+    plugsim cloud -Q | -F | -S                      list nodes (brief, full, query.selection)
+    plugsim cloud -a ACTION NAME [k=v ...]          run an action on nodes
+    plugsim cloud -f FUNCTION PROVIDER [k=v ...]    run a provider function
+    plugsim cloud --list-images|--list-sizes|--list-locations PROVIDER
+    plugsim cloud inventory                         what the fake cloud holds
+
+The fake cloud, its virtual clock and seeded streams live in the engine's
+store (``--state``, default ``$PLUGSIM_STATE`` or ``.plugsim/world.db``), so
+a node created by one invocation is there for the next. Output is YAML like
+salt-cloud's, or JSON with ``--out json``; ``--events`` prints the events the
+drivers fired (to stderr). Errors are one line on stderr and exit status 1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from typing import Any
+
+import click
+import yaml
+
+from sdk.exception import PlugsimError
+from simulator.events import format_time
+
+_ACTIONS = ("profile", "destroy", "query", "full_query", "select_query", "action", "function")
+_LISTINGS = {"list_images": "images", "list_sizes": "sizes", "list_locations": "locations"}
+
+
+class _SaltCloudGroup(click.Group):
+    """A group whose own flags take positional names (``-p web vm1``) unless a sub-command leads."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] in self.commands:
+            return super().parse_args(ctx, args)
+        ctx.allow_interspersed_args = True
+        click.Command.parse_args(self, ctx, args)
+        ctx.meta["plugsim.cloud.names"] = list(ctx.args)
+        ctx.args = []
+        if hasattr(ctx, "_protected_args"):
+            ctx._protected_args = []
+        return []
+
+
+def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
+    out = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"expected NAME=VALUE, got {item!r}", param_hint=option)
+        out[key] = value
+    return out
+
+
+def _split_kwargs(names: list[str]) -> tuple[list[str], dict[str, Any]]:
+    positional, kwargs = [], {}
+    for item in names:
+        key, sep, value = item.partition("=")
+        if sep and key:
+            try:
+                kwargs[key] = yaml.safe_load(value) if value else ""
+            except yaml.YAMLError:
+                kwargs[key] = value
+        else:
+            positional.append(item)
+    return positional, kwargs
+
+
+def _emit(data: Any, out: str) -> None:
+    if out == "json":
+        click.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
+    else:
+        text = yaml.safe_dump(
+            json.loads(json.dumps(data, default=str)), sort_keys=True, default_flow_style=False
+        )
+        click.echo(text.rstrip("\n"))
+
+
+def _merge(into: dict[str, Any], more: dict[str, Any]) -> None:
+    for key, value in more.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
+
+
+@click.group(
+    "cloud",
+    cls=_SaltCloudGroup,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.option("-p", "--profile", metavar="PROFILE", help="Create NAME... from PROFILE.")
+@click.option("-d", "--destroy", is_flag=True, help="Destroy the named nodes.")
+@click.option("-Q", "--query", is_flag=True, help="list_nodes on every provider.")
+@click.option("-F", "--full-query", is_flag=True, help="list_nodes_full on every provider.")
+@click.option("-S", "--select-query", is_flag=True, help="list_nodes_select on every provider.")
+@click.option("-a", "--action", metavar="ACTION", help="Run ACTION on the named nodes.")
+@click.option("-f", "--function", metavar="FUNCTION", help="Run FUNCTION on PROVIDER.")
+@click.option("--list-images", metavar="PROVIDER", help="List PROVIDER's images.")
+@click.option("--list-sizes", metavar="PROVIDER", help="List PROVIDER's sizes.")
+@click.option("--list-locations", metavar="PROVIDER", help="List PROVIDER's locations.")
+@click.option(
+    "--providers-config",
+    default=lambda: os.environ.get("PLUGSIM_CLOUD_PROVIDERS", "providers.yaml"),
+    show_default="providers.yaml",
+    help="salt-cloud providers file.",
+)
+@click.option(
+    "--profiles-config",
+    default=lambda: os.environ.get("PLUGSIM_CLOUD_PROFILES", "profiles.yaml"),
+    show_default="profiles.yaml",
+    help="salt-cloud profiles file.",
+)
+@click.option("--cloud-config", default=None, help="Global settings (query.selection ...).")
+@click.option("--driver", "drivers", multiple=True, metavar="NAME=PATH", help="Driver source.")
+@click.option("--driver-dir", "driver_dirs", multiple=True, help="Directory of driver modules.")
+@click.option("--rest-token", "rest_tokens", multiple=True, metavar="DIALECT=TOKEN")
+@click.option("--seed", type=int, default=None, help="Seed of a new world.")
+@click.option("--faults", default=None, help="Fault preset, profile file or YAML rules.")
+@click.option("--state", default=None, help="World store (default: $PLUGSIM_STATE).")
+@click.option("--out", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@click.option("--events", "show_events", is_flag=True, help="Print fired events on stderr.")
+@click.option("-y", "--assume-yes", is_flag=True, help="Accepted for salt-cloud compatibility.")
+@click.option("--debug", is_flag=True, help="Show tracebacks.")
+@click.pass_context
+def cloud(ctx: click.Context, **opts: Any) -> None:
+    """salt-cloud over cloud driver modules, against the fake clouds, in virtual time."""
+    if ctx.invoked_subcommand is not None:
+        ctx.obj = opts
+        return
+    names = ctx.meta.get("plugsim.cloud.names", [])
+    chosen = [a for a in _ACTIONS if opts[a]] + [k for k in _LISTINGS if opts[k]]
+    if len(chosen) != 1:
+        raise click.UsageError(
+            "give exactly one of -p, -d, -Q, -F, -S, -a, -f, --list-images, --list-sizes, "
+            "--list-locations" + (f" (got {len(chosen)})" if chosen else "")
+        )
+    _run(chosen[0], names, opts)
+
+
+def _open(opts: dict[str, Any]) -> tuple[Any, Any]:
+    from simulator.drivers import DriverHarness
+    from simulator.world import World
+
+    world = World.open(opts["state"], seed=opts["seed"], faults=opts["faults"])
+    try:
+        harness = DriverHarness(
+            opts["providers_config"],
+            opts["profiles_config"],
+            settings=opts["cloud_config"],
+            drivers=_pairs(opts["drivers"], "--driver"),
+            driver_dirs=opts["driver_dirs"],
+            seed=world.seed,
+            cloud=world.cloud,
+            rest_tokens=_pairs(opts["rest_tokens"], "--rest-token") or None,
+        )
+    except BaseException:
+        world.close()
+        raise
+    return world, harness
+
+
+def _dispatch(what: str, names: list[str], opts: dict[str, Any], harness: Any) -> Any:
+    positional, kwargs = _split_kwargs(names)
+    if what == "profile":
+        if not positional:
+            raise click.UsageError("-p PROFILE needs at least one NAME")
+        return {n: harness.create(opts["profile"], n) for n in positional}
+    if what in ("query", "full_query", "select_query"):
+        fun = {"query": "list_nodes", "full_query": "list_nodes_full"}.get(
+            what, "list_nodes_select"
+        )
+        return harness.query(fun)
+    if what in _LISTINGS:
+        return harness.avail(_LISTINGS[what], opts[what])
+    if what == "function":
+        if len(positional) != 1:
+            raise click.UsageError("-f FUNCTION needs exactly one PROVIDER")
+        return harness.function(opts["function"], positional[0], kwargs or None)
+    if not positional:
+        raise click.UsageError(
+            f"{'-d' if what == 'destroy' else '-a ACTION'} needs at least one NAME"
+        )
+    result: dict[str, Any] = {}
+    for name in positional:
+        if what == "destroy":
+            _merge(result, harness.destroy(name))
+        else:
+            _merge(result, harness.action(opts["action"], name, kwargs or None))
+    return result
+
+
+def _run(what: str, names: list[str], opts: dict[str, Any]) -> None:
+    world = None
+    harness = None
+    try:
+        world, harness = _open(opts)
+        mark = harness.bus.mark()
+        result = _dispatch(what, names, opts, harness)
+        _emit(result, opts["out"])
+        _record_events(world, harness, mark, opts["show_events"])
+    except click.ClickException:
+        raise
+    except PlugsimError as ex:
+        if opts["debug"]:
+            traceback.print_exc()
+        click.echo(f"Error: {ex}", err=True)
+        sys.exit(1)
+    finally:
+        if world is not None:
+            world.close()
+
+
+def _record_events(world: Any, harness: Any, mark: int, show: bool) -> None:
+    fired = harness.bus.since(mark)
+    history = world.store.get_meta("cloud_driver_events", []) or []
+    history.extend(e.to_dict() for e in fired)
+    world.store.set_meta("cloud_driver_events", history)
+    if show:
+        for event in fired:
+            data = json.dumps(event.data, sort_keys=True, default=str)
+            click.echo(f"{format_time(event.time)}  {event.tag}  {data}", err=True)
+
+
+@cloud.command("inventory")
+@click.pass_obj
+def inventory(opts: dict[str, Any]) -> None:
+    """List what the fake cloud of the world holds (pre-seeded entities excluded)."""
+    from simulator.world import World
+
+    try:
+        with World.open(opts["state"], seed=opts["seed"]) as world:
+            items = [
+                {
+                    "service": i.service,
+                    "kind": i.kind,
+                    "name": i.name,
+                    "id": i.id,
+                    "status": i.status,
+                }
+                for i in world.cloud.inventory()
+                if not i.preseeded
+            ]
+            _emit(items, opts["out"])
+    except PlugsimError as ex:
+        click.echo(f"Error: {ex}", err=True)
+        sys.exit(1)
