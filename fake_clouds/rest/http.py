@@ -217,7 +217,7 @@ class Dialect:
         self, status: int, message: str, field_name: str | None = None
     ) -> exception.ClientError:
         """Return a typed client error carrying this provider's body (raise it)."""
-        cls = error_class_for_status(status)
+        cls = exception.BadRequest if status == 422 else error_class_for_status(status)
         err = cls(message, code=status, body=self.error_body(status, message, field_name))
         err.rest_dialect = self.name  # type: ignore[attr-defined]
         return err
