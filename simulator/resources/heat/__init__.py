@@ -1,0 +1,44 @@
+"""plugsim's bundled Heat utility types (``OS::Heat::*``), written on the public SDK.
+
+Published through the entry-point group ``plugsim.resources`` as ``heat``.
+``OS::Heat::None`` is a built-in of :mod:`simulator.resources` and is not
+repeated here.
+"""
+
+from __future__ import annotations
+
+from sdk.resource import Resource
+from simulator.resources.heat.software_config import (
+    CloudConfig,
+    MultipartMime,
+    SoftwareConfig,
+    StructuredConfig,
+)
+from simulator.resources.heat.testresource import TestResource
+from simulator.resources.heat.utility import Delay, RandomString, Value
+
+__all__ = [
+    "CloudConfig",
+    "Delay",
+    "MultipartMime",
+    "RandomString",
+    "SoftwareConfig",
+    "StructuredConfig",
+    "TestResource",
+    "Value",
+    "resource_mapping",
+]
+
+
+def resource_mapping() -> dict[str, type[Resource]]:
+    """Return the Heat utility types this package provides."""
+    return {
+        "OS::Heat::CloudConfig": CloudConfig,
+        "OS::Heat::Delay": Delay,
+        "OS::Heat::MultipartMime": MultipartMime,
+        "OS::Heat::RandomString": RandomString,
+        "OS::Heat::SoftwareConfig": SoftwareConfig,
+        "OS::Heat::StructuredConfig": StructuredConfig,
+        "OS::Heat::TestResource": TestResource,
+        "OS::Heat::Value": Value,
+    }

@@ -1,0 +1,56 @@
+"""plugsim's bundled OpenStack types on the fake clouds, written on the public SDK.
+
+Published through the entry-point group ``plugsim.resources`` as
+``openstack``; the custom constraints of :mod:`.constraints` through
+``plugsim.constraints``.
+"""
+
+from __future__ import annotations
+
+from sdk.constraints import BaseCustomConstraint
+from sdk.resource import Resource
+from simulator.resources.openstack import constraints
+from simulator.resources.openstack.cinder import Volume, VolumeAttachment
+from simulator.resources.openstack.neutron import (
+    FloatingIP,
+    FloatingIPAssociation,
+    Net,
+    Port,
+    Router,
+    RouterInterface,
+    SecurityGroup,
+    SecurityGroupRule,
+    Subnet,
+)
+from simulator.resources.openstack.nova_misc import Flavor, KeyPair, ServerGroup
+from simulator.resources.openstack.server import Server
+from simulator.resources.openstack.swift import Container
+
+__all__ = ["constraint_mapping", "resource_mapping"]
+
+
+def resource_mapping() -> dict[str, type[Resource]]:
+    """Return the OpenStack types this package provides."""
+    return {
+        "OS::Cinder::Volume": Volume,
+        "OS::Cinder::VolumeAttachment": VolumeAttachment,
+        "OS::Neutron::FloatingIP": FloatingIP,
+        "OS::Neutron::FloatingIPAssociation": FloatingIPAssociation,
+        "OS::Neutron::Net": Net,
+        "OS::Neutron::Port": Port,
+        "OS::Neutron::Router": Router,
+        "OS::Neutron::RouterInterface": RouterInterface,
+        "OS::Neutron::SecurityGroup": SecurityGroup,
+        "OS::Neutron::SecurityGroupRule": SecurityGroupRule,
+        "OS::Neutron::Subnet": Subnet,
+        "OS::Nova::Flavor": Flavor,
+        "OS::Nova::KeyPair": KeyPair,
+        "OS::Nova::Server": Server,
+        "OS::Nova::ServerGroup": ServerGroup,
+        "OS::Swift::Container": Container,
+    }
+
+
+def constraint_mapping() -> dict[str, type[BaseCustomConstraint]]:
+    """Return the custom constraints (also published in ``plugsim.constraints``)."""
+    return constraints.constraint_mapping()

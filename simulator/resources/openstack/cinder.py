@@ -1,0 +1,302 @@
+"""``OS::Cinder::Volume`` and ``OS::Cinder::VolumeAttachment`` on the fake block storage."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sdk import attributes, constraints, exception, properties, support
+from sdk.resource import Resource
+from simulator.resources.openstack._base import SINCE, find_in, gone, status_done
+
+__all__ = ["Volume", "VolumeAttachment"]
+
+
+class Volume(Resource):
+    """``OS::Cinder::Volume``: a block storage volume.
+
+    Made empty, from an image, a snapshot, another volume or a backup
+    (restored). Growing ``size`` extends the volume in place (it must not be
+    attached); shrinking is refused. Name, description and metadata change in
+    place. The ``Snapshot`` deletion policy (and a stack snapshot) backs the
+    volume up first.
+    """
+
+    support_status = support.SupportStatus(version=SINCE)
+    default_client_name = "block_storage"
+    entity = "volumes"
+
+    properties_schema = {
+        "size": properties.Schema(
+            properties.Schema.INTEGER,
+            "Size in GiB (default: the size of the source); growing it extends the volume.",
+            update_allowed=True,
+            constraints=[constraints.Range(min=1)],
+        ),
+        "name": properties.Schema(properties.Schema.STRING, "Volume name.", update_allowed=True),
+        "description": properties.Schema(
+            properties.Schema.STRING, "Description.", update_allowed=True
+        ),
+        "image": properties.Schema(
+            properties.Schema.STRING,
+            "Name or id of an image to copy into the volume (makes it bootable).",
+            constraints=[constraints.CustomConstraint("glance.image")],
+        ),
+        "snapshot_id": properties.Schema(
+            properties.Schema.STRING,
+            "Snapshot to make the volume from.",
+            constraints=[constraints.CustomConstraint("cinder.snapshot")],
+        ),
+        "source_volid": properties.Schema(
+            properties.Schema.STRING,
+            "Volume to clone.",
+            constraints=[constraints.CustomConstraint("cinder.volume")],
+        ),
+        "backup_id": properties.Schema(
+            properties.Schema.STRING,
+            "Backup to restore into the new volume.",
+            constraints=[constraints.CustomConstraint("cinder.backup")],
+        ),
+        "volume_type": properties.Schema(properties.Schema.STRING, "Volume type."),
+        "metadata": properties.Schema(
+            properties.Schema.MAP, "Key/value metadata.", default={}, update_allowed=True
+        ),
+        "availability_zone": properties.Schema(properties.Schema.STRING, "Availability zone."),
+    }
+    attributes_schema = {
+        "size": attributes.Schema("Size in GiB.", type=attributes.Schema.INTEGER),
+        "status": attributes.Schema("Volume status.", type=attributes.Schema.STRING),
+        "display_name": attributes.Schema("Volume name.", type=attributes.Schema.STRING),
+        "bootable": attributes.Schema("Whether it is bootable.", type=attributes.Schema.BOOLEAN),
+        "attachments": attributes.Schema("Attachments.", type=attributes.Schema.LIST),
+        "metadata": attributes.Schema("Metadata.", type=attributes.Schema.MAP),
+        "created_at": attributes.Schema(
+            "Creation time (virtual seconds).", type=attributes.Schema.NUMBER
+        ),
+    }
+
+    def validate(self) -> None:
+        """Check the properties; without a source a size is required."""
+        super().validate()
+        sources = ("image", "snapshot_id", "source_volid", "backup_id")
+        if not self.properties["size"] and not any(self.properties[s] for s in sources):
+            raise exception.StackValidationFailed(
+                error_message="size is required for a volume without a source",
+                path=["resources", self.name, "properties", "size"],
+            )
+
+    def _name(self) -> str:
+        return self.properties["name"] or self.physical_resource_name()
+
+    def handle_create(self) -> str:
+        """Create (or restore) the volume."""
+        self.validate()
+        cinder = self.client()
+        if self.properties["backup_id"]:
+            backup = find_in(cinder.backups.list(), self.properties["backup_id"], "Backup")
+            restored = cinder.restores.restore(backup.id, None, self._name())
+            self.resource_id_set(restored.volume_id)
+            return restored.volume_id
+        kwargs: dict[str, Any] = {"name": self._name()}
+        for key in ("description", "volume_type", "availability_zone", "source_volid"):
+            if self.properties[key]:
+                kwargs[key] = self.properties[key]
+        if self.properties["snapshot_id"]:
+            snaps = cinder.volume_snapshots.list()
+            kwargs["snapshot_id"] = find_in(snaps, self.properties["snapshot_id"], "Snapshot").id
+        if self.properties["image"]:
+            kwargs["imageRef"] = self.properties["image"]
+        if self.properties["metadata"]:
+            kwargs["metadata"] = {str(k): str(v) for k, v in self.properties["metadata"].items()}
+        volume = cinder.volumes.create(size=self.properties["size"], **kwargs)
+        self.resource_id_set(volume.id)
+        return volume.id
+
+    def check_create_complete(self, volume_id: str) -> bool:
+        """Done when the volume is available."""
+        status = self.client().volumes.get(volume_id).status
+        return status_done(
+            f"Volume {volume_id}",
+            status,
+            ["available"],
+            errors=["error", "error_restoring"],
+            pending=["creating", "restoring-backup", "downloading"],
+        )
+
+    def handle_update(
+        self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
+    ) -> bool:
+        """Rename/describe/tag in place; extend to a larger size."""
+        diff = dict(prop_diff or {})
+        cinder = self.client()
+        changes: dict[str, Any] = {}
+        if "name" in diff:
+            changes["name"] = diff["name"] or self.physical_resource_name()
+        if "description" in diff:
+            changes["description"] = diff["description"] or ""
+        if "metadata" in diff:
+            changes["metadata"] = {str(k): str(v) for k, v in (diff["metadata"] or {}).items()}
+        if changes:
+            cinder.volumes.update(self.resource_id, **changes)
+        if diff.get("size"):
+            volume = cinder.volumes.get(self.resource_id)
+            if diff["size"] < volume.size:
+                raise exception.NotSupported(
+                    f"Shrinking volume {self.name} from {volume.size} to {diff['size']} GiB "
+                    "is not supported"
+                )
+            if diff["size"] > volume.size:
+                if volume.status != "available":
+                    raise exception.NotSupported(
+                        f"Volume {self.name} must be detached (available) to be extended; "
+                        f"it is {volume.status}"
+                    )
+                cinder.volumes.extend(self.resource_id, diff["size"])
+                return True
+        return False
+
+    def check_update_complete(self, extending: bool) -> bool:
+        """Done when an extend has finished."""
+        if not extending:
+            return True
+        status = self.client().volumes.get(self.resource_id).status
+        return status_done(
+            "Volume extend",
+            status,
+            ["available"],
+            errors=["error", "error_extending"],
+            pending=["extending"],
+        )
+
+    def _backup(self) -> str:
+        backup = self.client().backups.create(self.resource_id, name=f"{self._name()}-backup")
+        self.data_set("backup_id", backup.id)
+        return backup.id
+
+    def handle_snapshot(self) -> str:
+        """Stack snapshot: back the volume up."""
+        return self._backup()
+
+    def check_snapshot_complete(self, backup_id: str) -> bool:
+        """Done when the backup is available."""
+        status = self.client().backups.get(backup_id).status
+        return status_done("Volume backup", status, ["available"], pending=["creating"])
+
+    def handle_delete_snapshot(self, snapshot: Any) -> None:
+        """Delete the backup a stack snapshot made."""
+        data = (snapshot or {}).get("resource_data", snapshot) or {}
+        backup_id = data.get("backup_id") if isinstance(data, dict) else None
+        if backup_id:
+            try:
+                self.client().backups.delete(backup_id)
+            except Exception as ex:
+                self.client_plugin().ignore_not_found(ex)
+
+    def handle_delete(self) -> dict[str, Any] | None:
+        """Delete the volume."""
+        if self.resource_id is None:
+            return None
+        try:
+            self.client().volumes.delete(self.resource_id)
+        except Exception as ex:
+            self.client_plugin().ignore_not_found(ex)
+            return None
+        return {"volume": self.resource_id, "backup": None}
+
+    def handle_snapshot_delete(self, state: Any = None) -> dict[str, Any] | None:
+        """Deletion policy Snapshot: back the volume up, then delete it."""
+        if self.resource_id is None:
+            return None
+        if not str(state).endswith("COMPLETE"):
+            return self.handle_delete()
+        return {"volume": self.resource_id, "backup": self._backup(), "deleting": False}
+
+    def check_delete_complete(self, token: dict[str, Any] | None) -> bool:
+        """Wait for the backup (if any), then for the volume to be gone."""
+        if not token:
+            return True
+        cinder = self.client()
+        if token.get("deleting") is False:
+            status = cinder.backups.get(token["backup"]).status
+            if not status_done("Volume backup", status, ["available"], pending=["creating"]):
+                return False
+            cinder.volumes.delete(token["volume"])
+            token["deleting"] = True
+            return False
+        return gone(self, "block_storage", lambda: cinder.volumes.get(token["volume"]))
+
+    def _resolve_attribute(self, name: str) -> Any:
+        if self.resource_id is None:
+            return None
+        volume = self.client().volumes.get(self.resource_id).to_dict()
+        if name == "display_name":
+            return volume.get("name")
+        if name == "bootable":
+            return str(volume.get("bootable")).lower() == "true"
+        return volume.get(name)
+
+
+class VolumeAttachment(Resource):
+    """``OS::Cinder::VolumeAttachment``: attaches a volume to a server.
+
+    The resource id is the volume id. Deleting it detaches the volume (a
+    volume already detached, e.g. because its server is gone, is fine).
+    """
+
+    support_status = support.SupportStatus(version=SINCE)
+    default_client_name = "block_storage"
+    properties_schema = {
+        "instance_uuid": properties.Schema(
+            properties.Schema.STRING, "Id of the server.", required=True
+        ),
+        "volume_id": properties.Schema(
+            properties.Schema.STRING,
+            "Id or name of the volume.",
+            required=True,
+            constraints=[constraints.CustomConstraint("cinder.volume")],
+        ),
+        "mountpoint": properties.Schema(
+            properties.Schema.STRING, "Device in the server, e.g. /dev/vdb."
+        ),
+    }
+
+    def handle_create(self) -> str:
+        """Ask compute to attach the volume."""
+        cinder = self.client()
+        volume = find_in(cinder.volumes.list(), self.properties["volume_id"], "Volume")
+        server = self.properties["instance_uuid"]
+        self.client("compute").volumes.create_server_volume(
+            server, volume.id, self.properties["mountpoint"]
+        )
+        self.resource_id_set(volume.id)
+        self.data_set("server_id", server)
+        return volume.id
+
+    def check_create_complete(self, volume_id: str) -> bool:
+        """Done when the volume is in-use."""
+        status = self.client().volumes.get(volume_id).status
+        return status_done("Volume attach", status, ["in-use"], pending=["attaching", "available"])
+
+    def handle_delete(self) -> str | None:
+        """Detach the volume."""
+        if self.resource_id is None:
+            return None
+        server = self.data().get("server_id") or self.properties["instance_uuid"]
+        try:
+            volume = self.client().volumes.get(self.resource_id)
+            if volume.status == "in-use":
+                self.client("compute").volumes.delete_server_volume(server, self.resource_id)
+        except Exception as ex:
+            self.client_plugin().ignore_not_found(ex)
+            return None
+        return self.resource_id
+
+    def check_delete_complete(self, volume_id: str | None) -> bool:
+        """Done when the volume is available (or gone)."""
+        if volume_id is None:
+            return True
+        try:
+            status = self.client().volumes.get(volume_id).status
+        except Exception as ex:
+            self.client_plugin().ignore_not_found(ex)
+            return True
+        return status_done("Volume detach", status, ["available"], pending=["detaching", "in-use"])

@@ -1,0 +1,598 @@
+"""``OS::Neutron::*`` types on the fake network service (dict-style client ``network``).
+
+Every type creates its object, polls it out of ``BUILD`` and, on delete,
+polls until the object is gone. Names of referenced networks, subnets,
+ports, routers and security groups are resolved to ids.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from sdk import attributes, constraints, exception, properties, support
+from sdk.resource import Resource
+from simulator.resources.openstack._base import SINCE, gone, neutron_id, prop_path, status_done
+
+__all__ = [
+    "FloatingIP",
+    "FloatingIPAssociation",
+    "Net",
+    "Port",
+    "Router",
+    "RouterInterface",
+    "SecurityGroup",
+    "SecurityGroupRule",
+    "Subnet",
+]
+
+
+def _ref(constraint: str, description: str, **kwargs: Any) -> properties.Schema:
+    return properties.Schema(
+        properties.Schema.STRING,
+        description,
+        constraints=[constraints.CustomConstraint(constraint)],
+        **kwargs,
+    )
+
+
+def _name(update: bool = True) -> properties.Schema:
+    return properties.Schema(
+        properties.Schema.STRING,
+        "Name (default: derived from the stack and resource).",
+        update_allowed=update,
+    )
+
+
+class NeutronResource(Resource):
+    """Base of the neutron types: create/poll/update/delete one object of :attr:`kind`."""
+
+    support_status = support.SupportStatus(version=SINCE)
+    default_client_name = "network"
+    #: The neutron object kind (``network``, ``subnet``...).
+    kind: ClassVar[str] = ""
+    #: Properties passed unchanged under the same key on create and update.
+    plain: ClassVar[tuple[str, ...]] = ()
+
+    def create_body(self) -> dict[str, Any]:
+        """Return the attributes to create the object with."""
+        body = {key: self.properties[key] for key in self.plain if self.properties[key] is not None}
+        if "name" in self.properties_schema:
+            body["name"] = self.properties["name"] or self.physical_resource_name()
+        return body
+
+    def update_body(self, prop_diff: dict[str, Any]) -> dict[str, Any]:
+        """Return the attributes to change for *prop_diff*."""
+        body = {k: v for k, v in prop_diff.items() if k in self.plain}
+        if "name" in prop_diff:
+            body["name"] = prop_diff["name"] or self.physical_resource_name()
+        return body
+
+    def neutron(self) -> Any:
+        """Return the network client."""
+        return self.client()
+
+    def show(self, object_id: str | None = None) -> dict[str, Any]:
+        """Return the object's attributes."""
+        return getattr(self.neutron(), f"show_{self.kind}")(object_id or self.resource_id)[
+            self.kind
+        ]
+
+    def handle_create(self) -> str:
+        """Create the object."""
+        created = getattr(self.neutron(), f"create_{self.kind}")({self.kind: self.create_body()})
+        self.resource_id_set(created[self.kind]["id"])
+        return self.resource_id
+
+    def check_create_complete(self, object_id: str) -> bool:
+        """Done once the object leaves BUILD."""
+        status = self.show(object_id).get("status", "ACTIVE")
+        return status_done(
+            f"{self.kind} {object_id}", status, ["ACTIVE", "DOWN"], pending=["BUILD"]
+        )
+
+    def handle_update(
+        self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
+    ) -> None:
+        """Send the changed attributes."""
+        body = self.update_body(dict(prop_diff or {}))
+        if body:
+            getattr(self.neutron(), f"update_{self.kind}")(self.resource_id, {self.kind: body})
+
+    def handle_delete(self) -> str | None:
+        """Delete the object (already gone is fine)."""
+        if self.resource_id is None:
+            return None
+        try:
+            getattr(self.neutron(), f"delete_{self.kind}")(self.resource_id)
+        except Exception as ex:
+            self.client_plugin().ignore_not_found(ex)
+            return None
+        return self.resource_id
+
+    def check_delete_complete(self, object_id: str | None) -> bool:
+        """Done when the object is gone."""
+        return object_id is None or gone(self, "network", lambda: self.show(object_id))
+
+    def _show_resource(self) -> dict[str, Any]:
+        return self.show()
+
+    def _resolve_attribute(self, name: str) -> Any:
+        if self.resource_id is None:
+            return None
+        return self.show().get(name)
+
+
+class Net(NeutronResource):
+    """``OS::Neutron::Net``: a network."""
+
+    kind = "network"
+    plain = ("admin_state_up", "shared", "port_security_enabled")
+    properties_schema = {
+        "name": _name(),
+        "admin_state_up": properties.Schema(
+            properties.Schema.BOOLEAN, "Administrative state.", default=True, update_allowed=True
+        ),
+        "shared": properties.Schema(
+            properties.Schema.BOOLEAN,
+            "Shared with every project.",
+            default=False,
+            update_allowed=True,
+        ),
+        "port_security_enabled": properties.Schema(
+            properties.Schema.BOOLEAN, "Port security on new ports.", update_allowed=True
+        ),
+    }
+    attributes_schema = {
+        "name": attributes.Schema("Network name.", type=attributes.Schema.STRING),
+        "status": attributes.Schema("Network status.", type=attributes.Schema.STRING),
+        "subnets": attributes.Schema("Ids of the network's subnets.", type=attributes.Schema.LIST),
+        "mtu": attributes.Schema("The MTU.", type=attributes.Schema.INTEGER),
+    }
+
+
+class Subnet(NeutronResource):
+    """``OS::Neutron::Subnet``: an IP range of a network."""
+
+    kind = "subnet"
+    plain = ("cidr", "ip_version", "gateway_ip", "enable_dhcp", "dns_nameservers", "host_routes")
+    properties_schema = {
+        "name": _name(),
+        "network": _ref("neutron.network", "Name or id of the network.", required=True),
+        "cidr": properties.Schema(
+            properties.Schema.STRING, "The IP range, e.g. 10.0.0.0/24.", required=True
+        ),
+        "ip_version": properties.Schema(
+            properties.Schema.INTEGER,
+            "4 or 6.",
+            default=4,
+            constraints=[constraints.AllowedValues([4, 6])],
+        ),
+        "gateway_ip": properties.Schema(
+            properties.Schema.STRING,
+            "Gateway address (default: the first host).",
+            update_allowed=True,
+        ),
+        "enable_dhcp": properties.Schema(
+            properties.Schema.BOOLEAN, "Run DHCP on the subnet.", default=True, update_allowed=True
+        ),
+        "allocation_pools": properties.Schema(
+            properties.Schema.LIST,
+            "Address ranges handed out.",
+            schema={
+                "start": properties.Schema(
+                    properties.Schema.STRING, "First address.", required=True
+                ),
+                "end": properties.Schema(properties.Schema.STRING, "Last address.", required=True),
+            },
+        ),
+        "dns_nameservers": properties.Schema(
+            properties.Schema.LIST, "DNS servers.", default=[], update_allowed=True
+        ),
+        "host_routes": properties.Schema(
+            properties.Schema.LIST,
+            "Extra routes ({destination, nexthop}).",
+            default=[],
+            update_allowed=True,
+        ),
+    }
+    attributes_schema = {
+        "name": attributes.Schema("Subnet name.", type=attributes.Schema.STRING),
+        "cidr": attributes.Schema("The IP range.", type=attributes.Schema.STRING),
+        "gateway_ip": attributes.Schema("Gateway address.", type=attributes.Schema.STRING),
+        "network_id": attributes.Schema("Network id.", type=attributes.Schema.STRING),
+        "allocation_pools": attributes.Schema("Address ranges.", type=attributes.Schema.LIST),
+    }
+
+    def create_body(self) -> dict[str, Any]:
+        """Resolve the network and pass the pools."""
+        body = super().create_body()
+        body["network_id"] = neutron_id(self.neutron(), "network", self.properties["network"])
+        if self.properties["allocation_pools"]:
+            body["allocation_pools"] = self.properties["allocation_pools"]
+        return body
+
+
+class Port(NeutronResource):
+    """``OS::Neutron::Port``: a port on a network, to plug a server into."""
+
+    kind = "port"
+    plain = ("admin_state_up", "port_security_enabled", "allowed_address_pairs")
+    properties_schema = {
+        "name": _name(),
+        "network": _ref("neutron.network", "Name or id of the network.", required=True),
+        "fixed_ips": properties.Schema(
+            properties.Schema.LIST,
+            "Addresses to ask for.",
+            schema={
+                "subnet": _ref("neutron.subnet", "Name or id of the subnet."),
+                "ip_address": properties.Schema(properties.Schema.STRING, "The address."),
+            },
+        ),
+        "security_groups": properties.Schema(
+            properties.Schema.LIST, "Names or ids of security groups.", update_allowed=True
+        ),
+        "admin_state_up": properties.Schema(
+            properties.Schema.BOOLEAN, "Administrative state.", default=True, update_allowed=True
+        ),
+        "port_security_enabled": properties.Schema(
+            properties.Schema.BOOLEAN, "Port security.", update_allowed=True
+        ),
+        "allowed_address_pairs": properties.Schema(
+            properties.Schema.LIST,
+            "Extra addresses allowed through ({ip_address}).",
+            update_allowed=True,
+        ),
+    }
+    attributes_schema = {
+        "name": attributes.Schema("Port name.", type=attributes.Schema.STRING),
+        "fixed_ips": attributes.Schema("Addresses of the port.", type=attributes.Schema.LIST),
+        "mac_address": attributes.Schema("MAC address.", type=attributes.Schema.STRING),
+        "network_id": attributes.Schema("Network id.", type=attributes.Schema.STRING),
+        "device_id": attributes.Schema(
+            "Id of the device using the port.", type=attributes.Schema.STRING
+        ),
+        "status": attributes.Schema("Port status.", type=attributes.Schema.STRING),
+    }
+
+    def _groups(self, names: list[str] | None) -> list[str] | None:
+        if names is None:
+            return None
+        return [neutron_id(self.neutron(), "security_group", g) for g in names]
+
+    def create_body(self) -> dict[str, Any]:
+        """Resolve the network, subnets and security groups."""
+        neutron = self.neutron()
+        body = super().create_body()
+        body["network_id"] = neutron_id(neutron, "network", self.properties["network"])
+        fixed = []
+        for index, entry in enumerate(self.properties["fixed_ips"] or []):
+            if not entry["subnet"]:
+                raise exception.StackValidationFailed(
+                    error_message="A fixed IP needs a subnet",
+                    path=prop_path(self, "fixed_ips", index, "subnet"),
+                )
+            item = {"subnet_id": neutron_id(neutron, "subnet", entry["subnet"])}
+            if entry["ip_address"]:
+                item["ip_address"] = entry["ip_address"]
+            fixed.append(item)
+        if fixed:
+            body["fixed_ips"] = fixed
+        groups = self._groups(self.properties["security_groups"])
+        if groups is not None:
+            body["security_groups"] = groups
+        return body
+
+    def update_body(self, prop_diff: dict[str, Any]) -> dict[str, Any]:
+        """Resolve changed security groups."""
+        body = super().update_body(prop_diff)
+        if "security_groups" in prop_diff:
+            body["security_groups"] = self._groups(prop_diff["security_groups"] or [])
+        return body
+
+
+class Router(NeutronResource):
+    """``OS::Neutron::Router``: a router, optionally with an external gateway."""
+
+    kind = "router"
+    plain = ("admin_state_up",)
+    properties_schema = {
+        "name": _name(),
+        "external_gateway_info": properties.Schema(
+            properties.Schema.MAP,
+            "The external network the router routes to.",
+            update_allowed=True,
+            schema={
+                "network": _ref(
+                    "neutron.network", "Name or id of the external network.", required=True
+                ),
+                "enable_snat": properties.Schema(
+                    properties.Schema.BOOLEAN, "Source NAT.", default=True
+                ),
+            },
+        ),
+        "admin_state_up": properties.Schema(
+            properties.Schema.BOOLEAN, "Administrative state.", default=True, update_allowed=True
+        ),
+    }
+    attributes_schema = {
+        "name": attributes.Schema("Router name.", type=attributes.Schema.STRING),
+        "status": attributes.Schema("Router status.", type=attributes.Schema.STRING),
+        "external_gateway_info": attributes.Schema("The gateway.", type=attributes.Schema.MAP),
+    }
+
+    def _gateway(self, info: dict[str, Any] | None) -> dict[str, Any] | None:
+        if not info:
+            return None
+        return {
+            "network_id": neutron_id(self.neutron(), "network", info["network"]),
+            "enable_snat": bool(info.get("enable_snat", True)),
+        }
+
+    def create_body(self) -> dict[str, Any]:
+        """Resolve the gateway network."""
+        body = super().create_body()
+        gateway = self._gateway(self.properties["external_gateway_info"])
+        if gateway:
+            body["external_gateway_info"] = gateway
+        return body
+
+    def update_body(self, prop_diff: dict[str, Any]) -> dict[str, Any]:
+        """Resolve a changed gateway."""
+        body = super().update_body(prop_diff)
+        if "external_gateway_info" in prop_diff:
+            body["external_gateway_info"] = self._gateway(prop_diff["external_gateway_info"])
+        return body
+
+
+class RouterInterface(Resource):
+    """``OS::Neutron::RouterInterface``: a subnet (or port) plugged into a router.
+
+    The resource id is ``<router id>:subnet_id=<id>`` or ``<router id>:port_id=<id>``.
+    """
+
+    support_status = support.SupportStatus(version=SINCE)
+    default_client_name = "network"
+    properties_schema = {
+        "router": _ref("neutron.router", "Name or id of the router.", required=True),
+        "subnet": _ref("neutron.subnet", "Name or id of the subnet (or give a port)."),
+        "port": _ref("neutron.port", "Name or id of the port (or give a subnet)."),
+    }
+
+    def validate(self) -> None:
+        """Exactly one of subnet and port."""
+        super().validate()
+        if bool(self.properties["subnet"]) == bool(self.properties["port"]):
+            raise exception.StackValidationFailed(
+                error_message="Exactly one of subnet and port must be given",
+                path=prop_path(self, "subnet"),
+            )
+
+    def handle_create(self) -> None:
+        """Plug the subnet or port into the router."""
+        self.validate()
+        neutron = self.client()
+        router = neutron_id(neutron, "router", self.properties["router"])
+        if self.properties["subnet"]:
+            key, value = "subnet_id", neutron_id(neutron, "subnet", self.properties["subnet"])
+        else:
+            key, value = "port_id", neutron_id(neutron, "port", self.properties["port"])
+        neutron.add_interface_router(router, {key: value})
+        self.resource_id_set(f"{router}:{key}={value}")
+
+    def handle_delete(self) -> None:
+        """Unplug it (already gone is fine)."""
+        if not self.resource_id:
+            return
+        router, _, rest = str(self.resource_id).partition(":")
+        key, _, value = rest.partition("=")
+        try:
+            self.client().remove_interface_router(router, {key: value})
+        except Exception as ex:
+            self.client_plugin().ignore_not_found(ex)
+
+
+class FloatingIP(NeutronResource):
+    """``OS::Neutron::FloatingIP``: a public address, optionally associated with a port."""
+
+    kind = "floatingip"
+    properties_schema = {
+        "floating_network": _ref(
+            "neutron.network", "Name or id of the external network.", required=True
+        ),
+        "port_id": _ref("neutron.port", "Port to associate with.", update_allowed=True),
+        "fixed_ip_address": properties.Schema(
+            properties.Schema.STRING, "Which fixed address of the port.", update_allowed=True
+        ),
+        "floating_ip_address": properties.Schema(
+            properties.Schema.STRING, "The address to ask for."
+        ),
+    }
+    attributes_schema = {
+        "floating_ip_address": attributes.Schema("The address.", type=attributes.Schema.STRING),
+        "floating_network_id": attributes.Schema(
+            "External network id.", type=attributes.Schema.STRING
+        ),
+        "port_id": attributes.Schema("The associated port.", type=attributes.Schema.STRING),
+        "fixed_ip_address": attributes.Schema(
+            "The associated fixed address.", type=attributes.Schema.STRING
+        ),
+    }
+
+    def create_body(self) -> dict[str, Any]:
+        """Resolve the network and port."""
+        neutron = self.neutron()
+        body: dict[str, Any] = {
+            "floating_network_id": neutron_id(
+                neutron, "network", self.properties["floating_network"]
+            )
+        }
+        if self.properties["port_id"]:
+            body["port_id"] = neutron_id(neutron, "port", self.properties["port_id"])
+        for key in ("fixed_ip_address", "floating_ip_address"):
+            if self.properties[key]:
+                body[key] = self.properties[key]
+        return body
+
+    def update_body(self, prop_diff: dict[str, Any]) -> dict[str, Any]:
+        """Re-associate."""
+        body: dict[str, Any] = {}
+        if "port_id" in prop_diff:
+            port = prop_diff["port_id"]
+            body["port_id"] = neutron_id(self.neutron(), "port", port) if port else None
+        if "fixed_ip_address" in prop_diff:
+            body["fixed_ip_address"] = prop_diff["fixed_ip_address"]
+        return body
+
+
+class FloatingIPAssociation(Resource):
+    """``OS::Neutron::FloatingIPAssociation``: associates a floating IP with a port."""
+
+    support_status = support.SupportStatus(version=SINCE)
+    default_client_name = "network"
+    properties_schema = {
+        "floatingip_id": properties.Schema(
+            properties.Schema.STRING, "Id of the floating IP.", required=True
+        ),
+        "port_id": _ref("neutron.port", "Port to associate with.", required=True),
+        "fixed_ip_address": properties.Schema(
+            properties.Schema.STRING, "Which fixed address of the port."
+        ),
+    }
+
+    def handle_create(self) -> None:
+        """Point the floating IP at the port."""
+        neutron = self.client()
+        body: dict[str, Any] = {"port_id": neutron_id(neutron, "port", self.properties["port_id"])}
+        if self.properties["fixed_ip_address"]:
+            body["fixed_ip_address"] = self.properties["fixed_ip_address"]
+        neutron.update_floatingip(self.properties["floatingip_id"], {"floatingip": body})
+        self.resource_id_set(f"{self.properties['floatingip_id']}:{body['port_id']}")
+
+    def handle_delete(self) -> None:
+        """Disassociate (a floating IP already gone is fine)."""
+        if not self.resource_id:
+            return
+        fip = str(self.resource_id).partition(":")[0]
+        try:
+            self.client().update_floatingip(fip, {"floatingip": {"port_id": None}})
+        except Exception as ex:
+            self.client_plugin().ignore_not_found(ex)
+
+
+_RULE_SCHEMA = {
+    "direction": properties.Schema(
+        properties.Schema.STRING,
+        "ingress or egress.",
+        default="ingress",
+        constraints=[constraints.AllowedValues(["ingress", "egress"])],
+    ),
+    "ethertype": properties.Schema(
+        properties.Schema.STRING,
+        "IPv4 or IPv6.",
+        default="IPv4",
+        constraints=[constraints.AllowedValues(["IPv4", "IPv6"])],
+    ),
+    "protocol": properties.Schema(properties.Schema.STRING, "tcp, udp, icmp or a number."),
+    "port_range_min": properties.Schema(
+        properties.Schema.INTEGER, "Lowest port.", constraints=[constraints.Range(0, 65535)]
+    ),
+    "port_range_max": properties.Schema(
+        properties.Schema.INTEGER, "Highest port.", constraints=[constraints.Range(0, 65535)]
+    ),
+    "remote_ip_prefix": properties.Schema(properties.Schema.STRING, "Source/target CIDR."),
+    "remote_group_id": properties.Schema(
+        properties.Schema.STRING, "Source/target security group (remote_mode remote_group_id)."
+    ),
+    "remote_mode": properties.Schema(
+        properties.Schema.STRING,
+        "remote_ip_prefix or remote_group_id.",
+        default="remote_ip_prefix",
+        constraints=[constraints.AllowedValues(["remote_ip_prefix", "remote_group_id"])],
+    ),
+}
+
+
+def _rule_body(group_id: str, rule: dict[str, Any]) -> dict[str, Any]:
+    body = {"security_group_id": group_id}
+    for key in ("direction", "ethertype", "protocol", "port_range_min", "port_range_max"):
+        if rule.get(key) is not None:
+            body[key] = rule[key]
+    if rule.get("remote_mode") == "remote_group_id":
+        body["remote_group_id"] = rule.get("remote_group_id") or group_id
+    elif rule.get("remote_ip_prefix"):
+        body["remote_ip_prefix"] = rule["remote_ip_prefix"]
+    return body
+
+
+class SecurityGroup(NeutronResource):
+    """``OS::Neutron::SecurityGroup``: a security group with its rules (replaced on update)."""
+
+    kind = "security_group"
+    properties_schema = {
+        "name": _name(),
+        "description": properties.Schema(
+            properties.Schema.STRING, "Description.", default="", update_allowed=True
+        ),
+        "rules": properties.Schema(
+            properties.Schema.LIST,
+            "The rules.",
+            default=[],
+            update_allowed=True,
+            schema=_RULE_SCHEMA,
+        ),
+    }
+    plain = ("description",)
+
+    def _add_rules(self, rules: list[dict[str, Any]]) -> None:
+        for rule in rules:
+            self.neutron().create_security_group_rule(
+                {"security_group_rule": _rule_body(self.resource_id, rule)}
+            )
+
+    def handle_create(self) -> str:
+        """Create the group, then its rules."""
+        group_id = super().handle_create()
+        self._add_rules(self.properties["rules"] or [])
+        return group_id
+
+    def handle_update(
+        self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
+    ) -> None:
+        """Change name/description; replace every rule when the rules changed."""
+        diff = dict(prop_diff or {})
+        super().handle_update(
+            json_snippet, tmpl_diff, {k: v for k, v in diff.items() if k != "rules"}
+        )
+        if "rules" in diff:
+            neutron = self.neutron()
+            existing = neutron.list_security_group_rules(security_group_id=self.resource_id)
+            for rule in existing["security_group_rules"]:
+                try:
+                    neutron.delete_security_group_rule(rule["id"])
+                except Exception as ex:
+                    self.client_plugin().ignore_not_found(ex)
+            self._add_rules(diff["rules"] or [])
+
+
+class SecurityGroupRule(NeutronResource):
+    """``OS::Neutron::SecurityGroupRule``: one rule added to an existing group."""
+
+    kind = "security_group_rule"
+    properties_schema = {
+        "security_group": _ref("neutron.security_group", "Name or id of the group.", required=True),
+        **{k: v for k, v in _RULE_SCHEMA.items() if k != "remote_group_id"},
+        "remote_group": _ref(
+            "neutron.security_group", "Remote group (remote_mode remote_group_id)."
+        ),
+    }
+
+    def create_body(self) -> dict[str, Any]:
+        """Resolve the groups and build the rule."""
+        neutron = self.neutron()
+        group = neutron_id(neutron, "security_group", self.properties["security_group"])
+        rule = {k: self.properties[k] for k in _RULE_SCHEMA if k in self.properties}
+        if self.properties["remote_group"]:
+            rule["remote_group_id"] = neutron_id(
+                neutron, "security_group", self.properties["remote_group"]
+            )
+        return _rule_body(group, rule)

@@ -1,0 +1,465 @@
+"""``OS::Nova::Server`` on the fake compute service.
+
+Create boots the server (BUILD -> ACTIVE, polled), then attaches the volumes
+of ``block_device_mapping`` / ``block_device_mapping_v2``. Updates: ``name``
+and ``metadata`` change in place, ``flavor`` resizes (and confirms the
+resize), ``image`` rebuilds; any other change replaces the server.
+Suspend/resume, stack snapshots (an image of the server) and the ``Snapshot``
+deletion policy (an image is kept, the server is deleted) are supported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sdk import attributes, constraints, exception, properties, support
+from sdk.resource import Resource
+from simulator.resources.openstack._base import SINCE, gone, neutron_id, prop_path, status_done
+
+__all__ = ["Server"]
+
+_NETWORK_SCHEMA = {
+    "network": properties.Schema(
+        properties.Schema.STRING,
+        "Name or id of a network to plug into (a port is created on it).",
+        constraints=[constraints.CustomConstraint("neutron.network")],
+    ),
+    "port": properties.Schema(
+        properties.Schema.STRING,
+        "Id or name of an existing port to plug in.",
+        constraints=[constraints.CustomConstraint("neutron.port")],
+    ),
+    "fixed_ip": properties.Schema(
+        properties.Schema.STRING, "The fixed IP address to ask for on the network."
+    ),
+}
+
+_BDM_SCHEMA = {
+    "device_name": properties.Schema(
+        properties.Schema.STRING, "Device name of the volume in the server (e.g. vdb)."
+    ),
+    "volume_id": properties.Schema(
+        properties.Schema.STRING,
+        "Id or name of the volume to attach.",
+        required=True,
+        constraints=[constraints.CustomConstraint("cinder.volume")],
+    ),
+    "delete_on_termination": properties.Schema(
+        properties.Schema.BOOLEAN,
+        "Delete the volume when the server is deleted.",
+        default=False,
+    ),
+}
+
+_BDM_V2_SCHEMA = {
+    **{k: v for k, v in _BDM_SCHEMA.items() if k != "volume_id"},
+    "volume_id": properties.Schema(
+        properties.Schema.STRING,
+        "Id or name of the volume to attach.",
+        constraints=[constraints.CustomConstraint("cinder.volume")],
+    ),
+    "boot_index": properties.Schema(properties.Schema.INTEGER, "Boot order (0 is the boot disk)."),
+    "device_type": properties.Schema(
+        properties.Schema.STRING,
+        "disk or cdrom.",
+        constraints=[constraints.AllowedValues(["disk", "cdrom"])],
+    ),
+    "disk_bus": properties.Schema(properties.Schema.STRING, "The bus of the device (virtio...)."),
+}
+
+_FORMATS = ("HEAT_CFNTOOLS", "RAW", "SOFTWARE_CONFIG")
+
+
+def _first_address(addresses: dict[str, Any]) -> str:
+    for net in sorted(addresses):
+        for addr in addresses[net]:
+            if addr.get("version") == 4 or not addr.get("version"):
+                return addr.get("addr", "")
+    return ""
+
+
+class Server(Resource):
+    """``OS::Nova::Server``: a compute instance.
+
+    ``get_resource`` gives the server id. ``user_data`` is handed to the
+    server verbatim whatever ``user_data_format`` says (the fake compute
+    keeps it; no config agent interprets it).
+    """
+
+    support_status = support.SupportStatus(version=SINCE)
+    default_client_name = "compute"
+    entity = "servers"
+
+    properties_schema = {
+        "name": properties.Schema(
+            properties.Schema.STRING,
+            "Server name (default: a name derived from the stack and resource).",
+            update_allowed=True,
+        ),
+        "image": properties.Schema(
+            properties.Schema.STRING,
+            "Name or id of the image to boot; changing it rebuilds the server.",
+            update_allowed=True,
+            constraints=[constraints.CustomConstraint("glance.image")],
+        ),
+        "flavor": properties.Schema(
+            properties.Schema.STRING,
+            "Name or id of the flavor; changing it resizes the server.",
+            required=True,
+            update_allowed=True,
+            constraints=[constraints.CustomConstraint("nova.flavor")],
+        ),
+        "key_name": properties.Schema(
+            properties.Schema.STRING,
+            "Name of the keypair to inject.",
+            constraints=[constraints.CustomConstraint("nova.keypair")],
+        ),
+        "networks": properties.Schema(
+            properties.Schema.LIST,
+            "Networks to plug into: each entry gives a network (with an optional fixed_ip) "
+            "or a port.",
+            schema=_NETWORK_SCHEMA,
+        ),
+        "security_groups": properties.Schema(
+            properties.Schema.LIST, "Names of the security groups of the server.", default=[]
+        ),
+        "user_data": properties.Schema(
+            properties.Schema.STRING, "Data handed to the server at boot.", default=""
+        ),
+        "user_data_format": properties.Schema(
+            properties.Schema.STRING,
+            "How user_data is meant to be read (kept verbatim either way).",
+            default="HEAT_CFNTOOLS",
+            constraints=[constraints.AllowedValues(list(_FORMATS))],
+        ),
+        "metadata": properties.Schema(
+            properties.Schema.MAP,
+            "Key/value metadata of the server; changes in place.",
+            default={},
+            update_allowed=True,
+        ),
+        "block_device_mapping": properties.Schema(
+            properties.Schema.LIST,
+            "Volumes to attach to the server.",
+            schema=_BDM_SCHEMA,
+        ),
+        "block_device_mapping_v2": properties.Schema(
+            properties.Schema.LIST,
+            "Volumes to attach to the server (v2 format; entries without a volume_id are ignored).",
+            schema=_BDM_V2_SCHEMA,
+        ),
+        "config_drive": properties.Schema(
+            properties.Schema.BOOLEAN, "Ask for a configuration drive.", default=False
+        ),
+        "availability_zone": properties.Schema(
+            properties.Schema.STRING, "Availability zone of the server."
+        ),
+    }
+    attributes_schema = {
+        "name": attributes.Schema("Name of the server.", type=attributes.Schema.STRING),
+        "first_address": attributes.Schema(
+            "The first fixed IPv4 address of the server.", type=attributes.Schema.STRING
+        ),
+        "addresses": attributes.Schema(
+            "Addresses by network name, as nova shows them.", type=attributes.Schema.MAP
+        ),
+        "networks": attributes.Schema(
+            "IP addresses by network name and by network id.", type=attributes.Schema.MAP
+        ),
+        "instance_name": attributes.Schema(
+            "The server's name in the compute service.", type=attributes.Schema.STRING
+        ),
+    }
+
+    # --- helpers -------------------------------------------------------------------
+
+    def _server_name(self) -> str:
+        return self.properties["name"] or self.physical_resource_name()
+
+    def _volumes(self) -> list[dict[str, Any]]:
+        entries = [*(self.properties["block_device_mapping"] or [])]
+        entries += [e for e in self.properties["block_device_mapping_v2"] or [] if e["volume_id"]]
+        return entries
+
+    def _boot_image(self) -> str:
+        image = self.properties["image"]
+        if image:
+            return image
+        cinder = self.client("block_storage")
+        for entry in self._volumes():
+            meta = cinder.volumes.get(entry["volume_id"]).volume_image_metadata or {}
+            if meta.get("image_id"):
+                return meta["image_id"]
+        raise exception.StackValidationFailed(
+            error_message="Neither image nor a bootable volume is specified for the server",
+            path=prop_path(self, "image"),
+        )
+
+    def _nics(self) -> list[dict[str, Any]]:
+        neutron = self.client("network")
+        nics = []
+        for index, entry in enumerate(self.properties["networks"] or []):
+            if entry["port"]:
+                nics.append({"port": neutron_id(neutron, "port", entry["port"])})
+            elif entry["network"]:
+                nic = {"uuid": neutron_id(neutron, "network", entry["network"])}
+                if entry["fixed_ip"]:
+                    nic["fixed_ip"] = entry["fixed_ip"]
+                nics.append(nic)
+            else:
+                raise exception.StackValidationFailed(
+                    error_message="Each network needs a network or a port",
+                    path=prop_path(self, "networks", index),
+                )
+        return nics
+
+    def validate(self) -> None:
+        """Check the properties, and that there is something to boot."""
+        super().validate()
+        if not self.properties["image"] and not self._volumes():
+            raise exception.StackValidationFailed(
+                error_message="Neither image nor a bootable volume is specified for the server",
+                path=prop_path(self, "image"),
+            )
+
+    # --- create -----------------------------------------------------------------------
+
+    def handle_create(self) -> dict[str, Any]:
+        """Boot the server; the token tracks the volumes still to attach."""
+        options: dict[str, Any] = {
+            "networks": self._nics(),
+            "metadata": {str(k): str(v) for k, v in (self.properties["metadata"] or {}).items()},
+            "user_data": self.properties["user_data"] or None,
+            "config_drive": bool(self.properties["config_drive"]),
+        }
+        if self.properties["key_name"]:
+            options["key_name"] = self.properties["key_name"]
+        if self.properties["security_groups"]:
+            options["security_groups"] = list(self.properties["security_groups"])
+        if self.properties["availability_zone"]:
+            options["availability_zone"] = self.properties["availability_zone"]
+        image = self._boot_image()
+        server = self.client().servers.create(
+            self._server_name(), image, self.properties["flavor"], **options
+        )
+        self.resource_id_set(server.id)
+        return {"server": server.id, "to_attach": self._volumes(), "attaching": []}
+
+    def check_create_complete(self, token: dict[str, Any]) -> bool:
+        """Poll the boot, then attach the volumes one by one."""
+        server = self.client().servers.get(token["server"])
+        if not status_done(
+            f"Server {self.name}",
+            server.status,
+            ["ACTIVE"],
+            pending=["BUILD"],
+            fault=_fault(server),
+        ):
+            return False
+        cinder = self.client("block_storage")
+        for volume_id in list(token["attaching"]):
+            volume = cinder.volumes.get(volume_id)
+            if not status_done(
+                f"Volume {volume_id}", volume.status, ["in-use"], pending=["attaching", "available"]
+            ):
+                return False
+            token["attaching"].remove(volume_id)
+        if token["to_attach"]:
+            entry = token["to_attach"].pop(0)
+            volume_id = cinder.volumes.get(entry["volume_id"]).id
+            device = entry["device_name"]
+            if device and not device.startswith("/dev/"):
+                device = f"/dev/{device}"
+            self.client().volumes.create_server_volume(server.id, volume_id, device)
+            if entry["delete_on_termination"]:
+                self.data_set("delete_on_termination", [*self._owned_volumes(), volume_id])
+            token["attaching"].append(volume_id)
+            return False
+        return True
+
+    def _owned_volumes(self) -> list[str]:
+        return list(self.data().get("delete_on_termination", []))
+
+    # --- update ------------------------------------------------------------------------
+
+    def handle_update(
+        self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
+    ) -> dict[str, Any]:
+        """Rename and set metadata now; queue a resize and/or a rebuild."""
+        diff = dict(prop_diff or {})
+        servers = self.client().servers
+        if "name" in diff:
+            servers.update(self.resource_id, name=diff["name"] or self.physical_resource_name())
+        if "metadata" in diff:
+            meta = {str(k): str(v) for k, v in (diff["metadata"] or {}).items()}
+            servers.set_meta(self.resource_id, meta)
+        steps = []
+        if diff.get("flavor"):
+            steps.append(["resize", diff["flavor"]])
+        if diff.get("image"):
+            steps.append(["rebuild", diff["image"]])
+        return {"steps": steps, "current": None}
+
+    def check_update_complete(self, token: dict[str, Any]) -> bool:
+        """Run the queued resize (with its confirmation) and rebuild, one after another."""
+        servers = self.client().servers
+        server = servers.get(self.resource_id)
+        current = token["current"]
+        if current == "resize":
+            if server.status == "VERIFY_RESIZE":
+                servers.confirm_resize(server.id)
+                token["current"] = "confirm"
+                return False
+            status_done(
+                "Server resize", server.status, [], pending=["RESIZE"], fault=_fault(server)
+            )
+            return False
+        if current in ("confirm", "rebuild"):
+            pending = ["VERIFY_RESIZE", "REBUILD"]
+            if not status_done(
+                f"Server {current}",
+                server.status,
+                ["ACTIVE"],
+                pending=pending,
+                fault=_fault(server),
+            ):
+                return False
+            token["current"] = None
+        if not token["steps"]:
+            return True
+        step, value = token["steps"].pop(0)
+        if step == "resize":
+            servers.resize(server.id, value)
+        else:
+            servers.rebuild(server.id, value)
+        token["current"] = step
+        return False
+
+    # --- suspend / resume / snapshot -----------------------------------------------------
+
+    def handle_suspend(self) -> str:
+        """Suspend the server."""
+        if self.resource_id is None:
+            raise exception.NotFound(f"Cannot suspend {self.name}, the server was not created")
+        self.client().servers.suspend(self.resource_id)
+        return self.resource_id
+
+    def check_suspend_complete(self, server_id: str) -> bool:
+        """Done when the server is SUSPENDED."""
+        server = self.client().servers.get(server_id)
+        return status_done("Server suspend", server.status, ["SUSPENDED"], pending=["ACTIVE"])
+
+    def handle_resume(self) -> str:
+        """Resume the server."""
+        if self.resource_id is None:
+            raise exception.NotFound(f"Cannot resume {self.name}, the server was not created")
+        self.client().servers.resume(self.resource_id)
+        return self.resource_id
+
+    def check_resume_complete(self, server_id: str) -> bool:
+        """Done when the server is ACTIVE again."""
+        server = self.client().servers.get(server_id)
+        return status_done("Server resume", server.status, ["ACTIVE"], pending=["SUSPENDED"])
+
+    def handle_snapshot(self) -> str:
+        """Make an image of the server (kept in the resource data as ``snapshot_image_id``)."""
+        image_id = self.client().servers.create_image(
+            self.resource_id, f"{self._server_name()}-snapshot"
+        )
+        self.data_set("snapshot_image_id", image_id)
+        return image_id
+
+    def check_snapshot_complete(self, image_id: str) -> bool:
+        """Done when the image is active."""
+        image = self.client().images.get(image_id)
+        return status_done(
+            "Server snapshot", image.status, ["active"], pending=["queued", "saving"]
+        )
+
+    def handle_delete_snapshot(self, snapshot: Any) -> None:
+        """Delete the image a stack snapshot made."""
+        data = (snapshot or {}).get("resource_data", snapshot) or {}
+        image_id = data.get("snapshot_image_id") if isinstance(data, dict) else None
+        if image_id:
+            try:
+                self.client().images.delete(image_id)
+            except Exception as ex:
+                self.client_plugin().ignore_not_found(ex)
+
+    # --- delete --------------------------------------------------------------------------
+
+    def handle_delete(self) -> dict[str, Any] | None:
+        """Start deleting the server."""
+        if self.resource_id is None:
+            return None
+        try:
+            self.client().servers.delete(self.resource_id)
+        except Exception as ex:
+            self.client_plugin().ignore_not_found(ex)
+        return {"server": self.resource_id, "image": None, "volumes": self._owned_volumes()}
+
+    def handle_snapshot_delete(self, state: Any = None) -> dict[str, Any] | None:
+        """Deletion policy Snapshot: image the server (if it was created), then delete it."""
+        if self.resource_id is None:
+            return None
+        token = {"server": self.resource_id, "image": None, "volumes": self._owned_volumes()}
+        if str(state).endswith("COMPLETE"):
+            token["image"] = self.client().servers.create_image(
+                self.resource_id, f"{self._server_name()}-final-snapshot"
+            )
+            self.data_set("snapshot_image_id", token["image"])
+            token["deleting"] = False
+            return token
+        return self.handle_delete()
+
+    def check_delete_complete(self, token: dict[str, Any] | None) -> bool:
+        """Wait for the final image (if any), the server to go, then owned volumes to go."""
+        if not token:
+            return True
+        compute = self.client()
+        if token.get("deleting") is False:
+            image = compute.images.get(token["image"])
+            if not status_done("Final snapshot", image.status, ["active"], pending=["saving"]):
+                return False
+            compute.servers.delete(token["server"])
+            token["deleting"] = True
+            return False
+        if not gone(self, "compute", lambda: compute.servers.get(token["server"])):
+            return False
+        cinder = self.client("block_storage")
+        for volume_id in list(token["volumes"]):
+            try:
+                volume = cinder.volumes.get(volume_id)
+                if volume.status in ("available", "error"):
+                    cinder.volumes.delete(volume_id)
+                return False
+            except Exception as ex:
+                self.client_plugin("block_storage").ignore_not_found(ex)
+                token["volumes"].remove(volume_id)
+        return True
+
+    # --- attributes ----------------------------------------------------------------------
+
+    def _resolve_attribute(self, name: str) -> Any:
+        if self.resource_id is None:
+            return None
+        server = self.client().servers.get(self.resource_id)
+        addresses = server.addresses or {}
+        if name == "first_address":
+            return _first_address(addresses)
+        if name == "addresses":
+            return addresses
+        if name == "networks":
+            nets: dict[str, list[str]] = dict(server.networks)
+            neutron = self.client("network")
+            for net_name in sorted(server.networks):
+                for net in neutron.list_networks(name=net_name)["networks"]:
+                    nets[net["id"]] = server.networks[net_name]
+            return nets
+        if name in ("name", "instance_name"):
+            return server.name
+        return None
+
+
+def _fault(server: Any) -> Any:
+    return server.to_dict().get("fault")
