@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 import requests
@@ -11,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fake_clouds import FakeCloud
-from fake_clouds.rest import RestServer, serve
+from fake_clouds.rest import RestServer, dialect_classes, serve
 from fake_clouds.rest.digitalocean import DigitalOcean
 from sdk.exception import ConfigurationError
 
@@ -333,3 +335,24 @@ def test_custom_base_urls_tokens_and_a_caller_owned_mock(world):
             assert requests.get("http://do.local/api/v2/regions").status_code == 401
     body = json.loads(r.text)
     assert body["regions"][0]["slug"] == "ams3"
+
+
+SECTIONS = {
+    "digitalocean": "DigitalOcean v2",
+    "linode": "Linode v4",
+    "openstack": "OpenStack-style compute",
+}
+
+
+def _section(page: str, title: str) -> str:
+    body = page.split(f"\n{title}\n{'-' * len(title)}\n", 1)[1]
+    return re.split(r"\n[^\n]+\n-{3,}\n", body, maxsplit=1)[0]
+
+
+def test_the_docs_page_lists_every_served_route():
+    page = (Path(__file__).parents[3] / "docs" / "fake-clouds-rest.rst").read_text()
+    for name, cls in dialect_classes().items():
+        assert cls.default_base_url in page and cls.default_token in page
+        section = _section(page, SECTIONS[name])
+        for r in cls.routes():
+            assert f"{r.method:<6}  {r.template} " in section, (name, r.method, r.template)
