@@ -181,19 +181,17 @@ def is_provider_configured(
     keys are noted on the runtime (``current_runtime().notes``) so the
     harness can name them.
     """
-    found_any = False
+    notes = []
     for alias, driver in candidate_providers(opts, provider):
         conf = opts["providers"][alias][driver]
         if not isinstance(conf, Mapping):
             continue
-        found_any = True
         missing = missing_settings(conf, required_keys, aliases)
         if not missing:
             return conf  # type: ignore[return-value]
-        if log_message:
-            current_runtime().notes.append(ConfigNote(f"{alias}:{driver}", missing))
-    if not found_any and log_message:
-        current_runtime().notes.append(ConfigNote(str(provider), list(required_keys)))
+        notes.append(ConfigNote(f"{alias}:{driver}", missing))
+    if log_message:
+        current_runtime().notes.extend(notes or [ConfigNote(str(provider), list(required_keys))])
     return False
 
 
