@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
 
+#: The timeout of a stack created without one (Heat's default: 60 minutes).
+DEFAULT_TIMEOUT_MINS = 60.0
+
 
 class StackTimeout(Exception):
     """The stack's action ran past ``timeout_mins``."""
@@ -351,9 +354,10 @@ class Stack:
         self._task = asyncio.current_task()
         self._interrupt_kind = None
         handle = None
-        if self.timeout_mins:
+        mins = self.timeout_mins or (DEFAULT_TIMEOUT_MINS if self.parent_id is None else None)
+        if mins:
             handle = loop.call_later(
-                self.timeout_mins * 60, self._interrupt, "timeout", f"{action.title()} timed out"
+                mins * 60, self._interrupt, "timeout", f"{action.title()} timed out"
             )
         try:
             await body()
