@@ -71,16 +71,8 @@ class TestResource(Resource):
         ),
         "action_wait_secs": properties.Schema(
             properties.Schema.MAP,
-            "Virtual seconds per action, overriding wait_secs.",
+            "Virtual seconds per action (keys: " + ", ".join(_ACTIONS) + "), overriding wait_secs.",
             update_allowed=True,
-            schema={
-                action: properties.Schema(
-                    properties.Schema.NUMBER,
-                    f"Virtual seconds {action} takes.",
-                    constraints=[constraints.Range(min=0)],
-                )
-                for action in _ACTIONS
-            },
         ),
         "attr_wait_secs": properties.Schema(
             properties.Schema.NUMBER,
@@ -113,12 +105,37 @@ class TestResource(Resource):
                 props[key] = value if value is not None else self.properties_schema[key].default
         return props
 
+    def _per_action(self, per_action: Mapping[str, Any] | None) -> dict[str, float]:
+        path = ["resources", self.name, "properties", "action_wait_secs"]
+        out: dict[str, float] = {}
+        for key, value in sorted((per_action or {}).items()):
+            if key not in _ACTIONS:
+                raise exception.StackValidationFailed(
+                    error_message=f"Unknown action {key!r}; use one of {', '.join(_ACTIONS)}",
+                    path=path,
+                )
+            try:
+                seconds = float(value)
+            except (TypeError, ValueError):
+                seconds = -1.0
+            if isinstance(value, bool) or seconds < 0:
+                raise exception.StackValidationFailed(
+                    error_message=f"{value!r} is not a number of seconds >= 0", path=[*path, key]
+                )
+            out[key] = seconds
+        return out
+
+    def validate(self) -> None:
+        """Check the properties, including the keys and values of action_wait_secs."""
+        super().validate()
+        self._per_action(self.properties["action_wait_secs"])
+
     def wait_secs(self, action: str, changes: Mapping[str, Any] | None = None) -> float:
         """Return the virtual seconds *action* (lower-case) takes."""
         props = self._props(changes)
-        per_action = props["action_wait_secs"] or {}
-        if per_action.get(action) is not None:
-            return float(per_action[action])
+        per_action = self._per_action(props["action_wait_secs"])
+        if action in per_action:
+            return per_action[action]
         return float(props["wait_secs"] or 0)
 
     async def _simulate(

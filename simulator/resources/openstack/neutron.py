@@ -321,7 +321,7 @@ class Router(NeutronResource):
     }
 
     def _gateway(self, info: dict[str, Any] | None) -> dict[str, Any] | None:
-        if not info:
+        if not info or not info.get("network"):
             return None
         return {
             "network_id": neutron_id(self.neutron(), "network", info["network"]),
