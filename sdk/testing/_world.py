@@ -105,6 +105,7 @@ class PlugsimWorld(World):
         self.transitions = TransitionLog()
         self.wall_limit = wall_limit
         self.broken: str | None = None
+        self.closed = False
         self._lock = threading.Lock()
         self._heartbeat = install_heartbeat(self.loop)
         self.baseline = self.cloud.snapshot_inventory()
@@ -146,9 +147,10 @@ class PlugsimWorld(World):
                 raise
 
     def close(self) -> None:
-        """Close the world unless a blocked handler still holds its loop."""
-        if self.broken:
+        """Close the world (once) unless a blocked handler still holds its loop."""
+        if self.broken or self.closed:
             return
+        self.closed = True
         super().close()
 
     # -- leaks ---------------------------------------------------------------

@@ -364,11 +364,19 @@ class PlugsimEnv:
         """Return a fresh stack name (``prefix-1``, ``prefix-2`` ...)."""
         return f"{prefix}-{next(self._names)}"
 
-    def new_world(self, *, faults: Any = "default", latency: Any = "default") -> PlugsimWorld:
-        """Open a fresh world (its own store, clock and fake cloud) seeded from this test."""
+    def new_world(
+        self, *, faults: Any = "default", latency: Any = "default", seed: int | None = None
+    ) -> PlugsimWorld:
+        """Open a fresh world (its own store, clock and fake cloud) seeded from this test.
+
+        The first world gets the test's seed, later ones seeds derived from it
+        (or *seed*); *faults*/*latency* default to the test's settings.
+        """
         index = len(self.worlds)
+        if seed is None:
+            seed = self.seed if index == 0 else derive_seed(self.seed, f"world-{index}") % 2**31
         world = PlugsimWorld(
-            seed=self.seed if index == 0 else derive_seed(self.seed, f"world-{index}"),
+            seed=seed,
             faults=self.faults if faults == "default" else faults,
             latency=self.latency if latency == "default" else latency,
             types=self.types,

@@ -130,6 +130,10 @@ class SampleServer(Resource):
             except exception.NotFound:
                 pass
 
+    def handle_snapshot_delete(self, state: Any) -> Any:
+        self.client().servers.create_image(self.resource_id, f"{self.name}-final")
+        return self.handle_delete()
+
     def _resolve_attribute(self, name: str) -> Any:
         server = self.client().servers.get(self.resource_id)
         if name == "status":

@@ -1,0 +1,577 @@
+"""``ResourceConformance``: one class declaration, every lifecycle path of a plug-in tested.
+
+::
+
+    class TestMyServer(sdk.testing.ResourceConformance):
+        resource_class = MyServer                 # or resource_type = "My::Server"
+        valid_properties = {"image": "cirros"}
+        update_in_place = {"name": "renamed"}     # optional: changes handle_update applies
+        update_replace = {"flavor": "m1.tiny"}    # optional: changes that replace
+        immutable_update = {"key_name": "k2"}     # optional: a change that must fail
+        expected_attributes = {"status": "ACTIVE"}  # optional: value or predicate
+        cloud_states = {"suspend": "SUSPENDED", "resume": "ACTIVE"}  # optional
+        survives = ("throttle", "conflict", "eventual_consistency")  # optional
+
+Each ``test_*`` method runs one path in fresh seeded worlds (no faults but
+the ones it injects), skips with a reason when the plug-in does not declare
+the path, and ends by asserting that no fake-cloud entity leaked and that
+every resource moved along legal transitions only. A subclass missing a
+required attribute fails at import (so collection fails) naming it.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+import pytest
+
+from sdk import exception
+from sdk.resource import Resource
+from sdk.testing.harness import PlugsimEnv, ResourceHarness
+
+TRANSIENT_KINDS = ("throttle", "conflict", "eventual_consistency")
+
+
+class ConformanceDeclarationError(exception.PlugsimError):
+    """A conformance class is missing an attribute or declares a wrong one."""
+
+
+def _declared(cls: type, name: str) -> bool:
+    """True when *cls* (not ``Resource`` itself) defines method *name*."""
+    found = getattr(cls, name, None)
+    return callable(found) and getattr(Resource, name, None) is not found
+
+
+def _resolve_type(type_name: str) -> type:
+    from simulator.registry import TypeRegistry
+
+    mapping = TypeRegistry().plugins()
+    if type_name not in mapping:
+        raise ConformanceDeclarationError(
+            f"resource_type {type_name!r} is not an installed resource type "
+            f"(set resource_class to the plug-in class instead)"
+        )
+    return mapping[type_name]
+
+
+def validate_declaration(cls: type) -> None:
+    """Check a conformance class's attributes; raise naming the first problem."""
+    where = f"{cls.__module__}.{cls.__qualname__}"
+    plugin = cls.__dict__.get("resource_class", getattr(cls, "resource_class", None))
+    type_name = getattr(cls, "resource_type", None)
+    if plugin is None and type_name is None:
+        raise ConformanceDeclarationError(
+            f"{where}: missing required attribute 'resource_class' (the plug-in class) "
+            f"or 'resource_type' (its registered type name)"
+        )
+    if plugin is not None and not (isinstance(plugin, type) and issubclass(plugin, Resource)):
+        raise ConformanceDeclarationError(
+            f"{where}: attribute 'resource_class' must be a subclass of sdk.resource.Resource, "
+            f"got {plugin!r}"
+        )
+    if getattr(cls, "valid_properties", None) is None:
+        raise ConformanceDeclarationError(
+            f"{where}: missing required attribute 'valid_properties' "
+            "(a property map the plug-in accepts)"
+        )
+    for attr in ("valid_properties", "update_in_place", "update_replace", "immutable_update"):
+        value = getattr(cls, attr, None)
+        if value is not None and not isinstance(value, Mapping):
+            raise ConformanceDeclarationError(
+                f"{where}: attribute '{attr}' must be a mapping of property values, "
+                f"got {type(value).__name__}"
+            )
+    survives = getattr(cls, "survives", None)
+    for kind in survives or ():
+        if kind not in TRANSIENT_KINDS:
+            raise ConformanceDeclarationError(
+                f"{where}: attribute 'survives': unknown fault kind {kind!r} "
+                f"(known: {', '.join(TRANSIENT_KINDS)})"
+            )
+
+
+class _Spy:
+    """Wraps a bound plug-in method and records each call's arguments."""
+
+    def __init__(self, inner: Callable[..., Any]) -> None:
+        self.inner = inner
+        self.calls: list[tuple[Any, ...]] = []
+
+    def __call__(self, *args: Any) -> Any:
+        self.calls.append(args)
+        return self.inner(*args)
+
+
+def _fail_rule(service: str, operation: str, nth: int, label: str) -> dict[str, Any]:
+    return {
+        "name": label,
+        "service": service,
+        "operation": operation,
+        "nth": nth,
+        "effect": {"type": "error", "status": 500, "message": f"injected failure of {label}"},
+    }
+
+
+def _numbered_calls(trace: Sequence[Any]) -> list[tuple[str, str, int]]:
+    """``(service, operation, nth)`` of each call; runs of one repeated call keep ends only."""
+    seen: dict[tuple[str, str], int] = {}
+    out: list[tuple[str, str, int]] = []
+    for index, entry in enumerate(trace):
+        key = (entry.service, entry.operation)
+        seen[key] = seen.get(key, 0) + 1
+        prev = trace[index - 1] if index else None
+        nxt = trace[index + 1] if index + 1 < len(trace) else None
+        same_prev = prev is not None and (prev.service, prev.operation) == key
+        same_next = nxt is not None and (nxt.service, nxt.operation) == key
+        if same_prev and same_next:
+            continue
+        out.append((key[0], key[1], seen[key]))
+    return out
+
+
+class ResourceConformance:
+    """Base class of a resource plug-in's conformance tests (see the module docstring)."""
+
+    #: Mark an intermediate base class as abstract (its attributes are not checked).
+    conformance_abstract: ClassVar[bool] = True
+    resource_class: ClassVar[type | None] = None
+    resource_type: ClassVar[str | None] = None
+    valid_properties: ClassVar[Mapping[str, Any] | None] = None
+    update_in_place: ClassVar[Mapping[str, Any] | None] = None
+    update_replace: ClassVar[Mapping[str, Any] | None] = None
+    immutable_update: ClassVar[Mapping[str, Any] | None] = None
+    expected_attributes: ClassVar[Mapping[str, Any] | None] = None
+    cloud_states: ClassVar[Mapping[str, str]] = {}
+    survives: ClassVar[Sequence[str] | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("conformance_abstract", False):
+            return
+        cls.conformance_abstract = False
+        validate_declaration(cls)
+
+    # -- helpers (not collected: no test_ prefix) ---------------------------------
+
+    @classmethod
+    def plugin(cls) -> type:
+        """The plug-in class under test."""
+        if cls.resource_class is not None:
+            return cls.resource_class
+        return _resolve_type(str(cls.resource_type))
+
+    @classmethod
+    def type_name(cls) -> str:
+        """The type name the plug-in is registered under in the test worlds."""
+        return cls.resource_type or f"Conformance::{cls.plugin().__name__}"
+
+    def _harness(
+        self,
+        env: PlugsimEnv,
+        *,
+        faults: Any = None,
+        seed: int | None = None,
+        plugin: type | None = None,
+        properties: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> ResourceHarness:
+        world = env.new_world(faults=faults, seed=seed if seed is not None else env.seed)
+        return env.harness(
+            plugin or self.plugin(),
+            dict(self.valid_properties if properties is None else properties),
+            world=world,
+            type_name=self.type_name(),
+            **kwargs,
+        )
+
+    def _skip_unless(self, method: str, why: str = "") -> None:
+        if not _declared(self.plugin(), method):
+            pytest.skip(f"{self.plugin().__name__} does not implement {method}{why}")
+
+    @staticmethod
+    def _clean(*harnesses: ResourceHarness) -> None:
+        """Assert legal transitions and no leaked entities in the worlds of *harnesses*."""
+        for world in dict.fromkeys(h.world for h in harnesses):
+            assert world.transitions.violations == [], "; ".join(world.transitions.violations)
+            leaked = world.leaked()
+            assert leaked == [], "leaked fake-cloud entities: " + ", ".join(
+                f"{i.service}/{i.kind} {i.id} ({i.status})" for i in leaked
+            )
+
+    def _created(self, env: PlugsimEnv, **kwargs: Any) -> ResourceHarness:
+        h = self._harness(env, **kwargs).create()
+        assert h.state == "CREATE_COMPLETE", h.status_reason
+        return h
+
+    @staticmethod
+    def _delete_all(h: ResourceHarness) -> None:
+        h.delete()
+        assert h.state == "DELETE_COMPLETE", h.status_reason
+
+    # -- create and delete --------------------------------------------------------
+
+    def test_create(self, plugsim_env: PlugsimEnv) -> None:
+        """Create completes, sets a physical id, then delete leaves nothing behind."""
+        h = self._created(plugsim_env)
+        assert h.resource.state == "CREATE_COMPLETE"
+        assert h.physical_id is not None, "the resource has no physical id after create"
+        self._delete_all(h)
+        self._clean(h)
+
+    def test_create_fails_at_each_cloud_call(self, plugsim_env: PlugsimEnv) -> None:
+        """Each fake-cloud call of a create failing in turn: CREATE_FAILED, then clean delete."""
+        clean = self._created(plugsim_env)
+        calls = _numbered_calls(clean.world.cloud.trace())
+        if not calls:
+            pytest.skip(f"{self.plugin().__name__} makes no fake-cloud call during create")
+        for number, (service, operation, nth) in enumerate(calls, 1):
+            label = f"call {number} ({service}.{operation} #{nth})"
+            h = self._harness(plugsim_env, faults=[_fail_rule(service, operation, nth, label)])
+            h.create()
+            assert h.state == "CREATE_FAILED", f"{label} failed but the stack is {h.state}"
+            assert f"injected failure of {label}" in h.status_reason, h.status_reason
+            self._delete_all(h)
+            self._clean(h)
+            h.world.close()
+        self._delete_all(clean)
+        self._clean(clean)
+
+    def test_create_with_rollback(self, plugsim_env: PlugsimEnv) -> None:
+        """A create failing at its last call rolls back: nothing left in the cloud."""
+        clean = self._created(plugsim_env)
+        calls = _numbered_calls(clean.world.cloud.trace())
+        if not calls:
+            pytest.skip(f"{self.plugin().__name__} makes no fake-cloud call during create")
+        service, operation, nth = calls[-1]
+        h = self._harness(
+            plugsim_env,
+            faults=[_fail_rule(service, operation, nth, "the last create call")],
+            disable_rollback=False,
+        ).create()
+        assert h.state == "ROLLBACK_COMPLETE", h.status_reason
+        assert h.resource.state == "DELETE_COMPLETE"
+        self._delete_all(clean)
+        self._clean(clean, h)
+
+    def test_delete_when_already_gone(self, plugsim_env: PlugsimEnv) -> None:
+        """Deleting after the physical resource vanished completes (not-found ignored)."""
+        h = self._created(plugsim_env)
+        item = h.cloud_entity()
+        if item is None:
+            pytest.skip("the physical id matches no fake-cloud entity")
+        h.world.delete_entity(item)
+        self._delete_all(h)
+        self._clean(h)
+
+    def test_delete_twice(self, plugsim_env: PlugsimEnv) -> None:
+        """A second delete of a deleted resource is a no-op (no event, no error)."""
+        h = self._created(plugsim_env)
+        res = h.resource
+        self._delete_all(h)
+        mark = h.world.store.last_event_id()
+        h.world.run_blocking(res.delete, action="DELETE")
+        assert res.state == "DELETE_COMPLETE"
+        assert [e for e in h.world.store.events() if e.id > mark] == []
+        self._clean(h)
+
+    # -- update -------------------------------------------------------------------
+
+    def _need(self, attr: str) -> Mapping[str, Any]:
+        value = getattr(self, attr)
+        if value is None:
+            pytest.skip(f"no {attr} declared for {self.plugin().__name__}")
+        return value
+
+    def _props_with(self, change: Mapping[str, Any]) -> dict[str, Any]:
+        return {**dict(self.valid_properties or {}), **dict(change)}
+
+    def test_update_in_place(self, plugsim_env: PlugsimEnv) -> None:
+        """handle_update gets exactly the changed properties; the physical id stays."""
+        change = self._need("update_in_place")
+        self._skip_unless("handle_update")
+        h = self._created(plugsim_env)
+        before = dict(self.valid_properties or {})
+        old_id = h.physical_id
+        spy = _Spy(h.resource.handle_update)
+        h.resource.handle_update = spy
+        h.update(self._props_with(change))
+        assert h.state == "UPDATE_COMPLETE", h.status_reason
+        assert h.physical_id == old_id, "an in-place update replaced the resource"
+        assert len(spy.calls) == 1, f"handle_update was called {len(spy.calls)} times"
+        prop_diff = spy.calls[0][2]
+        changed = sorted(k for k, v in change.items() if before.get(k) != v)
+        assert sorted(prop_diff) == changed
+        for key in changed:
+            assert prop_diff[key] == h.resource.properties[key], key
+        self._delete_all(h)
+        self._clean(h)
+
+    def test_update_replace(self, plugsim_env: PlugsimEnv) -> None:
+        """A replacing update makes a new physical resource, then deletes the old one."""
+        change = self._need("update_replace")
+        h = self._created(plugsim_env)
+        old_id = h.physical_id
+        mark = h.world.store.last_event_id()
+        h.update(self._props_with(change))
+        assert h.state == "UPDATE_COMPLETE", h.status_reason
+        new_id = h.physical_id
+        assert new_id != old_id, "a replacing update kept the physical id"
+        order = [
+            (e.state, e.physical_resource_id)
+            for e in h.world.store.events()
+            if e.id > mark and not e.is_stack_event
+        ]
+        created = order.index(("CREATE_COMPLETE", str(new_id)))
+        deleted = order.index(("DELETE_COMPLETE", str(old_id)))
+        assert created < deleted, "the old resource was deleted before the new one was created"
+        h.world.settle()
+        if h.world.entity(new_id) is not None:
+            assert h.world.entity(old_id) is None, "the replaced physical resource still exists"
+        self._delete_all(h)
+        self._clean(h)
+
+    def test_immutable_change_fails(self, plugsim_env: PlugsimEnv) -> None:
+        """Changing an immutable property: UPDATE_FAILED naming it, nothing changed."""
+        change = self._need("immutable_update")
+        h = self._created(plugsim_env)
+        old_id, item = h.physical_id, h.cloud_entity()
+        calls = len(h.world.cloud.trace())
+        h.update(self._props_with(change))
+        assert h.state == "UPDATE_FAILED"
+        assert h.resource.state == "UPDATE_FAILED"
+        for key in change:
+            assert key in h.resource.status_reason, h.resource.status_reason
+        assert h.physical_id == old_id
+        assert h.cloud_entity() == item
+        mutating = [
+            f"{t.service}.{t.operation}"
+            for t in h.world.cloud.trace()[calls:]
+            if not t.operation.endswith((".get", ".list"))
+        ]
+        assert mutating == [], f"a refused update still called {mutating}"
+        self._delete_all(h)
+        self._clean(h)
+
+    def test_update_failure_rolls_back(self, plugsim_env: PlugsimEnv) -> None:
+        """An in-place update failing at its first cloud call rolls back to the old state."""
+        change = self._need("update_in_place")
+        probe = self._created(plugsim_env)
+        start = len(probe.world.cloud.trace())
+        probe.update(self._props_with(change))
+        trace = probe.world.cloud.trace()
+        if len(trace) == start:
+            pytest.skip("the in-place update makes no fake-cloud call, so it cannot fail there")
+        first = trace[start]
+        nth = sum(
+            1
+            for t in trace[: start + 1]
+            if (t.service, t.operation) == (first.service, first.operation)
+        )
+        h = self._harness(
+            plugsim_env,
+            faults=[_fail_rule(first.service, first.operation, nth, "the first update call")],
+        ).create()
+        old = {k: h.resource.properties[k] for k in change}
+        h.update(self._props_with(change), disable_rollback=False)
+        assert h.state == "ROLLBACK_COMPLETE", h.status_reason
+        assert h.resource.state.status == "COMPLETE", h.resource.status_reason
+        assert {k: h.resource.properties[k] for k in change} == old
+        self._delete_all(probe)
+        self._delete_all(h)
+        self._clean(probe, h)
+
+    # -- suspend, snapshot, policies, check, adopt ------------------------------------
+
+    def test_suspend_resume(self, plugsim_env: PlugsimEnv) -> None:
+        """Suspend then resume: resource states and the cloud entity's status."""
+        self._skip_unless("handle_suspend")
+        h = self._created(plugsim_env)
+        h.suspend()
+        assert h.state == "SUSPEND_COMPLETE", h.status_reason
+        assert h.resource.state == "SUSPEND_COMPLETE"
+        if "suspend" in self.cloud_states:
+            assert h.cloud_entity().status == self.cloud_states["suspend"]
+        h.resume()
+        assert h.state == "RESUME_COMPLETE", h.status_reason
+        assert h.resource.state == "RESUME_COMPLETE"
+        if "resume" in self.cloud_states:
+            assert h.cloud_entity().status == self.cloud_states["resume"]
+        self._delete_all(h)
+        self._clean(h)
+
+    def test_snapshot_restore(self, plugsim_env: PlugsimEnv) -> None:
+        """Snapshot, restore, delete the snapshot: complete, same resource, no leak."""
+        self._skip_unless("handle_snapshot")
+        h = self._created(plugsim_env)
+        old_id = h.physical_id
+        snap = h.snapshot("conformance")
+        assert snap.status == "COMPLETE", snap.reason
+        assert h.resource.state == "SNAPSHOT_COMPLETE"
+        h.restore(snap)
+        assert h.state == "RESTORE_COMPLETE", h.status_reason
+        assert h.physical_id == old_id
+        h.world.run_blocking(lambda: h.world.adelete_snapshot(h.name, snap.id))
+        self._delete_all(h)
+        self._clean(h)
+
+    def test_deletion_policy_snapshot(self, plugsim_env: PlugsimEnv) -> None:
+        """Deletion policy Snapshot: the resource goes, what the snapshot made may stay."""
+        self._skip_unless("handle_snapshot_delete")
+        h = self._created(plugsim_env, deletion_policy="Snapshot")
+        old_id = h.physical_id
+        before = {i.key for i in h.world.cloud.inventory()}
+        self._delete_all(h)
+        h.world.settle()
+        assert h.world.entity(old_id) is None, "deletion policy Snapshot left the resource"
+        for item in h.world.cloud.inventory():
+            if item.key not in before and not item.preseeded:
+                h.world.delete_entity(item)  # the snapshot itself is meant to stay
+        self._clean(h)
+
+    def test_deletion_policy_retain(self, plugsim_env: PlugsimEnv) -> None:
+        """Deletion policy Retain: DELETE_COMPLETE and the physical resource stays."""
+        h = self._created(plugsim_env, deletion_policy="Retain")
+        item = h.cloud_entity()
+        self._delete_all(h)
+        if item is not None:
+            h.world.settle()
+            assert h.world.entity(item.id) is not None, "Retain deleted the physical resource"
+            h.world.delete_entity(item)
+        self._clean(h)
+
+    def test_check(self, plugsim_env: PlugsimEnv) -> None:
+        """Check completes while the resource exists and fails once it is gone."""
+        self._skip_unless("handle_check")
+        h = self._created(plugsim_env)
+        h.check()
+        assert h.state == "CHECK_COMPLETE", h.status_reason
+        item = h.cloud_entity()
+        if item is not None:
+            h.world.delete_entity(item)
+            h.check()
+            assert h.state == "CHECK_FAILED"
+            assert h.resource.state == "CHECK_FAILED"
+        self._delete_all(h)
+        self._clean(h)
+
+    def test_abandon_adopt(self, plugsim_env: PlugsimEnv) -> None:
+        """Abandon keeps the physical resource; adopting it back gives the same id."""
+        h = self._created(plugsim_env)
+        old_id, item = h.physical_id, h.cloud_entity()
+        data = h.abandon()
+        if item is not None:
+            assert h.world.entity(old_id) is not None, "abandon deleted the physical resource"
+        adopted = h.adopt(data)
+        assert adopted.state == "ADOPT_COMPLETE", adopted.status_reason
+        res = adopted.resources[h.resource_name]
+        assert str(res.resource_id) == str(old_id)
+        adopted.delete()
+        assert adopted.state == "DELETE_COMPLETE", adopted.status_reason
+        self._clean(h)
+
+    # -- attributes, timeouts, transient faults ---------------------------------------
+
+    def test_attributes(self, plugsim_env: PlugsimEnv) -> None:
+        """Every attribute resolves after create; ``show`` matches the fake cloud."""
+        h = self._created(plugsim_env)
+        res = h.resource
+        expected = dict(self.expected_attributes or {})
+        for name in sorted(res.attributes_schema):
+            value = res.FnGetAtt(name)
+            assert name not in res.attribute_errors, res.attribute_errors[name]
+            if name in expected:
+                want = expected[name]
+                if callable(want):
+                    assert want(value), f"attribute {name}: {value!r} rejected by {want!r}"
+                else:
+                    assert value == want, f"attribute {name}: {value!r} != {want!r}"
+        plugin = self.plugin()
+        if plugin.entity and plugin.default_client_name:
+            show = res.FnGetAtt("show")
+            client = h.world.cloud.client(plugin.default_client_name)
+            actual = getattr(client, plugin.entity).get(h.physical_id)
+            actual = actual if isinstance(actual, dict) else actual.to_dict()
+            assert show == actual, "the show attribute differs from the fake cloud's entity"
+        self._delete_all(h)
+        self._clean(h)
+
+    def test_timeout_cancels_create(self, plugsim_env: PlugsimEnv) -> None:
+        """A stack timeout in the middle of create runs the cancel handler; nothing leaks."""
+        self._skip_unless("handle_create_cancel")
+        probe = self._created(plugsim_env)
+        times = [
+            e.time
+            for e in probe.events
+            if e.resource_name == probe.resource_name and e.action == "CREATE"
+        ]
+        duration = times[-1] - times[0]
+        if duration <= 0:
+            pytest.skip("create takes no virtual time, so a timeout cannot interrupt it")
+        calls: list[Any] = []
+        base = self.plugin()
+
+        def cancel(resource: Any, *args: Any) -> Any:
+            calls.append(args)
+            return base.handle_create_cancel(resource, *args)
+
+        spy_class = type(base.__name__, (base,), {"handle_create_cancel": cancel})
+        h = self._harness(plugsim_env, plugin=spy_class, timeout_mins=duration / 2 / 60)
+        h.create()
+        assert h.state == "CREATE_FAILED"
+        assert h.status_reason == "Create timed out"
+        assert len(calls) == 1, "the cancel handler did not run exactly once"
+        self._delete_all(h)
+        self._delete_all(probe)
+        self._clean(h, probe)
+
+    def _transient(self, env: PlugsimEnv, kind: str, effect: Any) -> None:
+        declared = self.survives
+        if declared is None:
+            declared = ("throttle", "conflict") if self.plugin().action_retry_limit > 0 else ()
+        if kind not in declared:
+            pytest.skip(f"{self.plugin().__name__} does not claim to survive {kind}")
+        probe = self._created(env)
+        trace = probe.world.cloud.trace()
+        if not trace:
+            pytest.skip(f"{self.plugin().__name__} makes no fake-cloud call during create")
+        target = next((t for t in trace if t.operation.endswith(".create")), trace[0])
+        rule = {
+            "name": f"transient-{kind}",
+            "service": target.service,
+            "operation": target.operation,
+            "times": 1,
+            "effect": effect,
+        }
+        h = self._harness(env, faults=[rule]).create()
+        assert h.state == "CREATE_COMPLETE", f"{kind} was not survived: {h.status_reason}"
+        assert [f.rule_name for f in h.world.cloud.injected_faults()] == [f"transient-{kind}"]
+        self._delete_all(h)
+        self._delete_all(probe)
+        self._clean(h, probe)
+
+    def test_survives_throttling(self, plugsim_env: PlugsimEnv) -> None:
+        """A 429 with retry-after on the create call is retried to success."""
+        self._transient(plugsim_env, "throttle", {"type": "error", "status": 429, "retry_after": 3})
+
+    def test_survives_conflict(self, plugsim_env: PlugsimEnv) -> None:
+        """A 409 conflict on the create call is retried to success."""
+        self._transient(plugsim_env, "conflict", {"type": "error", "status": 409})
+
+    def test_survives_eventual_consistency(self, plugsim_env: PlugsimEnv) -> None:
+        """A created entity invisible for a while does not fail the create."""
+        self._transient(
+            plugsim_env,
+            "eventual_consistency",
+            {"type": "eventual_consistency", "lag": {"dist": "uniform", "low": 5, "high": 10}},
+        )
+
+
+def conformance_test_names() -> list[str]:
+    """The names of every generated conformance test, in definition order."""
+    return [
+        name
+        for name, _ in inspect.getmembers(ResourceConformance, inspect.isfunction)
+        if name.startswith("test_")
+    ]
