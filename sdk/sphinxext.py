@@ -218,12 +218,10 @@ def _version_notes(status: support.SupportStatus) -> list[str]:
             word = _STATUS_WORDS[item.status]
             lines += [f"*{word}.* {text}".rstrip(), ""]
             continue
+        directive = "versionadded" if index == 0 else "versionchanged"
         if item.status == support.DEPRECATED:
             directive = "deprecated"
-        elif item.status == support.SUPPORTED and index == 0:
-            directive = "versionadded"
-        else:
-            directive = "versionchanged"
+        elif item.status != support.SUPPORTED or index:
             text = f"{_STATUS_WORDS[item.status]}. {text}".strip()
         lines.append(f".. {directive}:: {item.version}")
         if text:

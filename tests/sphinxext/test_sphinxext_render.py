@@ -145,3 +145,38 @@ def test_reference_is_deterministic_and_has_every_section() -> None:
     for heading in ("Properties\n----------", "Required\n~~~~~~~~", "Optional\n~~~~~~~~"):
         assert heading in text
     assert "Attributes\n----------" in text and "HOT example\n-----------" in text
+
+
+def version_notes(status: support.SupportStatus) -> str:
+    class Typed(Plain):
+        """Doc."""
+
+        support_status = status
+
+    text = "\n".join(resource_reference("A::B::C", Typed))
+    return text[text.index("=====\n") + 6 : text.index("Doc.")].strip()
+
+
+def test_version_notes_follow_the_status_chain_oldest_first() -> None:
+    assert version_notes(support.SupportStatus(support.UNSUPPORTED, version="0.1.0")) == (
+        ".. versionadded:: 0.1.0\n\n   Unsupported."
+    )
+    chain = support.SupportStatus(
+        support.SUPPORTED,
+        version="3.0",
+        previous_status=support.SupportStatus(
+            support.DEPRECATED,
+            version="2.0",
+            message="Use D.",
+            previous_status=support.SupportStatus(version="1.0"),
+        ),
+    )
+    assert version_notes(chain) == (
+        ".. versionadded:: 1.0\n\n"
+        ".. deprecated:: 2.0\n\n   Use D.\n\n"
+        ".. versionchanged:: 3.0\n\n   Supported."
+    )
+    assert version_notes(support.SupportStatus(support.DEPRECATED, message="Old.")) == (
+        "*Deprecated.* Old."
+    )
+    assert version_notes(support.SupportStatus()) == ""
