@@ -57,3 +57,26 @@ def test_the_example_plugin_publishes_its_type_and_renders(examples) -> None:
         "      name: a.\n"
         "      email: example\n"
     )
+
+
+def test_the_guide_builds_strictly_with_its_examples(tmp_path: Path) -> None:
+    import shutil
+
+    from sphinx.cmd.build import build_main
+
+    root = EXAMPLES.parents[1]
+    src = tmp_path / "docs"
+    shutil.copytree(root / "docs" / "guide", src / "guide")
+    shutil.copytree(root / "docs" / "examples", src / "examples")
+    (src / "conf.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(root)!r})\n"
+        'project = "guide"\nextensions = ["sdk.sphinxext"]\n'
+    )
+    (src / "index.rst").write_text("Guide\n=====\n\n.. toctree::\n\n   guide/resource-plugins\n")
+    out = tmp_path / "out"
+    assert build_main(["-q", "-W", "-E", "-b", "text", str(src), str(out)]) == 0
+    text = (out / "guide" / "resource-plugins.txt").read_text()
+    assert "class DNSZone(resource.Resource):" in text
+    assert "def make_zone(cloud: FakeCloud" in text
+    assert "Example::DNS::Zone\n------------------" in text
+    assert "resources:\n     zone:\n       type: Example::DNS::Zone" in text
