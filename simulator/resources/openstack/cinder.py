@@ -6,7 +6,7 @@ from typing import Any
 
 from sdk import attributes, constraints, exception, properties, support
 from sdk.resource import Resource
-from simulator.resources.openstack._base import SINCE, find_in, gone, status_done
+from simulator.resources.openstack._base import SINCE, compute_id, find_in, gone, status_done
 
 __all__ = ["Volume", "VolumeAttachment"]
 
@@ -104,7 +104,8 @@ class Volume(Resource):
             snaps = cinder.volume_snapshots.list()
             kwargs["snapshot_id"] = find_in(snaps, self.properties["snapshot_id"], "Snapshot").id
         if self.properties["image"]:
-            kwargs["imageRef"] = self.properties["image"]
+            compute = self.client("compute")
+            kwargs["imageRef"] = compute_id(compute, "images", self.properties["image"], "Image")
         if self.properties["metadata"]:
             kwargs["metadata"] = {str(k): str(v) for k, v in self.properties["metadata"].items()}
         volume = cinder.volumes.create(size=self.properties["size"], **kwargs)

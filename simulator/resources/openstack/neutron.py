@@ -55,7 +55,13 @@ class NeutronResource(Resource):
 
     def create_body(self) -> dict[str, Any]:
         """Return the attributes to create the object with."""
-        body = {key: self.properties[key] for key in self.plain if self.properties[key] is not None}
+        body = {}
+        for key in self.plain:
+            value = self.properties.get_user_value(key)
+            if value is None:
+                value = self.properties_schema[key].default
+            if value is not None:
+                body[key] = value
         if "name" in self.properties_schema:
             body["name"] = self.properties["name"] or self.physical_resource_name()
         return body

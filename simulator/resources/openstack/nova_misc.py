@@ -52,7 +52,7 @@ class KeyPair(Resource):
     def handle_create(self) -> None:
         """Create or import the keypair."""
         created = self.client().keypairs.create(
-            self.properties["name"], self.properties["public_key"]
+            self.properties["name"], self.properties["public_key"] or None
         )
         self.resource_id_set(created.id)
         private = created.to_dict().get("private_key")
