@@ -43,8 +43,12 @@ class _SaltCloudGroup(click.Group):
             return super().parse_args(ctx, args)
         ctx.allow_interspersed_args = True
         click.Command.parse_args(self, ctx, args)
-        ctx.meta["plugsim.cloud.names"] = list(ctx.args)
+        names = list(ctx.args)
         ctx.args = []
+        if names and names[0] in self.commands:
+            ctx._protected_args, ctx.args = names[:1], names[1:]  # type: ignore[attr-defined]
+            return ctx.args
+        ctx.meta["plugsim.cloud.names"] = names
         if hasattr(ctx, "_protected_args"):
             ctx._protected_args = []
         return []
@@ -134,6 +138,10 @@ def _merge(into: dict[str, Any], more: dict[str, Any]) -> None:
 @click.pass_context
 def cloud(ctx: click.Context, **opts: Any) -> None:
     """salt-cloud over cloud driver modules, against the fake clouds, in virtual time."""
+    parent = ctx.find_root().obj
+    if opts["state"] is None:
+        opts["state"] = getattr(parent, "state", None)
+    opts["debug"] = opts["debug"] or bool(getattr(parent, "debug", False))
     if ctx.invoked_subcommand is not None:
         ctx.obj = opts
         return
