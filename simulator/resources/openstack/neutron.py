@@ -520,9 +520,13 @@ _RULE_SCHEMA = {
 
 def _rule_body(group_id: str, rule: dict[str, Any]) -> dict[str, Any]:
     body = {"security_group_id": group_id}
-    for key in ("direction", "ethertype", "protocol", "port_range_min", "port_range_max"):
-        if rule.get(key) is not None:
+    for key in ("direction", "ethertype", "protocol"):
+        if rule.get(key):
             body[key] = rule[key]
+    # An unset port reads as 0; a 0-0 range means "no range" (every port).
+    ports = (rule.get("port_range_min"), rule.get("port_range_max"))
+    if any(ports):
+        body["port_range_min"], body["port_range_max"] = ports
     if rule.get("remote_mode") == "remote_group_id":
         body["remote_group_id"] = rule.get("remote_group_id") or group_id
     elif rule.get("remote_ip_prefix"):

@@ -1,0 +1,251 @@
+"""Neutron, Cinder, Swift and software-config types on the default fake cloud."""
+
+import email
+
+from tests.library.conftest import outputs, tmpl
+
+
+def test_net_subnet_port_router_and_floating_ip(world):
+    t = tmpl(
+        {
+            "net": {"type": "OS::Neutron::Net", "properties": {"name": "private"}},
+            "sub": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {"network": "private", "cidr": "10.1.0.0/24"},
+                "depends_on": "net",
+            },
+            "port": {
+                "type": "OS::Neutron::Port",
+                "properties": {
+                    "network": {"get_resource": "net"},
+                    "fixed_ips": [{"subnet": {"get_resource": "sub"}, "ip_address": "10.1.0.50"}],
+                },
+            },
+            "router": {
+                "type": "OS::Neutron::Router",
+                "properties": {"external_gateway_info": {"network": "public"}},
+            },
+            "iface": {
+                "type": "OS::Neutron::RouterInterface",
+                "properties": {
+                    "router": {"get_resource": "router"},
+                    "subnet": {"get_resource": "sub"},
+                },
+            },
+            "fip": {
+                "type": "OS::Neutron::FloatingIP",
+                "depends_on": "iface",
+                "properties": {"floating_network": "public", "port_id": {"get_resource": "port"}},
+            },
+        },
+        outputs={
+            "gw": {"value": {"get_attr": ["sub", "gateway_ip"]}},
+            "fixed": {"value": {"get_attr": ["fip", "fixed_ip_address"]}},
+            "subnets": {"value": {"get_attr": ["net", "subnets"]}},
+        },
+    )
+    stack = world.create_stack("s", t)
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    out = outputs(stack)
+    assert out["gw"] == "10.1.0.1"
+    assert out["fixed"] == "10.1.0.50"
+    assert out["subnets"] == [stack.resources["sub"].resource_id]
+    assert stack.resources["iface"].resource_id.endswith(
+        f":subnet_id={stack.resources['sub'].resource_id}"
+    )
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert world.cloud.leaks(world.baseline) == []
+
+
+def test_missing_network_fails_validation_with_heat_wording(world):
+    t = tmpl(
+        {
+            "sub": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {"network": "nowhere", "cidr": "10.0.0.0/24"},
+            }
+        }
+    )
+    stack = world.create_stack("s", t)
+    assert stack.state == "CREATE_FAILED"
+    assert (
+        "resources.sub.properties.network: 'nowhere' does not satisfy the custom constraint "
+        "'neutron.network': The Network (nowhere) could not be found." in stack.status_reason
+    )
+
+
+def test_router_interface_needs_exactly_one_of_subnet_and_port(world):
+    t = tmpl(
+        {
+            "r": {"type": "OS::Neutron::Router"},
+            "i": {
+                "type": "OS::Neutron::RouterInterface",
+                "properties": {"router": {"get_resource": "r"}},
+            },
+        }
+    )
+    stack = world.create_stack("s", t)
+    assert stack.state == "CREATE_FAILED"
+    assert "Exactly one of subnet and port must be given" in stack.status_reason
+
+
+def test_security_group_rules_are_replaced_on_update(world):
+    rule = {"protocol": "tcp", "port_range_min": 22, "port_range_max": 22}
+    t = tmpl(
+        {
+            "sg": {"type": "OS::Neutron::SecurityGroup", "properties": {"rules": [rule]}},
+            "extra": {
+                "type": "OS::Neutron::SecurityGroupRule",
+                "properties": {
+                    "security_group": {"get_resource": "sg"},
+                    "protocol": "icmp",
+                    "remote_mode": "remote_group_id",
+                },
+            },
+        }
+    )
+    stack = world.create_stack("s", t)
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    neutron = world.cloud.client("network")
+    sg_id = stack.resources["sg"].resource_id
+
+    def rules():
+        found = neutron.list_security_group_rules(security_group_id=sg_id)["security_group_rules"]
+        return sorted((r["protocol"], r["port_range_min"], r["remote_group_id"]) for r in found)
+
+    assert rules() == [("icmp", None, sg_id), ("tcp", 22, None)]
+    t["resources"]["sg"]["properties"]["rules"] = [
+        {**rule, "port_range_min": 80, "port_range_max": 80}
+    ]
+    assert world.update_stack("s", t).state == "UPDATE_COMPLETE"
+    assert stack.resources["sg"].resource_id == sg_id
+    assert ("tcp", 80, None) in rules() and ("tcp", 22, None) not in rules()
+    world.delete_stack("s")
+    assert world.cloud.leaks(world.baseline) == []
+
+
+def test_volume_extends_in_place_and_refuses_to_shrink(world):
+    t = tmpl(
+        {"v": {"type": "OS::Cinder::Volume", "properties": {"size": 1, "metadata": {"a": 1}}}},
+        outputs={"size": {"value": {"get_attr": ["v", "size"]}}},
+    )
+    stack = world.create_stack("s", t)
+    vid = stack.resources["v"].resource_id
+    t["resources"]["v"]["properties"]["size"] = 3
+    stack = world.update_stack("s", t)
+    assert stack.state == "UPDATE_COMPLETE"
+    assert stack.resources["v"].resource_id == vid
+    assert outputs(stack)["size"] == 3
+    t["resources"]["v"]["properties"]["size"] = 2
+    stack = world.update_stack("s", t)
+    assert stack.state == "UPDATE_FAILED"
+    assert "Shrinking volume v from 3 to 2 GiB is not supported" in stack.status_reason
+
+
+def test_volume_without_size_or_source_names_size(world):
+    stack = world.create_stack("s", tmpl({"v": {"type": "OS::Cinder::Volume"}}))
+    assert stack.state == "CREATE_FAILED"
+    assert "resources.v.properties.size: size is required" in stack.status_reason
+
+
+def test_volume_snapshot_policy_keeps_a_backup_that_restores(world):
+    t = tmpl(
+        {
+            "v": {
+                "type": "OS::Cinder::Volume",
+                "properties": {"size": 2},
+                "deletion_policy": "Snapshot",
+            }
+        }
+    )
+    world.create_stack("s", t)
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    leaks = world.cloud.leaks(world.baseline)
+    assert [i.kind for i in leaks] == ["backup"]
+    backup_id = leaks[0].id
+    t2 = tmpl(
+        {"v": {"type": "OS::Cinder::Volume", "properties": {"backup_id": backup_id}}},
+        outputs={"size": {"value": {"get_attr": ["v", "size"]}}},
+    )
+    stack = world.create_stack("r", t2)
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    assert outputs(stack)["size"] == 2
+    bad = world.create_stack(
+        "bad", tmpl({"v": {"type": "OS::Cinder::Volume", "properties": {"backup_id": "nope"}}})
+    )
+    assert "The Backup (nope) could not be found." in bad.status_reason
+
+
+def test_container_with_metadata_and_purge(world):
+    t = tmpl(
+        {
+            "c": {
+                "type": "OS::Swift::Container",
+                "properties": {
+                    "name": "site",
+                    "X-Container-Read": ".r:*",
+                    "X-Container-Meta": {"owner": "me"},
+                    "purge_on_delete": True,
+                },
+            }
+        },
+        outputs={
+            "url": {"value": {"get_attr": ["c", "WebsiteURL"]}},
+            "count": {"value": {"get_attr": ["c", "ObjectCount"]}},
+        },
+    )
+    stack = world.create_stack("s", t)
+    assert outputs(stack) == {"url": "http://swift.plugsim.local/v1/AUTH_plugsim/site", "count": 0}
+    swift = world.cloud.client("swift")
+    assert swift.head_container("site")["x-container-meta-owner"] == "me"
+    swift.put_object("site", "index.html", b"hi")
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert world.cloud.leaks(world.baseline) == []
+
+
+def test_software_configs_and_multipart_mime(world):
+    t = tmpl(
+        {
+            "script": {
+                "type": "OS::Heat::SoftwareConfig",
+                "properties": {"group": "script", "config": "#!/bin/sh\necho hi\n"},
+            },
+            "cc": {
+                "type": "OS::Heat::CloudConfig",
+                "properties": {"cloud_config": {"packages": ["nginx"]}},
+            },
+            "sc": {"type": "OS::Heat::StructuredConfig", "properties": {"config": {"a": 1}}},
+            "mime": {
+                "type": "OS::Heat::MultipartMime",
+                "properties": {
+                    "parts": [
+                        {"config": {"get_resource": "cc"}},
+                        {
+                            "config": {"get_resource": "script"},
+                            "subtype": "x-shellscript",
+                            "filename": "run.sh",
+                        },
+                        {"config": "literal text"},
+                    ]
+                },
+            },
+        },
+        outputs={n: {"value": {"get_attr": [n, "config"]}} for n in ("script", "cc", "sc", "mime")},
+    )
+    stack = world.create_stack("s", t)
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    out = outputs(stack)
+    assert out["script"] == "#!/bin/sh\necho hi\n"
+    assert out["cc"] == "#cloud-config\npackages:\n- nginx\n"
+    assert out["sc"] == "a: 1\n"
+    message = email.message_from_string(out["mime"])
+    parts = [p for p in message.walk() if not p.is_multipart()]
+    assert [p.get_content_subtype() for p in parts] == ["plain", "x-shellscript", "plain"]
+    assert [p.get_payload(decode=True).decode() for p in parts] == [
+        out["cc"],
+        out["script"],
+        "literal text",
+    ]
+    assert parts[1].get_filename() == "run.sh"
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert world.cloud.leaks(world.baseline) == []
