@@ -14,6 +14,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
+    "sdk.sphinxext",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
