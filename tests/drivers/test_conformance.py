@@ -177,3 +177,17 @@ def test_missing_functions_and_bad_config_are_findings_not_crashes(write_driver)
     )
     (finding,) = check_driver(None, PROVIDERS, PROFILES, fault_kinds=["earthquake"])
     assert finding.message.startswith("unknown fault kind(s) earthquake (known: rate_limit")
+
+
+def test_the_libcloud_based_example_passes_too():
+    import pytest
+
+    pytest.importorskip("libcloud", reason="apache-libcloud (optional extra) is not installed")
+    providers = {
+        "lc": {
+            "driver": "digitalocean_libcloud",
+            "personal_access_token": "plugsim-digitalocean-token",
+        }
+    }
+    profiles = {"lc-small": {**PROFILES["do-small"], "provider": "lc"}}
+    assert check_driver(None, providers, profiles, seed=2) == []
