@@ -65,9 +65,17 @@ class TypeRegistry:
                 raise exception.ConfigurationError(f"--plugin-dir {d}: not a directory")
         self.entry_points = entry_points
         self.errors: list[LoadError] = []
+        self._mappings: dict[tuple[str, ...], dict[str, type]] = {}
 
     def plugins(self, dirs: Iterable[str] = ()) -> dict[str, type]:
         """Return ``{type name: class}`` from built-ins, entry points and *dirs*."""
+        key = tuple(dirs)
+        cached = self._mappings.get(key)
+        if cached is None:
+            cached = self._mappings[key] = self._plugins(key)
+        return cached
+
+    def _plugins(self, dirs: tuple[str, ...]) -> dict[str, type]:
         mapping = builtin_mapping()
         sources = dict.fromkeys(mapping, "plugsim built-in")
         reports = []

@@ -71,6 +71,7 @@ class Stack:
         self._rids: dict[int, int] = {}
         self._tmpl: dict[int, str] = {}
         self._applied: dict[int, dict[str, Any]] = {}
+        self._pending_after: dict[int, ResourceDefinition] = {}
         self._next_rid = 1
         self._task: asyncio.Task[Any] | None = None
         self._interrupt_kind: str | None = None
@@ -146,16 +147,23 @@ class Stack:
         self._next_rid += 1
         return res
 
-    def capture_applied(self, res: Resource) -> None:
+    def capture_applied(
+        self, res: Resource, defn: ResourceDefinition | None = None, persist: bool = True
+    ) -> None:
         """Remember the resolved property values *res* was last created/updated with."""
         try:
-            props = {k: self.resolver(v) for k, v in res.t.properties.items()}
+            props = {k: self.resolver(v) for k, v in (defn or res.t).properties.items()}
             props = json.loads(json.dumps(props, default=str))
         except Exception:  # unresolvable now: the next update compares raw values
             self._applied.pop(id(res), None)
-            return
-        self._applied[id(res)] = props
-        self.persist_resource(res)
+        else:
+            self._applied[id(res)] = props
+        if persist:
+            self.persist_resource(res)
+
+    def expect_update(self, res: Resource, after: ResourceDefinition) -> None:
+        """Note the definition an update of *res* moves to (captured when it completes)."""
+        self._pending_after[id(res)] = after
 
     def set_applied(self, res: Resource, props: dict[str, Any] | None) -> None:
         """Restore remembered property values (when loading from the store)."""
@@ -243,6 +251,10 @@ class Stack:
             str(reason or ""),
             self.world.clock.now(),
         )
+        if status == COMPLETE and action in ("CREATE", "ADOPT", "UPDATE"):
+            self.capture_applied(res, self._pending_after.pop(id(res), None), persist=False)
+        elif status != IN_PROGRESS:
+            self._pending_after.pop(id(res), None)
         if id(res) in self._rids:
             rec = self._resource_record(res)
             rec.action, rec.status, rec.reason = action, status, str(reason or "")

@@ -125,20 +125,17 @@ async def outcome(
 
 def instantiate(stack: Stack) -> None:
     """Create the INIT resources of a new stack from its definition and persist them."""
-    for name, defn in stack.definition.resource_definitions().items():
-        res = stack.make_resource(defn)
-        stack.resources[name] = res
-        stack.persist_resource(res)
+    with stack.world.store.transaction():
+        for name, defn in stack.definition.resource_definitions().items():
+            res = stack.make_resource(defn)
+            stack.resources[name] = res
+            stack.persist_resource(res)
 
 
 async def create(stack: Stack) -> bool:
     """Create every resource; roll back (delete) on failure unless rollback is disabled."""
 
-    async def job(res: Resource) -> None:
-        await res.create()
-        stack.capture_applied(res)
-
-    ok = await stack_task(stack, "CREATE", job)
+    ok = await stack_task(stack, "CREATE", lambda r: r.create())
     if not ok and not stack.disable_rollback:
         await stack_task(stack, "ROLLBACK", lambda r: r.delete(), reverse=True)
     return ok
@@ -233,7 +230,6 @@ async def adopt(stack: Stack, adopt_data: dict[str, Any]) -> bool:
                 "ADOPT",
             )
         await res.adopt(entry)
-        stack.capture_applied(res)
 
     ok = await stack_task(stack, "ADOPT", job)
     if not ok and not stack.disable_rollback:

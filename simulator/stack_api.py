@@ -137,6 +137,12 @@ class StackAPI:
         """Delete a stack (dependants first); a failed delete leaves DELETE_FAILED."""
         stack = self.get_stack(name)
         _not_busy(stack)
+        for snap in self.store.snapshots(stack.id):  # as Heat does, snapshots go first
+            try:
+                await self.adelete_snapshot(name, snap.id)
+            except Exception as ex:  # the stack delete reports the resource failure
+                stack.state_set("DELETE", "FAILED", f"Deleting snapshot {snap.name} failed: {ex}")
+                return stack
         await stack_actions.delete(stack)
         return stack
 

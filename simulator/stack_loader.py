@@ -64,6 +64,10 @@ def load_stack(world: World, rec: StackRecord) -> Stack:
             stack.resources[row.name] = res
         else:
             stack.replaced.append(res)
+    order = {name: i for i, name in enumerate(stack.definition.resource_definitions())}
+    stack.resources = dict(
+        sorted(stack.resources.items(), key=lambda kv: order.get(kv[0], len(order)))
+    )
     return stack
 
 

@@ -67,16 +67,16 @@ async def _update_one(
         stack.resources[name] = res
         stack.persist_resource(res)
         await res.create()
-        stack.capture_applied(res)
         return
     if existing.type() == after.resource_type and existing.action != "INIT":
+        stack.expect_update(existing, after)
         try:
             await existing.update(after, stack.before_definition(existing))
         except exception.UpdateReplace:
             pass
         else:
             stack.set_source_digest(existing, source.digest)
-            stack.capture_applied(existing)
+            stack.persist_resource(existing)
             return
     elif existing.action == "INIT":
         # never created (e.g. the create failed before reaching it): just create it now
@@ -86,7 +86,6 @@ async def _update_one(
         stack.resources[name] = res
         stack.persist_resource(res)
         await res.create()
-        stack.capture_applied(res)
         return
     replacement = stack.make_resource(after, source)
     stack.resources[name] = replacement
@@ -94,7 +93,6 @@ async def _update_one(
     stack.persist_resource(existing)
     stack.persist_resource(replacement)
     await replacement.create()
-    stack.capture_applied(replacement)
 
 
 async def _cleanup(stack: Stack) -> None:

@@ -85,6 +85,7 @@ class World(StackAPI):
         self._stacks: dict[str, Stack] = {}
         self._plugins: dict[str, ClientPlugin] = {}
         self.recovered: list[Event] = []
+        self._cancel_checked = -1.0
         if stored_seed is None:
             self.store.set_meta("seed", self.seed)
             self.store.set_meta("project_id", self.project_id)
@@ -151,6 +152,10 @@ class World(StackAPI):
 
     def check_cancel(self, stack: Stack) -> None:
         """Honour a cancel request another process left in the store for *stack*."""
+        now = self.clock.now()
+        if now == self._cancel_checked:
+            return
+        self._cancel_checked = now
         key = f"cancel:{stack.id}"
         if self.store.get_meta(key):
             self.store.set_meta(key, False)

@@ -1,0 +1,108 @@
+"""``plugsim template validate``, ``plugsim cloud inventory`` and ``plugsim bench``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import click
+
+from simulator.cli import Options, emit_mapping, emit_rows, format_option, parse_parameters
+
+pass_options = click.make_pass_decorator(Options)
+
+
+@click.group()
+def template() -> None:
+    """Templates."""
+
+
+@template.command("validate")
+@click.option(
+    "-t",
+    "--template",
+    "template_path",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="The HOT template.",
+)
+@click.option(
+    "-e",
+    "--environment",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="Environment file (repeatable).",
+)
+@click.option(
+    "--parameter",
+    "parameters",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A parameter value (repeatable).",
+)
+@format_option(default="yaml")
+@pass_options
+def validate(
+    opts: Options,
+    template_path: str,
+    environment: Sequence[str],
+    parameters: Sequence[str],
+    fmt: str,
+) -> None:
+    """Validate a template (types, functions, parameters, dependencies) without creating it."""
+    from simulator.world import World
+
+    world = World(plugin_dirs=opts.plugin_dirs)
+    try:
+        result = world.validate_template(
+            template_path, list(environment), parse_parameters(parameters)
+        )
+    finally:
+        world.close()
+    emit_mapping(result, fmt)
+
+
+@click.group()
+def cloud() -> None:
+    """The fake cloud of the world."""
+
+
+@cloud.command("inventory")
+@format_option()
+@click.option("--all", "show_all", is_flag=True, help="Include pre-seeded entities.")
+@pass_options
+def inventory(opts: Options, fmt: str, show_all: bool) -> None:
+    """List every live fake-cloud entity."""
+    world = opts.open_world()
+    rows = [i.to_dict() for i in world.cloud.inventory() if show_all or not i.preseeded]
+    world.close()
+    emit_rows(rows, ["service", "kind", "name", "id", "status"], fmt)
+
+
+@click.command()
+@click.option(
+    "--resources",
+    "n",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Number of resources.",
+)
+@click.option(
+    "--width",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Resources per dependency layer.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@pass_options
+def bench(opts: Options, n: int, width: int, as_json: bool) -> None:
+    """Time create/update/suspend/resume/delete of an N-resource layered stack."""
+    from simulator.bench import run_bench
+
+    result = run_bench(n, width, state=opts.state)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        click.echo(result.to_text(), nl=False)

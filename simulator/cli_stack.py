@@ -1,0 +1,477 @@
+"""``plugsim stack ...``: the OpenStack client's stack verbs on a simulated world."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from sdk import exception
+from simulator.cli import (
+    Options,
+    emit_mapping,
+    emit_rows,
+    format_option,
+    parse_parameters,
+    progress_listener,
+)
+
+pass_options = click.make_pass_decorator(Options)
+
+
+def _open(opts: Options, fmt: str = "table", **kwargs: Any) -> Any:
+    world = opts.open_world(**kwargs)
+    listener = progress_listener(fmt)
+    if listener is not None:
+        world.listeners.append(listener)
+    return world
+
+
+def _finish(world: Any, stack: Any, fmt: str = "table") -> None:
+    """Print the stack's final state; exit 1 when the action failed."""
+    world.close()
+    if fmt in ("json", "yaml"):
+        emit_mapping(_stack_dict(stack), fmt)
+    else:
+        click.echo(f"{stack.name} {stack.state}: {stack.status_reason}")
+    if stack.status == "FAILED":
+        raise click.exceptions.Exit(1)
+
+
+def _stack_dict(stack: Any) -> dict[str, Any]:
+    rec = stack.record
+    return {
+        "id": stack.id,
+        "stack_name": stack.name,
+        "stack_status": stack.state,
+        "stack_status_reason": stack.status_reason,
+        "creation_time": rec.created,
+        "updated_time": rec.updated,
+        "timeout_mins": stack.timeout_mins,
+        "disable_rollback": stack.disable_rollback,
+        "parameters": {
+            k: (str(v) if not isinstance(v, str) else v)
+            for k, v in sorted(stack.parameters.items())
+        },
+        "outputs": [
+            {
+                "output_key": o["output_key"],
+                "output_value": o["output_value"],
+                "description": o.get("description"),
+            }
+            for o in stack.outputs()
+        ]
+        if stack.status != "IN_PROGRESS" and not rec.deleted
+        else [],
+    }
+
+
+def _template_options(fn: Any) -> Any:
+    fn = click.option(
+        "-e",
+        "--environment",
+        "environment",
+        multiple=True,
+        type=click.Path(dir_okay=False),
+        help="Environment file (repeatable).",
+    )(fn)
+    fn = click.option(
+        "--parameter",
+        "parameters",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="A parameter value (repeatable).",
+    )(fn)
+    return fn
+
+
+@click.group()
+def stack() -> None:
+    """Create, change and inspect stacks."""
+
+
+@stack.command("create")
+@click.option(
+    "-t", "--template", required=True, type=click.Path(dir_okay=False), help="The HOT template."
+)
+@_template_options
+@click.option("--seed", type=int, help="Seed of a new world (an existing world keeps its own).")
+@click.option("--faults", help="Fault profile: a preset (none, flaky, slow, chaos) or YAML file.")
+@click.option("--timeout", type=float, help="Stack timeout in (virtual) minutes.")
+@click.option("--enable-rollback", is_flag=True, help="Roll back (delete) on failure.")
+@format_option()
+@click.argument("name")
+@pass_options
+def create(
+    opts: Options,
+    template: str,
+    environment: Sequence[str],
+    parameters: Sequence[str],
+    seed: int | None,
+    faults: str | None,
+    timeout: float | None,
+    enable_rollback: bool,
+    fmt: str,
+    name: str,
+) -> None:
+    """Create stack NAME from a template."""
+    params = parse_parameters(parameters)
+    world = _open(opts, fmt, seed=seed, faults=faults)
+    stack = world.create_stack(
+        name,
+        template,
+        list(environment),
+        params,
+        timeout_mins=timeout,
+        disable_rollback=not enable_rollback,
+    )
+    _finish(world, stack, fmt)
+
+
+@stack.command("update")
+@click.option(
+    "-t",
+    "--template",
+    type=click.Path(dir_okay=False),
+    help="The new template (default: keep the current one).",
+)
+@_template_options
+@click.option("--existing", is_flag=True, help="Keep the current template and parameters.")
+@click.option("--timeout", type=float, help="Stack timeout in (virtual) minutes.")
+@click.option("--rollback/--no-rollback", default=None, help="Roll back on failure.")
+@click.option("--faults", help="Fault profile for this and later runs.")
+@format_option()
+@click.argument("name")
+@pass_options
+def update(
+    opts: Options,
+    template: str | None,
+    environment: Sequence[str],
+    parameters: Sequence[str],
+    existing: bool,
+    timeout: float | None,
+    rollback: bool | None,
+    faults: str | None,
+    fmt: str,
+    name: str,
+) -> None:
+    """Update stack NAME (in place, replacing what must be replaced)."""
+    if template is None and not existing and not parameters and not environment:
+        raise click.UsageError("give -t/--template, --parameter or --existing")
+    world = _open(opts, fmt, faults=faults)
+    stack = world.update_stack(
+        name,
+        None if existing or template is None else template,
+        list(environment) or None,
+        parse_parameters(parameters),
+        timeout_mins=timeout,
+        disable_rollback=None if rollback is None else not rollback,
+    )
+    _finish(world, stack, fmt)
+
+
+def _simple(verb: str, help_text: str) -> None:
+    @stack.command(verb, help=help_text)
+    @format_option()
+    @click.argument("name")
+    @pass_options
+    def command(opts: Options, fmt: str, name: str) -> None:
+        world = _open(opts, fmt)
+        result = getattr(world, f"{verb}_stack")(name)
+        _finish(world, result, fmt)
+
+
+_simple("delete", "Delete stack NAME (dependants first).")
+_simple("suspend", "Suspend stack NAME.")
+_simple("resume", "Resume stack NAME.")
+_simple("check", "Check every resource of stack NAME.")
+
+
+@stack.command("cancel")
+@click.argument("name")
+@pass_options
+def cancel(opts: Options, name: str) -> None:
+    """Cancel the in-progress update of stack NAME (it then rolls back)."""
+    world = opts.open_world()
+    world.cancel_update(name)
+    world.close()
+    click.echo(f"Cancel requested for {name}")
+
+
+@stack.group("snapshot")
+def snapshot() -> None:
+    """Stack snapshots."""
+
+
+@snapshot.command("create")
+@click.option("--name", "snap_name", help="The snapshot's name (default: its id).")
+@format_option()
+@click.argument("name")
+@pass_options
+def snapshot_create(opts: Options, snap_name: str | None, fmt: str, name: str) -> None:
+    """Snapshot stack NAME."""
+    world = _open(opts, fmt)
+    rec = world.snapshot_stack(name, snap_name)
+    world.close()
+    emit_mapping(
+        {
+            "id": rec.id,
+            "name": rec.name,
+            "status": rec.status,
+            "status_reason": rec.reason,
+            "creation_time": rec.created,
+        },
+        fmt,
+    )
+    if rec.status != "COMPLETE":
+        raise click.exceptions.Exit(1)
+
+
+@snapshot.command("list")
+@format_option()
+@click.argument("name")
+@pass_options
+def snapshot_list(opts: Options, fmt: str, name: str) -> None:
+    """List the snapshots of stack NAME."""
+    world = opts.open_world()
+    rows = [
+        {
+            "id": r.id,
+            "name": r.name,
+            "status": r.status,
+            "status_reason": r.reason,
+            "creation_time": r.created,
+        }
+        for r in world.list_snapshots(name)
+    ]
+    world.close()
+    emit_rows(rows, ["id", "name", "status", "status_reason", "creation_time"], fmt)
+
+
+@snapshot.command("delete")
+@click.argument("name")
+@click.argument("snapshot_id")
+@pass_options
+def snapshot_delete(opts: Options, name: str, snapshot_id: str) -> None:
+    """Delete snapshot SNAPSHOT_ID (id or name) of stack NAME."""
+    world = _open(opts)
+    world.delete_snapshot(name, snapshot_id)
+    world.close()
+    click.echo(f"Deleted snapshot {snapshot_id}")
+
+
+@stack.command("restore")
+@format_option()
+@click.argument("name")
+@click.argument("snapshot_id")
+@pass_options
+def restore(opts: Options, fmt: str, name: str, snapshot_id: str) -> None:
+    """Restore stack NAME from snapshot SNAPSHOT_ID."""
+    world = _open(opts, fmt)
+    result = world.restore_stack(name, snapshot_id)
+    _finish(world, result, fmt)
+
+
+@stack.command("abandon")
+@click.option("--output-file", type=click.Path(dir_okay=False), help="Write the JSON here.")
+@click.argument("name")
+@pass_options
+def abandon(opts: Options, output_file: str | None, name: str) -> None:
+    """Forget stack NAME, leaving its physical resources; print its data as JSON."""
+    world = opts.open_world()
+    data = world.abandon_stack(name)
+    world.close()
+    text = json.dumps(data, indent=2, sort_keys=True, default=str)
+    if output_file:
+        Path(output_file).write_text(text + "\n", encoding="utf-8")
+    else:
+        click.echo(text)
+
+
+@stack.command("adopt")
+@click.option(
+    "--adopt-file",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="JSON written by `stack abandon`.",
+)
+@_template_options
+@click.option("--timeout", type=float, help="Stack timeout in (virtual) minutes.")
+@click.option("--enable-rollback", is_flag=True, help="Roll back on failure.")
+@format_option()
+@click.argument("name")
+@pass_options
+def adopt(
+    opts: Options,
+    adopt_file: str,
+    environment: Sequence[str],
+    parameters: Sequence[str],
+    timeout: float | None,
+    enable_rollback: bool,
+    fmt: str,
+    name: str,
+) -> None:
+    """Create stack NAME adopting the resources in an abandon file."""
+    try:
+        data = json.loads(Path(adopt_file).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as ex:
+        raise exception.PlugsimError(f"{adopt_file}: not valid JSON ({ex})") from None
+    world = _open(opts, fmt)
+    result = world.adopt_stack(
+        name,
+        data,
+        environment=list(environment),
+        parameters=parse_parameters(parameters),
+        timeout_mins=timeout,
+        disable_rollback=not enable_rollback,
+    )
+    _finish(world, result, fmt)
+
+
+@stack.command("list")
+@format_option()
+@pass_options
+def stack_list(opts: Options, fmt: str) -> None:
+    """List the stacks of the world."""
+    world = opts.open_world()
+    rows = [
+        {
+            "id": r.id,
+            "stack_name": r.name,
+            "stack_status": f"{r.action}_{r.status}",
+            "creation_time": r.created,
+            "updated_time": r.updated,
+        }
+        for r in world.stack_records()
+    ]
+    world.close()
+    emit_rows(rows, ["id", "stack_name", "stack_status", "creation_time", "updated_time"], fmt)
+
+
+@stack.command("show")
+@format_option()
+@click.argument("name")
+@pass_options
+def show(opts: Options, fmt: str, name: str) -> None:
+    """Show stack NAME: status, reason, parameters and outputs."""
+    world = opts.open_world()
+    data = _stack_dict(world.get_stack(name))
+    world.close()
+    emit_mapping(data, fmt)
+
+
+@stack.group("output")
+def output() -> None:
+    """Stack outputs."""
+
+
+@output.command("list")
+@format_option()
+@click.argument("name")
+@pass_options
+def output_list(opts: Options, fmt: str, name: str) -> None:
+    """List the outputs of stack NAME."""
+    world = opts.open_world()
+    rows = [
+        {"output_key": o["output_key"], "description": o.get("description")}
+        for o in world.get_stack(name).outputs()
+    ]
+    world.close()
+    emit_rows(rows, ["output_key", "description"], fmt)
+
+
+@output.command("show")
+@format_option()
+@click.option("--all", "show_all", is_flag=True, help="Show every output.")
+@click.argument("name")
+@click.argument("key", required=False)
+@pass_options
+def output_show(opts: Options, fmt: str, show_all: bool, name: str, key: str | None) -> None:
+    """Show output KEY (or --all) of stack NAME."""
+    if not key and not show_all:
+        raise click.UsageError("give an output KEY or --all")
+    world = opts.open_world()
+    outs = world.get_stack(name).outputs()
+    world.close()
+    if not show_all:
+        outs = [o for o in outs if o["output_key"] == key]
+        if not outs:
+            raise exception.EntityNotFound(entity="Output", name=key)
+    if show_all:
+        emit_rows(
+            [{"output_key": o["output_key"], "output_value": o["output_value"]} for o in outs],
+            ["output_key", "output_value"],
+            fmt,
+        )
+    else:
+        emit_mapping(dict(outs[0]), fmt)
+
+
+@stack.group("event")
+def event() -> None:
+    """Stack events."""
+
+
+@event.command("list")
+@format_option()
+@click.option("--no-nested", is_flag=True, help="Leave out nested stacks' events.")
+@click.argument("name")
+@pass_options
+def event_list(opts: Options, fmt: str, no_nested: bool, name: str) -> None:
+    """List the events of stack NAME (virtual timestamps)."""
+    world = opts.open_world()
+    rows = [ev.to_dict() for ev in world.stack_events(name, nested=not no_nested)]
+    world.close()
+    emit_rows(
+        rows,
+        [
+            "time",
+            "stack_name",
+            "resource_name",
+            "action",
+            "status",
+            "reason",
+            "physical_resource_id",
+        ],
+        fmt,
+    )
+
+
+@stack.group("resource")
+def resource() -> None:
+    """Stack resources."""
+
+
+@resource.command("list")
+@format_option()
+@click.argument("name")
+@pass_options
+def resource_list(opts: Options, fmt: str, name: str) -> None:
+    """List the resources of stack NAME."""
+    world = opts.open_world()
+    st = world.get_stack(name)
+    rows = [
+        {
+            "resource_name": r.name,
+            "physical_resource_id": r.resource_id,
+            "resource_type": r.type(),
+            "resource_status": str(r.state),
+            "resource_status_reason": r.status_reason,
+        }
+        for r in st.resources.values()
+    ]
+    world.close()
+    emit_rows(
+        rows,
+        [
+            "resource_name",
+            "physical_resource_id",
+            "resource_type",
+            "resource_status",
+            "resource_status_reason",
+        ],
+        fmt,
+    )

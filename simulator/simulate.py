@@ -1,0 +1,177 @@
+"""``plugsim simulate``: one template through its whole life, with a report.
+
+:func:`simulate` takes a template through create → update (when an update
+template is given) → suspend → resume → snapshot → delete in a fresh world
+(in memory unless a state file is given) and returns a :class:`Report`: the
+event timeline, each phase's outcome with virtual and wall durations, the
+fake-cloud resources left behind (leaks) and the faults that were injected.
+The run succeeded when every phase ended COMPLETE and nothing leaked.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from simulator.events import Event, format_event, format_time
+
+
+@dataclass
+class Phase:
+    """One action of the run."""
+
+    name: str
+    state: str
+    reason: str
+    virtual_start: float
+    virtual_end: float
+    wall_seconds: float
+
+    @property
+    def ok(self) -> bool:
+        """True when the phase ended COMPLETE."""
+        return self.state.endswith("_COMPLETE")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return {
+            "phase": self.name,
+            "state": self.state,
+            "reason": self.reason,
+            "virtual_start": self.virtual_start,
+            "virtual_end": self.virtual_end,
+            "virtual_seconds": self.virtual_end - self.virtual_start,
+            "wall_seconds": round(self.wall_seconds, 6),
+            "ok": self.ok,
+        }
+
+
+@dataclass
+class Report:
+    """What :func:`simulate` saw."""
+
+    seed: int
+    template: str
+    phases: list[Phase] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    leaks: list[dict[str, Any]] = field(default_factory=list)
+    faults: list[dict[str, Any]] = field(default_factory=list)
+    wall_seconds: float = 0.0
+    virtual_seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """True when every phase completed and nothing leaked."""
+        return bool(self.phases) and all(p.ok for p in self.phases) and not self.leaks
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--format json`` document (wall times are the only non-deterministic part)."""
+        return {
+            "ok": self.ok,
+            "seed": self.seed,
+            "template": self.template,
+            "virtual_seconds": self.virtual_seconds,
+            "wall_seconds": round(self.wall_seconds, 6),
+            "phases": [p.to_dict() for p in self.phases],
+            "events": [e.to_dict() for e in self.events],
+            "leaks": self.leaks,
+            "injected_faults": self.faults,
+        }
+
+    def to_text(self) -> str:
+        """The human-readable report."""
+        lines = [f"plugsim simulate {self.template} (seed {self.seed})", "", "Timeline:"]
+        lines += [f"  {format_event(e)}" for e in self.events]
+        lines += ["", "Phases:"]
+        for p in self.phases:
+            lines.append(
+                f"  {p.name:<9} {p.state:<22} virtual "
+                f"{format_time(p.virtual_end - p.virtual_start)}  wall "
+                f"{p.wall_seconds * 1000:.1f} ms  {p.reason}"
+            )
+        lines.append("")
+        lines.append(
+            f"Virtual duration: {format_time(self.virtual_seconds)} "
+            f"({self.virtual_seconds:.3f} s); wall duration: {self.wall_seconds:.3f} s"
+        )
+        if self.faults:
+            lines.append(f"Injected faults: {len(self.faults)}")
+            lines += [f"  {f}" for f in self.faults]
+        if self.leaks:
+            lines.append(f"LEAKED fake-cloud resources: {len(self.leaks)}")
+            lines += [
+                f"  {leak['service']}/{leak['kind']} {leak['name']} ({leak['id']}) {leak['status']}"
+                for leak in self.leaks
+            ]
+        else:
+            lines.append("Leaked fake-cloud resources: none")
+        lines.append("Result: " + ("OK" if self.ok else "FAILED"))
+        return "\n".join(lines) + "\n"
+
+
+def simulate(
+    template: Any,
+    environment: Iterable[Any] = (),
+    parameters: Mapping[str, Any] | None = None,
+    *,
+    seed: int = 0,
+    faults: Any = None,
+    update_template: Any = None,
+    state: str = ":memory:",
+    plugin_dirs: Iterable[str] = (),
+    stack_name: str = "simulated",
+    listener: Any = None,
+) -> Report:
+    """Run the whole life of a stack and report it (see the module docstring)."""
+    from simulator.world import World
+
+    started = time.perf_counter()
+    world = World.open(state, seed=seed, faults=faults, plugin_dirs=plugin_dirs)
+    if listener is not None:
+        world.listeners.append(listener)
+    report = Report(seed=world.seed, template=str(template))
+    first_event = world.store.last_event_id()
+    before = world.cloud.snapshot_inventory()
+    v0 = world.clock.now()
+    envs = list(environment)
+
+    def phase(name: str, call: Any) -> Any:
+        t0, w0 = world.clock.now(), time.perf_counter()
+        result = call()
+        stack = world.get_stack(stack_name, deleted_ok=True)
+        report.phases.append(
+            Phase(
+                name,
+                stack.state,
+                stack.status_reason,
+                t0,
+                world.clock.now(),
+                time.perf_counter() - w0,
+            )
+        )
+        return result
+
+    try:
+        phase("create", lambda: world.create_stack(stack_name, template, envs, parameters))
+        if report.phases[-1].ok:
+            if update_template is not None:
+                phase(
+                    "update",
+                    lambda: world.update_stack(stack_name, update_template, envs, parameters),
+                )
+            phase("suspend", lambda: world.suspend_stack(stack_name))
+            phase("resume", lambda: world.resume_stack(stack_name))
+            snap = phase("snapshot", lambda: world.snapshot_stack(stack_name, "simulate"))
+            if snap.status != "COMPLETE":
+                report.phases[-1].state = f"SNAPSHOT_{snap.status}"
+        phase("delete", lambda: world.delete_stack(stack_name))
+        report.events = [e for e in world.store.events(after=first_event)]
+        report.leaks = [item.to_dict() for item in world.cloud.leaks(before)]
+        report.faults = [f.to_dict() for f in world.cloud.injected_faults()]
+        report.virtual_seconds = world.clock.now() - v0
+    finally:
+        world.close()
+    report.wall_seconds = time.perf_counter() - started
+    return report
