@@ -41,7 +41,7 @@ _IO_SCHEMA = {
 }
 
 
-class SoftwareConfig(Resource):
+class SoftwareConfig(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Heat::SoftwareConfig``: a piece of configuration (script, manifest...) to deploy.
 
     ``get_resource`` gives the config's id; the ``config`` attribute its text.

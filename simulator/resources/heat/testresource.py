@@ -18,7 +18,7 @@ __all__ = ["TestResource"]
 _ACTIONS = ("create", "update", "delete", "suspend", "resume", "snapshot")
 
 
-class TestResource(Resource):
+class TestResource(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Heat::TestResource``: waits, fails or asks for replacement as told.
 
     * ``value`` is what the ``output`` attribute gives;

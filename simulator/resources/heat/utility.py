@@ -80,7 +80,7 @@ def _convert_value(value: Any, value_type: str | None) -> Any:
     raise ValueError(f"Value {value!r} is not a map or list (json)")
 
 
-class Value(Resource):
+class Value(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Heat::Value``: holds a value, optionally converted to a parameter type.
 
     Nothing physical is created. The ``value`` attribute gives the (converted)

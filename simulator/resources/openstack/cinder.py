@@ -11,7 +11,7 @@ from simulator.resources.openstack._base import SINCE, compute_id, find_in, gone
 __all__ = ["Volume", "VolumeAttachment"]
 
 
-class Volume(Resource):
+class Volume(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Cinder::Volume``: a block storage volume.
 
     Made empty, from an image, a snapshot, another volume or a backup

@@ -43,7 +43,7 @@ def _name(update: bool = True) -> properties.Schema:
     )
 
 
-class NeutronResource(Resource):
+class NeutronResource(Resource):  # plugsim: ignore[PS301] - see the package
     """Base of the neutron types: create/poll/update/delete one object of :attr:`kind`."""
 
     support_status = support.SupportStatus(version=SINCE)
@@ -96,7 +96,7 @@ class NeutronResource(Resource):
             f"{self.kind} {object_id}", status, ["ACTIVE", "DOWN"], pending=["BUILD"]
         )
 
-    def handle_update(
+    def handle_update(  # plugsim: ignore[PS106] - subclasses allow updates
         self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
     ) -> None:
         """Send the changed attributes."""

@@ -18,7 +18,7 @@ from simulator.resources.openstack._base import SINCE, gone, status_done
 __all__ = ["Flavor", "KeyPair", "ServerGroup"]
 
 
-class KeyPair(Resource):
+class KeyPair(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Nova::KeyPair``: an SSH keypair, imported or generated.
 
     The resource id is the keypair name. A generated private key is kept

@@ -78,7 +78,7 @@ def _first_address(addresses: dict[str, Any]) -> str:
     return ""
 
 
-class Server(Resource):
+class Server(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Nova::Server``: a compute instance.
 
     ``get_resource`` gives the server id. ``user_data`` is handed to the

@@ -11,7 +11,7 @@ from simulator.resources.openstack._base import SINCE
 __all__ = ["Container"]
 
 
-class Container(Resource):
+class Container(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Swift::Container``: an object storage container.
 
     The resource id is the container name. With ``purge_on_delete`` the
