@@ -114,7 +114,7 @@ class StackSource:
         if not isinstance(raw, dict):
             from simulator.template.loader import load_template
 
-            load_template(raw, source=name)  # raises the loader's clear error
+            load_template(Path(name) if name else raw)  # raises the loader's clear error
         envs: list[dict[str, Any]] = []
         env_names: list[str] = []
         for item in environment or ():
