@@ -24,7 +24,16 @@ Registry entries, resolved by :meth:`ResourceRegistry.resolve`:
   for one resource name only (plus Heat's ``hooks``/``restricted_actions``,
   kept for later use);
 * ``My::Type: [a.yaml, b.yaml]`` — several candidate templates (kind
-  ``'choices'``), which only a ``requires`` section can choose between.
+  ``'choices'``). :meth:`ResourceRegistry.get_class` picks the one whose
+  ``capabilities`` annotation satisfies every entry of the environment's
+  ``requires`` section (and, if it declares ``resource_type``, names the type
+  being resolved); none or several is an error listing each candidate and
+  why it was accepted or rejected (see :mod:`simulator.template.capabilities`).
+  :attr:`ResourceRegistry.resolutions` records what was chosen.
+
+Relative template paths are taken relative to the environment file: the
+``base_dir`` given to :meth:`Environment.from_dict`, else the directory of
+``source`` when that names a file.
 
 A type without any entry is ``'unmapped'``: the plug-in of that name is used.
 More specific entries win: a per-resource override, then an exact type, then
@@ -40,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from sdk import exception
+from simulator.template.capabilities import Resolution, read_capabilities, resolve_choices
 from simulator.template.loader import read_source
 
 SECTIONS = (
@@ -71,6 +81,9 @@ class RegistryEntry:
     after following aliases), ``'template'`` (``path`` is the template),
     ``'choices'`` (``choices`` are candidate templates) or ``'unmapped'``.
     ``chain`` lists every name followed, starting with the requested one.
+    For ``'choices'``, ``written`` holds the paths as the environment wrote
+    them, ``source`` the environment file and ``resource`` the resource name
+    when the entry is a per-resource override.
     """
 
     kind: str
@@ -78,6 +91,9 @@ class RegistryEntry:
     path: str | None = None
     choices: tuple[str, ...] = ()
     chain: tuple[str, ...] = ()
+    written: tuple[str, ...] = ()
+    source: str | None = None
+    resource: str | None = None
 
 
 @dataclass
@@ -99,6 +115,10 @@ class ResourceRegistry:
         self._resources: dict[str, dict[str, Any]] = {}
         self._files: dict[str, Any] = {}
         self._snippets: list[tuple[Mapping[str, Any], Path | None, str | None]] = []
+        #: The merged ``requires`` section that chooses between candidate templates.
+        self.requires: dict[str, str] = {}
+        self._chosen: dict[str, str] = {}
+        self._choice_cache: dict[tuple[Any, ...], Resolution] = {}
 
     def load(
         self,
@@ -237,7 +257,16 @@ class ResourceRegistry:
             value = entry.value
             if isinstance(value, list):
                 paths = tuple(self._template_path(v, entry) for v in value)
-                return RegistryEntry("choices", current, choices=paths, chain=tuple(chain))
+                per = self._resources.get(resource_name or "", {})
+                return RegistryEntry(
+                    "choices",
+                    current,
+                    choices=paths,
+                    chain=tuple(chain),
+                    written=tuple(value),
+                    source=entry.source,
+                    resource=resource_name if per.get(current) is entry else None,
+                )
             if _is_template(value):
                 return RegistryEntry(
                     "template", current, path=self._template_path(value, entry), chain=tuple(chain)
@@ -277,10 +306,13 @@ class ResourceRegistry:
                 path = str((Path(base_dir or Path.cwd()) / type_name).resolve())
             return TemplateResourceSpec(path, type_name)
         if entry.kind == "choices":
-            raise exception.ResourceTypeNotFound(
-                f"The Resource Type ({type_name}) maps to several templates "
-                f"({', '.join(entry.choices)}); choosing one needs a `requires` section"
-            )
+            resolution = self._judge(entry)
+            chosen = resolution.chosen
+            if chosen is None:
+                raise exception.ResourceTypeNotFound(str(resolution.error()), type_name=type_name)
+            key = type_name if entry.resource is None else f"{type_name} ({entry.resource})"
+            self._chosen[key] = chosen
+            return TemplateResourceSpec(chosen, type_name)
         cls = plugins.get(entry.type_name)
         if cls is None:
             via = (
@@ -292,6 +324,61 @@ class ResourceRegistry:
                 f"The Resource Type ({type_name}) could not be found{via}", type_name=type_name
             )
         return cls
+
+    # --- choices between candidate templates ------------------------------------------
+
+    def _judge(self, entry: RegistryEntry) -> Resolution:
+        key = (
+            entry.type_name,
+            entry.resource,
+            entry.chain,
+            entry.choices,
+            tuple(sorted(self.requires.items())),
+        )
+        cached = self._choice_cache.get(key)
+        if cached is None:
+            cached = resolve_choices(
+                entry.type_name,
+                list(zip(entry.written, entry.choices, strict=True)),
+                self.requires,
+                read=lambda path: read_capabilities(path, self._files),
+                also_types=entry.chain[:-1],
+                resource_name=entry.resource,
+                source=entry.source,
+            )
+            self._choice_cache[key] = cached
+        return cached
+
+    def choose(self, type_name: str, resource_name: str | None = None) -> Resolution | None:
+        """Judge the candidates for *type_name*; None when it does not map to a list.
+
+        Unlike :meth:`get_class` this never raises for a failed choice: the
+        returned :class:`~simulator.template.capabilities.Resolution` says
+        what was chosen (``chosen``) or why nothing was (``problem()``).
+        """
+        entry = self.resolve(type_name, resource_name)
+        if entry.kind != "choices":
+            return None
+        return self._judge(entry)
+
+    def choice_entries(self) -> list[tuple[str, str | None]]:
+        """Return ``(type name, resource name or None)`` of every list entry, sorted."""
+        out = [(k, None) for k, v in self._types.items() if isinstance(v.value, list)]
+        for rname, table in self._resources.items():
+            out.extend(
+                (k, rname)
+                for k, v in table.items()
+                if isinstance(v, _Value) and isinstance(v.value, list)
+            )
+        return sorted(out, key=lambda item: (item[0], item[1] or ""))
+
+    @property
+    def resolutions(self) -> dict[str, str]:
+        """``{type name: chosen template path}`` for every choice :meth:`get_class` made.
+
+        A per-resource override is keyed ``"<type> (<resource name>)"``.
+        """
+        return dict(sorted(self._chosen.items()))
 
     def to_dict(self) -> dict[str, Any]:
         """Return the effective registry as environment-file data."""
@@ -320,6 +407,10 @@ class Environment:
     encrypted_param_names: list[str] = field(default_factory=list)
     requires: dict[str, Any] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        """Share the ``requires`` section with the registry, which chooses with it."""
+        self.registry.requires = self.requires
 
     @classmethod
     def from_dict(
@@ -361,7 +452,10 @@ class Environment:
         env.parameter_defaults = dict(data.get("parameter_defaults") or {})
         env.event_sinks = list(data.get("event_sinks") or [])
         env.encrypted_param_names = list(data.get("encrypted_param_names") or [])
-        env.requires = dict(data.get("requires") or {})
+        env.requires = _check_requires(data.get("requires") or {}, source)
+        env.registry.requires = env.requires
+        if base_dir is None and source is not None and os.path.isfile(source):
+            base_dir = Path(source).resolve().parent
         env.registry.load(
             data.get("resource_registry") or {},
             base_dir=Path(base_dir) if base_dir is not None else None,
@@ -393,6 +487,11 @@ class Environment:
             sources=[*self.sources, *other.sources],
         )
 
+    @property
+    def resolutions(self) -> dict[str, str]:
+        """Shortcut for ``env.registry.resolutions``."""
+        return self.registry.resolutions
+
     def get_class(
         self, type_name: str, resource_name: str | None, plugins: Mapping[str, type], **kw: Any
     ) -> type | TemplateResourceSpec:
@@ -413,3 +512,24 @@ class Environment:
         if self.requires:
             out["requires"] = dict(self.requires)
         return out
+
+
+def _check_requires(data: Mapping[Any, Any], source: str | None) -> dict[str, str]:
+    """Check a ``requires`` section: capability names mapped to non-empty strings."""
+    out: dict[str, str] = {}
+    for key, value in data.items():
+        if not isinstance(key, str) or not key:
+            raise exception.StackValidationFailed(
+                f"requires keys must be capability names, not {key!r}",
+                path=["requires"],
+                source=source,
+            )
+        if not isinstance(value, str) or not value:
+            shown = "null" if value is None else f"{type(value).__name__} {value!r}"
+            raise exception.StackValidationFailed(
+                f"A required capability must be a non-empty string, not {shown}",
+                path=["requires", key],
+                source=source,
+            )
+        out[key] = value
+    return out

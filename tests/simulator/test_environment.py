@@ -147,7 +147,7 @@ def test_per_resource_hooks_are_kept():
     assert env.registry.get_class("OS::Nova::Server", "web", PLUGINS) is NoneRes
 
 
-def test_choices_need_requires():
+def test_choices_with_a_missing_candidate_name_it():
     env = Environment.from_dict(
         {"resource_registry": {"My::DB": ["a.yaml", "b.yaml"]}}, base_dir=TEMPLATES
     )
@@ -157,10 +157,13 @@ def test_choices_need_requires():
         str((TEMPLATES / "a.yaml").resolve()),
         str((TEMPLATES / "b.yaml").resolve()),
     )
-    with pytest.raises(
-        ResourceTypeNotFound, match="maps to several templates .*needs a `requires` section"
-    ):
+    with pytest.raises(ResourceTypeNotFound) as err:
         env.registry.get_class("My::DB", "db", PLUGINS)
+    assert str(err.value) == (
+        "resource_registry.My::DB: cannot choose an implementation of My::DB: the candidate "
+        f"template a.yaml cannot be used: {(TEMPLATES / 'a.yaml').resolve()}: the template file "
+        "does not exist"
+    )
 
 
 def test_unknown_type_error_mentions_the_mapping():
