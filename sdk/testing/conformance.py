@@ -575,3 +575,57 @@ def conformance_test_names() -> list[str]:
         for name, _ in inspect.getmembers(ResourceConformance, inspect.isfunction)
         if name.startswith("test_")
     ]
+
+
+def _validate(plugin: type, data: Mapping[str, Any]) -> None:
+    from sdk.properties import Properties
+
+    Properties(plugin.properties_schema, data, path=["resources", "r", "properties"]).validate()
+
+
+def _schema_checks() -> None:
+    """Attach the validation tests (kept apart: they need hypothesis)."""
+    from hypothesis import HealthCheck, given, settings
+
+    from sdk.testing import strategies
+
+    quick = settings(
+        max_examples=40,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+
+    def test_validation_accepts_valid_maps(self: ResourceConformance) -> None:
+        """Every property map generated from the schema passes validation."""
+        plugin = self.plugin()
+
+        @quick
+        @given(strategies.valid_properties(plugin.properties_schema))
+        def check(data: dict[str, Any]) -> None:
+            _validate(plugin, data)
+
+        check()
+
+    def test_validation_rejects_invalid_maps(self: ResourceConformance) -> None:
+        """Every map with one rule broken fails validation with a message naming the property."""
+        plugin = self.plugin()
+
+        @quick
+        @given(strategies.invalid_properties(plugin.properties_schema))
+        def check(case: tuple[dict[str, Any], Any]) -> None:
+            data, violation = case
+            try:
+                _validate(plugin, data)
+            except exception.StackValidationFailed as ex:
+                assert violation.property in str(ex), f"{violation}: {ex}"
+            else:
+                raise AssertionError(f"accepted a map breaking {violation}: {data!r}")
+
+        check()
+
+    ResourceConformance.test_validation_accepts_valid_maps = test_validation_accepts_valid_maps
+    ResourceConformance.test_validation_rejects_invalid_maps = test_validation_rejects_invalid_maps
+
+
+_schema_checks()

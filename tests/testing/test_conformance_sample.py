@@ -1,6 +1,6 @@
 """The conformance suite run on the sample plug-ins: everything they declare passes."""
 
-from sample_plugins import SampleServer, SampleZone
+from sample_plugins import SampleServer
 
 from sdk.testing import ResourceConformance
 
@@ -16,7 +16,29 @@ class TestSampleServer(ResourceConformance):
     survives = ("throttle", "conflict", "eventual_consistency")
 
 
+def test_paths_a_plugin_does_not_declare_are_skipped_with_a_reason(scratch):
+    scratch.makepyfile(
+        test_zone="""
+from sample_plugins import SampleZone
+from sdk.testing import ResourceConformance
+
 class TestSampleZone(ResourceConformance):
     resource_class = SampleZone
     valid_properties = {"domain": "abc.example", "ttl": 600}
     update_in_place = {"ttl": 1200}
+"""
+    )
+    result = scratch.runpytest("-rs")
+    result.assert_outcomes(passed=14, skipped=8)
+    result.stdout.fnmatch_lines_random(
+        [
+            "*no update_replace declared for SampleZone",
+            "*no immutable_update declared for SampleZone",
+            "*SampleZone does not implement handle_suspend",
+            "*SampleZone does not implement handle_snapshot",
+            "*SampleZone does not implement handle_snapshot_delete",
+            "*SampleZone does not implement handle_check",
+            "*SampleZone does not implement handle_create_cancel",
+            "*SampleZone does not claim to survive eventual_consistency",
+        ]
+    )

@@ -1,0 +1,277 @@
+"""Hypothesis strategies built from a plug-in's ``properties_schema``.
+
+* :func:`values` - valid values for one :class:`sdk.properties.Schema`
+  (type, nested schema, ``Range``, ``Length``, ``AllowedValues``,
+  ``AllowedPattern`` (``from_regex`` with ``fullmatch``) and ``Modulo``);
+* :func:`valid_properties` - whole property maps the schema accepts
+  (required properties always present, optional ones sometimes, defaults left
+  to the schema);
+* :func:`invalid_properties` - ``(map, Violation)`` pairs: a valid map with
+  exactly one rule broken, the violation naming the property and the rule.
+
+Valid maps are valid *by construction*, never filtered through the SDK's own
+validation, so a test that feeds them to :class:`sdk.properties.Properties`
+really checks the validation. A property whose values cannot be generated
+(a custom constraint needs a live cloud) is left out when optional; when it
+is required, :class:`Ungeneratable` names it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+
+from sdk import constraints as constr
+from sdk import exception
+from sdk.properties import Schema, schemata
+
+#: The rules an invalid map may break (``Violation.rule``).
+RULES = (
+    "required",
+    "type",
+    "unknown",
+    "Range",
+    "Length",
+    "AllowedValues",
+    "AllowedPattern",
+    "Modulo",
+)
+
+_KEY = st.text("abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=8)
+_SCALAR = st.one_of(st.text(max_size=8), st.integers(-1000, 1000), st.booleans(), st.none())
+
+
+class Ungeneratable(exception.PlugsimError):
+    """No valid value can be generated for a required property."""
+
+
+@dataclass(frozen=True)
+class Violation:
+    """Which property an invalid map gets wrong, and which rule it breaks."""
+
+    property: str
+    rule: str
+
+    def __str__(self) -> str:
+        return f"{self.property}: {self.rule}"
+
+
+def _of(schema: Schema, kind: type) -> list[Any]:
+    return [c for c in schema.constraints if isinstance(c, kind)]
+
+
+def _custom(schema: Schema) -> bool:
+    return bool(_of(schema, constr.CustomConstraint))
+
+
+def _bounds(schema: Schema, kind: type) -> tuple[Any, Any]:
+    low, high = None, None
+    for c in _of(schema, kind):
+        if c.min is not None:
+            low = c.min if low is None else max(low, c.min)
+        if c.max is not None:
+            high = c.max if high is None else min(high, c.max)
+    return low, high
+
+
+def _numbers(schema: Schema) -> st.SearchStrategy[Any]:
+    low, high = _bounds(schema, constr.Range)
+    modulo = _of(schema, constr.Modulo)
+    integral = schema.type == Schema.INTEGER
+    if modulo:
+        m = modulo[0]
+        lo = -10_000 if low is None else low
+        hi = 10_000 if high is None else high
+        # k*step + offset within [lo, hi]; ceil/floor done in integers
+        k_lo = -((-(lo - m.offset)) // m.step) if m.step > 0 else -((hi - m.offset) // -m.step)
+        k_hi = (hi - m.offset) // m.step if m.step > 0 else (lo - m.offset) // m.step
+        k_lo, k_hi = min(k_lo, k_hi), max(k_lo, k_hi)
+        return (
+            st.integers(int(k_lo), int(k_hi))
+            .map(lambda k: k * m.step + m.offset)
+            .filter(lambda v: (low is None or v >= low) and (high is None or v <= high))
+        )
+    if integral:
+        lo = None if low is None else int(-(-low // 1))
+        hi = None if high is None else int(high // 1)
+        return st.integers(lo, hi)
+    return st.one_of(
+        st.integers(
+            None if low is None else int(-(-low // 1)), None if high is None else int(high // 1)
+        ),
+        st.floats(low, high, allow_nan=False, allow_infinity=False),
+    )
+
+
+def _strings(schema: Schema) -> st.SearchStrategy[str]:
+    low, high = _bounds(schema, constr.Length)
+    patterns = _of(schema, constr.AllowedPattern)
+    if patterns:
+        base: st.SearchStrategy[str] = st.from_regex(patterns[0].pattern, fullmatch=True)
+        for extra in patterns[1:]:
+            base = base.filter(lambda s, p=extra.pattern: re.fullmatch(p, s) is not None)
+        return base.filter(
+            lambda s: (low is None or len(s) >= low) and (high is None or len(s) <= high)
+        )
+    return st.text(min_size=low or 0, max_size=high if high is not None else max(low or 0, 12))
+
+
+def values(schema: Schema) -> st.SearchStrategy[Any]:
+    """Return a strategy of values *schema* accepts (see the module docstring)."""
+    if _custom(schema):
+        names = ", ".join(c.name for c in _of(schema, constr.CustomConstraint))
+        raise Ungeneratable(f"custom constraint {names} cannot be satisfied without a cloud")
+    allowed = _of(schema, constr.AllowedValues)
+    if allowed:
+        options = [
+            v for v in allowed[0].allowed if all(_ok(c, v, schema) for c in schema.constraints)
+        ]
+        if not options:
+            raise Ungeneratable("no allowed value meets every other constraint")
+        return st.sampled_from(options)
+    t = schema.type
+    if t in (Schema.INTEGER, Schema.NUMBER):
+        return _numbers(schema)
+    if t == Schema.STRING:
+        return _strings(schema)
+    if t == Schema.BOOLEAN:
+        return st.booleans()
+    low, high = _bounds(schema, constr.Length)
+    if t == Schema.LIST:
+        item = values(schema.schema) if isinstance(schema.schema, Schema) else _SCALAR
+        return st.lists(item, min_size=low or 0, max_size=high if high is not None else 4)
+    if t == Schema.MAP:
+        if isinstance(schema.schema, Mapping):
+            return valid_properties(schema.schema)
+        return st.dictionaries(
+            _KEY, _SCALAR, min_size=low or 0, max_size=high if high is not None else 4
+        )
+    return st.one_of(_SCALAR, st.lists(_SCALAR, max_size=3))
+
+
+def _ok(constraint: Any, value: Any, schema: Schema) -> bool:
+    try:
+        constraint.validate(value, schema)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def valid_properties(properties_schema: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
+    """Return a strategy of property maps *properties_schema* accepts."""
+    schema = schemata(properties_schema)
+    required: dict[str, st.SearchStrategy[Any]] = {}
+    optional: dict[str, st.SearchStrategy[Any]] = {}
+    for name in sorted(schema):
+        s = schema[name]
+        needed = s.required and s.default is None
+        try:
+            strategy = values(s)
+        except Ungeneratable as ex:
+            if needed:
+                raise Ungeneratable(f"property {name}: {ex}") from None
+            continue
+        (required if needed else optional)[name] = strategy
+    return st.fixed_dictionaries(required, optional=optional)
+
+
+def _wrong_type(schema: Schema) -> st.SearchStrategy[Any]:
+    t = schema.type
+    if t in (Schema.INTEGER, Schema.NUMBER):
+        return st.sampled_from(["not-a-number", "12abc"])
+    if t == Schema.STRING:
+        return st.sampled_from([{"a": 1}, ["x"]])
+    if t == Schema.BOOLEAN:
+        return st.sampled_from(["maybe", "yes please"])
+    if t == Schema.LIST:
+        return st.sampled_from([{"a": 1}, "a,b"])
+    return st.sampled_from([[1, 2], "text"])
+
+
+def _breakers(name: str, schema: Schema) -> list[tuple[str, st.SearchStrategy[Any]]]:
+    """``(rule, strategy of bad values)`` for every rule *schema* can break."""
+    out: list[tuple[str, st.SearchStrategy[Any]]] = []
+    if schema.type != Schema.ANY:
+        out.append(("type", _wrong_type(schema)))
+    for c in schema.constraints:
+        bad: st.SearchStrategy[Any] | None = None
+        if isinstance(c, constr.Range) and schema.type in (Schema.INTEGER, Schema.NUMBER):
+            sides = []
+            if c.min is not None:
+                sides.append(st.integers(1, 1000).map(lambda d, m=c.min: int(m // 1) - d))
+            if c.max is not None:
+                sides.append(st.integers(1, 1000).map(lambda d, m=c.max: int(-(-m // 1)) + d))
+            bad = st.one_of(sides) if sides else None
+        elif isinstance(c, constr.Length) and schema.type in (Schema.STRING, Schema.LIST):
+            sides = []
+            if c.max is not None:
+                sides.append(
+                    st.just("x" * (c.max + 1))
+                    if schema.type == Schema.STRING
+                    else st.just(["x"] * (c.max + 1))
+                )
+            if c.min:
+                sides.append(
+                    st.just("x" * (c.min - 1))
+                    if schema.type == Schema.STRING
+                    else st.just(["x"] * (c.min - 1))
+                )
+            bad = st.one_of(sides) if sides else None
+        elif isinstance(c, constr.AllowedValues):
+            pool = (
+                st.text(min_size=1, max_size=8) if schema.type == Schema.STRING else st.integers()
+            )
+            bad = pool.filter(lambda v, c=c: not _ok(c, v, schema))
+        elif isinstance(c, constr.AllowedPattern) and schema.type == Schema.STRING:
+            bad = st.text(max_size=12).filter(lambda v, c=c: re.fullmatch(c.pattern, v) is None)
+        elif isinstance(c, constr.Modulo):
+            bad = st.integers(-1000, 1000).filter(lambda v, c=c: v % c.step != c.offset)
+        if bad is not None:
+            out.append((type(c).__name__, bad))
+    return out
+
+
+def invalid_properties(
+    properties_schema: Mapping[str, Any], *, rules: Iterable[str] | None = None
+) -> st.SearchStrategy[tuple[dict[str, Any], Violation]]:
+    """Return a strategy of ``(map, Violation)``: a valid map with one rule broken.
+
+    *rules* restricts the rules broken (names from :data:`RULES`); a schema
+    with no way to break any of them is a :class:`Ungeneratable` error.
+    """
+    wanted = set(RULES if rules is None else rules)
+    unknown = sorted(wanted - set(RULES))
+    if unknown:
+        raise exception.ConfigurationError(
+            f"invalid_properties: unknown rule(s) {', '.join(unknown)} (known: {', '.join(RULES)})"
+        )
+    schema = schemata(properties_schema)
+    labelled: list[tuple[st.SearchStrategy[tuple[str, str, Any]], str]] = [
+        (st.just(("no_such_property", "unknown", 1)), "unknown")
+    ]
+    for name in sorted(schema):
+        s = schema[name]
+        if s.required and s.default is None:
+            labelled.append((st.just((name, "required", None)), "required"))
+        for rule, bad in _breakers(name, s):
+            labelled.append((bad.map(lambda v, n=name, r=rule: (n, r, v)), rule))
+
+    choices = [ch for ch, rule in labelled if rule in wanted]
+    if not choices:
+        raise Ungeneratable(f"no property of this schema can break {', '.join(sorted(wanted))}")
+
+    @st.composite
+    def build(draw: Any) -> tuple[dict[str, Any], Violation]:
+        base = dict(draw(valid_properties(properties_schema)))
+        name, rule, value = draw(st.one_of(choices))
+        if rule == "required":
+            base.pop(name, None)
+        else:
+            base[name] = value
+        return base, Violation(name, rule)
+
+    return build()
