@@ -27,8 +27,7 @@ class Network(Resource):
     default_client_name = "network"
     properties_schema = {
         "name": properties.Schema(properties.Schema.STRING, "Network name.", required=True),
-        "cidr": properties.Schema(properties.Schema.STRING, "Subnet CIDR.",
-                                  default="10.0.0.0/24"),
+        "cidr": properties.Schema(properties.Schema.STRING, "Subnet CIDR.", default="10.0.0.0/24"),
     }
     attributes_schema = {"subnet_id": attributes.Schema("The subnet's id.")}
 
@@ -36,9 +35,16 @@ class Network(Resource):
         client = self.client()
         net = client.create_network({"network": {"name": self.properties["name"]}})["network"]
         self.resource_id_set(net["id"])
-        subnet = client.create_subnet({"subnet": {"network_id": net["id"], "ip_version": 4,
-                                                  "cidr": self.properties["cidr"],
-                                                  "name": f"{self.properties['name']}-subnet"}})
+        subnet = client.create_subnet(
+            {
+                "subnet": {
+                    "network_id": net["id"],
+                    "ip_version": 4,
+                    "cidr": self.properties["cidr"],
+                    "name": f"{self.properties['name']}-subnet",
+                }
+            }
+        )
         self.data_set("subnet_id", subnet["subnet"]["id"])
 
     def handle_delete(self):
@@ -75,26 +81,30 @@ class Server(Resource):
     entity = "servers"
     properties_schema = {
         "name": properties.Schema(properties.Schema.STRING, "Server name.", required=True),
-        "image": properties.Schema(properties.Schema.STRING, "Image name or id.",
-                                   default="cirros"),
-        "flavor": properties.Schema(properties.Schema.STRING, "Flavor name or id.",
-                                    default="m1.small", update_allowed=True),
+        "image": properties.Schema(properties.Schema.STRING, "Image name or id.", default="cirros"),
+        "flavor": properties.Schema(
+            properties.Schema.STRING, "Flavor name or id.", default="m1.small", update_allowed=True
+        ),
         "network": properties.Schema(properties.Schema.STRING, "Network id.", required=True),
     }
     attributes_schema = {"status": attributes.Schema("The server status.")}
 
     def handle_create(self):
         server = self.client().servers.create(
-            self.properties["name"], self.properties["image"], self.properties["flavor"],
-            nics=[{"net-id": self.properties["network"]}])
+            self.properties["name"],
+            self.properties["image"],
+            self.properties["flavor"],
+            nics=[{"net-id": self.properties["network"]}],
+        )
         self.resource_id_set(server.id)
         return server.id
 
     def _status(self, server_id):
         server = self.client().servers.get(server_id)
         if server.status == "ERROR":
-            raise exception.ResourceInError(status_reason=str(getattr(server, "fault", "")),
-                                            resource_status="ERROR")
+            raise exception.ResourceInError(
+                status_reason=str(getattr(server, "fault", "")), resource_status="ERROR"
+            )
         return server.status
 
     def check_create_complete(self, server_id):
@@ -137,16 +147,18 @@ class Volume(Resource):
     }
 
     def handle_create(self):
-        vol = self.client().volumes.create(size=self.properties["size"],
-                                           name=self.properties["name"] or self.name)
+        vol = self.client().volumes.create(
+            size=self.properties["size"], name=self.properties["name"] or self.name
+        )
         self.resource_id_set(vol.id)
         return vol.id
 
     def check_create_complete(self, vol_id):
         vol = self.client().volumes.get(vol_id)
         if vol.status == "error":
-            raise exception.ResourceInError(status_reason="volume went to error",
-                                            resource_status="error")
+            raise exception.ResourceInError(
+                status_reason="volume went to error", resource_status="error"
+            )
         return vol.status == "available"
 
     def check_delete_complete(self, vol_id):
