@@ -1,0 +1,39 @@
+"""nox sessions: ``tests``, ``lint`` and ``docs`` (``nox`` runs them all).
+
+``PLUGSIM`` names where plugsim comes from (a requirement or a checkout path;
+default ``plugsim``).
+"""
+
+import os
+
+import nox
+
+PLUGSIM = os.environ.get("PLUGSIM", "plugsim")
+
+
+def _install(session: nox.Session, extras: str) -> None:
+    session.install(PLUGSIM)
+    session.install("-e", f".[{extras}]")
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Run the test suite (the conformance suite included)."""
+    _install(session, "test")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff, then the plugsim linter with the contribution checklist."""
+    _install(session, "test")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+    session.run("python", "-m", "sdk.lint", "--inclusion", "{{ cookiecutter.package_name }}")
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the documentation with warnings as errors."""
+    _install(session, "docs")
+    session.run("python", "-m", "sphinx", "-W", "-b", "html", "docs", "docs/_build/html")

@@ -1,0 +1,76 @@
+{%- set svc = cookiecutter.service -%}
+{%- set cls = cookiecutter.__class_name -%}
+"""Tests of {{ cls }}: the plugsim conformance suite and a property test of its schema."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sdk import exception
+from sdk.context import LocalContext
+from sdk.rsrc_defn import ResourceDefinition
+from sdk.testing import ResourceConformance
+from {{ cookiecutter.package_name }}.resource import {{ cls }}, resource_mapping
+
+TYPE_NAME = "{{ cookiecutter.resource_type }}"
+NAME = re.compile(r"[a-z][a-z0-9-]{0,62}")
+
+
+class Test{{ cls }}Conformance(ResourceConformance):
+    """Every lifecycle path plugsim knows, run on seeded fake clouds."""
+
+    resource_class = {{ cls }}
+    resource_type = TYPE_NAME
+{%- if svc == "entity" or svc == "block_storage" %}
+    valid_properties = {"name": "first", "size": 1, "zone": "zone-a"}
+    update_replace = {"size": 2}
+    immutable_update = {"zone": "zone-b"}
+    expected_attributes = {"status": "{{ 'available' if svc == 'block_storage' else 'ACTIVE' }}", "size": 1}
+{%- elif svc == "compute" %}
+    valid_properties = {"name": "first", "flavor": "m1.tiny", "image": "cirros"}
+    update_replace = {"flavor": "m1.small"}
+    immutable_update = {"image": "fedora"}
+    expected_attributes = {"status": "ACTIVE", "flavor": "m1.tiny"}
+{%- elif svc == "network" %}
+    valid_properties = {"name": "first", "mtu": 1500, "shared": False}
+    update_replace = {"mtu": 9000}
+    immutable_update = {"shared": True}
+    expected_attributes = {"status": "ACTIVE", "mtu": 1500}
+{%- else %}
+    valid_properties = {"name": "first", "metadata": {"colour": "red"}}
+    update_replace = {"name": "second"}
+    immutable_update = {"read_acl": ".r:example.org"}
+    expected_attributes = {"object_count": 0, "bytes_used": 0}
+{%- endif %}
+{%- if cookiecutter.with_update %}
+    update_in_place = {{ '{"metadata": {"colour": "blue"}}' if svc == 'object_storage' else '{"name": "renamed"}' }}
+{%- endif %}
+{%- if cookiecutter.with_suspend_resume %}
+    cloud_states = {"suspend": "SUSPENDED", "resume": "ACTIVE"}
+{%- endif %}
+    survives = ("throttle", "conflict", "eventual_consistency")
+
+
+def test_the_module_publishes_the_type():
+    assert resource_mapping() == {TYPE_NAME: {{ cls }}}
+
+
+def _validate(name: str) -> None:
+    definition = ResourceDefinition("thing", TYPE_NAME, {"name": name})
+    {{ cls }}("thing", definition, LocalContext({})).validate()
+
+
+@given(st.from_regex(NAME, fullmatch=True))
+def test_any_lowercase_name_is_accepted(name):
+    _validate(name)
+
+
+@given(st.text(max_size=80).filter(lambda s: not NAME.fullmatch(s)))
+def test_other_names_are_refused_naming_the_property(name):
+    with pytest.raises(exception.StackValidationFailed) as error:
+        _validate(name)
+    assert str(error.value).startswith("resources.thing.properties.name: ")
