@@ -22,113 +22,24 @@ required attribute fails at import (so collection fails) naming it.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import pytest
 
 from sdk import exception
-from sdk.resource import Resource
+from sdk.testing._conformance_support import (
+    ConformanceDeclarationError,
+    Spy,
+    declared,
+    fail_rule,
+    numbered_calls,
+    resolve_type,
+    validate_declaration,
+)
 from sdk.testing.harness import PlugsimEnv, ResourceHarness
 
-TRANSIENT_KINDS = ("throttle", "conflict", "eventual_consistency")
-
-
-class ConformanceDeclarationError(exception.PlugsimError):
-    """A conformance class is missing an attribute or declares a wrong one."""
-
-
-def _declared(cls: type, name: str) -> bool:
-    """True when *cls* (not ``Resource`` itself) defines method *name*."""
-    found = getattr(cls, name, None)
-    return callable(found) and getattr(Resource, name, None) is not found
-
-
-def _resolve_type(type_name: str) -> type:
-    from simulator.registry import TypeRegistry
-
-    mapping = TypeRegistry().plugins()
-    if type_name not in mapping:
-        raise ConformanceDeclarationError(
-            f"resource_type {type_name!r} is not an installed resource type "
-            f"(set resource_class to the plug-in class instead)"
-        )
-    return mapping[type_name]
-
-
-def validate_declaration(cls: type) -> None:
-    """Check a conformance class's attributes; raise naming the first problem."""
-    where = f"{cls.__module__}.{cls.__qualname__}"
-    plugin = cls.__dict__.get("resource_class", getattr(cls, "resource_class", None))
-    type_name = getattr(cls, "resource_type", None)
-    if plugin is None and type_name is None:
-        raise ConformanceDeclarationError(
-            f"{where}: missing required attribute 'resource_class' (the plug-in class) "
-            f"or 'resource_type' (its registered type name)"
-        )
-    if plugin is not None and not (isinstance(plugin, type) and issubclass(plugin, Resource)):
-        raise ConformanceDeclarationError(
-            f"{where}: attribute 'resource_class' must be a subclass of sdk.resource.Resource, "
-            f"got {plugin!r}"
-        )
-    if getattr(cls, "valid_properties", None) is None:
-        raise ConformanceDeclarationError(
-            f"{where}: missing required attribute 'valid_properties' "
-            "(a property map the plug-in accepts)"
-        )
-    for attr in ("valid_properties", "update_in_place", "update_replace", "immutable_update"):
-        value = getattr(cls, attr, None)
-        if value is not None and not isinstance(value, Mapping):
-            raise ConformanceDeclarationError(
-                f"{where}: attribute '{attr}' must be a mapping of property values, "
-                f"got {type(value).__name__}"
-            )
-    survives = getattr(cls, "survives", None)
-    for kind in survives or ():
-        if kind not in TRANSIENT_KINDS:
-            raise ConformanceDeclarationError(
-                f"{where}: attribute 'survives': unknown fault kind {kind!r} "
-                f"(known: {', '.join(TRANSIENT_KINDS)})"
-            )
-
-
-class _Spy:
-    """Wraps a bound plug-in method and records each call's arguments."""
-
-    def __init__(self, inner: Callable[..., Any]) -> None:
-        self.inner = inner
-        self.calls: list[tuple[Any, ...]] = []
-
-    def __call__(self, *args: Any) -> Any:
-        self.calls.append(args)
-        return self.inner(*args)
-
-
-def _fail_rule(service: str, operation: str, nth: int, label: str) -> dict[str, Any]:
-    return {
-        "name": label,
-        "service": service,
-        "operation": operation,
-        "nth": nth,
-        "effect": {"type": "error", "status": 500, "message": f"injected failure of {label}"},
-    }
-
-
-def _numbered_calls(trace: Sequence[Any]) -> list[tuple[str, str, int]]:
-    """``(service, operation, nth)`` of each call; runs of one repeated call keep ends only."""
-    seen: dict[tuple[str, str], int] = {}
-    out: list[tuple[str, str, int]] = []
-    for index, entry in enumerate(trace):
-        key = (entry.service, entry.operation)
-        seen[key] = seen.get(key, 0) + 1
-        prev = trace[index - 1] if index else None
-        nxt = trace[index + 1] if index + 1 < len(trace) else None
-        same_prev = prev is not None and (prev.service, prev.operation) == key
-        same_next = nxt is not None and (nxt.service, nxt.operation) == key
-        if same_prev and same_next:
-            continue
-        out.append((key[0], key[1], seen[key]))
-    return out
+__all__ = ["ConformanceDeclarationError", "ResourceConformance", "conformance_test_names"]
 
 
 class ResourceConformance:
@@ -160,7 +71,7 @@ class ResourceConformance:
         """The plug-in class under test."""
         if cls.resource_class is not None:
             return cls.resource_class
-        return _resolve_type(str(cls.resource_type))
+        return resolve_type(str(cls.resource_type))
 
     @classmethod
     def type_name(cls) -> str:
@@ -187,7 +98,7 @@ class ResourceConformance:
         )
 
     def _skip_unless(self, method: str, why: str = "") -> None:
-        if not _declared(self.plugin(), method):
+        if not declared(self.plugin(), method):
             pytest.skip(f"{self.plugin().__name__} does not implement {method}{why}")
 
     @staticmethod
@@ -223,12 +134,12 @@ class ResourceConformance:
     def test_create_fails_at_each_cloud_call(self, plugsim_env: PlugsimEnv) -> None:
         """Each fake-cloud call of a create failing in turn: CREATE_FAILED, then clean delete."""
         clean = self._created(plugsim_env)
-        calls = _numbered_calls(clean.world.cloud.trace())
+        calls = numbered_calls(clean.world.cloud.trace())
         if not calls:
             pytest.skip(f"{self.plugin().__name__} makes no fake-cloud call during create")
         for number, (service, operation, nth) in enumerate(calls, 1):
             label = f"call {number} ({service}.{operation} #{nth})"
-            h = self._harness(plugsim_env, faults=[_fail_rule(service, operation, nth, label)])
+            h = self._harness(plugsim_env, faults=[fail_rule(service, operation, nth, label)])
             h.create()
             assert h.state == "CREATE_FAILED", f"{label} failed but the stack is {h.state}"
             assert f"injected failure of {label}" in h.status_reason, h.status_reason
@@ -241,13 +152,13 @@ class ResourceConformance:
     def test_create_with_rollback(self, plugsim_env: PlugsimEnv) -> None:
         """A create failing at its last call rolls back: nothing left in the cloud."""
         clean = self._created(plugsim_env)
-        calls = _numbered_calls(clean.world.cloud.trace())
+        calls = numbered_calls(clean.world.cloud.trace())
         if not calls:
             pytest.skip(f"{self.plugin().__name__} makes no fake-cloud call during create")
         service, operation, nth = calls[-1]
         h = self._harness(
             plugsim_env,
-            faults=[_fail_rule(service, operation, nth, "the last create call")],
+            faults=[fail_rule(service, operation, nth, "the last create call")],
             disable_rollback=False,
         ).create()
         assert h.state == "ROLLBACK_COMPLETE", h.status_reason
@@ -294,7 +205,7 @@ class ResourceConformance:
         h = self._created(plugsim_env)
         before = dict(self.valid_properties or {})
         old_id = h.physical_id
-        spy = _Spy(h.resource.handle_update)
+        spy = Spy(h.resource.handle_update)
         h.resource.handle_update = spy
         h.update(self._props_with(change))
         assert h.state == "UPDATE_COMPLETE", h.status_reason
@@ -371,7 +282,7 @@ class ResourceConformance:
         )
         h = self._harness(
             plugsim_env,
-            faults=[_fail_rule(first.service, first.operation, nth, "the first update call")],
+            faults=[fail_rule(first.service, first.operation, nth, "the first update call")],
         ).create()
         old = {k: h.resource.properties[k] for k in change}
         h.update(self._props_with(change), disable_rollback=False)
