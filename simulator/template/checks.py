@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from simulator.template import versions
+from simulator.template.capabilities import parse_capabilities
 from simulator.template.conditions import Conditions
 from simulator.template.functions import Function
 from simulator.template.parser import Parser, check_depth
@@ -148,9 +149,15 @@ def parse_resource_fields(parser: Parser, name: str, res: dict[str, Any]) -> dic
     return out
 
 
+def check_capabilities(tmpl: Template) -> None:
+    """Check the optional ``capabilities`` annotation (string values; resource_type lists)."""
+    parse_capabilities(tmpl.raw.get("capabilities"), source=tmpl.source)
+
+
 def check_template(tmpl: Template) -> None:
     """Run every load-time check; raise StackValidationFailed on the first problem."""
     check_sections(tmpl)
+    check_capabilities(tmpl)
     check_resources(tmpl)
     check_outputs(tmpl)
     tmpl.parameters_schema()

@@ -257,6 +257,31 @@ class StackDefinition:
             raise self.template.fail(f"{key} must be a string, got {result!r}", path)
         return result
 
+    def resolutions(self) -> dict[str, str]:
+        """Return ``{type name: template path}`` for every type chosen from a registry list.
+
+        Only enabled resources count; a per-resource override is keyed
+        ``"<type> (<resource name>)"``. A type whose choice fails raises the
+        same StackValidationFailed that validation reports.
+        """
+        registry = getattr(self.env, "registry", None)
+        if registry is None:
+            return {}
+        out: dict[str, str] = {}
+        for name, res in self._resources.items():
+            if not res.enabled:
+                continue
+            rtype = res.raw["type"]
+            resolution = registry.choose(rtype, name)
+            if resolution is None:
+                continue
+            problem = resolution.error()
+            if problem is not None:
+                raise problem
+            key = rtype if resolution.resource_name is None else f"{rtype} ({name})"
+            out[key] = resolution.chosen
+        return dict(sorted(out.items()))
+
     def dependencies(self) -> Graph:
         """Return the dependency graph of the enabled resources."""
         graph = Graph()

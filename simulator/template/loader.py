@@ -23,6 +23,7 @@ import yaml
 
 from sdk import exception
 from simulator.template import versions
+from simulator.template.capabilities import Capabilities, parse_capabilities
 from simulator.template.parameters import PSEUDO_PARAMETERS, ParamSchema, parse_schema
 
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -136,6 +137,10 @@ class Template:
     def capabilities(self) -> dict[str, Any]:
         """The optional top-level ``capabilities`` section ({} when absent)."""
         return self.raw.get("capabilities") or {}
+
+    def capability_annotation(self) -> Capabilities:
+        """The ``capabilities`` section parsed (tag-based pairs and declared resource types)."""
+        return parse_capabilities(self.raw.get("capabilities"), source=self.source)
 
     @property
     def resources(self) -> dict[str, Any]:

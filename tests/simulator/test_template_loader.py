@@ -121,8 +121,8 @@ def test_conditions_section_needs_newton():
 
 @pytest.mark.parametrize("version", list(VERSIONS))
 def test_capabilities_section_accepted_everywhere(version):
-    tmpl = load_template(minimal(version, capabilities={"compute": {"min": 1}}))
-    assert tmpl.capabilities == {"compute": {"min": 1}}
+    tmpl = load_template(minimal(version, capabilities={"compute": "large"}))
+    assert tmpl.capabilities == {"compute": "large"}
     assert load_template(minimal(version)).capabilities == {}
 
 
