@@ -37,7 +37,9 @@ def str_to_num(value: Any) -> int | float:
         return value  # type: ignore[return-value]
     if not isinstance(value, str):
         raise ValueError(f"{value!r} is not a number")
-    text = value.strip()
+    # int() and float() skip exactly the whitespace Python allows around a
+    # number; str.strip() would also drop control characters such as '\x1f'.
+    text = value
     try:
         return int(text)
     except ValueError:
@@ -79,14 +81,14 @@ def _to_integer(value: Any) -> int:
 
 def _str_to_integer(value: str) -> int:
     """Parse an integral string exactly ('42', ' 7 ', '42.0', '1e3')."""
-    text = value.strip()
     try:
-        return int(text)
+        return int(value)
     except ValueError:
         pass
     try:
-        dec = decimal.Decimal(text)
-    except decimal.InvalidOperation:
+        float(value)  # the gate: Decimal alone accepts more padding than float()
+        dec = decimal.Decimal(value.strip())
+    except (ValueError, decimal.InvalidOperation):
         raise ValueError(f"{value!r} is not a valid Integer") from None
     if not dec.is_finite() or dec.adjusted() > 4000:
         raise ValueError(f"{value!r} is not a valid Integer")
