@@ -171,9 +171,8 @@ class RestServer:
         return self
 
     def stop(self) -> None:
-        """Deactivate the mock."""
+        """Deactivate the mock; the routes stay registered, so the server can start again."""
         self.mock.stop()
-        self.mock.reset()
 
     def __enter__(self) -> RestServer:
         return self.start()

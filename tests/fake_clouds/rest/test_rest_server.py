@@ -356,3 +356,14 @@ def test_the_docs_page_lists_every_served_route():
         section = _section(page, SECTIONS[name])
         for r in cls.routes():
             assert f"{r.method:<6}  {r.template} " in section, (name, r.method, r.template)
+
+
+def test_a_stopped_server_can_start_again_and_still_serves():
+    cloud = FakeCloud(seed=5)
+    server = RestServer(cloud, ("digitalocean",))
+    url = server.base_url("digitalocean") + "/sizes"
+    for _ in range(2):
+        with server:
+            reply = requests.get(url, headers=server.headers("digitalocean"), timeout=30)
+            assert reply.status_code == 200
+            assert reply.json()["sizes"]
