@@ -247,6 +247,12 @@ class Resolution:
         return ok[0].path
 
     @property
+    def chosen_name(self) -> str | None:
+        """The chosen template as the environment wrote it, or None."""
+        chosen = self.chosen
+        return next((c.name for c in self.candidates if c.path == chosen), None)
+
+    @property
     def key_path(self) -> list[str]:
         """Where the entry lives in the environment (for messages)."""
         if self.resource_name is not None:
@@ -292,7 +298,8 @@ class Resolution:
             "resource": self.resource_name,
             "environment": self.source,
             "requires": dict(self.requires),
-            "chosen": self.chosen,
+            "chosen": self.chosen_name,
+            "chosen_path": self.chosen,
             "error": self.problem(),
             "candidates": [c.to_dict() for c in self.candidates],
         }
