@@ -1,0 +1,104 @@
+"""``plugsim conformance PATH_OR_MODULE``: the suite on plug-ins found there, no test file."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from sdk.testing.cli import conformance, conformance_classes, find_plugins, simplest_properties
+from sdk.testing.conformance import ResourceConformance
+
+HERE = Path(__file__).resolve().parent
+MAPPING = """
+
+def resource_mapping():
+    return {"Sample::Server": SampleServer, "Sample::Zone": SampleZone}
+"""
+
+
+def plugin_dir(tmp_path):
+    d = tmp_path / "plugins"
+    d.mkdir()
+    shutil.copy(HERE / "sample_plugins.py", d / "servers.py")
+    with open(d / "servers.py", "a") as fh:
+        fh.write(MAPPING)
+    return d
+
+
+def test_find_plugins_in_a_directory_and_build_classes(tmp_path):
+    d = plugin_dir(tmp_path)
+    assert sorted(find_plugins(str(d))) == ["Sample::Server", "Sample::Zone"]
+    classes = conformance_classes(str(d), {"Sample::Server": {"image": "cirros"}})
+    assert sorted(classes) == ["Test_Sample__Server", "Test_Sample__Zone"]
+    server = classes["Test_Sample__Server"]
+    assert issubclass(server, ResourceConformance)
+    assert server.valid_properties == {"image": "cirros"}
+    assert server.type_name() == "Sample::Server"
+
+
+def test_simplest_properties_are_deterministic_and_valid():
+    from sample_plugins import SampleZone
+
+    first = simplest_properties(SampleZone)
+    assert first == simplest_properties(SampleZone)
+    assert first["domain"].endswith(".example")
+
+
+def test_bad_targets_are_one_line_errors(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(conformance, [str(tmp_path / "nope.py")])
+    assert result.exit_code == 1
+    assert "nope.py: not a plug-in directory, a .py file or an importable module" in result.output
+    result = runner.invoke(conformance, ["no_such_module_xyz"])
+    assert result.exit_code == 1
+    assert "no_such_module_xyz: cannot import module" in result.output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = runner.invoke(conformance, [str(empty)])
+    assert result.exit_code == 1
+    assert "no resource plug-ins found" in result.output
+
+
+def test_a_properties_file_naming_an_unknown_type_is_refused(tmp_path):
+    d = plugin_dir(tmp_path)
+    props = tmp_path / "props.yaml"
+    props.write_text("Other::Type:\n  x: 1\n")
+    result = CliRunner().invoke(conformance, [str(d), "--properties", str(props)])
+    assert result.exit_code == 1
+    assert "no plug-in of type Other::Type" in result.output
+
+
+def test_the_command_runs_the_suite(tmp_path):
+    d = plugin_dir(tmp_path)
+    props = tmp_path / "props.yaml"
+    props.write_text("Sample::Server:\n  image: cirros\n")
+    report = tmp_path / "cov.json"
+    code = (
+        "import sys; from sdk.testing.cli import conformance; "
+        "conformance(sys.argv[1:], prog_name='plugsim conformance')"
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code,
+            str(d),
+            "--properties",
+            str(props),
+            "-q",
+            "--report",
+            str(report),
+            "-k",
+            "test_create or attributes",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "plugsim conformance: Sample::Server, Sample::Zone" in proc.stdout
+    assert "8 passed" in proc.stdout
+    assert "Sample::Server" in report.read_text()
