@@ -23,6 +23,8 @@ RESERVED_PACKAGES = frozenset({"sdk", "simulator", "fake_clouds", "tests", "test
 #: Vendor::Service::Thing: three or more parts, each a letter then letters, digits or _.
 TYPE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(::[A-Za-z][A-Za-z0-9_]*){2,}$")
 PACKAGE_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
+#: Longer names would push generated lines past the 100-column limit.
+MAX_PACKAGE_LENGTH = 40
 
 #: What cookiecutter rendered; only meaningful when this file runs as a hook.
 ANSWERS = r"""{{ cookiecutter | tojson }}"""
@@ -50,6 +52,11 @@ def validate(answers: Mapping[str, Any]) -> list[str]:
         errors.append(
             f"package_name {package!r} must be lowercase (PEP 8 package names), "
             f"e.g. {package.lower()!r}"
+        )
+    elif len(package) > MAX_PACKAGE_LENGTH:
+        errors.append(
+            f"package_name {package!r} is {len(package)} characters long; "
+            f"use at most {MAX_PACKAGE_LENGTH}"
         )
     elif package in RESERVED_PACKAGES:
         errors.append(

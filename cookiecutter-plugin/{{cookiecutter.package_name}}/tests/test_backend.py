@@ -1,13 +1,12 @@
 {%- set cls = cookiecutter.__camel_name -%}
-"""Tests of the {{ cookiecutter.package_name }} backend: entry point, lifecycle, faults, determinism."""
+"""Tests of the backend: entry point, gadget lifecycle, faults, determinism."""
 
 from __future__ import annotations
 
 import pytest
+from fake_clouds import available_backends, load_backend
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from fake_clouds import available_backends, load_backend
 from sdk import exception
 
 NAME = "{{ cookiecutter.package_name }}"
@@ -59,7 +58,10 @@ def test_faults_reach_the_gadget_service():
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(min_value=0, max_value=2**31 - 1), st.lists(st.sampled_from(["red", "green", "blue"]), max_size=5))
+@given(
+    st.integers(min_value=0, max_value=2**31 - 1),
+    st.lists(st.sampled_from(["red", "green", "blue"]), max_size=5),
+)
 def test_the_same_seed_gives_the_same_world(seed, colours):
     def run():
         cloud = load_backend(NAME, seed=seed)

@@ -1,4 +1,4 @@
-"""Tests of the {{ cookiecutter.package_name }} driver: plugsim's driver conformance checks."""
+"""Tests of the driver module: plugsim's salt-cloud driver conformance checks."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from simulator.drivers import FAULT_KINDS, check_driver
 
 DRIVER = Path(__file__).resolve().parents[1] / "{{ cookiecutter.package_name }}" / "driver.py"

@@ -1,5 +1,5 @@
 {%- set cls = cookiecutter.__camel_name ~ "Plugin" -%}
-"""Tests of {{ cls }}: the journal, the veto, the entry point and a property of the journal."""
+"""Tests of the lifecycle plug-in: journal, veto, entry point, a property of the journal."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from importlib import metadata
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from sdk.lifecycle_plugin import DEFAULT_ORDINAL, LifecyclePlugin
+
 from {{ cookiecutter.package_name }}.lifecycle import {{ cls }}, JournalEntry, StackProtected
 
 ACTIONS = ("CREATE", "UPDATE", "SUSPEND", "RESUME", "CHECK", "SNAPSHOT", "DELETE")
@@ -62,5 +62,8 @@ def test_the_journal_pairs_every_pre_with_its_post_in_order(runs):
         plugin.do_post_op(None, stack, action=action, is_stack_failure=failed)
     expected = []
     for action, failed in runs:
-        expected += [JournalEntry("pre", action, "web"), JournalEntry("post", action, "web", failed)]
+        expected += [
+            JournalEntry("pre", action, "web"),
+            JournalEntry("post", action, "web", failed),
+        ]
     assert plugin.journal == expected

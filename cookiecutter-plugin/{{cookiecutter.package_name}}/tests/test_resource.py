@@ -9,11 +9,11 @@ import re
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from sdk import exception
 from sdk.context import LocalContext
 from sdk.rsrc_defn import ResourceDefinition
 from sdk.testing import ResourceConformance
+
 from {{ cookiecutter.package_name }}.resource import {{ cls }}, resource_mapping
 
 TYPE_NAME = "{{ cookiecutter.resource_type }}"

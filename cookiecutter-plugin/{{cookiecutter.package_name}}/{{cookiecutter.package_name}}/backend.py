@@ -1,5 +1,5 @@
 {%- set cls = cookiecutter.__camel_name -%}
-"""A fake cloud backend: plugsim's ``{{ cookiecutter.service }}`` service plus a ``{{ cookiecutter.package_name }}`` service.
+"""A fake cloud backend: a built-in fake-cloud service plus a gadget service of its own.
 
 plugsim builds it through the ``plugsim.fake_clouds`` entry point of the
 project's ``pyproject.toml``::
@@ -62,9 +62,7 @@ class {{ cls }}Service(Service):
         if not isinstance(name, str) or not name:
             raise exception.BadRequest("A gadget needs a non-empty name")
         if colour not in COLOURS:
-            raise exception.BadRequest(
-                f"Unknown colour {colour!r} (known: {', '.join(COLOURS)})"
-            )
+            raise exception.BadRequest(f"Unknown colour {colour!r} (known: {', '.join(COLOURS)})")
         self._check_quota("gadgets", self._count("gadget"))
         gadget = self._create("gadget", name, "BUILDING", {"colour": colour})
         self._start(gadget, "create", "BUILDING", "READY")

@@ -27,7 +27,6 @@ import time
 from typing import Any
 
 import requests
-
 from sdk import cloud_driver as config
 from sdk.cloud_driver import SaltCloudNotFound, SaltCloudSystemExit
 
@@ -69,7 +68,9 @@ def query(method: str, path: str, data: Any = None, found: Any = None) -> dict[s
     delay, last = 2.0, ""
     for _ in range(ATTEMPTS):
         try:
-            resp = requests.request(method, f"{API}/{path}", json=data, headers=headers, timeout=TIMEOUT)
+            resp = requests.request(
+                method, f"{API}/{path}", json=data, headers=headers, timeout=TIMEOUT
+            )
         except requests.exceptions.Timeout as ex:
             last = f"timeout: {ex}"
             time.sleep(delay)
@@ -187,7 +188,12 @@ def create(vm_):
     """Create a droplet from a profile, wait for its public address, deploy, describe it."""
     name = vm_["name"]
     keys = ["name", "profile", "provider", "driver"]
-    _fire(name, "creating", "starting create", __utils__["cloud.filter_event"]("creating", vm_, keys))
+    _fire(
+        name,
+        "creating",
+        "starting create",
+        __utils__["cloud.filter_event"]("creating", vm_, keys),
+    )
     kwargs = {
         "name": name,
         "size": config.get_cloud_config_value("size", vm_, __opts__),
@@ -196,7 +202,9 @@ def create(vm_):
     }
     missing = [k for k in ("size", "image") if not kwargs[k]]
     if missing:
-        raise config.SaltCloudConfigError(f"profile {vm_.get('profile')!r} lacks {', '.join(missing)}")
+        raise config.SaltCloudConfigError(
+            f"profile {vm_.get('profile')!r} lacks {', '.join(missing)}"
+        )
     event = {"kwargs": __utils__["cloud.filter_event"]("requesting", kwargs, list(kwargs))}
     _fire(name, "requesting", "requesting instance", event)
 
@@ -209,22 +217,33 @@ def create(vm_):
         droplet, ip = __utils__["cloud.wait_for_ip"](
             _public_ip,
             update_args=(made["id"],),
-            timeout=config.get_cloud_config_value("wait_for_ip_timeout", vm_, __opts__, default=1800),
-            interval=config.get_cloud_config_value("wait_for_ip_interval", vm_, __opts__, default=10),
+            timeout=config.get_cloud_config_value(
+                "wait_for_ip_timeout", vm_, __opts__, default=1800
+            ),
+            interval=config.get_cloud_config_value(
+                "wait_for_ip_interval", vm_, __opts__, default=10
+            ),
         )
     except Exception:
         _delete(made["id"])
         raise
     vm_["ssh_host"] = ip
     deployed = __utils__["cloud.bootstrap"](vm_, __opts__)
-    _fire(name, "created", "created instance", __utils__["cloud.filter_event"]("created", vm_, keys))
+    _fire(
+        name,
+        "created",
+        "created instance",
+        __utils__["cloud.filter_event"]("created", vm_, keys),
+    )
     return {**droplet, **_brief(droplet), "deployed": deployed.get("deployed", False)}
 
 
 def destroy(name, call=None):
     """Destroy the droplet called *name* (``-d NAME``)."""
     if call == "function":
-        raise SaltCloudSystemExit("The destroy action must be called with -d, --destroy, -a or --action.")
+        raise SaltCloudSystemExit(
+            "The destroy action must be called with -d, --destroy, -a or --action."
+        )
     _fire(name, "destroying", "destroying instance", {"name": name})
     droplet = _droplets().get(name)
     if droplet is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sdk import attributes, constraints, exception, properties, resource, support
+from sdk import attributes, constraints, {{ '' if svc == 'object_storage' else 'exception, ' }}properties, resource, support
 from sdk.i18n import _
 {%- if svc == "entity" %}
 
@@ -144,7 +144,9 @@ class {{ cls }}(resource.Resource):
 {%- if svc == "entity" or svc == "block_storage" %}
         "size": attributes.Schema(_("Size in GiB."), type=attributes.Schema.INTEGER),
 {%- elif svc == "compute" %}
-        "flavor": attributes.Schema(_("Name of the server's flavor."), type=attributes.Schema.STRING),
+        "flavor": attributes.Schema(
+            _("Name of the server's flavor."), type=attributes.Schema.STRING
+        ),
 {%- elif svc == "network" %}
         "mtu": attributes.Schema(_("The network's MTU."), type=attributes.Schema.INTEGER),
 {%- endif %}
@@ -232,7 +234,22 @@ class {{ cls }}(resource.Resource):
             self.client_plugin().ignore_not_found(ex)
             return False
         return self._ready(info)
-{%- if svc == "network" %}
+{%- if svc == "block_storage" %}
+
+    def handle_delete(self) -> str | None:
+        """Ask for deletion; a volume still busy is deleted by the check once it settles."""
+        if self.resource_id is None:
+            return None
+        try:
+            self.client().volumes.delete(self.resource_id)
+        except Exception as ex:
+            plugin = self.client_plugin()
+            if plugin.is_not_found(ex):
+                return None
+            if not plugin.is_conflict(ex):
+                raise
+        return self.resource_id
+{%- elif svc == "network" %}
 
     def handle_delete(self) -> str | None:
         """Delete the network; a network already gone is fine."""
@@ -267,7 +284,19 @@ class {{ cls }}(resource.Resource):
 
     def check_delete_complete(self, thing_id: str | None) -> bool:
         """The delete handler asked for deletion; done once the thing is gone."""
+{%- if svc == "block_storage" %}
+        if thing_id is None:
+            return True
+        try:
+            if self._fetch(thing_id)["status"] in ("available", "error"):
+                self.client().volumes.delete(thing_id)  # it was busy when the handler asked
+        except Exception as ex:
+            self.client_plugin().ignore_not_found(ex)
+            return True
+        return False
+{%- else %}
         return self._gone(thing_id)
+{%- endif %}
 
     def handle_check(self) -> None:
         """Check that the thing still exists (NotFound fails the check)."""
@@ -353,7 +382,10 @@ class {{ cls }}(resource.Resource):
             return None
         info = self._fetch(self.resource_id)
 {%- if svc == "object_storage" %}
-        header = {"object_count": "x-container-object-count", "bytes_used": "x-container-bytes-used"}
+        header = {
+            "object_count": "x-container-object-count",
+            "bytes_used": "x-container-bytes-used",
+        }
         return int(info[header[name]])
 {%- elif svc == "compute" %}
         if name == "flavor":
