@@ -106,8 +106,8 @@ def parse_capabilities(raw: Any, *, source: str | None = None) -> Capabilities:
             continue
         if not isinstance(value, str) or not value:
             raise exception.StackValidationFailed(
-                f"The capability {key} must be a non-empty string, not {_kind(value)} "
-                f"{value!r}" + (' (quote it: "..." in YAML)' if _scalar(value) else ""),
+                f"The capability {key} must be a non-empty string, not {_describe(value)}"
+                + (' (quote it: "..." in YAML)' if _scalar(value) else ""),
                 path=path,
                 source=source,
             )
@@ -125,8 +125,7 @@ def _parse_types(value: Any, path: list[Any], source: str | None) -> tuple[str, 
         if not isinstance(item, str) or not item:
             where = [*path, i] if isinstance(value, list) else path
             raise exception.StackValidationFailed(
-                f"resource_type must be a type name or a list of type names, not "
-                f"{_kind(item)} {item!r}",
+                "resource_type must be a type name or a list of type names, not " + _describe(item),
                 path=where,
                 source=source,
             )
@@ -145,6 +144,10 @@ def _kind(value: Any) -> str:
     if isinstance(value, Mapping):
         return "map"
     return "string" if isinstance(value, str) else type(value).__name__
+
+
+def _describe(value: Any) -> str:
+    return "null" if value is None else f"{_kind(value)} {value!r}"
 
 
 def _scalar(value: Any) -> bool:
