@@ -1,0 +1,44 @@
+"""Random lifecycles of the sample plug-ins under random faults keep every invariant."""
+
+import traceback
+
+import pytest
+from hypothesis import HealthCheck, settings
+from sample_plugins import LeakyServer, SampleServer, SampleZone
+
+from sdk.testing.statemachine import lifecycle_machine
+
+FAST = settings(
+    max_examples=8,
+    stateful_step_count=6,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+ServerLifecycle = lifecycle_machine(
+    SampleServer,
+    {"image": "cirros", "name": "a"},
+    updates=[{"name": "b"}, {"flavor": "m1.tiny"}, {"metadata": {"k": "v"}}],
+)
+ServerLifecycle.TestCase.settings = FAST
+TestServerLifecycle = ServerLifecycle.TestCase
+
+ZoneLifecycle = lifecycle_machine(
+    SampleZone, {"domain": "abc.example"}, updates=[{"ttl": 120}, {"ttl": 3600}]
+)
+ZoneLifecycle.TestCase.settings = FAST
+TestZoneLifecycle = ZoneLifecycle.TestCase
+
+
+def test_a_leaking_plugin_breaks_an_invariant():
+    machine = lifecycle_machine(LeakyServer, {"image": "cirros"}, faults=[None])
+    machine.TestCase.settings = settings(
+        max_examples=20, stateful_step_count=4, deadline=None, database=None
+    )
+    with pytest.raises(Exception) as info:  # noqa: PT011 - checked below
+        machine.TestCase().runTest()
+    text = "".join(traceback.format_exception(info.value))
+    assert (
+        "entities the stack does not know: [InventoryItem(service='compute', kind='server'" in text
+    )
