@@ -2,8 +2,9 @@
 
 Global options (``--state``, ``--plugin-dir``, ``--debug``) belong to the
 top-level group; the verbs live in :mod:`simulator.cli_stack` (``plugsim
-stack ...``), :mod:`simulator.cli_misc` (``template validate``, ``cloud
-inventory``, ``bench``) and :mod:`simulator.cli_simulate` (``simulate``).
+stack ...``), :mod:`simulator.cli_misc` (``template validate``, ``bench``), :mod:`simulator.cli_cloud`
+(``cloud``: salt-cloud's flags and ``cloud inventory``), :mod:`sdk.lint.cli` (``lint``),
+:mod:`simulator.scaffold` (``new``) and :mod:`simulator.cli_simulate` (``simulate``).
 
 A user error (bad template, unknown stack, bad option value) prints one line,
 ``plugsim: error: <what went wrong>``, to stderr and exits 1; ``--debug``
@@ -190,13 +191,16 @@ def progress_listener(fmt: str = "table") -> Callable[[Any], None] | None:
 
 
 def _register() -> None:
-    from simulator import cli_misc, cli_simulate, cli_stack
+    from sdk.lint.cli import lint
+    from simulator import cli_cloud, cli_misc, cli_simulate, cli_stack, scaffold
 
     main.add_command(cli_stack.stack)
     main.add_command(cli_misc.template)
-    main.add_command(cli_misc.cloud)
+    main.add_command(cli_cloud.cloud)
     main.add_command(cli_misc.bench)
     main.add_command(cli_simulate.simulate)
+    main.add_command(lint)
+    main.add_command(scaffold.new)
 
 
 _register()

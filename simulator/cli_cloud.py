@@ -240,25 +240,30 @@ def _record_events(world: Any, harness: Any, mark: int, show: bool) -> None:
 
 
 @cloud.command("inventory")
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(["yaml", "json", "table"]),
+    default=None,
+    help="Output format (default: the group's --out).",
+)
+@click.option("--all", "show_all", is_flag=True, help="Include pre-seeded entities.")
 @click.pass_obj
-def inventory(opts: dict[str, Any]) -> None:
-    """List what the fake cloud of the world holds (pre-seeded entities excluded)."""
+def inventory(opts: dict[str, Any], fmt: str | None, show_all: bool) -> None:
+    """List what the fake cloud of the world holds (pre-seeded entities only with --all)."""
+    from simulator.cli import emit_rows
     from simulator.world import World
 
     try:
         with World.open(opts["state"], seed=opts["seed"]) as world:
-            items = [
-                {
-                    "service": i.service,
-                    "kind": i.kind,
-                    "name": i.name,
-                    "id": i.id,
-                    "status": i.status,
-                }
-                for i in world.cloud.inventory()
-                if not i.preseeded
-            ]
-            _emit(items, opts["out"])
+            items = [i.to_dict() for i in world.cloud.inventory() if show_all or not i.preseeded]
     except PlugsimError as ex:
         click.echo(f"Error: {ex}", err=True)
         sys.exit(1)
+    columns = ["service", "kind", "name", "id", "status"]
+    fmt = fmt or opts["out"]
+    if fmt == "table":
+        emit_rows(items, columns, "table")
+    else:
+        _emit([{c: item[c] for c in columns} for item in items], fmt)

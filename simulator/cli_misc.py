@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import click
 
-from simulator.cli import Options, emit_mapping, emit_rows, format_option, parse_parameters
+from simulator.cli import Options, emit_mapping, format_option, parse_parameters
 
 pass_options = click.make_pass_decorator(Options)
 
@@ -60,23 +60,6 @@ def validate(
     finally:
         world.close()
     emit_mapping(result, fmt)
-
-
-@click.group()
-def cloud() -> None:
-    """The fake cloud of the world."""
-
-
-@cloud.command("inventory")
-@format_option()
-@click.option("--all", "show_all", is_flag=True, help="Include pre-seeded entities.")
-@pass_options
-def inventory(opts: Options, fmt: str, show_all: bool) -> None:
-    """List every live fake-cloud entity."""
-    world = opts.open_world()
-    rows = [i.to_dict() for i in world.cloud.inventory() if show_all or not i.preseeded]
-    world.close()
-    emit_rows(rows, ["service", "kind", "name", "id", "status"], fmt)
 
 
 @click.command()
