@@ -106,10 +106,9 @@ def _walk(root: Path, recursive: bool) -> list[Path]:
     if not recursive:
         return sorted(p for p in root.iterdir() if p.is_file())
     out: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames.sort()
-        out.extend(Path(dirpath) / name for name in sorted(filenames))
-    return out
+    for dirpath, _dirnames, filenames in os.walk(root):
+        out.extend(Path(dirpath) / name for name in filenames)
+    return sorted(out)
 
 
 def _scan(paths: Sequence[PathLike], recursive: bool) -> list[tuple[str, Capabilities]]:
