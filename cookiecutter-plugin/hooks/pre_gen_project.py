@@ -93,8 +93,10 @@ def validate(answers: Mapping[str, Any]) -> list[str]:
     email = str(answers.get("email", ""))
     if not re.fullmatch(r"[^@\s\"\\]+@[^@\s\"\\]+", email):
         errors.append(f"email {email!r} is not an e-mail address")
-    if kind == "resource" and _is_true(answers.get("with_suspend_resume")) and service != (
-        "compute"
+    if (
+        kind == "resource"
+        and _is_true(answers.get("with_suspend_resume"))
+        and service != ("compute")
     ):
         errors.append(
             f"with_suspend_resume needs service 'compute' (its servers can be suspended); "

@@ -23,20 +23,13 @@ KIND = "{{ cookiecutter.package_name }}_thing"
 class {{ cls }}(resource.Resource):
     """A {{ cls }} of the {{ svc | replace('_', ' ') }} service.
 
-{%- if svc == "entity" %}
-    The thing is an entity of its own kind; it is ready once ``ACTIVE``.
-{%- elif svc == "compute" %}
-    The thing is a server booted from an image; it is ready once ``ACTIVE``.
-{%- elif svc == "block_storage" %}
-    The thing is a volume; it is ready once ``available``.
-{%- elif svc == "network" %}
-    The thing is a network; it is ready once ``ACTIVE``.
-{%- else %}
-    The thing is a container named after the ``name`` property (its id).
-{%- endif %}
-{%- if upd %}
-    Properties marked update-allowed change in place; the others replace it.
-{%- endif %}
+    {{ {"entity": "The thing is an entity of its own kind; it is ready once ``ACTIVE``.",
+        "compute": "The thing is a server booted from an image; it is ready once ``ACTIVE``.",
+        "block_storage": "The thing is a volume; it is ready once ``available``.",
+        "network": "The thing is a network; it is ready once ``ACTIVE``.",
+        "object_storage": "The thing is a container named after the ``name`` property."}[svc] }}
+    {{ "Update-allowed properties change in place; the others replace it." if upd
+       else "Any change of a property replaces it." }}
     """
 
     support_status = support.SupportStatus(support.{{ cookiecutter.support_status }}, version="0.1.0")

@@ -1,0 +1,1 @@
+"""Tests of the plug-in scaffold (cookiecutter-plugin/ and plugsim new)."""
