@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sdk.exception import ResourceTypeNotFound, StackValidationFailed
 from simulator.capabilities import describe_resolution
@@ -210,8 +213,6 @@ def test_a_malformed_requires_section_names_file_and_key(requires, message):
 
 
 def _yaml(text):
-    import yaml
-
     return yaml.safe_load(text)
 
 
@@ -302,3 +303,50 @@ def test_validate_template_fails_on_an_unresolvable_choice(world):
         world.validate_template(
             str(PARENT), [str(CHOICES), {"requires": {"deployment": "ansible"}}]
         )
+
+
+# --- the rule, over many random trees --------------------------------------------------
+
+tag_values = st.sampled_from(["puppet", "docker", "ansible"])
+candidate_caps = st.fixed_dictionaries(
+    {},
+    optional={
+        "deployment": tag_values,
+        "nic": st.sampled_from(["bond", "bridge"]),
+        "resource_type": st.sampled_from(["My::T", "Other::T", ["Other::T", "My::T"]]),
+    },
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    caps=st.lists(candidate_caps, min_size=1, max_size=4),
+    requires=st.fixed_dictionaries(
+        {}, optional={"deployment": tag_values, "nic": st.sampled_from(["bond", "bridge"])}
+    ),
+)
+def test_exactly_one_satisfying_candidate_is_chosen(caps, requires):
+    files = {
+        f"c{i}.yaml": yaml.safe_dump({"heat_template_version": "2015-10-15", "capabilities": c})
+        for i, c in enumerate(caps)
+    }
+    env = Environment.from_dict(
+        {"requires": requires, "resource_registry": {"My::T": sorted(files)}}, files=files
+    )
+
+    def satisfies(c):
+        types = c.get("resource_type", [])
+        types = [types] if isinstance(types, str) else types
+        tags_ok = all(c.get(k) == v for k, v in requires.items())
+        return tags_ok and (not types or "My::T" in types)
+
+    expected = [f"c{i}.yaml" for i, c in enumerate(caps) if satisfies(c)]
+    resolution = env.registry.choose("My::T")
+    assert [c.name for c in resolution.accepted] == expected
+    if len(expected) == 1:
+        assert env.registry.get_class("My::T", None, {}).path == expected[0]
+        assert env.resolutions == {"My::T": expected[0]}
+    else:
+        with pytest.raises(ResourceTypeNotFound, match="cannot choose an implementation of My::T"):
+            env.registry.get_class("My::T", None, {})
+        assert env.resolutions == {}
