@@ -9,6 +9,8 @@ import pytest
 from simulator.scaffold import find_template
 
 KINDS = ("resource", "lifecycle", "cloud_driver", "fake_cloud_backend")
+#: The home directory before the tests moved HOME (pip's wheel cache lives there).
+ORIGINAL_HOME = Path.home()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -16,6 +18,16 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: end-to-end tests that install into fresh virtual environments"
     )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave ``slow`` tests out unless the ``-m`` expression names them (``-m slow``)."""
+    if "slow" in (config.getoption("markexpr", "") or ""):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
 
 
 @pytest.fixture(scope="session")

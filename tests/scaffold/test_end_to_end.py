@@ -1,0 +1,90 @@
+"""End to end: every kind generated, installed into a fresh venv with this checkout, then
+its own tests, ``python -m sdk.lint``, ``--inclusion`` and a docs build must all pass.
+
+Slow (a virtual environment and a pip install): ``pytest -m slow tests/scaffold``.
+pip's wheel cache is reused, so after the first run only the local projects are built.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import venv
+from pathlib import Path
+
+import pytest
+
+from simulator.scaffold import generate
+
+from .conftest import KINDS, ORIGINAL_HOME
+
+CHECKOUT = Path(__file__).resolve().parents[2]
+#: The resource kind once per fake-cloud service, with every optional path it allows.
+RESOURCE_VARIANTS = {
+    "compute": {"with_suspend_resume": True, "with_snapshot": True},
+    "block_storage": {"with_snapshot": True, "with_update": False},
+    "network": {},
+    "object_storage": {"with_snapshot": True},
+}
+
+
+def _run(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 900) -> str:
+    proc = subprocess.run(
+        args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    assert proc.returncode == 0, (
+        f"{' '.join(args)} (in {cwd}) exited {proc.returncode}\n"
+        f"--- stdout ---\n{proc.stdout[-4000:]}\n--- stderr ---\n{proc.stderr[-4000:]}"
+    )
+    return proc.stdout
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str], dict]:
+    """One fresh venv holding this checkout and every generated project (test and docs extras)."""
+    root = tmp_path_factory.mktemp("scaffold-e2e")
+    projects: dict[str, Path] = {}
+    for kind in KINDS:
+        projects[kind] = generate(
+            {"kind": kind, "package_name": f"acme_{kind}"}, output_dir=root / "projects"
+        )
+    for service, extra in RESOURCE_VARIANTS.items():
+        answers = {"kind": "resource", "service": service, "package_name": f"acme_{service}"}
+        answers["resource_type"] = f"Acme::{service.title().replace('_', '')}::Thing"
+        projects[f"resource-{service}"] = generate(
+            {**answers, **extra}, output_dir=root / "projects"
+        )
+    env_dir = root / "venv"
+    venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
+    python = env_dir / "bin" / "python"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["PIP_CACHE_DIR"] = os.environ.get("PIP_CACHE_DIR", str(ORIGINAL_HOME / ".cache" / "pip"))
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    env["PATH"] = f"{env_dir / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    install = [str(python), "-m", "pip", "install", "-q", "-e", str(CHECKOUT)]
+    for project in projects.values():
+        install += ["-e", f"{project}[test,docs]"]
+    _run(install, root, env, timeout=1800)
+    return python, env, projects
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [*KINDS, *(f"resource-{s}" for s in RESOURCE_VARIANTS)], ids=str)
+def test_a_generated_project_passes_its_own_checks(installed, name):
+    python, env, projects = installed
+    project = projects[name]
+    package = project.name
+    out = _run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"], project, env)
+    assert " passed" in out and "failed" not in out
+    out = _run([str(python), "-m", "sdk.lint", package], project, env)
+    assert out.splitlines()[-1].startswith("Found 0 errors, 0 warnings and 0 infos")
+    out = _run([str(python), "-m", "sdk.lint", "--inclusion", package], project, env)
+    assert "Found 0 errors, 0 warnings and 0 infos" in out
+    assert "✘" not in out
+    _run([str(python), "-m", "ruff", "format", "--check", "."], project, env)
+    _run(
+        [str(python), "-m", "sphinx", "-q", "-W", "-b", "html", "docs", "docs/_build/html"],
+        project,
+        env,
+    )
+    assert (project / "docs" / "_build" / "html" / "index.html").is_file()
