@@ -8,6 +8,7 @@ The interface the engine uses::
     tmpl.version          # canonical date, e.g. '2018-08-31' (aliases such as 'rocky' map to it)
     tmpl.source           # file name or None (used in messages)
     tmpl.description, tmpl.capabilities, tmpl.raw
+    tmpl.capability_annotation()   # simulator.template.capabilities.Capabilities
     tmpl.parameters_schema()   # {name: ParamSchema}
 
     defn = StackDefinition(tmpl, env, params, stack_name=..., stack_id=...,
@@ -19,6 +20,7 @@ The interface the engine uses::
     defn.outputs(view)                 # [{'output_key', 'output_value', 'description',
                                        #   'output_error' (only on error)}]
     defn.parameters, defn.hidden_parameters
+    defn.resolutions()                 # {type: template path} chosen from registry lists
 
 ``view`` is the engine's :class:`ResourceView`: ``reference_id(name)``,
 ``attribute(name, attr, path)`` (attr None = all attributes; the view
