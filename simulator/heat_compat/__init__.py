@@ -1,0 +1,50 @@
+"""Run unmodified OpenStack Heat resource plug-ins under plugsim.
+
+Heat plug-ins import ``heat.engine.resource``, ``heat.engine.properties``,
+``heat.common.exception`` and friends. This package maps that API surface
+onto :mod:`sdk` with shim modules that exist only while such a plug-in is
+being imported (see :mod:`simulator.heat_compat._finder`), so a process where
+the real Heat is importable is not disturbed.
+
+Public API::
+
+    load_heat_plugin(*targets) -> sdk.plugins.LoadReport
+    HeatCompatLoader(constraint_registry=None, *, force=False)
+    use_heat_plugins(world, *targets) -> LoadReport
+    HeatCompatRegistry(heat_plugins, plugin_dirs=(), *, entry_points=True)
+    find_heat_package(python=None) -> Path | None
+    heat_python() -> str | None
+    clientless_plugins() -> list[Path]
+    needs_heat_compat(path) -> bool
+    MissingHeatName
+"""
+
+from simulator.heat_compat._finder import MissingHeatName
+from simulator.heat_compat.loader import (
+    CLIENTLESS_PLUGINS,
+    DEFAULT_HEAT_VENV,
+    HEAT_PYTHON_ENV,
+    HeatCompatLoader,
+    HeatCompatRegistry,
+    clientless_plugins,
+    find_heat_package,
+    heat_python,
+    load_heat_plugin,
+    needs_heat_compat,
+    use_heat_plugins,
+)
+
+__all__ = [
+    "CLIENTLESS_PLUGINS",
+    "DEFAULT_HEAT_VENV",
+    "HEAT_PYTHON_ENV",
+    "HeatCompatLoader",
+    "HeatCompatRegistry",
+    "MissingHeatName",
+    "clientless_plugins",
+    "find_heat_package",
+    "heat_python",
+    "load_heat_plugin",
+    "needs_heat_compat",
+    "use_heat_plugins",
+]

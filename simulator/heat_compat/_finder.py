@@ -1,0 +1,121 @@
+"""The import machinery of the compat layer: shim modules named ``heat.*``.
+
+While a Heat plug-in module is executed inside :func:`shim_imports`, a
+meta-path finder placed first in :data:`sys.meta_path` serves the shim
+modules (``heat.engine.resource`` ...) and hides any real ``heat`` /
+``oslo_utils`` / ``oslo_log`` modules already imported; on exit everything is
+put back as it was. A process in which the real Heat is importable therefore
+keeps working: the shims exist only during that loading, and the plug-in keeps
+references to the shim modules it imported.
+
+Names the layer does not provide fail clearly: importing a module it lacks is
+a ``ModuleNotFoundError`` naming the module, and reading an attribute it lacks
+is :class:`MissingHeatName` naming ``module.attribute``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.abc
+import importlib.machinery
+import sys
+import types
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from sdk import exception
+
+#: Top-level package names the shims take over during a loading.
+ROOTS = ("heat", "oslo_utils", "oslo_log")
+
+#: ``module name -> builder`` returning the module's public names (filled by _shims).
+BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {}
+
+_BUILT: dict[str, types.ModuleType] = {}
+
+
+class MissingHeatName(exception.PluginLoadError, AttributeError):
+    """A Heat plug-in used a name the compatibility layer does not provide."""
+
+    def __init__(self, qualified_name: str) -> None:
+        self.qualified_name = qualified_name
+        super().__init__(
+            f"{qualified_name} is not provided by plugsim's Heat compatibility layer "
+            f"(simulator.heat_compat); the plug-in needs it"
+        )
+
+
+class ShimModule(types.ModuleType):
+    """A shim module: unknown public names raise :class:`MissingHeatName`."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise MissingHeatName(f"{self.__name__}.{name}")
+
+
+def _is_package(name: str) -> bool:
+    prefix = name + "."
+    return any(other.startswith(prefix) for other in BUILDERS)
+
+
+def shim_module(name: str) -> types.ModuleType:
+    """Return (building once per process) the shim module *name*."""
+    module = _BUILT.get(name)
+    if module is None:
+        module = ShimModule(name, f"plugsim Heat compatibility shim for {name}")
+        if _is_package(name):
+            module.__path__ = []  # a package: its submodules come from the finder
+        module.__dict__.update(BUILDERS[name]())
+        _BUILT[name] = module
+    return module
+
+
+class _Loader(importlib.abc.Loader):
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        return shim_module(spec.name)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        parent, _, child = module.__name__.rpartition(".")
+        if parent:
+            setattr(sys.modules[parent], child, module)
+
+
+class ShimFinder(importlib.abc.MetaPathFinder):
+    """Serves the shim modules and refuses other names under :data:`ROOTS`."""
+
+    def find_spec(
+        self, fullname: str, path: Any = None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        """Return a spec for a shim module; raise for an unknown module under a root."""
+        if fullname.split(".", 1)[0] not in ROOTS:
+            return None
+        if fullname not in BUILDERS:
+            raise ModuleNotFoundError(
+                f"No module named {fullname!r}: plugsim's Heat compatibility layer "
+                f"(simulator.heat_compat) does not provide it",
+                name=fullname,
+            )
+        return importlib.machinery.ModuleSpec(fullname, _Loader(), is_package=_is_package(fullname))
+
+
+def _ours(name: str) -> bool:
+    return name.split(".", 1)[0] in ROOTS
+
+
+@contextlib.contextmanager
+def shim_imports() -> Iterator[None]:
+    """Serve the shims while the block runs; restore :data:`sys.modules` afterwards."""
+    from simulator.heat_compat import _shims  # noqa: F401 - fills BUILDERS
+
+    saved = {name: sys.modules.pop(name) for name in sorted(sys.modules) if _ours(name)}
+    finder = ShimFinder()
+    sys.meta_path.insert(0, finder)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(finder)
+        for name in [n for n in sys.modules if _ours(n)]:
+            del sys.modules[name]
+        sys.modules.update(saved)

@@ -1,0 +1,238 @@
+"""The contents of each shim module (``heat.*``, ``oslo_utils.timeutils``, ``oslo_log.log``).
+
+Importing this module fills :data:`simulator.heat_compat._finder.BUILDERS`;
+each builder returns the public names of one module. The classes are
+plugsim's (:mod:`sdk`) or the compat layer's own, never Heat's.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from sdk import attributes as sdk_attributes
+from sdk import constraints as sdk_constraints
+from sdk import i18n, rsrc_defn, support
+from sdk import properties as sdk_properties
+from simulator.heat_compat import _vtime
+from simulator.heat_compat._finder import BUILDERS
+
+
+class _HeatSchemaKeys:
+    """The schema key names Heat exposes on its ``Schema`` classes."""
+
+    KEYS = (TYPE, DESCRIPTION, DEFAULT, SCHEMA, REQUIRED, CONSTRAINTS, IMMUTABLE) = (
+        "type",
+        "description",
+        "default",
+        "schema",
+        "required",
+        "constraints",
+        "immutable",
+    )
+
+
+class ConstraintsSchema(_HeatSchemaKeys, sdk_constraints.Schema):
+    """``heat.engine.constraints.Schema``: sdk's schema with Heat's key names."""
+
+
+class PropertiesSchema(_HeatSchemaKeys, sdk_properties.Schema):
+    """``heat.engine.properties.Schema``; accepts Heat's ``implemented`` and ``allow_conversion``."""
+
+    UPDATE_ALLOWED = "update_allowed"
+
+    def __init__(
+        self,
+        data_type: str,
+        description: str | None = None,
+        default: Any = None,
+        schema: Any = None,
+        required: bool = False,
+        constraints: Any = None,
+        implemented: bool = True,
+        update_allowed: bool = False,
+        immutable: bool = False,
+        support_status: support.SupportStatus | None = None,
+        allow_conversion: bool = False,
+    ) -> None:
+        super().__init__(
+            data_type,
+            description=description,
+            default=default,
+            schema=schema,
+            required=required,
+            constraints=constraints,
+            update_allowed=update_allowed,
+            immutable=immutable,
+            support_status=support_status,
+        )
+        self.implemented = bool(implemented)
+        self.allow_conversion = bool(allow_conversion)
+
+
+class HOTParamSchema:
+    """``heat.engine.hot.parameters.HOTParamSchema``: the HOT parameter type names."""
+
+    TYPES = (STRING, NUMBER, LIST, MAP, BOOLEAN) = (
+        "string",
+        "number",
+        "comma_delimited_list",
+        "json",
+        "boolean",
+    )
+
+
+class TestConstraintDelay(sdk_constraints.BaseCustomConstraint):
+    """Heat's ``test_constr``: waits the value's number of (virtual) seconds, always valid."""
+
+    def validate(self, value: Any, context: Any = None) -> bool:
+        """Spend *value* virtual seconds; always valid."""
+        _vtime.sleep(float(value or 0))
+        return True
+
+
+def _package() -> dict[str, Any]:
+    return {}
+
+
+def _exception() -> dict[str, Any]:
+    from simulator.heat_compat import exceptions
+
+    return exceptions.names()
+
+
+def _i18n() -> dict[str, Any]:
+    return {"_": i18n._}
+
+
+def _password_gen() -> dict[str, Any]:
+    from simulator.heat_compat import password_gen as pg
+
+    return {k: getattr(pg, k) for k in dir(pg) if not k.startswith("_") and k.isupper()} | {
+        "CharClass": pg.CharClass,
+        "named_char_class": pg.named_char_class,
+        "special_char_class": pg.special_char_class,
+        "generate_password": pg.generate_password,
+    }
+
+
+def _resource() -> dict[str, Any]:
+    from sdk import exception as sdk_exc
+    from simulator.heat_compat.resource import HeatResource
+
+    return {"Resource": HeatResource, "UpdateReplace": sdk_exc.UpdateReplace}
+
+
+def _properties() -> dict[str, Any]:
+    return {
+        "Schema": PropertiesSchema,
+        "Properties": sdk_properties.Properties,
+        "Property": sdk_properties.Property,
+        "schemata": sdk_properties.schemata,
+    }
+
+
+def _constraints() -> dict[str, Any]:
+    return {
+        "Schema": ConstraintsSchema,
+        "Constraint": sdk_constraints.Constraint,
+        "Range": sdk_constraints.Range,
+        "Length": sdk_constraints.Length,
+        "Modulo": sdk_constraints.Modulo,
+        "AllowedValues": sdk_constraints.AllowedValues,
+        "AllowedPattern": sdk_constraints.AllowedPattern,
+        "CustomConstraint": sdk_constraints.CustomConstraint,
+        "BaseCustomConstraint": sdk_constraints.BaseCustomConstraint,
+    }
+
+
+def _attributes() -> dict[str, Any]:
+    return {
+        "Schema": sdk_attributes.Schema,
+        "Attributes": sdk_attributes.Attributes,
+        "schemata": sdk_attributes.schemata,
+    }
+
+
+def _support() -> dict[str, Any]:
+    return {
+        "SupportStatus": support.SupportStatus,
+        "UNKNOWN": support.UNKNOWN,
+        "SUPPORTED": support.SUPPORTED,
+        "DEPRECATED": support.DEPRECATED,
+        "UNSUPPORTED": support.UNSUPPORTED,
+        "HIDDEN": support.HIDDEN,
+        "SUPPORT_STATUSES": support.SUPPORT_STATUSES,
+    }
+
+
+def _translation() -> dict[str, Any]:
+    from simulator.heat_compat.translation import TranslationRule
+
+    return {"TranslationRule": TranslationRule}
+
+
+def _hot_parameters() -> dict[str, Any]:
+    return {"HOTParamSchema": HOTParamSchema}
+
+
+def _rsrc_defn() -> dict[str, Any]:
+    return {"ResourceDefinition": rsrc_defn.ResourceDefinition}
+
+
+def _parse_isotime(text: str) -> datetime.datetime:
+    return datetime.datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+
+
+def _normalize_time(stamp: datetime.datetime) -> datetime.datetime:
+    offset = stamp.utcoffset()
+    if offset is None:
+        return stamp
+    return stamp.replace(tzinfo=None) - offset
+
+
+def _timeutils() -> dict[str, Any]:
+    def isotime(at: datetime.datetime | None = None) -> str:
+        return (at or _vtime.utcnow()).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def is_older_than(before: datetime.datetime, seconds: float) -> bool:
+        return _vtime.utcnow() - before > datetime.timedelta(seconds=seconds)
+
+    return {
+        "utcnow": _vtime.utcnow,
+        "utcnow_ts": _vtime.now,
+        "parse_isotime": _parse_isotime,
+        "normalize_time": _normalize_time,
+        "isotime": isotime,
+        "is_older_than": is_older_than,
+    }
+
+
+def _log() -> dict[str, Any]:
+    return {"getLogger": logging.getLogger}
+
+
+_TABLE: dict[str, Callable[[], dict[str, Any]]] = {
+    "heat": _package,
+    "heat.common": _package,
+    "heat.common.exception": _exception,
+    "heat.common.i18n": _i18n,
+    "heat.common.password_gen": _password_gen,
+    "heat.engine": _package,
+    "heat.engine.resource": _resource,
+    "heat.engine.properties": _properties,
+    "heat.engine.constraints": _constraints,
+    "heat.engine.attributes": _attributes,
+    "heat.engine.support": _support,
+    "heat.engine.translation": _translation,
+    "heat.engine.rsrc_defn": _rsrc_defn,
+    "heat.engine.hot": _package,
+    "heat.engine.hot.parameters": _hot_parameters,
+    "oslo_utils": _package,
+    "oslo_utils.timeutils": _timeutils,
+    "oslo_log": _package,
+    "oslo_log.log": _log,
+}
+BUILDERS.update(_TABLE)

@@ -1,0 +1,224 @@
+"""The base class Heat plug-ins get as ``heat.engine.resource.Resource``.
+
+:class:`HeatResource` is an :class:`sdk.resource.Resource` with the extra
+surface Heat's in-tree plug-ins use: ``data_set(..., redact=)``,
+``frozen_definition()``, ``translation_rules()`` / ``translate_properties()``,
+``reparse()``, ``needs_replace_with_prop_diff()``, ``_needs_update()``, and a
+``handle_update`` whose ``json_snippet`` offers Heat's
+``.properties(schema, context)``. Every action runs with the resource
+registered in :mod:`simulator.heat_compat._vtime`, so the plug-in's
+``timeutils.utcnow()``, ``time.sleep()`` and password generation follow the
+world's virtual clock and seeded randomness.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from sdk import exception, rsrc_defn
+from sdk import properties as properties_mod
+from sdk._update import property_diff
+from sdk.resource import Resource
+from simulator.heat_compat import _vtime
+from simulator.heat_compat.translation import apply_rules
+
+
+class HeatDefinition:
+    """A resource definition as Heat plug-ins see it (``defn.properties(schema, ctx)``)."""
+
+    def __init__(self, resource: HeatResource, snippet: Mapping[str, Any]) -> None:
+        self._resource = resource
+        self._snippet = dict(snippet)
+
+    @property
+    def resource_type(self) -> str:
+        """The type name."""
+        return str(self._snippet.get("type", self._resource.type()))
+
+    def properties(self, schema: Mapping[str, Any], context: Any = None) -> Any:
+        """Return :class:`sdk.properties.Properties` over this definition's properties."""
+        props = properties_mod.Properties(
+            schema,
+            dict(self._snippet.get("properties") or {}),
+            resolver=self._resource._resolver,
+            context=self._resource.context,
+            path=["resources", self._resource.name, "properties"],
+        )
+        rules = self._resource.translation_rules(props)
+        if rules:
+            apply_rules(props, rules)
+        return props
+
+    def metadata(self) -> dict[str, Any]:
+        """The definition's metadata."""
+        return dict(self._snippet.get("metadata") or {})
+
+    def freeze(self, **changes: Any) -> HeatDefinition:
+        """Return this definition with *changes* applied (Heat's ``freeze``)."""
+        return HeatDefinition(self._resource, {**self._snippet, **changes})
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HeatDefinition) and self._snippet == other._snippet
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _wrap_handle_update(func: Any) -> Any:
+    @functools.wraps(func)
+    def handle_update(self: HeatResource, json_snippet: Any, tmpl_diff: Any, prop_diff: Any):
+        if isinstance(json_snippet, Mapping):
+            json_snippet = HeatDefinition(self, json_snippet)
+        return func(self, json_snippet, tmpl_diff, prop_diff)
+
+    handle_update._heat_compat_wrapped = True  # type: ignore[attr-defined]
+    return handle_update
+
+
+class HeatResource(Resource):
+    """``heat.engine.resource.Resource`` under plugsim (see the module docstring)."""
+
+    #: Heat plug-ins may set this to replace a CHECK_FAILED resource on update.
+    always_replace_on_check_failed = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("handle_update")
+        if callable(own) and not getattr(own, "_heat_compat_wrapped", False):
+            cls.handle_update = _wrap_handle_update(own)
+
+    # -- Heat's extra surface ---------------------------------------------------
+
+    def data_set(self, key: str, value: Any, redact: bool = False) -> None:
+        """Store resource data (*redact* is accepted for Heat compatibility)."""
+        super().data_set(key, value)
+
+    def translation_rules(self, props: Any) -> list[Any] | None:
+        """Return the plug-in's translation rules for *props* (none by default)."""
+        return None
+
+    def translate_properties(
+        self, properties: Any, client_resolve: bool = True, ignore_resolve_error: bool = False
+    ) -> None:
+        """Apply :meth:`translation_rules` to *properties* in place."""
+        rules = self.translation_rules(properties)
+        if rules:
+            apply_rules(properties, rules)
+
+    def _make_properties(self, definition: rsrc_defn.ResourceDefinition) -> Any:
+        props = super()._make_properties(definition)
+        if type(self).translation_rules is not HeatResource.translation_rules:
+            self.translate_properties(props)
+        return props
+
+    def frozen_definition(self) -> HeatDefinition:
+        """The current definition, Heat style."""
+        return HeatDefinition(self, self.t.to_dict())
+
+    def reparse(self, client_resolve: bool = True) -> None:
+        """Rebuild :attr:`properties` from the current definition."""
+        self.properties = self._make_properties(self.t)
+
+    def needs_replace_with_prop_diff(
+        self, changed_properties_set: set[str], after_props: Any, before_props: Any
+    ) -> bool:
+        """Return True when these changed properties force replacement (never by default)."""
+        return False
+
+    def _needs_update(
+        self,
+        after: Any,
+        before: Any,
+        after_props: Any,
+        before_props: Any,
+        prev_resource: Any,
+        check_init_complete: bool = True,
+    ) -> bool:
+        """Return False to skip an update altogether (Heat's hook; True by default)."""
+        return True
+
+    # -- actions run with the resource registered for virtual time ---------------
+
+    async def create(self) -> None:
+        """Create (Heat plug-in code runs on the virtual clock)."""
+        with _vtime.running(self):
+            self.reparse()
+            await super().create()
+
+    async def update(
+        self,
+        after: rsrc_defn.ResourceDefinition,
+        before: rsrc_defn.ResourceDefinition | None = None,
+    ) -> None:
+        """Update, honouring ``_needs_update`` and ``needs_replace_with_prop_diff``."""
+        with _vtime.running(self):
+            base = self.t if before is None else before
+            normal = self.status != self.FAILED and self.state not in (
+                (self.INIT, self.COMPLETE),
+                (self.DELETE, self.COMPLETE),
+            )
+            if normal and isinstance(after, rsrc_defn.ResourceDefinition):
+                if after.resource_type == base.resource_type:
+                    after_props = self._make_properties(after)
+                    before_props = self._make_properties(base)
+                    if not self._needs_update(
+                        HeatDefinition(self, after.to_dict()),
+                        HeatDefinition(self, base.to_dict()),
+                        after_props,
+                        before_props,
+                        None,
+                    ):
+                        return
+                    changed = set(_safe_diff(before_props, after_props))
+                    if changed and self.needs_replace_with_prop_diff(
+                        changed, after_props, before_props
+                    ):
+                        raise exception.UpdateReplace(self.name)
+            await super().update(after, before)
+
+    async def delete(self) -> None:
+        """Delete on the virtual clock."""
+        with _vtime.running(self):
+            await super().delete()
+
+    async def suspend(self) -> None:
+        """Suspend on the virtual clock."""
+        with _vtime.running(self):
+            await super().suspend()
+
+    async def resume(self) -> None:
+        """Resume on the virtual clock."""
+        with _vtime.running(self):
+            await super().resume()
+
+    async def check(self) -> None:
+        """Check on the virtual clock."""
+        with _vtime.running(self):
+            await super().check()
+
+    async def snapshot(self) -> dict[str, Any]:
+        """Snapshot on the virtual clock."""
+        with _vtime.running(self):
+            return await super().snapshot()
+
+    async def adopt(self, resource_data: Mapping[str, Any]) -> None:
+        """Adopt on the virtual clock."""
+        with _vtime.running(self):
+            await super().adopt(resource_data)
+
+    def validate(self) -> None:
+        """Validate (plug-in code sees the virtual clock)."""
+        with _vtime.running(self):
+            super().validate()
+
+    def _resolve_any_attribute(self, name: str) -> Any:
+        with _vtime.running(self):
+            return super()._resolve_any_attribute(name)
+
+
+def _safe_diff(before: Any, after: Any) -> dict[str, Any]:
+    try:
+        return property_diff(before, after)
+    except (exception.PlugsimError, ValueError, TypeError, KeyError):
+        return {}

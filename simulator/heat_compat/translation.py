@@ -1,0 +1,88 @@
+"""``heat.engine.translation`` under plugsim: property translation rules.
+
+A plug-in returns :class:`TranslationRule` objects from
+``translation_rules(props)``; :func:`apply_rules` rewrites the raw data of an
+:class:`sdk.properties.Properties` accordingly before the resource uses it.
+Supported rules: ``ADD`` (append to a list), ``REPLACE`` (move a value onto
+the translation path when it is unset) and ``DELETE``. ``RESOLVE`` needs an
+OpenStack service client and is reported as missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sdk import exception
+from simulator.heat_compat._finder import MissingHeatName
+
+
+class TranslationRule:
+    """One rule: what to do (``rule``) at ``translation_path`` with ``value``."""
+
+    RULE_KEYS = (ADD, REPLACE, RESOLVE, DELETE) = ("Add", "Replace", "Resolve", "Delete")
+
+    def __init__(
+        self,
+        properties: Any,
+        rule: str,
+        translation_path: Sequence[str],
+        value: Any = None,
+        value_name: str | None = None,
+        value_path: Sequence[str] | None = None,
+        client_plugin: Any = None,
+        finder: str | None = None,
+        entity: str | None = None,
+        custom_value_path: Sequence[str] | None = None,
+    ) -> None:
+        if rule not in self.RULE_KEYS:
+            raise exception.InvalidSchemaError(
+                f"Unknown translation rule {rule!r}; valid rules are: {', '.join(self.RULE_KEYS)}"
+            )
+        if not translation_path:
+            raise exception.InvalidSchemaError("A translation rule needs a translation_path")
+        self.properties = properties
+        self.rule = rule
+        self.translation_path = list(translation_path)
+        self.value = value
+        self.value_name = value_name
+        self.value_path = list(value_path) if value_path else None
+
+    def __repr__(self) -> str:
+        return f"TranslationRule({self.rule}, {self.translation_path!r})"
+
+
+def _container(data: dict[str, Any], path: list[str]) -> tuple[dict[str, Any] | None, str]:
+    node: Any = data
+    for key in path[:-1]:
+        if not isinstance(node, dict) or not isinstance(node.get(key), dict):
+            return None, path[-1]
+        node[key] = dict(node[key])
+        node = node[key]
+    return (node if isinstance(node, dict) else None), path[-1]
+
+
+def apply_rules(props: Any, rules: Sequence[TranslationRule]) -> None:
+    """Apply *rules* in order to the raw data of the Properties *props* (copied first)."""
+    data = dict(props.data or {})
+    for rule in rules:
+        node, key = _container(data, rule.translation_path)
+        if node is None:
+            continue
+        if rule.rule == TranslationRule.ADD:
+            extra = rule.value if isinstance(rule.value, list) else [rule.value]
+            current = node.get(key)
+            node[key] = [*(current if isinstance(current, list) else []), *extra]
+        elif rule.rule == TranslationRule.DELETE:
+            node.pop(key, None)
+        elif rule.rule == TranslationRule.REPLACE:
+            if rule.value_path:
+                src, src_key = _container(data, rule.value_path)
+                value = src.pop(src_key, None) if src is not None else None
+            else:
+                value = rule.value
+            if value is not None and node.get(key) is None:
+                node[key] = value
+        else:
+            raise MissingHeatName("heat.engine.translation.TranslationRule.RESOLVE")
+    props.data = data
