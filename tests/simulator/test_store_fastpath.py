@@ -1,0 +1,170 @@
+"""The store's transition fast path: what it writes, what it skips, and durability."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simulator.events import Event
+from simulator.store import PAGE_SIZE, WAL_CHECKPOINT_BYTES, ResourceRecord, Store
+
+
+def _res(doc, status="COMPLETE", action="CREATE", pid="p-1", rid=1):
+    return ResourceRecord("s1", rid, "a", "T", action, status, "", pid, doc=doc)
+
+
+def _ev(status="COMPLETE", action="CREATE"):
+    return Event(0, "s1", "web", "a", "T", "p-1", action, status, "", 1.0)
+
+
+def _row(store, rid=1):
+    [row] = [r for r in store.resources("s1") if r.rid == rid]
+    return row
+
+
+def test_a_new_world_uses_small_pages_and_rare_checkpoints(tmp_path):
+    store = Store(tmp_path / "w.db")
+    db = store._db
+    assert db.execute("PRAGMA page_size").fetchone()[0] == PAGE_SIZE
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    assert db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == WAL_CHECKPOINT_BYTES // 1024
+
+
+def test_record_writes_event_and_state_and_keeps_an_unchanged_doc():
+    store = Store()
+    store.save_resource(_res({"data": {"k": "v"}, "props": {"value": "x"}}, "IN_PROGRESS"))
+    ev = store.record(_ev(), resource=_res({"data": {"k": "v"}, "props": {"value": "x"}}))
+    assert ev.id == 1
+    row = _row(store)
+    assert (row.action, row.status, row.physical_id) == ("CREATE", "COMPLETE", "p-1")
+    assert row.doc == {"data": {"k": "v"}, "props": {"value": "x"}}
+    assert [e.state for e in store.events("s1")] == ["CREATE_COMPLETE"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ({"x": 1}, {"x": True}),
+        ({"x": 1}, {"x": 1.0}),
+        ({"x": [1, 2]}, {"x": [1, 2, 3]}),
+        ({"x": {"a": None}}, {"x": {"a": 0}}),
+        ({"x": "1"}, {"x": 1}),
+    ],
+)
+def test_a_doc_that_changes_only_in_json_type_is_rewritten(old, new):
+    store = Store()
+    store.save_resource(_res(old))
+    store.record(_ev(), resource=_res(new))
+    assert json.dumps(_row(store).doc) == json.dumps(new)
+
+
+def test_a_doc_mutated_in_place_after_saving_is_rewritten():
+    store = Store()
+    doc = {"data": {"k": "v"}}
+    store.save_resource(_res(doc))
+    doc["data"]["k"] = "w"
+    store.record(_ev(), resource=_res(doc))
+    assert _row(store).doc == {"data": {"k": "w"}}
+
+
+def test_a_rolled_back_transaction_does_not_leave_the_store_believing_its_doc():
+    store = Store()
+    store.save_resource(_res({"v": 1}))
+    with pytest.raises(RuntimeError):
+        with store.transaction():
+            store.save_resource(_res({"v": 2}))
+            raise RuntimeError("boom")
+    assert _row(store).doc == {"v": 1}
+    store.record(_ev(), resource=_res({"v": 2}))
+    assert _row(store).doc == {"v": 2}
+
+
+def test_a_failing_record_rolls_back_both_rows():
+    store = Store()
+    store.save_resource(_res({"v": 1}, "IN_PROGRESS"))
+    bad = Event(0, "s1", "web", "a", "T", "p-1", "CREATE", "COMPLETE", None, 1.0)  # reason NOT NULL
+    with pytest.raises(sqlite3.IntegrityError):
+        store.record(bad, resource=_res({"v": 2}))
+    row = _row(store)
+    assert (row.status, row.doc) == ("IN_PROGRESS", {"v": 1})
+    assert store.events("s1") == []
+    store.record(_ev(), resource=_res({"v": 2}))
+    assert (_row(store).status, _row(store).doc) == ("COMPLETE", {"v": 2})
+
+
+def test_a_deleted_row_is_inserted_again_with_its_doc():
+    store = Store()
+    store.save_resource(_res({"v": 1}))
+    store.delete_resource("s1", 1)
+    store.record(_ev(), resource=_res({"v": 1}))
+    assert _row(store).doc == {"v": 1}
+    store.purge_stack("s1")
+    store.record(_ev(), resource=_res({"v": 1}))
+    assert _row(store).doc == {"v": 1}
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-2, 2) | st.text(max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=2), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(docs=st.lists(_json, min_size=1, max_size=6))
+def test_the_stored_doc_is_always_the_last_one_recorded(docs):
+    store = Store()
+    for i, doc in enumerate(docs):
+        status = "IN_PROGRESS" if i % 2 == 0 else "COMPLETE"
+        store.record(_ev(status), resource=_res({"d": doc}, status))
+        row = _row(store)
+        assert json.dumps(row.doc, sort_keys=True) == json.dumps({"d": doc}, sort_keys=True)
+        assert row.status == status
+    assert len(store.events("s1")) == len(docs)
+
+
+_CHILD = textwrap.dedent(
+    """
+    import os, signal, sys
+    from simulator.events import Event
+    from simulator.store import ResourceRecord, Store
+    store = Store(sys.argv[1])
+    for i in range(1, 401):
+        store.record(
+            Event(0, "s1", "web", "a", "T", None, "UPDATE", "COMPLETE", str(i), float(i)),
+            resource=ResourceRecord("s1", 1, "a", "T", "UPDATE", "COMPLETE", str(i), None,
+                                    doc={"n": i}),
+        )
+        print(i, flush=True)
+        if i == 250:
+            os.kill(os.getpid(), signal.SIGKILL)
+    """
+)
+
+
+def test_every_recorded_transition_survives_the_process_being_killed(tmp_path):
+    path = tmp_path / "w.db"
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(path)],
+        capture_output=True,
+        text=True,
+        cwd=os.getcwd(),
+        timeout=60,
+    )
+    assert proc.returncode == -signal.SIGKILL
+    last = int(proc.stdout.split()[-1])
+    assert last == 250
+    store = Store(path)
+    events = store.events("s1")
+    assert len(events) == 250 and events[-1].reason == "250"
+    row = _row(store)
+    assert (row.reason, row.doc) == ("250", {"n": 250})
