@@ -5,7 +5,8 @@ top-level group; the verbs live in :mod:`simulator.cli_stack` (``plugsim
 stack ...``), :mod:`simulator.cli_misc` (``template validate``, ``bench``), :mod:`simulator.cli_cloud`
 (``cloud``: salt-cloud's flags and ``cloud inventory``), :mod:`sdk.lint.cli` (``lint``),
 :mod:`simulator.scaffold` (``new``),
-:mod:`simulator.cli_capabilities` (``capabilities``) and :mod:`simulator.cli_simulate` (``simulate``).
+:mod:`simulator.cli_capabilities` (``capabilities``), :mod:`sdk.testing.cli`
+(``conformance``) and :mod:`simulator.cli_simulate` (``simulate``).
 
 A user error (bad template, unknown stack, bad option value) prints one line,
 ``plugsim: error: <what went wrong>``, to stderr and exits 1; ``--debug``
@@ -193,6 +194,7 @@ def progress_listener(fmt: str = "table") -> Callable[[Any], None] | None:
 
 def _register() -> None:
     from sdk.lint.cli import lint
+    from sdk.testing.cli import conformance
     from simulator import cli_capabilities, cli_cloud, cli_misc, cli_simulate, cli_stack, scaffold
 
     main.add_command(cli_stack.stack)
@@ -203,6 +205,7 @@ def _register() -> None:
     main.add_command(lint)
     main.add_command(scaffold.new)
     main.add_command(cli_capabilities.capabilities)
+    main.add_command(conformance)
 
 
 _register()

@@ -68,8 +68,6 @@ def rule_rst(rule: Rule) -> str:
 def render_rules_rst() -> str:
     """The whole rule reference page as reStructuredText."""
     head = [
-        ":orphan:",
-        "",
         "..",
         "   Generated from the rule catalogue by sdk.lint.docs.render_rules_rst();",
         "   regenerate with: python -m sdk.lint --write-docs docs/lint-rules.rst",

@@ -13,7 +13,17 @@ def run(*args):
 
 def test_top_level_help_lists_every_command():
     out = run("--help").output
-    for name in ("stack", "template", "simulate", "bench", "cloud", "lint", "new", "capabilities"):
+    for name in (
+        "stack",
+        "template",
+        "simulate",
+        "bench",
+        "cloud",
+        "lint",
+        "new",
+        "capabilities",
+        "conformance",
+    ):
         assert f"  {name} " in out, name
 
 
