@@ -75,6 +75,7 @@ class Stack:
         self._next_rid = 1
         self._task: asyncio.Task[Any] | None = None
         self._interrupt_kind: str | None = None
+        self._cancel_plugins: list[Any] = []
 
     # -- identity ------------------------------------------------------------
 
@@ -404,17 +405,40 @@ class Stack:
         return self._task is not None
 
     def cancel(self) -> None:
-        """Cancel the in-progress update (a user ``stack cancel``)."""
+        """Cancel the in-progress update (a user ``stack cancel``).
+
+        The lifecycle plug-ins' CANCEL pre-ops run first; a veto raises
+        :class:`sdk.exception.PlugsimError` with the plug-in's message and the
+        update goes on. Their post-ops run when the update has ended.
+        """
         if self._task is None or self.state != "UPDATE_IN_PROGRESS":
             raise exception.NotSupportedAction(
                 f"Cancelling update when stack is {self.state} is not supported"
             )
+        vetoed = self._cancel_pre_ops()
+        if vetoed is not None:
+            raise exception.PlugsimError(f"Stack CANCEL failed: {vetoed}")
         self._interrupt("user", "Update cancelled")
 
     def cancel_quietly(self) -> None:
-        """Cancel if an update is running; do nothing otherwise."""
+        """Cancel if an update is running (and no lifecycle pre-op vetoes); else do nothing."""
         if self._task is not None and self.state == "UPDATE_IN_PROGRESS":
-            self._interrupt("user", "Update cancelled")
+            if self._cancel_pre_ops() is None:
+                self._interrupt("user", "Update cancelled")
+
+    def _cancel_pre_ops(self) -> str | None:
+        from simulator.lifecycle import pre_cancel
+
+        if self._interrupt_kind is not None:
+            return None
+        vetoed, plugins = pre_cancel(self)
+        self._cancel_plugins = plugins
+        return vetoed
+
+    def take_cancel_plugins(self) -> list[Any]:
+        """Return (and forget) the plug-ins whose CANCEL pre-op passed, for their post-op."""
+        plugins, self._cancel_plugins = self._cancel_plugins, []
+        return plugins
 
 
 def _pid(resource_id: Any) -> str | None:

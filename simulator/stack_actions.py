@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from sdk import exception
+from simulator.lifecycle import guard, guard_sync
 from simulator.scheduler import GraphFailed, run_graph
 from simulator.stack import COMPLETE, FAILED, IN_PROGRESS, Stack, StackTimeout, UserCancelled
 
@@ -133,16 +134,28 @@ def instantiate(stack: Stack) -> None:
 
 
 async def create(stack: Stack) -> bool:
-    """Create every resource; roll back (delete) on failure unless rollback is disabled."""
+    """Create every resource; roll back (delete) on failure unless rollback is disabled.
 
-    ok = await stack_task(stack, "CREATE", lambda r: r.create())
-    if not ok and not stack.disable_rollback:
-        await stack_task(stack, "ROLLBACK", lambda r: r.delete(), reverse=True)
-    return ok
+    Lifecycle plug-ins run around the create and, separately, around the
+    rollback; a create vetoed by a pre-op touched nothing, so nothing rolls back.
+    """
+    ok = await guard(stack, "CREATE", lambda: stack_task(stack, "CREATE", lambda r: r.create()))
+    if ok is False and not stack.disable_rollback:
+        await guard(
+            stack,
+            "ROLLBACK",
+            lambda: stack_task(stack, "ROLLBACK", lambda r: r.delete(), reverse=True),
+        )
+    return bool(ok)
 
 
 async def delete(stack: Stack, *, action: str = "DELETE") -> bool:
     """Delete every resource, dependants first; purge the rows on success."""
+    return bool(await guard(stack, action, lambda: delete_resources(stack, action=action)))
+
+
+async def delete_resources(stack: Stack, *, action: str = "DELETE") -> bool:
+    """:func:`delete` without the lifecycle plug-ins (the caller runs them)."""
     ok = await stack_task(stack, action, lambda r: r.delete(), reverse=True)
     if ok:
         for res in stack.all_resources():
@@ -155,17 +168,27 @@ async def delete(stack: Stack, *, action: str = "DELETE") -> bool:
 
 async def suspend(stack: Stack) -> bool:
     """Suspend every resource, dependants first."""
-    return await stack_task(stack, "SUSPEND", lambda r: r.suspend(), reverse=True)
+    return bool(
+        await guard(
+            stack,
+            "SUSPEND",
+            lambda: stack_task(stack, "SUSPEND", lambda r: r.suspend(), reverse=True),
+        )
+    )
 
 
 async def resume(stack: Stack) -> bool:
     """Resume every resource, requirements first."""
-    return await stack_task(stack, "RESUME", lambda r: r.resume())
+    return bool(
+        await guard(stack, "RESUME", lambda: stack_task(stack, "RESUME", lambda r: r.resume()))
+    )
 
 
 async def check(stack: Stack) -> bool:
     """Run every resource's check."""
-    return await stack_task(stack, "CHECK", lambda r: r.check())
+    return bool(
+        await guard(stack, "CHECK", lambda: stack_task(stack, "CHECK", lambda r: r.check()))
+    )
 
 
 # -- abandon / adopt ------------------------------------------------------------
@@ -203,13 +226,24 @@ def abandon_data(stack: Stack) -> dict[str, Any]:
 
 
 def abandon(stack: Stack) -> dict[str, Any]:
-    """Forget the stack without deleting its physical resources; return its data."""
-    data = abandon_data(stack)
-    for res in stack.all_resources():
-        stack.forget_resource(res)
-    stack.state_set("ABANDON", COMPLETE, "Stack abandoned; physical resources left in place")
-    stack.record.deleted = True
-    stack.save()
+    """Forget the stack without deleting its physical resources; return its data.
+
+    A lifecycle pre-op that vetoes the abandon leaves the stack ``ABANDON_FAILED``
+    and raises :class:`sdk.exception.PlugsimError` with the plug-in's message.
+    """
+
+    def body() -> dict[str, Any]:
+        data = abandon_data(stack)
+        for res in stack.all_resources():
+            stack.forget_resource(res)
+        stack.state_set("ABANDON", COMPLETE, "Stack abandoned; physical resources left in place")
+        stack.record.deleted = True
+        stack.save()
+        return data
+
+    ok, data = guard_sync(stack, "ABANDON", body)
+    if ok is None:
+        raise exception.PlugsimError(f"Stack ABANDON failed: {stack.status_reason}")
     return data
 
 
@@ -231,10 +265,14 @@ async def adopt(stack: Stack, adopt_data: dict[str, Any]) -> bool:
             )
         await res.adopt(entry)
 
-    ok = await stack_task(stack, "ADOPT", job)
-    if not ok and not stack.disable_rollback:
-        # leave the adopted physical resources alone, as Heat does
-        for res in stack.all_resources():
-            stack.forget_resource(res)
-        stack.state_set("ROLLBACK", COMPLETE, "Stack ROLLBACK completed successfully")
-    return ok
+    ok = await guard(stack, "ADOPT", lambda: stack_task(stack, "ADOPT", job))
+    if ok is False and not stack.disable_rollback:
+
+        async def rollback() -> None:
+            # leave the adopted physical resources alone, as Heat does
+            for res in stack.all_resources():
+                stack.forget_resource(res)
+            stack.state_set("ROLLBACK", COMPLETE, "Stack ROLLBACK completed successfully")
+
+        await guard(stack, "ROLLBACK", rollback)
+    return bool(ok)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sdk import exception
 from simulator import stack_actions, stack_update
+from simulator.lifecycle import guard
 from simulator.scheduler import run_graph
 from simulator.stack import COMPLETE, FAILED, IN_PROGRESS, Stack
 from simulator.stack_actions import stack_task
@@ -42,13 +43,17 @@ class StackAPI:
         timeout_mins: float | None = None,
         disable_rollback: bool = True,
         plugin_dirs: Iterable[PathLike] = (),
+        tags: Iterable[str] = (),
     ) -> Stack:
-        """Create a stack from a template (path or dict) and environments."""
+        """Create a stack from a template (path or dict) and environments.
+
+        *tags* are the stack's tags (lifecycle plug-ins read them).
+        """
         source = self.source(
             template, environment, parameters, files=files, plugin_dirs=plugin_dirs
         )
         stack = self.new_stack(
-            name, source, timeout_mins=timeout_mins, disable_rollback=disable_rollback
+            name, source, timeout_mins=timeout_mins, disable_rollback=disable_rollback, tags=tags
         )
         stack_actions.instantiate(stack)
         await stack_actions.create(stack)
@@ -137,13 +142,18 @@ class StackAPI:
         """Delete a stack (dependants first); a failed delete leaves DELETE_FAILED."""
         stack = self.get_stack(name)
         _not_busy(stack)
-        for snap in self.store.snapshots(stack.id):  # as Heat does, snapshots go first
-            try:
-                await self.adelete_snapshot(name, snap.id)
-            except Exception as ex:  # the stack delete reports the resource failure
-                stack.state_set("DELETE", "FAILED", f"Deleting snapshot {snap.name} failed: {ex}")
-                return stack
-        await stack_actions.delete(stack)
+
+        async def body() -> None:
+            for snap in self.store.snapshots(stack.id):  # as Heat does, snapshots go first
+                try:
+                    await self.adelete_snapshot(name, snap.id)
+                except Exception as ex:  # the stack delete reports the resource failure
+                    reason = f"Deleting snapshot {snap.name} failed: {ex}"
+                    stack.state_set("DELETE", "FAILED", reason)
+                    return
+            await stack_actions.delete_resources(stack)
+
+        await guard(stack, "DELETE", body)
         return stack
 
     def delete_stack(self: World, name: str) -> Stack:
@@ -203,7 +213,11 @@ class StackAPI:
                 "resource_data": dict(data or {}),
             }
 
-        ok = await stack_task(stack, "SNAPSHOT", job, resources=list(stack.resources.values()))
+        ok = await guard(
+            stack,
+            "SNAPSHOT",
+            lambda: stack_task(stack, "SNAPSHOT", job, resources=list(stack.resources.values())),
+        )
         rec = SnapshotRecord(
             id=snap_id,
             stack_id=stack.id,

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from sdk import exception
 from sdk.rsrc_defn import ResourceDefinition
+from simulator.lifecycle import guard, post_cancel
 from simulator.scheduler import GraphFailed, run_graph
 from simulator.stack import COMPLETE, FAILED, IN_PROGRESS, Stack, UserCancelled
 from simulator.stack_actions import describe_failure, outcome
@@ -135,6 +136,47 @@ async def update(
     """
     rollback = action == "ROLLBACK"
     new_def = stack.definition_from(new_source)
+    ended: list[tuple[str, str]] = []
+
+    async def body() -> None:
+        ended.append(
+            await _apply(
+                stack,
+                new_source,
+                new_def,
+                action,
+                overrides=overrides,
+                disable_rollback=disable_rollback,
+                timeout_mins=timeout_mins,
+            )
+        )
+
+    ok = await guard(stack, action, body, current=(new_source, new_def))
+    cancelled = bool(ended) and ended[0][1] == str(UserCancelled())
+    post_cancel(stack, stack.take_cancel_plugins(), cancelled)
+    if (
+        ended
+        and ended[0][0] == FAILED
+        and not rollback
+        and action == "UPDATE"
+        and (not stack.disable_rollback or cancelled)
+    ):
+        await update(stack, stack.previous_source(), action="ROLLBACK")
+    return bool(ok)
+
+
+async def _apply(
+    stack: Stack,
+    new_source: StackSource,
+    new_def: Any,
+    action: str,
+    *,
+    overrides: dict[str, ResourceDefinition] | None,
+    disable_rollback: bool | None,
+    timeout_mins: float | None,
+) -> tuple[str, str]:
+    """Move the stack to *new_source*'s definition; return the final (status, reason)."""
+    rollback = action == "ROLLBACK"
     stack.state_set(action, IN_PROGRESS, f"Stack {action} started")
     if not rollback:
         stack.remember_previous()
@@ -171,14 +213,7 @@ async def update(
         reason = _SUCCESS.get(action, reason)
     stack.state_set(action, status, reason)
     stack.save()
-    if (
-        status == FAILED
-        and not rollback
-        and action == "UPDATE"
-        and (not stack.disable_rollback or reason == str(UserCancelled()))
-    ):
-        await update(stack, stack.previous_source(), action="ROLLBACK")
-    return status == COMPLETE
+    return status, reason
 
 
 class _CleanupFailed(Exception):

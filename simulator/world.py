@@ -19,6 +19,7 @@ from sdk import exception
 from sdk.clients import ClientPlugin
 from simulator.clock import VirtualClock, VirtualTimeEventLoop
 from simulator.events import Event
+from simulator.lifecycle import CONFIG_KEY, LifecycleRegistry, read_config
 from simulator.registry import TypeRegistry
 from simulator.rng import SeededRNG, derive_seed
 from simulator.stack import Stack
@@ -64,6 +65,8 @@ class World(StackAPI):
         backend: str | None = None,
         plugin_dirs: Iterable[str | os.PathLike[str]] = (),
         entry_points: bool = True,
+        lifecycle_plugins: Iterable[Any] = (),
+        strict_lifecycle: bool = False,
     ) -> None:
         self.store = store if store is not None else Store()
         stored_seed = self.store.get_meta("seed")
@@ -81,6 +84,10 @@ class World(StackAPI):
         self.backend = backend or self.store.get_meta("backend") or "default"
         self.cloud = self._open_cloud(faults)
         self.registry = TypeRegistry(plugin_dirs, entry_points=entry_points)
+        #: this engine's stack lifecycle plug-ins (``module:Class`` strings, classes or objects)
+        self.lifecycle = LifecycleRegistry(
+            lifecycle_plugins, entry_points=entry_points, strict=strict_lifecycle
+        )
         self.listeners: list[Callable[[Event], None]] = []
         self._stacks: dict[str, Stack] = {}
         self._plugins: dict[str, ClientPlugin] = {}
@@ -215,8 +222,13 @@ class World(StackAPI):
         disable_rollback: bool = True,
         parent: Stack | None = None,
         parent_resource: Any = None,
+        tags: Iterable[str] = (),
     ) -> Stack:
-        """Build, validate and store a new stack (no resource touched yet)."""
+        """Build, validate and store a new stack (no resource touched yet).
+
+        The lifecycle plug-ins listed in a ``plugsim.yaml`` next to the
+        template (or the parent's, for a nested stack) are stored with it.
+        """
         if parent is None:
             _check_name(name)
             existing = self.store.get_stack(name)
@@ -238,7 +250,17 @@ class World(StackAPI):
             parent_id=parent.id if parent is not None else None,
             doc={"timeout_mins": timeout_mins, "disable_rollback": bool(disable_rollback)},
         )
+        tag_list = _check_tags(tags)
+        if tag_list:
+            rec.doc["tags"] = tag_list
+        if parent is not None:
+            specs = list(parent.record.doc.get(CONFIG_KEY) or [])
+        else:
+            specs = read_config(source.base_dir) if source.base_dir else []
+        if specs:
+            rec.doc[CONFIG_KEY] = specs
         stack = Stack(self, rec, source, parent_resource=parent_resource)
+        self.lifecycle.for_stack(stack)  # a bad plug-in name fails before anything is stored
         stack.validate()
         stack.save()
         self.register(stack)
@@ -260,6 +282,19 @@ class World(StackAPI):
             files=files,
             plugin_dirs=[*self.registry.plugin_dirs, *plugin_dirs],
         )
+
+
+def _check_tags(tags: Iterable[str]) -> list[str]:
+    if isinstance(tags, str):
+        tags = tags.split(",")
+    out: list[str] = []
+    for tag in tags:
+        if not isinstance(tag, str) or not tag.strip() or "," in tag:
+            raise exception.StackValidationFailed(
+                f"Invalid stack tag {tag!r}: tags are non-empty strings without commas"
+            )
+        out.append(tag.strip())
+    return out
 
 
 def _check_name(name: str) -> None:
