@@ -151,31 +151,61 @@ class HeatResource(Resource):
         after: rsrc_defn.ResourceDefinition,
         before: rsrc_defn.ResourceDefinition | None = None,
     ) -> None:
-        """Update, honouring ``_needs_update`` and ``needs_replace_with_prop_diff``."""
+        """Update, honouring ``_needs_update`` and ``needs_replace_with_prop_diff``.
+
+        A replacement is recorded on this (old) resource as Heat records it:
+        ``UPDATE_IN_PROGRESS`` then ``UPDATE_COMPLETE`` when the property
+        change asks for it, a bare ``UPDATE_COMPLETE`` when the resource had
+        failed before.
+        """
         with _vtime.running(self):
             base = self.t if before is None else before
-            normal = self.status != self.FAILED and self.state not in (
-                (self.INIT, self.COMPLETE),
-                (self.DELETE, self.COMPLETE),
-            )
-            if normal and isinstance(after, rsrc_defn.ResourceDefinition):
-                if after.resource_type == base.resource_type:
-                    after_props = self._make_properties(after)
-                    before_props = self._make_properties(base)
-                    if not self._needs_update(
-                        HeatDefinition(self, after.to_dict()),
-                        HeatDefinition(self, base.to_dict()),
-                        after_props,
-                        before_props,
-                        None,
-                    ):
-                        return
-                    changed = set(_safe_diff(before_props, after_props))
-                    if changed and self.needs_replace_with_prop_diff(
-                        changed, after_props, before_props
-                    ):
-                        raise exception.UpdateReplace(self.name)
+            if not isinstance(after, rsrc_defn.ResourceDefinition) or (
+                after.resource_type != base.resource_type
+                or after.external_id is not None
+                or self.external_id is not None
+            ):
+                await super().update(after, before)
+                return
+            if self.status == self.FAILED and self.needs_replace_failed():
+                self.state_set(self.UPDATE, self.COMPLETE, f"{self.name} replaced: it had failed")
+                raise exception.UpdateReplace(self.name)
+            if self.state in ((self.INIT, self.COMPLETE), (self.DELETE, self.COMPLETE)):
+                await super().update(after, before)
+                return
+            after_props = self._make_properties(after)
+            before_props = self._make_properties(base)
+            if not self._needs_update(
+                HeatDefinition(self, after.to_dict()),
+                HeatDefinition(self, base.to_dict()),
+                after_props,
+                before_props,
+                None,
+            ):
+                return
+            changed = set(_safe_diff(before_props, after_props))
+            immutable = set(properties_mod.immutable_properties(after_props.schema))
+            if (
+                changed
+                and not changed & immutable
+                and self._replaces(changed, after_props, before_props)
+            ):
+
+                async def replace() -> None:
+                    raise exception.UpdateReplace(self.name)
+
+                self.prev_definition = base
+                await self._run_action(self.UPDATE, replace, expected=(exception.UpdateReplace,))
             await super().update(after, before)
+
+    def _replaces(self, changed: set[str], after_props: Any, before_props: Any) -> bool:
+        if self.needs_replace_with_prop_diff(changed, after_props, before_props):
+            return True
+        try:
+            after_props.validate(with_value=True)
+        except exception.StackValidationFailed:
+            return False  # an invalid definition fails the update; sdk reports it
+        return not changed <= self._update_allowed_set()
 
     async def delete(self) -> None:
         """Delete on the virtual clock."""

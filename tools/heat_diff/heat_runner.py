@@ -1,0 +1,222 @@
+"""Run HOT templates through OpenStack Heat's real engine and print the results as JSON.
+
+Run this with the python of a virtualenv where ``openstack-heat`` (and
+``fixtures``/``testtools``, for Heat's unit-test helpers) is installed — never
+inside plugsim's own environment::
+
+    /tmp/heatvenv/bin/python tools/heat_diff/heat_runner.py < request.json
+
+The request is ``{"cases": [case, ...]}``; a case is ``{"name", "steps"}``
+where each step is ``{"op": "create"|"update"|"delete"|"suspend"|"resume",
+"template": {...}, "parameters": {...}, "disable_rollback": bool}``. The
+answer is ``{"heat_version", "results": [{"name", "steps": [...]}]}``: per
+step the validation error (kind, message, path) or the stack state, the
+outputs (value or error) and the (resource, action, status) events. A case
+may also be ``{"name", "bench": {"n", "width"}}`` for ``plugsim bench
+--vs-heat``: wall seconds of create, update and delete.
+
+Heat's engine runs in-process with an in-memory SQLite database, set up by
+Heat's own unit-test base class; the legacy (non-convergence) engine is used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import time
+import warnings
+
+
+def _setup_heat():
+    """Prepare Heat's engine in-process the way its unit-test base class does.
+
+    ``HeatTestCase.setUp`` itself needs the source tree's ``etc/`` directory,
+    which the wheel does not ship, so its essential steps are taken here with
+    Heat's own helpers: no scheduler sleeps, fake messaging, resource policy
+    allowed, a fake keystone client, an in-memory SQLite database (``heat.tests.utils.setup_dummy_db``).
+    """
+    warnings.simplefilter("ignore")
+    from unittest import mock
+
+    from heat.common import messaging, policy
+    from heat.engine import resources, scheduler
+    from heat.engine.clients.os import keystone
+    from heat.engine.clients.os.keystone import fake_keystoneclient
+    from heat.tests import utils
+
+    scheduler.ENABLE_SLEEP = False
+    messaging.setup("fake://", optional=True)
+    mock.patch.object(policy.ResourceEnforcer, "enforce").start()
+    fake = mock.patch.object(keystone.KeystoneClientPlugin, "_create").start()
+    fake.return_value = fake_keystoneclient.FakeKeystoneClient()
+    resources.initialise()
+    utils.setup_dummy_db()
+
+
+EVENTS: list[list[str]] = []
+
+
+def _record_events():
+    from heat.engine import resource
+
+    original_resource = resource.Resource._add_event
+
+    def resource_event(self, action, status, reason):
+        EVENTS.append([self.name, action, status])
+        return original_resource(self, action, status, reason)
+
+    resource.Resource._add_event = resource_event
+
+
+def _error(ex):
+    path = getattr(ex, "path", None)
+    if isinstance(path, (list, tuple)):
+        path = [str(p) for p in path]
+    elif path is not None:
+        path = str(path)
+    return {
+        "kind": type(ex).__name__,
+        "message": str(ex),
+        "path": path,
+        "error": getattr(ex, "error", None)
+        if isinstance(getattr(ex, "error", None), str)
+        else None,
+    }
+
+
+def _build(template, parameters, name, disable_rollback, files=None):
+    from heat.engine import environment, stack
+    from heat.engine import template as tmpl
+    from heat.tests import utils
+
+    ctx = utils.dummy_context()
+    env = environment.Environment({"parameters": dict(parameters or {})})
+    templ = tmpl.Template(template, files=files or {}, env=env)
+    return stack.Stack(ctx, name, templ, disable_rollback=disable_rollback)
+
+
+def _outputs(stk):
+    stk._update_all_resource_data(for_resources=False, for_outputs=True)
+    out = {}
+    for key in sorted(stk.outputs):
+        try:
+            out[key] = {"value": stk.outputs[key].get_value()}
+        except Exception as ex:  # an output's error is a result
+            out[key] = {"error": _error(ex)}
+    return out
+
+
+def _json_safe(value):
+    return json.loads(json.dumps(value, default=str))
+
+
+def run_case(case, index):
+    """Run one case's steps; return its result."""
+    steps_out = []
+    stk = None
+    name = case.get("stack_name", f"c{index}")
+    for step in case["steps"]:
+        EVENTS.clear()
+        op = step["op"]
+        result = {"op": op}
+        try:
+            if op == "create":
+                stk = _build(
+                    step["template"],
+                    step.get("parameters"),
+                    name,
+                    step.get("disable_rollback", True),
+                    step.get("files"),
+                )
+                stk.validate()
+                stk.store()
+                stk.create()
+            elif op == "update":
+                new = _build(
+                    step["template"],
+                    step.get("parameters"),
+                    name,
+                    step.get("disable_rollback", True),
+                    step.get("files"),
+                )
+                new.validate()
+                stk.update(new)
+            elif op in ("delete", "suspend", "resume"):
+                getattr(stk, op)()
+            else:
+                raise ValueError(f"unknown op {op}")
+        except Exception as ex:
+            result["validation_error"] = _error(ex)
+            steps_out.append(_json_safe(result))
+            break
+        result["state"] = [stk.action, stk.status]
+        result["reason"] = stk.status_reason
+        if op in ("create", "update") and stk.status == "COMPLETE":
+            result["outputs"] = _outputs(stk)
+        result["events"] = list(EVENTS)
+        steps_out.append(_json_safe(result))
+    return {"name": case["name"], "steps": steps_out}
+
+
+def run_bench(spec, index):
+    """Create, update and delete an N-resource layered stack; return wall seconds."""
+    n, width = int(spec["n"]), int(spec["width"])
+    kind = spec.get("type", "OS::Heat::TestResource")
+
+    def template(value):
+        res = {}
+        for i in range(n):
+            props = {"value": f"{value}-{i}"}
+            if i >= width:
+                props["value"] = {
+                    "list_join": ["-", [f"{value}-{i}", {"get_resource": f"r{i - width}"}]]
+                }
+            res[f"r{i}"] = {"type": kind, "properties": props}
+        return {"heat_template_version": "2018-08-31", "resources": res}
+
+    wall = {}
+    t0 = time.perf_counter()
+    stk = _build(template("v1"), {}, f"bench{index}", True)
+    stk.store()
+    stk.create()
+    wall["create"] = time.perf_counter() - t0
+    states = {"create": f"{stk.action}_{stk.status}"}
+    t0 = time.perf_counter()
+    stk.update(_build(template("v2"), {}, f"bench{index}", True))
+    wall["update"] = time.perf_counter() - t0
+    states["update"] = f"{stk.action}_{stk.status}"
+    t0 = time.perf_counter()
+    stk.delete()
+    wall["delete"] = time.perf_counter() - t0
+    states["delete"] = f"{stk.action}_{stk.status}"
+    return {"name": spec.get("name", f"bench{index}"), "wall": wall, "states": states}
+
+
+def main():
+    """Read the request on stdin, print the answer on stdout."""
+    request = json.load(sys.stdin)
+    real_stdout = sys.stdout
+    sys.stdout = sys.stderr  # Heat's chatter must not reach the JSON answer
+    try:
+        with open(os.devnull, "w") as devnull, contextlib.redirect_stderr(devnull):
+            _setup_heat()
+            _record_events()
+            import heat.version
+
+            results = []
+            for index, case in enumerate(request["cases"]):
+                if "bench" in case:
+                    results.append(run_bench(case["bench"], index))
+                else:
+                    results.append(run_case(case, index))
+            version = heat.version.version_info.version_string()
+    finally:
+        sys.stdout = real_stdout
+    json.dump({"heat_version": version, "results": results}, sys.stdout, sort_keys=True)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
