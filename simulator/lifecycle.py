@@ -109,6 +109,11 @@ def resolve_spec(spec: str) -> Any:
     return obj
 
 
+def spec_name(spec: str) -> str:
+    """The registration name of ``module:Class``: ``module.Class``."""
+    return spec.strip().replace(":", ".")
+
+
 def parse_spec_list(text: str | None) -> list[str]:
     """Split ``'a:B, c:D e:F'`` (commas and/or whitespace) into specs."""
     return [item for item in re.split(r"[\s,]+", text or "") if item]
@@ -177,8 +182,8 @@ class LifecycleRegistry:
         return reg_name
 
     def register_spec(self, spec: str, *, origin: str = "configuration") -> str:
-        """Register the plug-in named by ``module:Class``; return its registration name."""
-        return self.register(resolve_spec(spec), origin=origin)
+        """Register the plug-in named by ``module:Class`` as ``module.Class``; return that name."""
+        return self.register(resolve_spec(spec), spec_name(spec), origin=origin)
 
     def load_entry_points(self) -> list[str]:
         """Register every plug-in of the entry-point group, by entry-point name."""
