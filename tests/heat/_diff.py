@@ -37,7 +37,7 @@ def corpus_cases() -> list[dict[str, Any]]:
             step["parameters"] = doc["parameters"]
         if doc.get("files"):
             step["files"] = doc["files"]
-        cases.append({"name": path.stem, "stack_name": "corpus", "steps": [step]})
+        cases.append({"name": path.stem, "stack_name": f"c{path.stem[:3]}", "steps": [step]})
     return cases
 
 
