@@ -38,20 +38,37 @@ def _differs(before: Any, after: Any) -> bool:
         return True
 
 
-def property_diff(before: props_mod.Properties, after: props_mod.Properties) -> dict[str, Any]:
+def _resolved(props: props_mod.Properties, key: str, memo: dict[str, Any] | None) -> Any:
+    if key not in props.props:
+        return _MISSING
+    if memo is None:
+        return resolved_value(props, key)
+    if key not in memo:
+        memo[key] = resolved_value(props, key)
+    return memo[key]
+
+
+def property_diff(
+    before: props_mod.Properties,
+    after: props_mod.Properties,
+    *,
+    after_memo: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Return ``{name: new value}`` for every property whose resolved value changed.
 
     Only properties set on either side are compared (one set on neither side
     has its default on both). A property present before and absent now maps to
     None, as the plug-in guide specifies. Keys are in sorted order.
+    *after_memo* (optional) keeps the resolved new values for
+    :func:`template_diff`, so each is resolved once.
     """
     before_data = before.data if isinstance(before.data, Mapping) else {}
     after_data = after.data if isinstance(after.data, Mapping) else {}
     diff: dict[str, Any] = {}
     for key in sorted(set(before_data) | set(after_data), key=str):
         if key in before.props or key in after.props:
-            old = resolved_value(before, key) if key in before.props else _MISSING
-            new = resolved_value(after, key) if key in after.props else _MISSING
+            old = _resolved(before, key, None)
+            new = _resolved(after, key, after_memo)
         else:
             old, new = before_data.get(key, _MISSING), after_data.get(key, _MISSING)
         if not _differs(old, new):
@@ -70,6 +87,8 @@ def template_diff(
     after: rsrc_defn.ResourceDefinition,
     prop_diff: Mapping[str, Any],
     after_props: props_mod.Properties,
+    *,
+    after_memo: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Return the changed top-level HOT snippet keys with their new values.
 
@@ -89,7 +108,7 @@ def template_diff(
     if prop_diff:
         resolved = {}
         for key, raw in new[rsrc_defn.PROPERTIES].items():
-            value = resolved_value(after_props, key) if key in after_props.props else _MISSING
+            value = _resolved(after_props, key, after_memo)
             resolved[key] = raw if value is _MISSING else value
         diff[rsrc_defn.PROPERTIES] = resolved
     return dict(sorted(diff.items()))
@@ -149,8 +168,9 @@ class UpdateMixin:
 
         before_props = self._make_properties(before)
         after_props = self._make_properties(after)
-        prop_diff = property_diff(before_props, after_props)
-        tmpl_diff = template_diff(before, after, prop_diff, after_props)
+        memo: dict[str, Any] = {}
+        prop_diff = property_diff(before_props, after_props, after_memo=memo)
+        tmpl_diff = template_diff(before, after, prop_diff, after_props, after_memo=memo)
         if not prop_diff and not tmpl_diff:
             return
 

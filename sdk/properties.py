@@ -137,6 +137,15 @@ def _looks_like_schema_dict(data: Mapping[str, Any]) -> bool:
     return isinstance(data.get("type"), str) and data.get("type") in constr.Schema.TYPES
 
 
+class _Schemata(dict):  # type: ignore[type-arg]
+    """A dict :func:`schemata` already converted (so converting it again is free).
+
+    Whoever changes it afterwards must keep every value a :class:`Schema`.
+    """
+
+    __slots__ = ()
+
+
 def schemata(schema_dict: Mapping[str, Any]) -> dict[str, Schema]:
     """Return *schema_dict* with every value a :class:`Schema`.
 
@@ -147,7 +156,9 @@ def schemata(schema_dict: Mapping[str, Any]) -> dict[str, Schema]:
         raise exception.InvalidSchemaError(
             f"A properties schema must be a dict of Schemas, got {schema_dict!r}"
         )
-    out: dict[str, Schema] = {}
+    if type(schema_dict) is _Schemata:
+        return schema_dict
+    out = _Schemata()
     for name, value in schema_dict.items():
         if isinstance(value, Schema):
             out[name] = value
@@ -350,7 +361,7 @@ class Properties(Mapping[str, Any]):
     # -- values ---------------------------------------------------------------
 
     def _user_data(self) -> Mapping[str, Any]:
-        if not isinstance(self.data, Mapping):
+        if type(self.data) is not dict and not isinstance(self.data, Mapping):
             raise exception.StackValidationFailed(
                 error_message=f"Properties must be a map, got {self.data!r}", path=self.path
             )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
@@ -48,6 +49,50 @@ class ResourceState(NamedTuple):
         return result if result is NotImplemented else not result
 
     __hash__ = tuple.__hash__
+
+
+class _ClassSchemas(NamedTuple):
+    """Schema-derived data of one plug-in class, computed once, not per instance."""
+
+    properties_source: Any
+    properties_copy: dict[str, Any]
+    attributes_source: Any
+    attributes_copy: dict[str, Any]
+    properties: dict[str, properties_mod.Schema]
+    attributes: dict[str, attributes_mod.Schema]
+
+
+_SCHEMAS: weakref.WeakKeyDictionary[type, _ClassSchemas] = weakref.WeakKeyDictionary()
+
+
+def _class_schemas(res: Resource) -> _ClassSchemas:
+    """Return the converted property and attribute schemas of *res*'s class.
+
+    Cached per class; the cache is used only while the class (or instance)
+    still has the very same schema objects with the same entries, so a plug-in
+    that swaps or edits its schema is converted again.
+    """
+    props, attrs = res.properties_schema, res.attributes_schema
+    cls = type(res)
+    cached = _SCHEMAS.get(cls)
+    if (
+        cached is not None
+        and cached.properties_source is props
+        and cached.attributes_source is attrs
+        and cached.properties_copy == props
+        and cached.attributes_copy == attrs
+    ):
+        return cached
+    converted = _ClassSchemas(
+        props,
+        dict(props) if isinstance(props, Mapping) else {},
+        attrs,
+        dict(attrs) if isinstance(attrs, Mapping) else {},
+        properties_mod.schemata(props),
+        attributes_mod.schemata({**attributes_mod.base_attributes_schema(), **dict(attrs)}),
+    )
+    _SCHEMAS[cls] = converted
+    return converted
 
 
 class Resource(ValidationMixin, UpdateMixin, AttributesMixin):
@@ -216,9 +261,7 @@ class Resource(ValidationMixin, UpdateMixin, AttributesMixin):
         try:
             self.properties = self._make_properties(definition)
             self.attributes = attributes_mod.Attributes(
-                name,
-                {**attributes_mod.base_attributes_schema(), **dict(self.attributes_schema)},
-                self._resolve_any_attribute,
+                name, _class_schemas(self).attributes, self._resolve_any_attribute
             )
         except exception.InvalidSchemaError as ex:
             raise exception.InvalidSchemaError(
@@ -257,7 +300,7 @@ class Resource(ValidationMixin, UpdateMixin, AttributesMixin):
         self, definition: rsrc_defn.ResourceDefinition
     ) -> properties_mod.Properties:
         return properties_mod.Properties(
-            self.properties_schema,
+            _class_schemas(self).properties,
             definition.properties,
             resolver=self._resolver,
             context=self.context,

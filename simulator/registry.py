@@ -66,6 +66,8 @@ class TypeRegistry:
         self.entry_points = entry_points
         self.errors: list[LoadError] = []
         self._mappings: dict[tuple[str, ...], dict[str, type]] = {}
+        #: (id(env registry), dirs, type name, resource name) -> (env registry, class)
+        self._classes: dict[tuple[Any, ...], tuple[Any, type]] = {}
 
     def plugins(self, dirs: Iterable[str] = ()) -> dict[str, type]:
         """Return ``{type name: class}`` from built-ins, entry points and *dirs*."""
@@ -104,10 +106,20 @@ class TypeRegistry:
         source: StackSource,
         stack: Stack | None = None,
     ) -> type:
-        """Return the class implementing *type_name* for *resource_name* in *source*."""
+        """Return the class implementing *type_name* for *resource_name* in *source*.
+
+        A plug-in class found once for the same environment, plug-in
+        directories, type and resource name is remembered (template resources
+        and registry choices are resolved every time).
+        """
+        env_registry = source.environment.registry
+        key = (id(env_registry), tuple(source.plugin_dirs), type_name, resource_name)
+        hit = self._classes.get(key)
+        if hit is not None and hit[0] is env_registry:
+            return hit[1]
         plugins = self.plugins(source.plugin_dirs)
         try:
-            found = source.environment.registry.get_class(
+            found = env_registry.get_class(
                 type_name, resource_name, plugins, base_dir=source.base_dir
             )
         except exception.ResourceTypeNotFound as ex:
@@ -118,6 +130,7 @@ class TypeRegistry:
                 ) from None
             raise
         if isinstance(found, type):
+            self._classes[key] = (env_registry, found)
             return found
         from simulator.nested import template_resource_class
 

@@ -82,12 +82,15 @@ class _Run(Generic[K]):
         self._check_done()
 
     def _launch(self, node: K) -> None:
-        task = self.loop.create_task(self._wrap(node))
+        try:
+            awaitable = self.job(node)
+        except Exception as ex:  # a job that fails before returning its awaitable
+            awaitable = _raise(ex)
+        if not asyncio.iscoroutine(awaitable):
+            awaitable = _await(awaitable)
+        task = self.loop.create_task(awaitable)
         self.running[task] = node
         task.add_done_callback(self._on_done)
-
-    async def _wrap(self, node: K) -> Any:
-        return await self.job(node)
 
     def _on_done(self, task: asyncio.Task[Any]) -> None:
         node = self.running.pop(task)
@@ -132,6 +135,14 @@ class _Run(Generic[K]):
             )
         else:
             self.done.set_result(None)
+
+
+async def _await(awaitable: Awaitable[Any]) -> Any:
+    return await awaitable
+
+
+async def _raise(ex: Exception) -> Any:
+    raise ex
 
 
 async def run_graph(
