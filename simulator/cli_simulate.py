@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import click
 
@@ -46,6 +48,16 @@ pass_options = click.make_pass_decorator(Options)
 @click.option(
     "--progress/--no-progress", default=False, help="Also stream events to stderr while running."
 )
+@click.option(
+    "--lifecycle-plugin",
+    "lifecycle_plugins",
+    multiple=True,
+    metavar="MODULE:CLASS",
+    help="A stack lifecycle plug-in to run around every action (repeatable).",
+)
+@click.option(
+    "--strict-lifecycle", is_flag=True, help="Fail an action whose lifecycle plug-in changes it."
+)
 @pass_options
 def simulate(
     opts: Options,
@@ -57,6 +69,8 @@ def simulate(
     update_template: str | None,
     fmt: str,
     progress: bool,
+    lifecycle_plugins: Sequence[str],
+    strict_lifecycle: bool,
 ) -> None:
     """Create, update, suspend, resume, snapshot and delete TEMPLATE in a fresh world.
 
@@ -65,20 +79,45 @@ def simulate(
     from simulator.simulate import simulate as run
 
     listener = progress_listener("table") if progress and fmt == "text" else None
-    report = run(
-        template,
-        list(environment),
-        parse_parameters(parameters),
-        seed=seed,
-        faults=faults,
-        update_template=update_template,
-        state=opts.state or ":memory:",
-        plugin_dirs=opts.plugin_dirs,
-        listener=listener,
-    )
+    with _lifecycle_environment(lifecycle_plugins, strict_lifecycle):
+        report = run(
+            template,
+            list(environment),
+            parse_parameters(parameters),
+            seed=seed,
+            faults=faults,
+            update_template=update_template,
+            state=opts.state or ":memory:",
+            plugin_dirs=opts.plugin_dirs,
+            listener=listener,
+        )
     if fmt == "json":
         click.echo(json.dumps(report.to_dict(), indent=2, default=str))
     else:
         click.echo(report.to_text(), nl=False)
     if not report.ok:
         raise click.exceptions.Exit(1)
+
+
+@contextmanager
+def _lifecycle_environment(plugins: Sequence[str], strict: bool) -> Iterator[None]:
+    """Hand the lifecycle options to the simulated world through its environment variables.
+
+    :func:`simulator.simulate.simulate` opens the world itself; the world reads
+    ``PLUGSIM_LIFECYCLE_PLUGINS`` and ``PLUGSIM_STRICT_LIFECYCLE`` when it opens.
+    """
+    from simulator.lifecycle import ENV_PLUGINS, ENV_STRICT
+
+    saved = {key: os.environ.get(key) for key in (ENV_PLUGINS, ENV_STRICT)}
+    if plugins:
+        os.environ[ENV_PLUGINS] = " ".join([saved[ENV_PLUGINS] or "", *plugins]).strip()
+    if strict:
+        os.environ[ENV_STRICT] = "1"
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value

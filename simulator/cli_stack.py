@@ -22,8 +22,14 @@ from simulator.cli import (
 pass_options = click.make_pass_decorator(Options)
 
 
+def _lifecycle() -> dict[str, Any]:
+    """The ``stack`` group's lifecycle options as World keyword arguments."""
+    meta = click.get_current_context().meta.get(_LIFECYCLE_META) or {}
+    return dict(meta)
+
+
 def _open(opts: Options, fmt: str = "table", **kwargs: Any) -> Any:
-    world = opts.open_world(**kwargs)
+    world = opts.open_world(**_lifecycle(), **kwargs)
     listener = progress_listener(fmt)
     if listener is not None:
         world.listeners.append(listener)
@@ -88,9 +94,30 @@ def _template_options(fn: Any) -> Any:
     return fn
 
 
+_LIFECYCLE_META = "plugsim.lifecycle"
+
+
 @click.group()
-def stack() -> None:
+@click.option(
+    "--lifecycle-plugin",
+    "lifecycle_plugins",
+    multiple=True,
+    metavar="MODULE:CLASS",
+    help="A stack lifecycle plug-in to run around every action (repeatable; "
+    "also PLUGSIM_LIFECYCLE_PLUGINS).",
+)
+@click.option(
+    "--strict-lifecycle",
+    is_flag=True,
+    help="Fail an action whose lifecycle plug-in changes the stack.",
+)
+@click.pass_context
+def stack(ctx: click.Context, lifecycle_plugins: Sequence[str], strict_lifecycle: bool) -> None:
     """Create, change and inspect stacks."""
+    ctx.meta[_LIFECYCLE_META] = {
+        "lifecycle_plugins": list(lifecycle_plugins),
+        "strict_lifecycle": strict_lifecycle,
+    }
 
 
 @stack.command("create")
@@ -102,6 +129,7 @@ def stack() -> None:
 @click.option("--faults", help="Fault profile: a preset (none, flaky, slow, chaos) or YAML file.")
 @click.option("--timeout", type=float, help="Stack timeout in (virtual) minutes.")
 @click.option("--enable-rollback", is_flag=True, help="Roll back (delete) on failure.")
+@click.option("--tag", "tags", multiple=True, help="A stack tag (repeatable).")
 @format_option()
 @click.argument("name")
 @pass_options
@@ -114,6 +142,7 @@ def create(
     faults: str | None,
     timeout: float | None,
     enable_rollback: bool,
+    tags: Sequence[str],
     fmt: str,
     name: str,
 ) -> None:
@@ -127,6 +156,7 @@ def create(
         params,
         timeout_mins=timeout,
         disable_rollback=not enable_rollback,
+        tags=list(tags),
     )
     _finish(world, stack, fmt)
 
@@ -195,7 +225,7 @@ _simple("check", "Check every resource of stack NAME.")
 @pass_options
 def cancel(opts: Options, name: str) -> None:
     """Cancel the in-progress update of stack NAME (it then rolls back)."""
-    world = opts.open_world()
+    world = opts.open_world(**_lifecycle())
     world.cancel_update(name)
     world.close()
     click.echo(f"Cancel requested for {name}")
@@ -281,7 +311,7 @@ def restore(opts: Options, fmt: str, name: str, snapshot_id: str) -> None:
 @pass_options
 def abandon(opts: Options, output_file: str | None, name: str) -> None:
     """Forget stack NAME, leaving its physical resources; print its data as JSON."""
-    world = opts.open_world()
+    world = opts.open_world(**_lifecycle())
     data = world.abandon_stack(name)
     world.close()
     text = json.dumps(data, indent=2, sort_keys=True, default=str)
