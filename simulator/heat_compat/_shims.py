@@ -71,6 +71,12 @@ class PropertiesSchema(_HeatSchemaKeys, sdk_properties.Schema):
         self.implemented = bool(implemented)
         self.allow_conversion = bool(allow_conversion)
 
+    def empty_value(self) -> Any:
+        """An unset scalar is None in Heat (sdk gives the type's zero value)."""
+        if self.type in (self.MAP, self.LIST):
+            return super().empty_value()
+        return None
+
 
 class HOTParamSchema:
     """``heat.engine.hot.parameters.HOTParamSchema``: the HOT parameter type names."""

@@ -17,6 +17,7 @@ import glob
 import hashlib
 import importlib.util
 import os
+import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -27,7 +28,7 @@ from sdk import exception
 from sdk.constraints import default_registry
 from sdk.plugins import LoadReport, PluginLoader, iter_plugin_files
 from simulator.heat_compat import _vtime
-from simulator.heat_compat._finder import ROOTS, shim_imports
+from simulator.heat_compat._finder import ROOTS, MissingHeatName, shim_imports
 from simulator.registry import TypeRegistry
 
 #: Environment variable naming the python of a virtualenv with ``openstack-heat``.
@@ -133,6 +134,10 @@ class HeatCompatLoader(PluginLoader):
 
 
 def _describe(ex: BaseException) -> str:
+    if isinstance(ex, ImportError) and not isinstance(ex, ModuleNotFoundError):
+        found = re.match(r"cannot import name '([^']+)' from '([^']+)'", str(ex))
+        if found and found.group(2).split(".", 1)[0] in ROOTS:
+            return str(MissingHeatName(f"{found.group(2)}.{found.group(1)}"))
     return f"{type(ex).__name__}: {ex}"
 
 

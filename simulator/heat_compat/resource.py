@@ -144,6 +144,16 @@ class HeatResource(Resource):
         """Create (Heat plug-in code runs on the virtual clock)."""
         with _vtime.running(self):
             self.reparse()
+            if self.state == (self.INIT, self.COMPLETE) and self.external_id is None:
+                try:
+                    self.validate()  # Heat runs the plug-in's validate() before creating
+                except exception.StackValidationFailed as ex:
+                    invalid = ex
+
+                    async def fail() -> None:
+                        raise invalid
+
+                    await self._run_action(self.CREATE, fail)
             await super().create()
 
     async def update(

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 
+import _heat_diff as _diff
 import pytest
-
-from . import _diff
-from .conftest import requires_heat
+from _heat_diff import requires_heat
 
 pytestmark = requires_heat
 

@@ -3,10 +3,9 @@ OS::Heat::TestResource and OS::Heat::RandomString in real Heat and in plugsim.""
 
 from __future__ import annotations
 
+import _heat_diff as _diff
 import pytest
-
-from . import _diff
-from .conftest import requires_heat
+from _heat_diff import requires_heat
 
 pytestmark = requires_heat
 

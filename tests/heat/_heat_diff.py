@@ -15,16 +15,37 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from sdk import exception
-from simulator.heat_compat import clientless_plugins, heat_python, use_heat_plugins
+from simulator.heat_compat import (
+    HEAT_PYTHON_ENV,
+    clientless_plugins,
+    find_heat_package,
+    heat_python,
+    use_heat_plugins,
+)
 from simulator.store import Store
 from simulator.world import World
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "tools" / "heat_diff" / "heat_runner.py"
 CORPUS = Path(__file__).resolve().parent / "corpus"
+
+HEAT_MISSING = (
+    f"openstack-heat is not installed: set {HEAT_PYTHON_ENV} to the python of a virtualenv "
+    "with `pip install openstack-heat fixtures testtools` (plugsim[heat])"
+)
+
+
+def heat_available() -> bool:
+    """True when a Heat virtualenv with the package is present."""
+    return heat_python() is not None and find_heat_package() is not None
+
+
+#: Marks a test that needs the Heat virtualenv (skipped with the reason otherwise).
+requires_heat = pytest.mark.skipif(not heat_available(), reason=HEAT_MISSING)
 
 
 def corpus_cases() -> list[dict[str, Any]]:
