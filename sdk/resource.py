@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
@@ -15,6 +14,8 @@ from sdk import _actions, exception, rsrc_defn
 from sdk import attributes as attributes_mod
 from sdk import properties as properties_mod
 from sdk._attrs import AttributesMixin
+from sdk._persistence import PersistenceMixin
+from sdk._schemas import class_schemas
 from sdk._update import UpdateMixin
 from sdk._validation import ValidationMixin
 from sdk.clients import ClientPlugin
@@ -51,51 +52,7 @@ class ResourceState(NamedTuple):
     __hash__ = tuple.__hash__
 
 
-class _ClassSchemas(NamedTuple):
-    """Schema-derived data of one plug-in class, computed once, not per instance."""
-
-    properties_source: Any
-    properties_copy: dict[str, Any]
-    attributes_source: Any
-    attributes_copy: dict[str, Any]
-    properties: dict[str, properties_mod.Schema]
-    attributes: dict[str, attributes_mod.Schema]
-
-
-_SCHEMAS: weakref.WeakKeyDictionary[type, _ClassSchemas] = weakref.WeakKeyDictionary()
-
-
-def _class_schemas(res: Resource) -> _ClassSchemas:
-    """Return the converted property and attribute schemas of *res*'s class.
-
-    Cached per class; the cache is used only while the class (or instance)
-    still has the very same schema objects with the same entries, so a plug-in
-    that swaps or edits its schema is converted again.
-    """
-    props, attrs = res.properties_schema, res.attributes_schema
-    cls = type(res)
-    cached = _SCHEMAS.get(cls)
-    if (
-        cached is not None
-        and cached.properties_source is props
-        and cached.attributes_source is attrs
-        and cached.properties_copy == props
-        and cached.attributes_copy == attrs
-    ):
-        return cached
-    converted = _ClassSchemas(
-        props,
-        dict(props) if isinstance(props, Mapping) else {},
-        attrs,
-        dict(attrs) if isinstance(attrs, Mapping) else {},
-        properties_mod.schemata(props),
-        attributes_mod.schemata({**attributes_mod.base_attributes_schema(), **dict(attrs)}),
-    )
-    _SCHEMAS[cls] = converted
-    return converted
-
-
-class Resource(ValidationMixin, UpdateMixin, AttributesMixin):
+class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
     """Base class of resource plug-ins: one resource of a stack and its state machine.
 
     **Construction.** ``Resource(name, definition, context, resolver=None)``:
@@ -261,7 +218,7 @@ class Resource(ValidationMixin, UpdateMixin, AttributesMixin):
         try:
             self.properties = self._make_properties(definition)
             self.attributes = attributes_mod.Attributes(
-                name, _class_schemas(self).attributes, self._resolve_any_attribute
+                name, class_schemas(self).attributes, self._resolve_any_attribute
             )
         except exception.InvalidSchemaError as ex:
             raise exception.InvalidSchemaError(
@@ -282,6 +239,11 @@ class Resource(ValidationMixin, UpdateMixin, AttributesMixin):
         return self.t.resource_type
 
     @property
+    def definition(self) -> rsrc_defn.ResourceDefinition:
+        """The resource's current definition (read-only; a successful update replaces it)."""
+        return self.t
+
+    @property
     def stack(self) -> Any:
         """The :class:`sdk.context.StackInfo` of the stack this resource belongs to."""
         return self.context.stack
@@ -300,61 +262,12 @@ class Resource(ValidationMixin, UpdateMixin, AttributesMixin):
         self, definition: rsrc_defn.ResourceDefinition
     ) -> properties_mod.Properties:
         return properties_mod.Properties(
-            _class_schemas(self).properties,
+            class_schemas(self).properties,
             definition.properties,
             resolver=self._resolver,
             context=self.context,
             path=["resources", self.name, "properties"],
         )
-
-    # --- persistence -------------------------------------------------------------
-
-    def state_set(self, action: str, status: str, reason: str = "state changed") -> None:
-        """Move to ``(action, status)`` and report it to the context (every time)."""
-        if action not in self.ACTIONS:
-            raise ValueError(f"Invalid action {action!r} for resource {self.name}")
-        if status not in self.STATUSES:
-            raise ValueError(f"Invalid status {status!r} for resource {self.name}")
-        self.action = action
-        self.status = status
-        self.status_reason = reason
-        if status != self.COMPLETE:
-            self.attributes.reset_resolved_values()
-        self.context.state_changed(self, action, status, reason)
-
-    def resource_id_set(self, value: Any) -> None:
-        """Set the physical resource's id and persist it."""
-        self.resource_id = value
-        self.attributes.reset_resolved_values()
-        self.context.data_changed(self)
-
-    def data(self) -> dict[str, Any]:
-        """Return a copy of the resource's private data (persisted key/value pairs)."""
-        return dict(self._data)
-
-    def data_set(self, key: str, value: Any) -> None:
-        """Store *value* under *key* in the resource data and persist it."""
-        self._data[key] = value
-        self.context.data_changed(self)
-
-    def data_delete(self, key: str) -> bool:
-        """Remove *key* from the resource data; return True if it existed."""
-        if key not in self._data:
-            return False
-        del self._data[key]
-        self.context.data_changed(self)
-        return True
-
-    def metadata_get(self) -> dict[str, Any]:
-        """Return the resource's metadata (the definition's until set)."""
-        if self._metadata is None:
-            return self.t.metadata
-        return dict(self._metadata)
-
-    def metadata_set(self, metadata: Mapping[str, Any] | None) -> None:
-        """Replace the resource's metadata and persist it."""
-        self._metadata = dict(metadata or {})
-        self.context.data_changed(self)
 
     # --- clients -----------------------------------------------------------------
 

@@ -23,12 +23,14 @@ if TYPE_CHECKING:
 
 def restore_resource_state(res: Any, row: ResourceRecord) -> None:
     """Put a stored row's state back into a freshly built resource object."""
-    res.action = row.action
-    res.status = row.status
-    res.status_reason = row.reason
-    res.resource_id = row.physical_id
-    data = row.doc.get("data") or {}
-    res._data = dict(data)
+    data = row.doc.get("data")
+    res.restore_state(
+        row.action,
+        row.status,
+        row.reason,
+        row.physical_id,
+        data if isinstance(data, dict) else {},
+    )
 
 
 def load_stack(world: World, rec: StackRecord) -> Stack:
@@ -58,7 +60,13 @@ def load_stack(world: World, rec: StackRecord) -> Stack:
             defn = ResourceDefinition(row.name, row.type)
         res = stack.make_resource(defn, src)
         stack.adopt_rid(res, row.rid, digest)
-        restore_resource_state(res, row)
+        try:
+            restore_resource_state(res, row)
+        except ValueError as ex:
+            raise exception.ConfigurationError(
+                f"{world.store.path}: resource {row.name} of stack {rec.name} has a stored "
+                f"state that cannot be restored ({ex})"
+            ) from None
         stack.set_applied(res, row.doc.get("props"))
         if row.current:
             stack.resources[row.name] = res
