@@ -45,6 +45,7 @@ FAMILIES: dict[str, str] = {
     "mapping": "sdk.lint.mapping_rules",
     "template": "sdk.lint.template_rules",
     "inclusion": "sdk.lint.inclusion",
+    "lifecycle": "sdk.lint.lifecycle_rules",
 }
 
 
