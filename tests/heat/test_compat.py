@@ -96,12 +96,13 @@ def test_create_update_and_attributes_on_virtual_time() -> None:
 
 
 def test_heat_validation_error_reaches_the_stack() -> None:
+    from sdk import exception
+
     world = _world(WIDGET)
-    stack = world.create_stack(
-        "s", _template({"w": {"type": "Test::Heat::Widget", "properties": {"size": 7}}})
-    )
-    assert stack.state == "CREATE_FAILED"
-    assert "Seven is not a size." in stack.status_reason
+    with pytest.raises(exception.StackValidationFailed, match="resources.w: Seven is not a size."):
+        world.create_stack(
+            "s", _template({"w": {"type": "Test::Heat::Widget", "properties": {"size": 7}}})
+        )
 
 
 def test_missing_module_is_named() -> None:
