@@ -41,6 +41,11 @@ def _fail(message: str) -> None:
     is_flag=True,
     help="Also apply the contribution checklist and end with its table.",
 )
+@click.option(
+    "--no-dynamic",
+    is_flag=True,
+    help="Do not drive plug-ins and drivers on a fake cloud (static checks only).",
+)
 @click.option("--list-rules", is_flag=True, help="Print the rule catalogue and exit.")
 @click.option("--explain", "explain_id", metavar="ID", help="Print one rule's documentation.")
 @click.option(
@@ -59,6 +64,7 @@ def lint(
     paths: tuple[str, ...],
     fmt: str,
     inclusion: bool,
+    no_dynamic: bool,
     list_rules: bool,
     explain_id: str | None,
     config_path: Path | None,
@@ -90,7 +96,7 @@ def lint(
         except ConfigurationError as exc:
             _fail(str(exc))
     try:
-        report = lint_paths(paths, config=config, inclusion=inclusion)
+        report = lint_paths(paths, config=config, inclusion=inclusion, dynamic=not no_dynamic)
     except LintUsageError as exc:
         _fail(str(exc))
     click.echo(render(report, fmt), nl=False)

@@ -8,6 +8,12 @@ Keys (all optional)::
     severity = { PS105 = "error" }     # per-rule severity overrides
     [tool.plugsim.lint.per-file-ignores]
     "legacy/*.py" = ["PS101", "PS2"]   # globs relative to the pyproject.toml's directory
+    [tool.plugsim.lint.properties]     # property maps for the dynamic rules (PS15x)
+    "Example::Storage::Volume" = { name = "v1", size = 1 }
+    [tool.plugsim.lint.driver]         # salt-cloud configs for the dynamic driver rules
+    providers = "cloud/providers.yaml" # paths relative to the pyproject.toml's directory
+    profiles = "cloud/profiles.yaml"
+    profile = "small"                  # optional: the profile to create from
 
 The file is found by walking up from the first linted path to the nearest
 ``pyproject.toml`` that has the table. Every mistake (unknown key, unknown
@@ -27,7 +33,17 @@ from sdk.exception import ConfigurationError
 from sdk.lint.registry import Rule, Severity, all_rules
 
 TABLE = "[tool.plugsim.lint]"
-KEYS = ("select", "ignore", "per-file-ignores", "severity")
+KEYS = ("select", "ignore", "per-file-ignores", "severity", "properties", "driver")
+DRIVER_KEYS = ("providers", "profiles", "profile")
+
+
+@dataclass(frozen=True)
+class DriverConfig:
+    """``[tool.plugsim.lint.driver]``: where the providers and profiles files are."""
+
+    providers: Path
+    profiles: Path
+    profile: str | None = None
 
 
 @dataclass
@@ -40,6 +56,10 @@ class LintConfig:
     severity: dict[str, Severity] = field(default_factory=dict)
     root: Path | None = None
     source: Path | None = None
+    #: Type name -> property map the dynamic rules create that type with.
+    properties: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: The salt-cloud configuration the dynamic driver rules run with (None: they do not run).
+    driver: DriverConfig | None = None
 
     def enabled(self, rule: Rule) -> bool:
         """Whether *rule* is selected and not ignored."""
@@ -137,7 +157,56 @@ def config_from_table(
             config.severity[key] = Severity.parse(level)
         except ValueError as exc:
             raise ConfigurationError(f"{_where(source, f'severity.{rule_id}')}: {exc}") from None
+    config.properties = _properties(table.get("properties", {}), source)
+    if "driver" in table:
+        config.driver = _driver(table["driver"], source, root)
     return config
+
+
+def _properties(value: Any, source: Path | None) -> dict[str, dict[str, Any]]:
+    if not isinstance(value, dict):
+        raise ConfigurationError(
+            f"{_where(source, 'properties')} must be a table of type name = {{ property = value }}"
+        )
+    out: dict[str, dict[str, Any]] = {}
+    for type_name, props in sorted(value.items()):
+        if not isinstance(props, dict):
+            raise ConfigurationError(
+                f"{_where(source, f'properties.{type_name!r}')} must be a table of property "
+                f"values, got {props!r}"
+            )
+        out[type_name] = dict(props)
+    return out
+
+
+def _driver(value: Any, source: Path | None, root: Path | None) -> DriverConfig:
+    if not isinstance(value, dict):
+        raise ConfigurationError(
+            f"{_where(source, 'driver')} must be a table with providers and profiles paths"
+        )
+    unknown = sorted(set(value) - set(DRIVER_KEYS))
+    if unknown:
+        raise ConfigurationError(
+            f"{_where(source, f'driver.{unknown[0]}')}: unknown key; valid keys are "
+            f"{', '.join(DRIVER_KEYS)}"
+        )
+    paths: dict[str, Path] = {}
+    for key in ("providers", "profiles"):
+        raw = value.get(key)
+        if not isinstance(raw, str) or not raw:
+            raise ConfigurationError(
+                f"{_where(source, f'driver.{key}')} must be the path of a YAML file, got {raw!r}"
+            )
+        path = Path(raw) if root is None else root / raw
+        if not path.is_file():
+            raise ConfigurationError(f"{_where(source, f'driver.{key}')}: {path}: no such file")
+        paths[key] = path
+    profile = value.get("profile")
+    if profile is not None and (not isinstance(profile, str) or not profile):
+        raise ConfigurationError(
+            f"{_where(source, 'driver.profile')} must be a profile name, got {profile!r}"
+        )
+    return DriverConfig(paths["providers"], paths["profiles"], profile)
 
 
 def load_config(pyproject: Path) -> LintConfig:

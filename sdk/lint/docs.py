@@ -20,6 +20,9 @@ FAMILY_TITLES = {
     "mapping": "Registration: resource_mapping() (PS3xx)",
     "template": "Templates and environments (PS4xx)",
     "inclusion": "The inclusion checklist (PS5xx, with --inclusion)",
+    "dynamic": "Resource classes on a fake cloud (PS15x, off with --no-dynamic)",
+    "driver": "Cloud driver modules (PS6xx)",
+    "lifecycle": "Stack lifecycle plug-ins (PS7xx)",
 }
 
 
@@ -88,7 +91,7 @@ def render_rules_rst() -> str:
         members = [r for r in rules if r.family == family]
         if not members:
             continue
-        title = FAMILY_TITLES[family]
+        title = FAMILY_TITLES.get(family, family.capitalize())
         body.extend([title, "=" * len(title), ""])
         body.extend(rule_rst(r) for r in members)
     return "\n".join(head + body).rstrip() + "\n"

@@ -27,13 +27,16 @@ class NetworkBlocked(OSError):
     """Raised by any network access attempted while a plug-in is being imported."""
 
 
-def _blocked(*args: Any, **kwargs: Any) -> Any:
-    raise NetworkBlocked("plugsim lint: network access is blocked while importing a plug-in")
-
-
 @contextlib.contextmanager
-def network_blocked() -> Iterator[None]:
-    """Make socket connections and DNS lookups fail for the duration of the block."""
+def network_blocked(while_: str = "importing a plug-in") -> Iterator[None]:
+    """Make socket connections and DNS lookups fail for the duration of the block.
+
+    The error names what the linter was doing (*while_*).
+    """
+
+    def _blocked(*args: Any, **kwargs: Any) -> Any:
+        raise NetworkBlocked(f"plugsim lint: network access is blocked while {while_}")
+
     saved = (
         socket.socket.connect,
         socket.socket.connect_ex,

@@ -45,6 +45,8 @@ FAMILIES: dict[str, str] = {
     "mapping": "sdk.lint.mapping_rules",
     "template": "sdk.lint.template_rules",
     "inclusion": "sdk.lint.inclusion",
+    "dynamic": "sdk.lint.dynamic_rules",
+    "driver": "sdk.lint.driver_rules",
     "lifecycle": "sdk.lint.lifecycle_rules",
 }
 

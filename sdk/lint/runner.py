@@ -146,8 +146,18 @@ def _read_templates(paths: list[Path], modules: list[PluginModule]) -> list[Any]
     return templates
 
 
-def _active_rules(config: LintConfig, inclusion: bool) -> list[Rule]:
-    return [r for r in all_rules() if config.enabled(r) and (inclusion or r.family != "inclusion")]
+#: Rules that drive code on a fake cloud; ``dynamic=False`` switches them off.
+DYNAMIC_FAMILIES = frozenset({"dynamic"})
+
+
+def _active_rules(config: LintConfig, inclusion: bool, dynamic: bool = True) -> list[Rule]:
+    return [
+        r
+        for r in all_rules()
+        if config.enabled(r)
+        and (inclusion or r.family != "inclusion")
+        and (dynamic or r.family not in DYNAMIC_FAMILIES)
+    ]
 
 
 def lint_paths(
@@ -156,6 +166,7 @@ def lint_paths(
     config: LintConfig | None = None,
     inclusion: bool = False,
     ruff: str | None = "ruff",
+    dynamic: bool = True,
 ) -> LintReport:
     """Lint *paths* (files or directories) and return the report.
 
@@ -171,8 +182,11 @@ def lint_paths(
         except ConfigurationError as exc:
             raise LintUsageError(str(exc)) from None
     modules = [_read_module(p) for p in python_files]
+    for module in modules:
+        module.cache["lint_config"] = config
+        module.cache["dynamic_enabled"] = dynamic
     templates: list[Any] = []
-    rules = _active_rules(config, inclusion)
+    rules = _active_rules(config, inclusion, dynamic)
     if template_files and any(r.scope == "template" for r in rules):
         templates = _read_templates(template_files, modules)
     package = None

@@ -21,7 +21,7 @@ def _statuses(report):
 
 
 def test_compliant_package_passes_every_item():
-    report = lint_paths([OK], inclusion=True)
+    report = lint_paths([OK], inclusion=True, dynamic=False)
     assert [f for f in report.findings if f.rule_id != "PS507"] == []
     assert _statuses(report) == {
         "support status is UNSUPPORTED": "pass",
@@ -90,7 +90,7 @@ def test_checklist_table_ends_the_text_report():
 
 
 def test_missing_ruff_is_not_checked_rather_than_passed():
-    report = lint_paths([OK], inclusion=True, ruff="plugsim-no-such-ruff")
+    report = lint_paths([OK], inclusion=True, ruff="plugsim-no-such-ruff", dynamic=False)
     item = [i for i in report.checklist if i.title == "code passes ruff check"][0]
     assert (item.status, item.note) == ("not checked", "ruff is not installed (pip install ruff)")
     assert [(f.rule_id, f.severity.value, f.message) for f in report.findings] == [

@@ -164,7 +164,7 @@ def _fixture(rule_id: str, kind: str):
 
 
 def _lines(path, rule_id):
-    report = lint_paths([path], config=LintConfig())
+    report = lint_paths([path], config=LintConfig(), dynamic=False)
     return [
         f"{f.path}:{f.line}:{f.col}: {f.rule_id} {f.message}"
         for f in report.findings

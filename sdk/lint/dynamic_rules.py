@@ -1,0 +1,245 @@
+"""Dynamic rules on resource classes (PS15x): the plug-in driven on a fake cloud.
+
+Each resource class the module registers through ``resource_mapping()`` is
+created, its attributes resolved and its updatable properties changed, in a
+fresh in-memory world with its own fake cloud (see :mod:`sdk.lint.dynamic`).
+The run happens once per module, the first time one of these rules asks, and
+not at all with ``--no-dynamic`` (``lint_paths(..., dynamic=False)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sdk.lint.dynamic import ClassRun, drive_class
+from sdk.lint.loading import is_resource_class
+from sdk.lint.mapping_rules import MAPPING_FUNCTIONS, loaded, mapping_calls
+from sdk.lint.registry import Hit, Severity, rule
+from sdk.lint.schema_model import class_attributes, walk_properties
+from sdk.lint.source import ClassInfo, PluginModule
+
+#: ``module.cache`` keys the runner sets: the configuration and whether to run at all.
+CONFIG_KEY = "lint_config"
+ENABLED_KEY = "dynamic_enabled"
+
+
+def runs(module: PluginModule) -> list[ClassRun]:
+    """The dynamic runs of the classes *module* registers (computed once, cached)."""
+    if "dynamic_runs" in module.cache:
+        return module.cache["dynamic_runs"]
+    out: list[ClassRun] = []
+    result = loaded(module)
+    if module.cache.get(ENABLED_KEY, True) and result is not None and result.module is not None:
+        config = module.cache.get(CONFIG_KEY)
+        configured = getattr(config, "properties", {}) or {}
+        seen: set[int] = set()
+        for call in mapping_calls(module):
+            for type_name, cls in sorted((call.mapping or {}).items(), key=lambda i: str(i[0])):
+                if not isinstance(type_name, str) or not is_resource_class(cls):
+                    continue
+                if id(cls) in seen:
+                    continue
+                seen.add(id(cls))
+                out.append(drive_class(type_name, cls, configured))
+    module.cache["dynamic_runs"] = out
+    return out
+
+
+def _class_info(module: PluginModule, run: ClassRun) -> ClassInfo | None:
+    result = loaded(module)
+    owner = getattr(result.module, "__name__", None) if result is not None else None
+    if run.cls.__module__ != owner:
+        return None
+    return module.classes.get(run.cls.__name__)
+
+
+def _fallback(module: PluginModule) -> Hit:
+    for function in MAPPING_FUNCTIONS:
+        fn = module.functions.get(function)
+        if fn is not None:
+            return module.hit(fn)
+    return module.hit(1)
+
+
+def _at(module: PluginModule, node: object, **args: object) -> Hit:
+    where = node if node is not None else None
+    if where is None:
+        base = _fallback(module)
+        return Hit(base.path, base.line, base.col, dict(args))
+    return module.hit(where, **args)  # type: ignore[arg-type]
+
+
+@rule(
+    "PS150",
+    "dynamic-checks-skipped",
+    severity=Severity.INFO,
+    family="dynamic",
+    scope="module",
+    message="{cls} ({type_name}): dynamic checks skipped: {reason}",
+    summary="The plug-in could not be driven on a fake cloud, so PS151-PS153 did not run.",
+    doc="""
+        The dynamic rules create the resource on a fake cloud. They need a
+        property map that works: from the ``[tool.plugsim.lint] properties``
+        table (``"Type::Name" = { prop = value }``), a ``lint_properties``
+        class attribute, or generated from the schema. When no map can be had,
+        or the create does not complete with it (wrong guess, a handler that
+        blocks, the virtual-time limit), the checks are skipped with the
+        reason rather than reporting guesses.
+    """,
+    bad="""
+        class Server(resource.Resource):
+            properties_schema = {
+                "image": properties.Schema(properties.Schema.STRING, _("Image."),
+                                           required=True,
+                                           constraints=[constraints.CustomConstraint("glance.image")]),
+            }
+    """,
+    good="""
+        class Server(resource.Resource):
+            lint_properties = {"image": "cirros"}
+
+            properties_schema = {
+                "image": properties.Schema(properties.Schema.STRING, _("Image."),
+                                           required=True,
+                                           constraints=[constraints.CustomConstraint("glance.image")]),
+            }
+    """,
+)
+def check_skipped(module: PluginModule) -> Iterator[Hit]:
+    """Classes whose dynamic run could not happen, or whose update probe stopped early."""
+    for run in runs(module):
+        info = _class_info(module, run)
+        node = info.node if info is not None else None
+        if run.skipped is not None:
+            yield _at(
+                module, node, cls=run.cls.__name__, type_name=run.type_name, reason=run.skipped
+            )
+        for note in run.notes:
+            yield _at(module, node, cls=run.cls.__name__, type_name=run.type_name, reason=note)
+
+
+@rule(
+    "PS151",
+    "attribute-unresolved",
+    severity=Severity.WARNING,
+    family="dynamic",
+    scope="module",
+    message="{cls}: attribute {attr} is declared but _resolve_attribute {problem} "
+    "on a created resource",
+    summary="A declared attribute that the created resource cannot resolve.",
+    doc="""
+        After the resource is created on a fake cloud, every attribute of
+        ``attributes_schema`` is resolved through ``_resolve_attribute`` (or
+        ``FnGetAtt``). One that raises or returns ``None`` gives templates a
+        ``get_attr`` that never has a value: resolve it or remove it.
+    """,
+    bad="""
+        attributes_schema = {
+            "size": attributes.Schema(_("Size in GB."), type=attributes.Schema.INTEGER),
+            "colour": attributes.Schema(_("Colour."), type=attributes.Schema.STRING),
+        }
+
+        def _resolve_attribute(self, name):
+            if name == "size":
+                return self.client().entities.get(self.resource_id).size
+    """,
+    good="""
+        attributes_schema = {
+            "size": attributes.Schema(_("Size in GB."), type=attributes.Schema.INTEGER),
+        }
+
+        def _resolve_attribute(self, name):
+            if name == "size":
+                return self.client().entities.get(self.resource_id).size
+    """,
+)
+def check_attribute_unresolved(module: PluginModule) -> Iterator[Hit]:
+    """Declared attributes that raise or are None on a created resource."""
+    for run in runs(module):
+        info = _class_info(module, run)
+        specs = {a.name: a for a in (class_attributes(info) or [])} if info is not None else {}
+        for attr, problem in sorted(run.unresolved.items()):
+            spec = specs.get(attr)
+            node = spec.node if spec is not None else (info.node if info is not None else None)
+            yield _at(module, node, cls=run.cls.__name__, attr=attr, problem=problem)
+
+
+@rule(
+    "PS152",
+    "create-without-resource-id",
+    severity=Severity.ERROR,
+    family="dynamic",
+    scope="module",
+    message="{cls}.handle_create completed without calling resource_id_set",
+    summary="handle_create never records the physical resource's id.",
+    doc="""
+        Without ``resource_id_set`` the engine does not know which physical
+        resource belongs to the stack: the default ``handle_delete`` deletes
+        nothing, attributes cannot be resolved and the resource leaks. The
+        rule creates the resource on a fake cloud and checks that its
+        ``resource_id`` is set once the create has completed.
+    """,
+    bad="""
+        def handle_create(self):
+            self.client().entities.create("widget", {}, name=self.physical_resource_name())
+    """,
+    good="""
+        def handle_create(self):
+            widget = self.client().entities.create(
+                "widget", {}, name=self.physical_resource_name()
+            )
+            self.resource_id_set(widget.id)
+    """,
+)
+def check_create_without_id(module: PluginModule) -> Iterator[Hit]:
+    """Created resources whose ``resource_id`` is still None."""
+    for run in runs(module):
+        if not run.no_resource_id:
+            continue
+        info = _class_info(module, run)
+        node = info.method("handle_create") if info is not None else None
+        yield _at(module, node, cls=run.cls.__name__)
+
+
+@rule(
+    "PS153",
+    "update-ignores-property",
+    severity=Severity.WARNING,
+    family="dynamic",
+    scope="module",
+    message="{cls}: property {prop} is update_allowed but changing it in place changed "
+    "neither the fake cloud nor the resource's show",
+    summary="handle_update ignores a property it allows to change.",
+    doc="""
+        Each ``update_allowed`` property is changed in turn to another valid
+        value and the stack updated. When the update completes in place but
+        neither the fake cloud's entities nor the resource's ``show`` changed,
+        ``handle_update`` dropped the change: the template says one thing and
+        the cloud another. Apply it, or drop ``update_allowed`` so that a
+        change replaces the resource.
+    """,
+    bad="""
+        def handle_update(self, json_snippet, tmpl_diff, prop_diff):
+            if "name" in prop_diff:
+                self.client().entities.update(self.resource_id, name=prop_diff["name"])
+            # "size" is update_allowed too, but never applied
+    """,
+    good="""
+        def handle_update(self, json_snippet, tmpl_diff, prop_diff):
+            attrs = {k: v for k, v in prop_diff.items() if k != "name"}
+            self.client().entities.update(self.resource_id, attrs, name=prop_diff.get("name"))
+    """,
+)
+def check_update_ignored(module: PluginModule) -> Iterator[Hit]:
+    """Updatable properties whose change reached neither the cloud nor ``show``."""
+    for run in runs(module):
+        info = _class_info(module, run)
+        props = {}
+        if info is not None:
+            from sdk.lint.schema_model import class_properties
+
+            props = {p.path: p for p in walk_properties(class_properties(info) or [])}
+        for name in run.ignored_updates:
+            spec = props.get(name)
+            node = spec.key_node if spec is not None else (info.node if info else None)
+            yield _at(module, node, cls=run.cls.__name__, prop=name)
