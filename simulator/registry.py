@@ -12,7 +12,7 @@ and mentioned when a type is not found.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -136,12 +136,23 @@ class TypeRegistry:
 
         return template_resource_class(found, source, self)
 
-    def type_lookup(
-        self, source: StackSource, stack: Stack | None = None
-    ) -> Callable[[str, str | None], type]:
+    def type_lookup(self, source: StackSource, stack: Stack | None = None) -> TypeLookup:
         """Return ``lookup(type_name, resource_name)`` for template validation."""
+        return TypeLookup(self, source, stack)
 
-        def lookup(type_name: str, resource_name: str | None = None) -> type:
-            return self.get_class(type_name, resource_name, source, stack)
 
-        return lookup
+class TypeLookup:
+    """``lookup(type_name, resource_name)`` for one source, knowing the stack it validates for.
+
+    Validation reads :attr:`stack` to reach the world's clients (custom
+    constraints) and the stack's identity.
+    """
+
+    def __init__(self, registry: TypeRegistry, source: StackSource, stack: Stack | None) -> None:
+        self.registry = registry
+        self.source = source
+        self.stack = stack
+
+    def __call__(self, type_name: str, resource_name: str | None = None) -> type:
+        """Return the class implementing *type_name* for *resource_name*."""
+        return self.registry.get_class(type_name, resource_name, self.source, self.stack)

@@ -287,11 +287,36 @@ class StackSource:
         )
 
     def validate(self, definition: Any, type_lookup: Any) -> None:
-        """Validate *definition* (types, functions, parameters) before anything runs."""
-        definition.validate(type_lookup)
+        """Validate *definition* before anything runs: types, functions, parameters,
+        then every resource's properties.
 
-    def describe(self, registry: TypeRegistry) -> dict[str, Any]:
-        """Validate without a stack and return Heat's ``template validate`` shape."""
+        When *type_lookup* knows its stack (:class:`simulator.registry.TypeLookup`),
+        custom constraints check values against that world's fake cloud.
+        """
+        from simulator.property_validation import stack_info, validate_resource_properties
+
+        definition.validate(type_lookup)
+        stack = getattr(type_lookup, "stack", None)
+        if stack is None:
+            validate_resource_properties(definition, type_lookup)
+            return
+        validate_resource_properties(
+            definition,
+            type_lookup,
+            clients=stack.world.client_plugin,
+            stack=stack_info(stack.name, stack.id, definition.parameters),
+            clock=stack.world.clock,
+            parent_view=stack.view if stack.parent_resource is not None else None,
+        )
+
+    def describe(self, registry: TypeRegistry, clients: Any = None) -> dict[str, Any]:
+        """Validate without a stack and return Heat's ``template validate`` shape.
+
+        *clients* (``clients(name)`` → client plug-in, e.g. a world's
+        ``client_plugin``) lets custom constraints check values against a fake
+        cloud; without it those checks are skipped.
+        """
+        from simulator.property_validation import validate_resource_properties
         from simulator.template import StackDefinition
 
         tmpl = self.load_template()
@@ -303,7 +328,9 @@ class StackSource:
             stack_id="validate",
             project_id="validate",
         )
-        definition.validate(lambda t, n=None: registry.get_class(t, n, self))
+        lookup = registry.type_lookup(self)
+        definition.validate(lookup)
+        validate_resource_properties(definition, lookup, clients=clients)
         params: dict[str, Any] = {}
         for pname, schema in tmpl.parameters_schema().items():
             params[pname] = schema.to_dict() if hasattr(schema, "to_dict") else str(schema)

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from sdk import exception
 from simulator.world import World
 from tests.library.conftest import outputs
 
@@ -40,8 +41,13 @@ def test_template_runs_are_deterministic(path):
 
 
 def test_user_parameters_naming_missing_entities_fail_clearly(world):
+    # Properties are validated (custom constraints against the fake cloud) before any
+    # resource is touched, as Heat does: the stack is refused, nothing is created.
     path = str(Path(__file__).parent / "templates" / "web_server_with_volume.yaml")
-    stack = world.create_stack("bad", path, parameters={"image": "windows", "flavor": "m1.small"})
-    assert stack.state == "CREATE_FAILED"
-    assert "resources.server.properties.image" in stack.status_reason
-    assert "The Image (windows) could not be found." in stack.status_reason
+    before = world.cloud.inventory()
+    with pytest.raises(exception.StackValidationFailed) as info:
+        world.create_stack("bad", path, parameters={"image": "windows", "flavor": "m1.small"})
+    assert "resources.server.properties.image" in str(info.value)
+    assert "The Image (windows) could not be found." in str(info.value)
+    assert world.store.get_stack("bad") is None
+    assert world.cloud.inventory() == before

@@ -2,9 +2,11 @@
 
 import string
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sdk import exception
 from sdk.context import LocalContext, StackInfo
 from sdk.rsrc_defn import ResourceDefinition
 from simulator.resources.heat import RandomString
@@ -38,10 +40,10 @@ def test_value_converts_to_its_type_and_updates_in_place(world):
 
 def test_value_that_does_not_convert_fails_naming_the_property(world):
     t = tmpl({"v": {"type": "OS::Heat::Value", "properties": {"value": "abc", "type": "number"}}})
-    stack = world.create_stack("s", t)
-    assert stack.state == "CREATE_FAILED"
-    assert "resources.v" in stack.status_reason
-    assert "Value 'abc' is not a number" in stack.status_reason
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack("s", t)
+    assert "resources.v" in str(refused.value)
+    assert "Value 'abc' is not a number" in str(refused.value)
 
 
 def test_random_string_is_deterministic_per_world_and_respects_minimums(world):
@@ -83,22 +85,22 @@ def test_random_string_changing_salt_replaces_with_a_new_value(world):
 
 def test_random_string_minimums_longer_than_length_fail_validation(world):
     props = {"length": 3, "character_classes": [{"class": "digits", "min": 4}]}
-    stack = world.create_stack(
-        "s", tmpl({"pw": {"type": "OS::Heat::RandomString", "properties": props}})
-    )
-    assert stack.state == "CREATE_FAILED"
-    assert "resources.pw.properties.length" in stack.status_reason
-    assert "length (3) is smaller than" in stack.status_reason
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack(
+            "s", tmpl({"pw": {"type": "OS::Heat::RandomString", "properties": props}})
+        )
+    assert "resources.pw.properties.length" in str(refused.value)
+    assert "length (3) is smaller than" in str(refused.value)
 
 
 def test_random_string_bad_class_names_the_property(world):
     props = {"character_classes": [{"class": "emoji"}]}
-    stack = world.create_stack(
-        "s", tmpl({"pw": {"type": "OS::Heat::RandomString", "properties": props}})
-    )
-    assert stack.state == "CREATE_FAILED"
-    assert "resources.pw.properties.character_classes[0].class" in stack.status_reason
-    assert "'emoji' is not one of the allowed values" in stack.status_reason
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack(
+            "s", tmpl({"pw": {"type": "OS::Heat::RandomString", "properties": props}})
+        )
+    assert "resources.pw.properties.character_classes[0].class" in str(refused.value)
+    assert "'emoji' is not one of the allowed values" in str(refused.value)
 
 
 @settings(max_examples=40, deadline=None)
@@ -184,11 +186,11 @@ def test_test_resource_fail_and_update_replace(world):
 
 def test_test_resource_bad_action_wait_key_names_the_property(world):
     props = {"action_wait_secs": {"reboot": 3}}
-    stack = world.create_stack(
-        "s", tmpl({"tr": {"type": "OS::Heat::TestResource", "properties": props}})
-    )
-    assert stack.state == "CREATE_FAILED"
-    assert "action_wait_secs" in stack.status_reason and "'reboot'" in stack.status_reason
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack(
+            "s", tmpl({"tr": {"type": "OS::Heat::TestResource", "properties": props}})
+        )
+    assert "action_wait_secs" in str(refused.value) and "'reboot'" in str(refused.value)
 
 
 def test_test_resource_polls_a_cloud_entity(world):

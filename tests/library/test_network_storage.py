@@ -2,6 +2,9 @@
 
 import email
 
+import pytest
+
+from sdk import exception
 from tests.library.conftest import outputs, tmpl
 
 
@@ -66,11 +69,11 @@ def test_missing_network_fails_validation_with_heat_wording(world):
             }
         }
     )
-    stack = world.create_stack("s", t)
-    assert stack.state == "CREATE_FAILED"
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack("s", t)
     assert (
         "resources.sub.properties.network: 'nowhere' does not satisfy the custom constraint "
-        "'neutron.network': The Network (nowhere) could not be found." in stack.status_reason
+        "'neutron.network': The Network (nowhere) could not be found." in str(refused.value)
     )
 
 
@@ -84,9 +87,9 @@ def test_router_interface_needs_exactly_one_of_subnet_and_port(world):
             },
         }
     )
-    stack = world.create_stack("s", t)
-    assert stack.state == "CREATE_FAILED"
-    assert "Exactly one of subnet and port must be given" in stack.status_reason
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack("s", t)
+    assert "Exactly one of subnet and port must be given" in str(refused.value)
 
 
 def test_security_group_rules_are_replaced_on_update(world):
@@ -143,9 +146,9 @@ def test_volume_extends_in_place_and_refuses_to_shrink(world):
 
 
 def test_volume_without_size_or_source_names_size(world):
-    stack = world.create_stack("s", tmpl({"v": {"type": "OS::Cinder::Volume"}}))
-    assert stack.state == "CREATE_FAILED"
-    assert "resources.v.properties.size: size is required" in stack.status_reason
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack("s", tmpl({"v": {"type": "OS::Cinder::Volume"}}))
+    assert "resources.v.properties.size: size is required" in str(refused.value)
 
 
 def test_volume_snapshot_policy_keeps_a_backup_that_restores(world):
@@ -170,10 +173,11 @@ def test_volume_snapshot_policy_keeps_a_backup_that_restores(world):
     stack = world.create_stack("r", t2)
     assert stack.state == "CREATE_COMPLETE", stack.status_reason
     assert outputs(stack)["size"] == 2
-    bad = world.create_stack(
-        "bad", tmpl({"v": {"type": "OS::Cinder::Volume", "properties": {"backup_id": "nope"}}})
-    )
-    assert "The Backup (nope) could not be found." in bad.status_reason
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack(
+            "bad", tmpl({"v": {"type": "OS::Cinder::Volume", "properties": {"backup_id": "nope"}}})
+        )
+    assert "The Backup (nope) could not be found." in str(refused.value)
 
 
 def test_container_with_metadata_and_purge(world):

@@ -1,5 +1,8 @@
 """OS::Nova::Server and the other Nova types on the default fake cloud."""
 
+import pytest
+
+from sdk import exception
 from tests.library.conftest import outputs, tmpl
 
 SERVER = {
@@ -50,25 +53,25 @@ def test_missing_image_flavor_and_keypair_fail_validation_naming_the_property(wo
         "key_name": ("nokey", "The Key (nokey) could not be found."),
     }
     for prop, (value, message) in cases.items():
-        stack = world.create_stack(f"s-{prop.replace('_', '-')}", server_tmpl(**{prop: value}))
-        assert stack.state == "CREATE_FAILED"
-        assert f"resources.srv.properties.{prop}" in stack.status_reason
-        assert message in stack.status_reason
+        with pytest.raises(exception.StackValidationFailed) as refused:
+            world.create_stack(f"s-{prop.replace('_', '-')}", server_tmpl(**{prop: value}))
+        assert f"resources.srv.properties.{prop}" in str(refused.value)
+        assert message in str(refused.value)
     assert world.cloud.leaks(world.baseline) == []
 
 
 def test_server_without_image_or_volume_is_refused(world):
     t = server_tmpl()
     del t["resources"]["srv"]["properties"]["image"]
-    stack = world.create_stack("s", t)
-    assert stack.state == "CREATE_FAILED"
-    assert "Neither image nor a bootable volume" in stack.status_reason
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack("s", t)
+    assert "Neither image nor a bootable volume" in str(refused.value)
 
 
 def test_wrong_property_type_names_the_property(world):
-    stack = world.create_stack("s", server_tmpl(networks="public"))
-    assert stack.state == "CREATE_FAILED"
-    assert "resources.srv.properties.networks" in stack.status_reason
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack("s", server_tmpl(networks="public"))
+    assert "resources.srv.properties.networks" in str(refused.value)
 
 
 def test_update_name_and_metadata_in_place_flavor_resizes_image_rebuilds(world):
@@ -203,6 +206,6 @@ def test_flavor_and_server_group_are_kept_as_entities(world):
 
 def test_server_group_bad_policy_names_the_property(world):
     t = tmpl({"sg": {"type": "OS::Nova::ServerGroup", "properties": {"policies": ["spread"]}}})
-    stack = world.create_stack("s", t)
-    assert stack.state == "CREATE_FAILED"
-    assert "resources.sg.properties.policies" in stack.status_reason
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack("s", t)
+    assert "resources.sg.properties.policies" in str(refused.value)

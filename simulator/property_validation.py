@@ -1,0 +1,170 @@
+"""Validating every resource's properties before any resource is touched.
+
+Heat checks each resource's properties when a stack is validated, not only
+when the resource is created; plugsim does the same. For each enabled
+resource the plug-in class is instantiated with a :class:`ValidationContext`
+and a resolver that raises :class:`sdk.properties.ValueNotYetKnown` for
+anything that depends on another resource (``get_resource``, ``get_attr``),
+and its ``validate()`` runs: unknown and missing properties, wrong types and
+broken constraints are found with their path
+(``resources.<name>.properties.<prop>``) while values not yet known are only
+checked for presence.
+
+Custom constraints get the fake cloud's client plug-ins through the
+validation context, so a template naming an image the cloud does not have
+fails validation. Without clients (validating a template outside a world)
+those checks are skipped rather than guessed. A resource with an explicit
+``depends_on`` is checked without clients too: ``depends_on`` exists for
+dependencies the properties do not show, such as a subnet naming (by name,
+not ``get_resource``) the network another resource of the stack creates, and
+such a value cannot be looked up before that resource exists. Heat would
+reject that template at validation; plugsim lets the create find out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from sdk import exception
+from sdk.clients import ClientPlugin
+from sdk.context import CounterClock, StackInfo
+from sdk.properties import ValueNotYetKnown
+
+#: ``client_source(name)`` returns the client plug-in for service *name*.
+ClientSource = Callable[[str], ClientPlugin]
+
+
+class ValidationContext:
+    """The resource context of a resource that is only being validated.
+
+    It offers the clients (when there are any), a clock and the stack's
+    identity; a resource being validated must not change state or data, so
+    :meth:`state_changed` and :meth:`data_changed` refuse.
+    """
+
+    poll_interval = 1.0
+    max_poll_interval = 30.0
+
+    def __init__(
+        self,
+        clients: ClientSource | None = None,
+        stack: StackInfo | None = None,
+        clock: Any = None,
+    ) -> None:
+        self._clients = clients
+        self.stack = stack if stack is not None else StackInfo()
+        self.clock = clock if clock is not None else CounterClock()
+
+    def client_plugin(self, name: str) -> ClientPlugin:
+        """Return the client plug-in *name*; without clients the value cannot be checked yet."""
+        if self._clients is None:
+            raise ValueNotYetKnown(f"no {name} client while validating the template")
+        return self._clients(name)
+
+    def state_changed(self, resource: Any, action: str, status: str, reason: str) -> None:
+        """Refuse: validation never changes a resource's state."""
+        raise exception.PlugsimError(
+            f"Resource {resource.name} tried to change its state to {action}_{status} "
+            f"while being validated"
+        )
+
+    def data_changed(self, resource: Any) -> None:
+        """Refuse: validation never stores resource data."""
+        raise exception.PlugsimError(
+            f"Resource {resource.name} tried to store data while being validated"
+        )
+
+
+class UnknownResourcesView:
+    """A resource view in which no resource exists yet.
+
+    ``get_resource`` and ``get_attr`` raise :class:`ValueNotYetKnown`;
+    ``resource_facade`` is answered by *parent_view* (a nested stack's real
+    view) when there is one.
+    """
+
+    def __init__(self, parent_view: Any = None) -> None:
+        self.parent_view = parent_view
+
+    def reference_id(self, name: str) -> Any:
+        """``get_resource``: never known while validating."""
+        raise ValueNotYetKnown(f"resource {name} has not been created yet")
+
+    def attribute(self, name: str, attr: str | None, path: Any = ()) -> Any:
+        """``get_attr``: never known while validating."""
+        raise ValueNotYetKnown(f"resource {name} has not been created yet")
+
+    def resource_facade(self, kind: str) -> Any:
+        """``resource_facade``: the parent resource's, when validating a nested stack."""
+        if self.parent_view is None:
+            raise ValueNotYetKnown("resource_facade is known only inside a nested stack")
+        return self.parent_view.resource_facade(kind)
+
+
+def _is_resource_class(cls: Any) -> bool:
+    from sdk.resource import Resource
+
+    return isinstance(cls, type) and issubclass(cls, Resource)
+
+
+def validate_resource_properties(
+    definition: Any,
+    type_lookup: Callable[[str, str | None], Any],
+    *,
+    clients: ClientSource | None = None,
+    stack: StackInfo | None = None,
+    clock: Any = None,
+    parent_view: Any = None,
+) -> None:
+    """Validate the properties of every enabled resource of *definition*, in template order.
+
+    *definition* is a :class:`simulator.template.StackDefinition` that has
+    passed its own validation; ``type_lookup(type_name, resource_name)``
+    returns each resource's class. Raises
+    :class:`sdk.exception.StackValidationFailed` for the first problem, its
+    path starting ``resources.<name>``.
+    """
+    context = ValidationContext(clients, stack, clock)
+    offline = ValidationContext(None, stack, clock)
+    resolver = definition.resolver(UnknownResourcesView(parent_view))
+    template = getattr(definition, "template", None)
+    for name, defn in definition.resource_definitions().items():
+        cls = type_lookup(defn.resource_type, name)
+        if not _is_resource_class(cls):
+            continue
+        try:
+            ctx = offline if defn.depends_on else context
+            res = cls(name, defn, ctx, resolver=resolver)
+            res.validate()
+        except ValueNotYetKnown:
+            continue  # the plug-in's own checks need something not known yet
+        except exception.StackValidationFailed as ex:
+            if not ex.path:
+                raise _failure(ex.error_message or str(ex), ["resources", name], template) from None
+            raise _with_source(ex, template) from None
+        except exception.PlugsimError as ex:
+            raise _failure(f"{type(ex).__name__}: {ex}", ["resources", name], template) from None
+        except Exception as ex:  # a plug-in's validate() that raises anything else
+            raise _failure(f"{type(ex).__name__}: {ex}", ["resources", name], template) from None
+
+
+def _failure(message: str, path: list[Any], template: Any) -> exception.StackValidationFailed:
+    source = getattr(template, "source", None)
+    return exception.StackValidationFailed(message, path=path, source=source)
+
+
+def _with_source(
+    ex: exception.StackValidationFailed, template: Any
+) -> exception.StackValidationFailed:
+    source = getattr(template, "source", None)
+    if ex.source is not None or source is None or not ex.path:
+        return ex
+    return exception.StackValidationFailed(
+        error_message=ex.error_message, path=ex.path, error=ex.error, source=source
+    )
+
+
+def stack_info(name: str, stack_id: str, parameters: Mapping[str, Any]) -> StackInfo:
+    """Return the :class:`StackInfo` a validated resource sees."""
+    return StackInfo(name=name, id=stack_id, parameters=dict(parameters))
