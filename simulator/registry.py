@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sdk import exception
+from sdk.constraints import default_registry
 from sdk.plugins import LoadError, load_entry_points, load_plugin_dirs
 
 if TYPE_CHECKING:
@@ -27,11 +28,33 @@ _DIR_CACHE: dict[tuple[str, ...], Any] = {}
 _EP_CACHE: dict[str, Any] = {}
 
 
+class PluginConstraints:
+    """Where the ``constraint_mapping()`` of plug-in modules goes: the default registry.
+
+    :class:`sdk.constraints.CustomConstraint` looks names up in the process-wide
+    default registry, and plug-in modules are loaded once per process, so their
+    custom constraints are registered there. A module that maps a name to the
+    very class the ``plugsim.constraints`` entry points already provide (the
+    bundled OpenStack constraints do both) registers nothing new.
+    """
+
+    def register(self, name: str, cls: type) -> None:
+        """Register *cls* under *name* unless that exact class is already there."""
+        registry = default_registry()
+        if name in registry:
+            try:
+                if type(registry.get(name)) is cls:
+                    return
+            except exception.PlugsimError:
+                pass
+        registry.register(name, cls, origin="plug-in module")
+
+
 def _load_dirs(dirs: tuple[str, ...]) -> Any:
     report = _DIR_CACHE.get(dirs)
     if report is None:
         try:
-            report = load_plugin_dirs(dirs)
+            report = load_plugin_dirs(dirs, constraint_registry=PluginConstraints())
         except exception.PluginConflict:
             raise
         _DIR_CACHE[dirs] = report
@@ -41,7 +64,7 @@ def _load_dirs(dirs: tuple[str, ...]) -> Any:
 def _load_entry_points() -> Any:
     report = _EP_CACHE.get("eps")
     if report is None:
-        report = load_entry_points()
+        report = load_entry_points(constraint_registry=PluginConstraints())
         _EP_CACHE["eps"] = report
     return report
 
