@@ -37,6 +37,8 @@ class TemplateFile:
     raw: Any = None
     positions: dict[tuple[Any, ...], tuple[int, int]] = field(default_factory=dict)
     plugin_types: dict[str, type] = field(default_factory=dict)
+    #: Results computed once per file and shared between rules (the engine's validation).
+    cache: dict[str, Any] = field(default_factory=dict)
 
     @property
     def is_template(self) -> bool:
@@ -93,8 +95,21 @@ def _params(tmpl: Any) -> dict[str, Any]:
     return values
 
 
+def known_types(template: TemplateFile) -> dict[str, type]:
+    """plugsim's built-in resource types and those of the plug-ins being linted."""
+    from simulator.registry import builtin_mapping
+
+    return {**builtin_mapping(), **template.plugin_types}
+
+
 def validate(template: TemplateFile) -> exception.StackValidationFailed | None:
-    """Load and validate the template with the engine; the first error, if any."""
+    """Load and validate the template with the engine; the first error, if any (cached)."""
+    if "validation" not in template.cache:
+        template.cache["validation"] = _validate(template)
+    return template.cache["validation"]
+
+
+def _validate(template: TemplateFile) -> exception.StackValidationFailed | None:
     from simulator.registry import builtin_mapping
     from simulator.template import StackDefinition, load_template
 
@@ -126,6 +141,39 @@ def validate(template: TemplateFile) -> exception.StackValidationFailed | None:
     return None
 
 
+#: The kinds of validation error that have a rule of their own (PS404, PS406, PS407, PS410).
+ERROR_KINDS = ("unknown-type", "cycle", "function-version", "capabilities", "other")
+
+
+def error_kind(error: exception.StackValidationFailed) -> str:
+    """Which rule reports *error*: one of :data:`ERROR_KINDS`."""
+    causes: list[BaseException] = []
+    current: BaseException | None = error
+    while current is not None and current not in causes:
+        causes.append(current)
+        current = current.__cause__ or current.__context__
+    if any(isinstance(c, exception.ResourceTypeNotFound) for c in causes):
+        return "unknown-type"
+    text = error.error_message or str(error)
+    if text.startswith("Circular dependency found"):
+        return "cycle"
+    if "is not supported in heat_template_version" in text:
+        return "function-version"
+    if error.path and error.path[0] == "capabilities":
+        return "capabilities"
+    return "other"
+
+
+def _validation_hits(template: TemplateFile, kind: str) -> Iterator[Hit]:
+    if not template.is_template:
+        return
+    error = validate(template)
+    if error is not None and error_kind(error) == kind:
+        message = str(error)
+        prefix = f"{template.display}: "
+        yield template.hit(error.path, error=message.removeprefix(prefix))
+
+
 @rule(
     "PS401",
     "template-invalid",
@@ -133,14 +181,121 @@ def validate(template: TemplateFile) -> exception.StackValidationFailed | None:
     family="template",
     scope="template",
     message="{error}",
-    summary="The engine rejects the template.",
+    summary="The engine rejects the template (for a reason without a rule of its own).",
     doc="""
         The template is loaded and validated by the engine's own template layer,
-        with the resource types of plugsim and of the plug-ins being linted. This
-        reports an unknown resource type, a ``get_attr`` of an attribute the type
-        does not have, a reference to a missing resource, a dependency cycle, a
-        function that the template's ``heat_template_version`` does not have, and
-        malformed sections. Validation stops at the first error.
+        with the resource types of plugsim and of the plug-ins being linted.
+        Validation stops at the first error. An unknown resource type (PS404),
+        a dependency cycle (PS406), a function the template's version lacks
+        (PS407) and a malformed ``capabilities`` section (PS410) have rules of
+        their own; this one reports the rest: a reference to a missing
+        resource, a malformed section, a bad parameter definition ...
+    """,
+    bad="""
+        heat_template_version: 2018-08-31
+        resources:
+          a:
+            type: OS::Heat::None
+            properties:
+              value: {get_resource: nowhere}
+    """,
+    good="""
+        heat_template_version: 2018-08-31
+        resources:
+          a:
+            type: OS::Heat::None
+          b:
+            type: OS::Heat::None
+            properties:
+              value: {get_resource: a}
+    """,
+)
+def check_template(template: TemplateFile) -> Iterator[Hit]:
+    """The engine's first error, unless another rule reports its kind."""
+    yield from _validation_hits(template, "other")
+
+
+@rule(
+    "PS404",
+    "unknown-resource-type",
+    severity=Severity.ERROR,
+    family="template",
+    scope="template",
+    message="{error}",
+    summary="A resource's type is neither built in nor registered by a linted plug-in.",
+    doc="""
+        Types are looked up among plugsim's built-in types and the types the
+        linted plug-ins register. Lint the plug-in together with the template
+        (``plugsim lint plugins/ templates/``) so that its types are known.
+    """,
+    bad="""
+        heat_template_version: 2018-08-31
+        resources:
+          a:
+            type: Example::Nowhere::Thing
+    """,
+    good="""
+        heat_template_version: 2018-08-31
+        resources:
+          a:
+            type: OS::Heat::None
+    """,
+)
+def check_unknown_type(template: TemplateFile) -> Iterator[Hit]:
+    """The engine's error when it is an unknown resource type."""
+    yield from _validation_hits(template, "unknown-type")
+
+
+@rule(
+    "PS406",
+    "dependency-cycle",
+    severity=Severity.ERROR,
+    family="template",
+    scope="template",
+    message="{error}",
+    summary="Resources depend on each other in a circle.",
+    doc="""
+        ``get_resource``, ``get_attr`` and ``depends_on`` make a resource wait
+        for another. A circle of them can never start; the message names the
+        resources on it.
+    """,
+    bad="""
+        heat_template_version: 2018-08-31
+        resources:
+          a:
+            type: OS::Heat::None
+            properties: {value: {get_resource: b}}
+          b:
+            type: OS::Heat::None
+            properties: {value: {get_resource: a}}
+    """,
+    good="""
+        heat_template_version: 2018-08-31
+        resources:
+          a:
+            type: OS::Heat::None
+          b:
+            type: OS::Heat::None
+            properties: {value: {get_resource: a}}
+    """,
+)
+def check_cycle(template: TemplateFile) -> Iterator[Hit]:
+    """The engine's error when it is a dependency cycle."""
+    yield from _validation_hits(template, "cycle")
+
+
+@rule(
+    "PS407",
+    "function-not-in-version",
+    severity=Severity.ERROR,
+    family="template",
+    scope="template",
+    message="{error}",
+    summary="A function that the template's heat_template_version does not have.",
+    doc="""
+        Each ``heat_template_version`` has its own set of functions; using a
+        newer one makes the template fail on every engine that honours the
+        version. Raise the version or use a function the version has.
     """,
     bad="""
         heat_template_version: 2015-04-30
@@ -159,15 +314,89 @@ def validate(template: TemplateFile) -> exception.StackValidationFailed | None:
               value: {map_merge: [{a: 1}, {b: 2}]}
     """,
 )
-def check_template(template: TemplateFile) -> Iterator[Hit]:
-    """The first error the engine finds in the template."""
+def check_function_version(template: TemplateFile) -> Iterator[Hit]:
+    """The engine's error when it is a function missing from the version."""
+    yield from _validation_hits(template, "function-version")
+
+
+def _get_attrs(value: Any, path: tuple[Any, ...]) -> Iterator[tuple[list[Any], tuple[Any, ...]]]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "get_attr" and isinstance(item, list):
+                yield item, (*path, key)
+            yield from _get_attrs(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _get_attrs(item, (*path, index))
+
+
+def declared_attributes(cls: type) -> set[str] | None:
+    """The attribute names *cls* declares, or None when it answers any name itself."""
+    from sdk.resource import Resource
+
+    if not isinstance(cls, type) or not issubclass(cls, Resource):
+        return None
+    if cls.FnGetAtt is not Resource.FnGetAtt or cls.get_attribute is not Resource.get_attribute:
+        return None
+    return {*getattr(cls, "attributes_schema", {}), *getattr(cls, "BASE_ATTRIBUTES", ())}
+
+
+@rule(
+    "PS405",
+    "unknown-attribute",
+    severity=Severity.ERROR,
+    family="template",
+    scope="template",
+    message="get_attr of attribute {attr!r} of resource {resource} ({type_name}), which "
+    "declares only {known}",
+    summary="get_attr names an attribute the resource's type does not declare.",
+    doc="""
+        ``{get_attr: [server, first_address]}`` needs ``first_address`` in the
+        type's ``attributes_schema`` (or ``show``, which every type has). An
+        undeclared name has no value at run time. Types whose class answers
+        every name itself (its own ``FnGetAtt``) and template resources are
+        not checked.
+    """,
+    bad="""
+        heat_template_version: 2018-08-31
+        resources:
+          a: {type: Plugsim::Test::Trivial}
+        outputs:
+          out: {value: {get_attr: [a, colour]}}
+    """,
+    good="""
+        heat_template_version: 2018-08-31
+        resources:
+          a: {type: Plugsim::Test::Trivial}
+        outputs:
+          out: {value: {get_attr: [a, value]}}
+    """,
+)
+def check_unknown_attribute(template: TemplateFile) -> Iterator[Hit]:
+    """``get_attr`` of attributes the referenced resource's type does not declare."""
     if not template.is_template:
         return
-    error = validate(template)
-    if error is not None:
-        message = str(error)
-        prefix = f"{template.display}: "
-        yield template.hit(error.path, error=message.removeprefix(prefix))
+    resources = template.raw.get("resources")
+    if not isinstance(resources, dict):
+        return
+    types = known_types(template)
+    for args, path in _get_attrs(template.raw, ()):
+        if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[1], str):
+            continue
+        body = resources.get(args[0])
+        type_name = body.get("type") if isinstance(body, dict) else None
+        if not isinstance(type_name, str) or type_name not in types:
+            continue
+        known = declared_attributes(types[type_name])
+        if known is None or args[1] in known:
+            continue
+        yield template.hit(
+            path,
+            attr=args[1],
+            resource=args[0],
+            type_name=type_name,
+            known=", ".join(sorted(known)),
+        )
 
 
 def _get_params(value: Any, path: tuple[Any, ...]) -> Iterator[tuple[str, tuple[Any, ...]]]:
@@ -262,3 +491,7 @@ def check_hidden_outputs(template: TemplateFile) -> Iterator[Hit]:
         for name, path in _get_params(body, ("outputs", output)):
             if name in hidden:
                 yield template.hit(path, output=output, param=name)
+
+
+# Environment and capabilities rules belong to this family; importing registers them.
+from sdk.lint import environment_rules  # noqa: E402, F401
