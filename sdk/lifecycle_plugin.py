@@ -9,16 +9,22 @@ before the action starts and :meth:`LifecyclePlugin.do_post_op` after it ends.
 The contract the engine keeps:
 
 * Plug-ins run in ascending :meth:`~LifecyclePlugin.get_ordinal` order; plug-ins
-  with equal ordinals run in the order of their class's qualified name, so the
-  order never depends on discovery or hash order.
+  with equal ordinals run in the order of their registration names (the
+  entry-point name, or ``module.Class`` for one given as ``module:Class``), so
+  the order never depends on discovery or hash order. An ordinal that is not an
+  int is a configuration error naming the plug-in.
 * If a plug-in's ``do_pre_op`` raises, the action does not start. The engine
   then calls ``do_post_op`` (with ``is_stack_failure=True``) of every plug-in
   whose ``do_pre_op`` already ran, so that each can undo what it prepared, and
   the stack action fails with the pre-op error.
 * ``do_post_op`` runs whether the action succeeded or failed;
   ``is_stack_failure`` tells which.
+* A ``do_post_op`` that raises fails the action too; the remaining post-ops
+  still run.
 * Plug-ins observe; they must not modify the stack, its template or its
-  resources. Every call is recorded as an event.
+  resources (only its status fields). In strict mode (``--strict-lifecycle``
+  and always under the pytest plugin) a change fails the action, naming the
+  plug-in and the field. Every call is recorded as an event.
 """
 
 from __future__ import annotations
@@ -45,10 +51,9 @@ class LifecyclePlugin:
         """Run before the stack action *action* starts.
 
         :param context: the request context of the operation.
-        :param stack: the stack as it will be after the action (for an update,
-            the new definition).
-        :param current_stack: for an update, the stack as it is now; None
-            otherwise.
+        :param stack: the stack the action runs on, as it is now.
+        :param current_stack: for update, restore and rollback, the definition
+            the stack is moving to; None otherwise.
         :param action: the stack action name, e.g. ``'CREATE'``.
         :raises Exception: to veto the action; the engine then runs the
             post-ops of the plug-ins already processed with
@@ -68,7 +73,8 @@ class LifecyclePlugin:
 
         :param context: the request context of the operation.
         :param stack: the stack the action ran on.
-        :param current_stack: for an update, the stack as it was before.
+        :param current_stack: for update, restore and rollback, the definition
+            the stack moved (or tried to move) to; None otherwise.
         :param action: the stack action name, e.g. ``'CREATE'``.
         :param is_stack_failure: True when the action failed or a pre-op
             vetoed it.

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 import click
 
@@ -79,45 +77,22 @@ def simulate(
     from simulator.simulate import simulate as run
 
     listener = progress_listener("table") if progress and fmt == "text" else None
-    with _lifecycle_environment(lifecycle_plugins, strict_lifecycle):
-        report = run(
-            template,
-            list(environment),
-            parse_parameters(parameters),
-            seed=seed,
-            faults=faults,
-            update_template=update_template,
-            state=opts.state or ":memory:",
-            plugin_dirs=opts.plugin_dirs,
-            listener=listener,
-        )
+    report = run(
+        template,
+        list(environment),
+        parse_parameters(parameters),
+        seed=seed,
+        faults=faults,
+        update_template=update_template,
+        state=opts.state or ":memory:",
+        plugin_dirs=opts.plugin_dirs,
+        listener=listener,
+        lifecycle_plugins=lifecycle_plugins,
+        strict_lifecycle=strict_lifecycle,
+    )
     if fmt == "json":
         click.echo(json.dumps(report.to_dict(), indent=2, default=str))
     else:
         click.echo(report.to_text(), nl=False)
     if not report.ok:
         raise click.exceptions.Exit(1)
-
-
-@contextmanager
-def _lifecycle_environment(plugins: Sequence[str], strict: bool) -> Iterator[None]:
-    """Hand the lifecycle options to the simulated world through its environment variables.
-
-    :func:`simulator.simulate.simulate` opens the world itself; the world reads
-    ``PLUGSIM_LIFECYCLE_PLUGINS`` and ``PLUGSIM_STRICT_LIFECYCLE`` when it opens.
-    """
-    from simulator.lifecycle import ENV_PLUGINS, ENV_STRICT
-
-    saved = {key: os.environ.get(key) for key in (ENV_PLUGINS, ENV_STRICT)}
-    if plugins:
-        os.environ[ENV_PLUGINS] = " ".join([saved[ENV_PLUGINS] or "", *plugins]).strip()
-    if strict:
-        os.environ[ENV_STRICT] = "1"
-    try:
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value

@@ -123,12 +123,26 @@ def simulate(
     plugin_dirs: Iterable[str] = (),
     stack_name: str = "simulated",
     listener: Any = None,
+    lifecycle_plugins: Iterable[Any] = (),
+    strict_lifecycle: bool = False,
 ) -> Report:
-    """Run the whole life of a stack and report it (see the module docstring)."""
+    """Run the whole life of a stack and report it (see the module docstring).
+
+    *lifecycle_plugins* (``module:Class`` strings, classes or instances) run
+    around every action; *strict_lifecycle* fails an action whose plug-in
+    changes the stack.
+    """
     from simulator.world import World
 
     started = time.perf_counter()
-    world = World.open(state, seed=seed, faults=faults, plugin_dirs=plugin_dirs)
+    world = World.open(
+        state,
+        seed=seed,
+        faults=faults,
+        plugin_dirs=plugin_dirs,
+        lifecycle_plugins=lifecycle_plugins,
+        strict_lifecycle=strict_lifecycle,
+    )
     if listener is not None:
         world.listeners.append(listener)
     report = Report(seed=world.seed, template=str(template))

@@ -19,6 +19,7 @@ _EXPORTS = {
     "StackHandle": "sdk.testing.harness",
     "ResourceHarness": "sdk.testing.harness",
     "ResourceConformance": "sdk.testing.conformance",
+    "LifecyclePluginConformance": "sdk.testing.lifecycle_conformance",
     "HandlerBlocked": "sdk.testing.watchdog",
     "Coverage": "sdk.testing.report",
 }
