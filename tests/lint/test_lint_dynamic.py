@@ -1,0 +1,172 @@
+"""Dynamic rules (PS15x): plug-ins driven on a fake cloud, bounded, never on the network."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sdk.lint import LintConfig, all_rules, lint_paths, load_config
+from sdk.lint import dynamic as dynamic_mod
+
+FIXTURES = Path(__file__).parent / "fixtures" / "dynamic"
+D = "tests/lint/fixtures/dynamic"
+GENERATED = (
+    " (the properties were generated from the schema; give a working map in "
+    "[tool.plugsim.lint] properties or a lint_properties class attribute)"
+)
+
+EXPECTED = {
+    "PS150": [
+        f"{D}/ps150_bad.py:6:1: PS150 Widget (Example::Things::Widget): dynamic checks skipped: "
+        "creating Example::Things::Widget with properties {'model': ''} ended CREATE_FAILED: "
+        "Resource CREATE failed: BadRequest: resources.resource: unknown model ''" + GENERATED
+    ],
+    "PS151": [
+        f"{D}/ps151_bad.py:17:19: PS151 Widget: attribute colour is declared but "
+        "_resolve_attribute returned None on a created resource",
+        f"{D}/ps151_bad.py:18:18: PS151 Widget: attribute owner is declared but "
+        "_resolve_attribute raised KeyError: 'owner' on a created resource",
+    ],
+    "PS152": [
+        f"{D}/ps152_bad.py:16:5: PS152 Widget.handle_create completed without calling "
+        "resource_id_set"
+    ],
+    "PS153": [
+        f"{D}/ps153_bad.py:16:9: PS153 Widget: property size is update_allowed but changing it "
+        "in place changed neither the fake cloud nor the resource's show",
+        f"{D}/ps153_bad.py:19:9: PS153 Widget: property tags is update_allowed but changing it "
+        "in place changed neither the fake cloud nor the resource's show",
+    ],
+}
+
+
+def _lines(path, config=None, **kwargs):
+    report = lint_paths([path], config=config or LintConfig(), **kwargs)
+    return [f"{f.path}:{f.line}:{f.col}: {f.rule_id} {f.message}" for f in report.findings]
+
+
+@pytest.mark.parametrize("rule_id", sorted(EXPECTED))
+def test_dynamic_rule_fires_on_its_failing_example(rule_id):
+    assert _lines(FIXTURES / f"{rule_id.lower()}_bad.py") == EXPECTED[rule_id]
+
+
+@pytest.mark.parametrize("rule_id", sorted(EXPECTED))
+def test_passing_example_has_no_finding_at_all(rule_id):
+    assert _lines(FIXTURES / f"{rule_id.lower()}_good.py") == []
+
+
+def test_every_dynamic_rule_has_examples():
+    assert {r.id for r in all_rules() if r.family == "dynamic"} == set(EXPECTED)
+
+
+def test_no_dynamic_runs_nothing_on_the_fake_cloud(monkeypatch):
+    def forbidden(*args, **kwargs):
+        raise AssertionError("a plug-in was driven although dynamic=False")
+
+    monkeypatch.setattr("sdk.lint.dynamic_rules.drive_class", forbidden)
+    for rule_id in EXPECTED:
+        assert _lines(FIXTURES / f"{rule_id.lower()}_bad.py", dynamic=False) == []
+
+
+def test_the_cli_flag_no_dynamic_switches_the_dynamic_rules_off():
+    def run(*flags):
+        return subprocess.run(
+            [sys.executable, "-m", "sdk.lint", *flags, f"{D}/ps152_bad.py"],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).parents[2],
+            check=False,
+        )
+
+    with_dynamic = run()
+    assert with_dynamic.returncode == 1
+    assert "PS152 Widget.handle_create completed without calling resource_id_set" in (
+        with_dynamic.stdout
+    )
+    without = run("--no-dynamic")
+    assert (without.returncode, without.stdout) == (
+        0,
+        "Found 0 errors, 0 warnings and 0 infos in 1 file.\n",
+    )
+
+
+def test_properties_from_the_configuration_replace_the_generated_guess():
+    config = LintConfig(properties={"Example::Things::Widget": {"model": "w-100"}})
+    assert _lines(FIXTURES / "ps150_bad.py", config) == []
+
+
+def test_properties_table_in_pyproject_is_read_and_checked(tmp_path):
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(
+        '[tool.plugsim.lint.properties]\n"Example::Things::Widget" = { model = "w-100" }\n'
+    )
+    assert load_config(pyproject).properties == {"Example::Things::Widget": {"model": "w-100"}}
+    pyproject.write_text('[tool.plugsim.lint.properties]\n"Example::Things::Widget" = 3\n')
+    from sdk.exception import ConfigurationError
+
+    with pytest.raises(ConfigurationError) as info:
+        load_config(pyproject)
+    assert str(info.value) == (
+        f"{pyproject}: [tool.plugsim.lint] properties.'Example::Things::Widget' must be a table "
+        "of property values, got 3"
+    )
+
+
+def test_a_lint_properties_attribute_that_is_not_a_dict_skips_with_the_reason(tmp_path):
+    source = (FIXTURES / "ps150_good.py").read_text()
+    bad = tmp_path / "widget.py"
+    bad.write_text(source.replace('lint_properties = {"model": "w-100"}', 'lint_properties = "x"'))
+    report = lint_paths([bad], config=LintConfig(select=("PS150",)))
+    assert [f.message for f in report.findings] == [
+        "Widget (Example::Things::Widget): dynamic checks skipped: Widget.lint_properties is "
+        "str, not a dict"
+    ]
+
+
+def test_a_create_that_never_completes_stops_at_the_virtual_time_limit():
+    assert _lines(FIXTURES / "never_done.py") == [
+        f"{D}/never_done.py:4:1: PS150 Slow (Example::Things::Slow): dynamic checks skipped: "
+        "creating Example::Things::Slow with properties {} ended CREATE_FAILED: Create timed out"
+        + GENERATED
+    ]
+
+
+def test_a_blocking_handler_is_stopped_by_the_wall_clock_watchdog(monkeypatch):
+    monkeypatch.setattr(dynamic_mod, "HANDLER_WALL_LIMIT", 0.3)
+    lines = _lines(FIXTURES / "blocking.py")
+    assert len(lines) == 1
+    assert lines[0].startswith(
+        f"{D}/blocking.py:6:1: PS150 Stuck (Example::Things::Stuck): dynamic checks skipped: "
+        "driving Example::Things::Stuck with properties {} failed: HandlerBlocked: handler "
+        "Stuck.handle_create of resource 'resource' (Example::Things::Stuck) blocked the event "
+        "loop for more than 0.3 s of wall time"
+    )
+
+
+def test_a_run_over_its_wall_budget_is_abandoned_and_reported(monkeypatch):
+    monkeypatch.setattr(dynamic_mod, "HANDLER_WALL_LIMIT", 30.0)
+    monkeypatch.setattr(dynamic_mod, "CLASS_WALL_LIMIT", 0.3)
+    from sdk.lint.dynamic import drive_class
+    from sdk.lint.loading import import_file
+
+    module = import_file(FIXTURES / "blocking.py").module
+    run = drive_class("Example::Things::Stuck", module.Stuck, wall_limit=0.3)
+    assert run.skipped == (
+        "driving Example::Things::Stuck did not finish within 0.3 s of wall time" + GENERATED
+    )
+
+
+def test_network_access_during_a_dynamic_run_is_blocked():
+    assert _lines(FIXTURES / "network.py") == [
+        f"{D}/network.py:6:1: PS150 Caller (Example::Things::Caller): dynamic checks skipped: "
+        "creating Example::Things::Caller with properties {} ended CREATE_FAILED: Resource "
+        "CREATE failed: NetworkBlocked: resources.resource: plugsim lint: network access is "
+        "blocked while driving a plug-in on a fake cloud" + GENERATED
+    ]
+
+
+def test_dynamic_findings_are_the_same_on_every_run():
+    paths = [FIXTURES / "ps151_bad.py", FIXTURES / "ps153_bad.py"]
+    first = lint_paths(paths, config=LintConfig()).findings
+    assert lint_paths(paths, config=LintConfig()).findings == first
