@@ -46,7 +46,7 @@ def rule_rst(rule: Rule) -> str:
         title,
         "-" * len(title),
         "",
-        f"*{rule.severity.value}* — {rule.summary}",
+        f"*{rule.severity.value}* — {_escape(rule.summary)}",
         "",
         f"Message: ``{rule.message}``",
         "",
@@ -66,6 +66,11 @@ def rule_rst(rule: Rule) -> str:
         "",
     ]
     return "\n".join(parts)
+
+
+def _escape(text: str) -> str:
+    """Escape reStructuredText inline markup characters in plain prose (e.g. ``**kwargs``)."""
+    return text.replace("\\", "\\\\").replace("*", "\\*").replace("`", "\\`")
 
 
 def render_rules_rst() -> str:
