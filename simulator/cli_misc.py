@@ -79,9 +79,24 @@ def validate(
     help="Resources per dependency layer.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--vs-heat",
+    is_flag=True,
+    help="Run the same stack through OpenStack Heat's engine too and print the ratios "
+    "(needs openstack-heat in a virtualenv named by PLUGSIM_HEAT_PYTHON).",
+)
 @pass_options
-def bench(opts: Options, n: int, width: int, as_json: bool) -> None:
+def bench(opts: Options, n: int, width: int, as_json: bool, vs_heat: bool) -> None:
     """Time create/update/suspend/resume/delete of an N-resource layered stack."""
+    if vs_heat:
+        from simulator.bench_heat import format_vs_heat, run_vs_heat
+
+        comparison = run_vs_heat(n, width)
+        if as_json:
+            click.echo(json.dumps(comparison, indent=2))
+        else:
+            click.echo(format_vs_heat(comparison), nl=False)
+        return
     from simulator.bench import run_bench
 
     result = run_bench(n, width, state=opts.state)

@@ -41,3 +41,10 @@ def test_cloud_inventory_keeps_engine_and_salt_cloud_options(tmp_path):
     res = run("--state", state, "cloud", "inventory", "--all", "-f", "json")
     kinds = {(i["service"], i["kind"]) for i in json.loads(res.output)}
     assert ("compute", "image") in kinds  # the pre-seeded default world shows with --all
+
+
+def test_bench_vs_heat_without_heat_is_one_clear_line(monkeypatch, tmp_path):
+    monkeypatch.setenv("PLUGSIM_HEAT_PYTHON", str(tmp_path / "no-such-python"))
+    res = CliRunner().invoke(main, ["bench", "--vs-heat", "--resources", "5"])
+    assert res.exit_code == 1
+    assert res.output.strip().startswith("plugsim: error: --vs-heat needs openstack-heat")
