@@ -228,6 +228,16 @@ class Property:
         self.context = context
         self.path = list(path) + ([name] if name is not None else [])
 
+    @classmethod
+    def _make(cls, schema: Schema, name: str | int, context: Any, base: list[Any]) -> Property:
+        """Build a Property from an already converted schema (the hot path of Properties)."""
+        prop = cls.__new__(cls)
+        prop.schema = schema
+        prop.name = name
+        prop.context = context
+        prop.path = [*base, name]
+        return prop
+
     def required(self) -> bool:
         """Return True if the property must be given."""
         return self.schema.required
@@ -337,8 +347,9 @@ class Properties(Mapping[str, Any]):
             self.path = [parent_name]
         else:
             self.path = []
+        base = self.path
         self.props = {
-            name: Property(s, name, context, self.path) for name, s in self.schema.items()
+            name: Property._make(s, name, context, base) for name, s in self.schema.items()
         }
 
     # -- mapping protocol ---------------------------------------------------
@@ -390,8 +401,10 @@ class Properties(Mapping[str, Any]):
 
     def _get_property_value(self, key: str, validate: bool = False, strict: bool = True) -> Any:
         prop = self._check_key(key)
-        if self._is_set(key):
-            return self.get_user_value(key, validate)
+        data = self._user_data()
+        raw = data[key] if key in data else None
+        if raw is not None:
+            return prop.get_value(self.resolve(raw), validate)
         if strict and prop.required() and not prop.has_default():
             raise exception.StackValidationFailed(
                 error_message=f"Property {key} not assigned", path=self.path

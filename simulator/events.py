@@ -47,6 +47,14 @@ class Event:
         """Return True when this event records a change of the stack itself."""
         return self.resource_type == STACK_TYPE
 
+    def with_id(self, event_id: int) -> Event:
+        """Return a copy of this event carrying *event_id* (the store assigns ids)."""
+        copy = object.__new__(Event)
+        fields = copy.__dict__
+        fields.update(self.__dict__)
+        fields["id"] = event_id
+        return copy
+
     def to_dict(self) -> dict[str, Any]:
         """Return the event as a plain, JSON-serialisable dictionary."""
         return asdict(self)

@@ -508,18 +508,7 @@ class Store:
                 ev.time,
             ),
         )
-        return Event(
-            int(cur.lastrowid or 0),
-            ev.stack_id,
-            ev.stack_name,
-            ev.resource_name,
-            ev.resource_type,
-            ev.physical_resource_id,
-            ev.action,
-            ev.status,
-            ev.reason,
-            ev.time,
-        )
+        return ev.with_id(int(cur.lastrowid or 0))
 
     def record(
         self, ev: Event, *, resource: ResourceRecord | None = None, stack: StackRecord | None = None

@@ -1,5 +1,7 @@
 """Events: canonical lines and timeline rendering."""
 
+import pytest
+
 from simulator.events import STACK_TYPE, Event, event_log, format_event, format_time
 
 
@@ -19,3 +21,14 @@ def test_timeline_line():
     assert ev.is_stack_event
     assert format_time(3725.25) == "01:02:05.250"
     assert format_event(ev) == "01:02:05.250  web CREATE_FAILED [sid]: Timed out"
+
+
+def test_with_id_copies_every_field_and_leaves_the_original_alone():
+    ev = Event(0, "s", "web", "a", "T", "p", "CREATE", "COMPLETE", "ok", 1.5)
+    copy = ev.with_id(42)
+    assert copy.id == 42 and ev.id == 0
+    assert copy.to_dict() == {**ev.to_dict(), "id": 42}
+    assert copy == Event(42, "s", "web", "a", "T", "p", "CREATE", "COMPLETE", "ok", 1.5)
+    assert hash(copy) == hash(Event(42, "s", "web", "a", "T", "p", "CREATE", "COMPLETE", "ok", 1.5))
+    with pytest.raises(AttributeError):
+        copy.id = 7  # type: ignore[misc]
