@@ -80,12 +80,19 @@ def conformance(module: PluginModule) -> list[Any]:
     return out
 
 
+#: Findings about the configuration or the run as a whole: reported on the first line.
+WHOLE_FILE_CHECKS = frozenset({"config", "load", "run"})
+#: Conformance checks named after something other than the function they are about.
+CHECK_FUNCTIONS = {"leaks": "destroy"}
 _FUNCTION = re.compile(r"\b([a-z_][a-z0-9_]*)\(")
 
 
 def _where(module: PluginModule, finding: Any, default: str) -> Any:
     """The def of the function the finding is about (its check or message), else *default*."""
-    candidates = [finding.check.split(".", 1)[0], *_FUNCTION.findall(finding.message), default]
+    head = finding.check.split(".", 1)[0]
+    if head in WHOLE_FILE_CHECKS:
+        return 1
+    candidates = [CHECK_FUNCTIONS.get(head, head), *_FUNCTION.findall(finding.message), default]
     for name in candidates:
         fn = module.functions.get(name)
         if fn is not None:
@@ -94,14 +101,23 @@ def _where(module: PluginModule, finding: Any, default: str) -> Any:
 
 
 def _hits(module: PluginModule, select: Any, default: str) -> Iterator[Hit]:
+    """One hit per place: findings about the same function are joined in run order."""
+    grouped: dict[int, tuple[Any, list[str], list[str]]] = {}
     for finding in conformance(module):
-        if finding.severity == "error" and select(finding.check):
-            yield module.hit(
-                _where(module, finding, default),
-                driver=module.path.name,
-                check=finding.check,
-                detail=finding.message,
-            )
+        if finding.severity != "error" or not select(finding.check):
+            continue
+        where = _where(module, finding, default)
+        line = where if isinstance(where, int) else where.lineno
+        _, details, checks = grouped.setdefault(line, (where, [], []))
+        if finding.message not in details:
+            details.append(finding.message)
+        if finding.check not in checks:
+            checks.append(finding.check)
+    for line in sorted(grouped):
+        where, details, checks = grouped[line]
+        yield module.hit(
+            where, driver=module.path.name, check=", ".join(checks), detail="; ".join(details)
+        )
 
 
 @rule(

@@ -132,7 +132,7 @@ def refuses_wrong_call(module: PluginModule, fn: FunctionNode) -> bool:
     severity=Severity.ERROR,
     family="driver",
     scope="module",
-    message="cloud driver {driver} does not define the required function {function}()",
+    message="cloud driver {driver} does not define the required function(s) {functions}",
     summary="A cloud driver module lacks a function salt-cloud requires.",
     doc="""
         salt-cloud (and plugsim's driver harness) call these module functions
@@ -140,7 +140,7 @@ def refuses_wrong_call(module: PluginModule, fn: FunctionNode) -> bool:
         ``destroy``, ``list_nodes``, ``list_nodes_full``,
         ``list_nodes_select``, ``show_instance``, ``avail_images`` and
         ``avail_sizes``. A driver without one of them fails the first command
-        that needs it. The finding is on the first line of the file.
+        that needs it. One finding, on the first line of the file, lists them.
     """,
     bad="""
         def __virtual__():
@@ -168,9 +168,9 @@ def check_required_functions(module: PluginModule) -> Iterator[Hit]:
     if not is_driver(module):
         return
     defined = set(module.functions) | _assigned(module)
-    for name in REQUIRED_FUNCTIONS:
-        if name not in defined:
-            yield module.hit(1, driver=module.path.name, function=name)
+    missing = [f"{name}()" for name in REQUIRED_FUNCTIONS if name not in defined]
+    if missing:
+        yield module.hit(1, driver=module.path.name, functions=", ".join(missing))
 
 
 @rule(
