@@ -7,10 +7,14 @@ The public facade is small::
     print(render(report, "sarif"))
 
 Rules live in one module per family (``resource_rules``, ``schema_rules``,
-``mapping_rules``, ``template_rules``, ``inclusion``); formatters, the
-``pyproject.toml`` configuration and inline suppression have their own
-modules. Linting never runs a plug-in's handlers and never touches the
-network; a plug-in that crashes on import is a finding.
+``mapping_rules``, ``template_rules`` with ``environment_rules``,
+``dynamic_rules``, ``driver_rules`` with ``driver_dynamic``, ``inclusion``);
+formatters, the ``pyproject.toml`` configuration and inline suppression have
+their own modules. The dynamic rules run a plug-in's handlers (and a driver's
+functions) only on a fake cloud, in virtual time, bounded by a wall-clock
+watchdog, with the network blocked; ``lint_paths(..., dynamic=False)`` (the
+CLI's ``--no-dynamic``) leaves them out. A plug-in that crashes on import is a
+finding.
 """
 
 from sdk.lint.config import LintConfig, find_config, load_config

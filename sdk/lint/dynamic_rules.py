@@ -10,12 +10,13 @@ not at all with ``--no-dynamic`` (``lint_paths(..., dynamic=False)``).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from sdk.lint.dynamic import ClassRun, drive_class
 from sdk.lint.loading import is_resource_class
 from sdk.lint.mapping_rules import MAPPING_FUNCTIONS, loaded, mapping_calls
 from sdk.lint.registry import Hit, Severity, rule
-from sdk.lint.schema_model import class_attributes, walk_properties
+from sdk.lint.schema_model import class_attributes, class_properties, walk_properties
 from sdk.lint.source import ClassInfo, PluginModule
 
 #: ``module.cache`` keys the runner sets: the configuration and whether to run at all.
@@ -61,12 +62,12 @@ def _fallback(module: PluginModule) -> Hit:
     return module.hit(1)
 
 
-def _at(module: PluginModule, node: object, **args: object) -> Hit:
-    where = node if node is not None else None
-    if where is None:
+def _at(module: PluginModule, node: Any, **args: Any) -> Hit:
+    """A hit at *node*, or at the mapping function when the class is not in this file."""
+    if node is None:
         base = _fallback(module)
         return Hit(base.path, base.line, base.col, dict(args))
-    return module.hit(where, **args)  # type: ignore[arg-type]
+    return module.hit(node, **args)
 
 
 @rule(
@@ -236,8 +237,6 @@ def check_update_ignored(module: PluginModule) -> Iterator[Hit]:
         info = _class_info(module, run)
         props = {}
         if info is not None:
-            from sdk.lint.schema_model import class_properties
-
             props = {p.path: p for p in walk_properties(class_properties(info) or [])}
         for name in run.ignored_updates:
             spec = props.get(name)
