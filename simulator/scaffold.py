@@ -35,27 +35,29 @@ class ScaffoldError(exception.PlugsimError):
 
 
 def find_template(explicit: str | os.PathLike[str] | None = None) -> Path:
-    """Return the template directory: *explicit*, ``$PLUGSIM_PLUGIN_TEMPLATE``, or the checkout's.
+    """Return the template directory.
 
-    Raises :class:`ScaffoldError` saying how to pass ``--template PATH`` when
-    none holds a ``cookiecutter.json``.
+    The first of: *explicit*, ``$PLUGSIM_PLUGIN_TEMPLATE``, the checkout's
+    ``cookiecutter-plugin/`` (editable installs), or the copy a built plugsim
+    ships as ``simulator/cookiecutter-plugin/`` (``setup.py`` puts it in the
+    wheel; a checkout has no such directory). Raises :class:`ScaffoldError`
+    saying how to pass ``--template PATH`` when none holds a ``cookiecutter.json``.
     """
-    candidates: list[tuple[str, Path]] = []
-    if explicit is not None:
-        candidates.append(("--template", Path(explicit)))
-    elif os.environ.get(TEMPLATE_ENV):
-        candidates.append((TEMPLATE_ENV, Path(os.environ[TEMPLATE_ENV])))
-    else:
-        candidates.append(("checkout", Path(__file__).resolve().parents[1] / TEMPLATE_DIR_NAME))
-    source, path = candidates[0]
-    if (path / "cookiecutter.json").is_file():
-        return path
-    if source == "checkout":
-        raise ScaffoldError(
-            f"the plug-in template is not installed (looked for {path}/cookiecutter.json); "
-            f"pass --template PATH with the {TEMPLATE_DIR_NAME}/ directory of a plugsim checkout"
-        )
-    raise ScaffoldError(f"{source} {path}: no cookiecutter.json there (not a plug-in template)")
+    if explicit is not None or os.environ.get(TEMPLATE_ENV):
+        source = "--template" if explicit is not None else TEMPLATE_ENV
+        path = Path(explicit if explicit is not None else os.environ[TEMPLATE_ENV])
+        if (path / "cookiecutter.json").is_file():
+            return path
+        raise ScaffoldError(f"{source} {path}: no cookiecutter.json there (not a plug-in template)")
+    checkout = Path(__file__).resolve().parents[1] / TEMPLATE_DIR_NAME
+    installed = Path(__file__).resolve().parent / TEMPLATE_DIR_NAME
+    for path in (checkout, installed):
+        if (path / "cookiecutter.json").is_file():
+            return path
+    raise ScaffoldError(
+        f"the plug-in template is not installed (looked for {checkout}/cookiecutter.json); "
+        f"pass --template PATH with the {TEMPLATE_DIR_NAME}/ directory of a plugsim checkout"
+    )
 
 
 def template_defaults(template: Path) -> dict[str, Any]:
