@@ -238,7 +238,7 @@ class ListConcat(Function):
             )
 
     def result(self, view: ResourceView) -> list[Any]:
-        """Concatenate the lists (keeping the last copy of duplicates when unique)."""
+        """Concatenate the lists (keeping the first copy of duplicates when unique)."""
         lists = resolve(self.args, view)
         if not isinstance(lists, list):
             raise self.error(f'Incorrect arguments to "{self.fn_name}": expected a list of lists')
@@ -250,16 +250,16 @@ class ListConcat(Function):
                 raise self.error("Incorrect arguments: Items to concat must be lists.")
             out.extend(lst)
         if self.unique:
-            kept: list[Any] = []
-            for i, item in enumerate(out):
-                if item not in out[i + 1 :]:
+            kept: list[Any] = []  # items may be unhashable (maps), so compare by equality
+            for item in out:
+                if item not in kept:
                     kept.append(item)
             out = kept
         return out
 
 
 class ListConcatUnique(ListConcat):
-    """``list_concat_unique``: like list_concat, each item once (its last occurrence)."""
+    """``list_concat_unique``: like list_concat, each item once (at its first occurrence)."""
 
     __slots__ = ()
     unique = True

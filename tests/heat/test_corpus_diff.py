@@ -39,8 +39,6 @@ DIFFERENT_VALUES = {
         "TypeError",
         [{"k": "1", "v": "a"}, {"k": "1", "v": "b"}, {"k": "2", "v": "a"}, {"k": "2", "v": "b"}],
     ),
-    # plugsim's list_concat_unique keeps the last occurrence; Heat the first.
-    "036_list_concat": ("u", ["a", "b"], ["b", "a"]),
 }
 
 #: Heat's error names no place (a plug-in's own ``validate()`` raised it); plugsim's

@@ -252,7 +252,8 @@ def test_map_merge_and_map_replace():
 
 def test_filter_concat_contains():
     assert ev({"filter": [[None, "x"], ["a", None, "x"]]}) == ["a"]
-    assert ev({"list_concat_unique": [["a", "b", "a"], ["c", "b"]]}) == ["a", "c", "b"]
+    # Heat keeps each item's first occurrence (checked against openstack-heat 27).
+    assert ev({"list_concat_unique": [["a", "b", "a"], ["c", "b"]]}) == ["a", "b", "c"]
     assert ev({"contains": ["x", ["y"]]}) is False
     with pytest.raises(FunctionError, match="Items to concat must be lists"):
         ev({"list_concat": [["a"], "b"]})
