@@ -372,7 +372,7 @@ def _absolute_registry(env: dict[str, Any], base: Path) -> dict[str, Any]:
 def _parent_info(resource: Any) -> Any:
     from simulator.template import ParentInfo
 
-    defn = resource.t
+    defn = resource.definition
     return ParentInfo(
         name=resource.name,
         type_name=defn.resource_type,
