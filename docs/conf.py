@@ -15,6 +15,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
     "sdk.sphinxext",
+    "simulator.clidoc",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
