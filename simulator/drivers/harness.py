@@ -47,6 +47,7 @@ from simulator.drivers.loader import (
     load_driver,
 )
 from simulator.drivers.netguard import guard_sockets
+from simulator.drivers.salt_mode import SaltMode, salt_mode_wanted
 from simulator.drivers.utils import build_salt, build_utils
 from simulator.drivers.vtime import DEFAULT_EPOCH, VirtualTimeModule
 from simulator.rng import SeededRNG, derive_seed
@@ -101,12 +102,16 @@ class DriverHarness:
         port_delay: tuple[float, float] = (5.0, 20.0),
         win_credential_delay: float = 0.0,
         epoch: float = DEFAULT_EPOCH,
+        salt_mode: bool | None = None,
     ) -> None:
         """Build a harness (no driver is loaded until first used).
 
         *providers*/*profiles*/*settings*: paths or mappings in salt-cloud's
         format. *cloud*: an existing fake cloud (e.g. a stored world's);
         otherwise a default backend is built from *seed* and *faults*.
+        *salt_mode*: run drivers with Salt's own ``__opts__``/``__utils__``
+        (see :mod:`simulator.drivers.salt_mode`); None turns it on when Salt
+        imports (or as ``PLUGSIM_SALT_MODE`` says).
         """
         self.config: CloudConfig = load_cloud_config(providers, profiles, settings)
         if cloud is None:
@@ -127,11 +132,19 @@ class DriverHarness:
             win_credential_delay=win_credential_delay,
         )
         self.runtime = cloud_driver_runtime(self.bus, self.clock, self.epoch, self.deployer)
-        self.opts = self.config.opts()
-        self.cachedir_index: dict[str, Any] = {}
-        self.utils = build_utils(self.opts, self.cachedir_index)
-        self.salt = build_salt(self.opts)
         self.time_shim = VirtualTimeModule(self.clock, self.epoch)
+        self.cachedir_index: dict[str, Any] = {}
+        self.salt_mode: SaltMode | None = None
+        if salt_mode_wanted(salt_mode):
+            self.salt_mode = SaltMode(self.config, self.time_shim, self.runtime)
+            self.opts = self.salt_mode.opts
+            self.utils = self.salt_mode.utils
+            self.salt = self.salt_mode.salt
+            self.salt.update(build_salt(self.opts))
+        else:
+            self.opts = self.config.opts()
+            self.utils = build_utils(self.opts, self.cachedir_index)
+            self.salt = build_salt(self.opts)
         self.locator = DriverLocator(drivers, driver_dirs, bundled=bundled)
         self._drivers: dict[str, LoadedDriver] = {}
         self._depth = 0
@@ -158,6 +171,8 @@ class DriverHarness:
                 self.mock.start()
                 stack.callback(self.mock.stop, allow_assert=False)
                 stack.enter_context(guard_sockets())
+                if self.salt_mode is not None:
+                    stack.enter_context(self.salt_mode.scope())
             self._depth += 1
             stack.callback(self._leave)
             yield self
@@ -276,9 +291,15 @@ class DriverHarness:
 
     def create(self, profile: str, name: str) -> Any:
         """Create *name* from *profile* (``salt-cloud -p PROFILE NAME``); return create()'s result."""
-        vm_ = self.config.vm(profile, name)
-        alias = vm_["driver"].split(":", 1)[0]
+        vm_ = self.vm(profile, name)
+        alias = vm_["provider"].split(":", 1)[0]
         return self.call(alias, "create", vm_)
+
+    def vm(self, profile: str, name: str) -> dict[str, Any]:
+        """Return the ``vm_`` that ``create`` gets for *name* on *profile* (Salt's in salt mode)."""
+        if self.salt_mode is not None:
+            return self.salt_mode.vm(profile, name)
+        return self.config.vm(profile, name)
 
     def locate(self, name: str) -> str | None:
         """Return the alias whose ``list_nodes()`` has a node called *name*."""
