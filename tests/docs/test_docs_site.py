@@ -13,5 +13,23 @@ def test_docs_build_without_warnings(tmp_path):
     status = build_main(["-q", "-W", "--keep-going", "-b", "html", str(DOCS), str(tmp_path)])
     assert status == 0
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
-    for page in ("quickstart", "testing", "lint-rules", "architecture", "benchmarks"):
+    pages = (
+        "quickstart",
+        "testing",
+        "lint-rules",
+        "architecture",
+        "benchmarks",
+        "cli",
+        "guide/fake-clouds",
+        "api/sdk",
+        "api/simulator",
+        "api/fake_clouds",
+    )
+    for page in pages:
         assert f'href="{page}.html"' in index, page
+    api = (tmp_path / "api" / "simulator.html").read_text(encoding="utf-8")
+    assert 'id="simulator.world.World"' in api and 'id="simulator.clidoc.render_reference"' in api
+    api = (tmp_path / "api" / "fake_clouds.html").read_text(encoding="utf-8")
+    assert 'id="fake_clouds.core.world.FakeCloud"' in api
+    cli = (tmp_path / "cli.html").read_text(encoding="utf-8")
+    assert 'id="plugsim-stack-create"' in cli
