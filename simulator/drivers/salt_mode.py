@@ -103,6 +103,9 @@ IMPURE_HELPERS = (
     "wait_for_winrm",
 )
 
+#: Seconds Salt's deploy waits for the SSH/SMB port (deploy_script's 15-minute default).
+SALT_PORT_TIMEOUT = 15 * 60.0
+
 _ENABLED = {"1", "true", "yes", "on"}
 _DISABLED = {"0", "false", "no", "off"}
 _PLACEHOLDER_ROOT = "/__plugsim_salt_root__"
@@ -392,7 +395,9 @@ class SaltMode:
         self._tmp.cleanup()
 
     def _vm_for_sdk(self, vm_: Mapping[str, Any]) -> dict[str, Any]:
-        out = dict(vm_)
+        # Salt's bootstrap waits for the port with deploy_script's own default
+        # (15 minutes), never the master's ssh_timeout (60 s, a salt-ssh setting).
+        out = {**vm_, "ssh_timeout": SALT_PORT_TIMEOUT}
         provider = out.get("provider")
         if isinstance(provider, str) and ":" in provider:
             out["driver"] = provider
