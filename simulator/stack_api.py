@@ -363,7 +363,7 @@ class StackAPI:
     ) -> dict[str, Any]:
         """Validate a template without creating anything; return its description."""
         source = self.source(template, environment, parameters, plugin_dirs=plugin_dirs)
-        return source.describe(self.registry)
+        return source.describe(self.registry, clients=self.client_plugin)
 
 
 def _not_busy(stack: Stack) -> None:
