@@ -72,6 +72,8 @@ def _stack_dict(stack: Any) -> dict[str, Any]:
         ]
         if stack.status != "IN_PROGRESS" and not rec.deleted
         else [],
+        # which implementation file each list-mapped type resolved to (capabilities)
+        "resolutions": stack.definition.resolutions(),
     }
 
 

@@ -362,8 +362,14 @@ class StackAPI:
         plugin_dirs: Iterable[PathLike] = (),
     ) -> dict[str, Any]:
         """Validate a template without creating anything; return its description."""
+        from simulator.capabilities import describe_resolution
+
         source = self.source(template, environment, parameters, plugin_dirs=plugin_dirs)
-        return source.describe(self.registry, clients=self.client_plugin)
+        description = source.describe(self.registry, clients=self.client_plugin)
+        resolution = describe_resolution(source.environment)
+        if resolution["types"]:
+            description["Resolutions"] = resolution
+        return description
 
 
 def _not_busy(stack: Stack) -> None:
