@@ -435,6 +435,9 @@ class SaltMode:
         saved: list[tuple[types.ModuleType, dict[str, Any]]] = []
         handler = _MissingKeyNotes(self.runtime)
         salt_logger = logging.getLogger("salt.config")
+        level = salt_logger.level
+        if salt_logger.getEffectiveLevel() > logging.WARNING:
+            salt_logger.setLevel(logging.WARNING)
         salt_logger.addHandler(handler)
         try:
             for name in SCOPED_MODULES:
@@ -458,6 +461,7 @@ class SaltMode:
                     else:
                         namespace[key] = value
             salt_logger.removeHandler(handler)
+            salt_logger.setLevel(level)
 
 
 _ABSENT = object()
