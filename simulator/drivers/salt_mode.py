@@ -246,8 +246,13 @@ def salt_cloud_opts(config: CloudConfig, root: str) -> dict[str, Any]:
         providers = salt_config.apply_cloud_providers_config(raw_providers)
         profiles = salt_config.apply_vm_profiles_config(providers, copy.deepcopy(config.profiles))
         master = reroot(copy.deepcopy(_master_template()), root)
+        # Empty mappings count as "not given" there (Salt then reads the absent
+        # <root>/cloud.providers and <root>/cloud.profiles files: empty too).
         opts = salt_config.cloud_config(
-            cloud_file, master_config=master, providers_config=providers, profiles_config=profiles
+            cloud_file,
+            master_config=master,
+            providers_config=providers or None,
+            profiles_config=profiles or None,
         )
     except Exception as ex:  # Salt's own validation (SaltCloudConfigError ...)
         raise ConfigurationError(

@@ -35,9 +35,12 @@ SALT_PROFILES = {"do-small": {**PROFILES["do-small"], "provider": "my-do"}}
 
 @pytest.fixture
 def harness() -> Iterator[DriverHarness]:
-    """A harness for the Salt-style example driver (the mode switches on by itself)."""
+    """A harness in real-Salt mode for the Salt-style example driver."""
     h = DriverHarness(
-        SALT_PROVIDERS, SALT_PROFILES, drivers={"digitalocean_salt": str(EXAMPLE_DRIVER)}
+        SALT_PROVIDERS,
+        SALT_PROFILES,
+        drivers={"digitalocean_salt": str(EXAMPLE_DRIVER)},
+        salt_mode=True,
     )
     yield h
     h.salt_mode.close()
@@ -57,8 +60,12 @@ def _strings(value: Any) -> Iterator[str]:
 # --- __opts__ and vm_ ----------------------------------------------------------------------------
 
 
-def test_mode_is_on_by_itself_and_reports_the_salt_version(harness: DriverHarness) -> None:
-    assert harness.salt_mode is not None
+def test_mode_is_on_by_itself_when_salt_imports(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(sm.SALT_MODE_ENV, raising=False)
+    assert DriverHarness(SALT_PROVIDERS, SALT_PROFILES).salt_mode is not None
+
+
+def test_mode_reports_the_salt_version(harness: DriverHarness) -> None:
     assert harness.salt_mode.version == importlib.import_module("salt.version").__version__
 
 
@@ -228,14 +235,22 @@ def test_example_driver_creates_in_virtual_time(harness: DriverHarness) -> None:
     }
 
 
-def test_example_driver_passes_every_conformance_scenario() -> None:
+@pytest.fixture
+def salt_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """check_driver's harnesses in real-Salt mode, whatever the environment said."""
+    monkeypatch.setenv(sm.SALT_MODE_ENV, "1")
+
+
+def test_example_driver_passes_every_conformance_scenario(salt_env: None) -> None:
     findings = check_driver(EXAMPLE_DRIVER, SALT_PROVIDERS, SALT_PROFILES)
     assert [str(f) for f in findings] == []
 
 
 def test_example_driver_without_token_names_the_key(tmp_path: Path) -> None:
     providers = {"my-do": {"driver": "digitalocean_salt"}}
-    h = DriverHarness(providers, SALT_PROFILES, drivers={"digitalocean_salt": str(EXAMPLE_DRIVER)})
+    h = DriverHarness(
+        providers, SALT_PROFILES, drivers={"digitalocean_salt": str(EXAMPLE_DRIVER)}, salt_mode=True
+    )
     with pytest.raises(ConfigurationError) as err:
         h.driver("my-do")
     assert str(err.value).startswith(
@@ -246,14 +261,16 @@ def test_example_driver_without_token_names_the_key(tmp_path: Path) -> None:
 
 def test_example_driver_cannot_reach_a_host_no_fake_serves() -> None:
     providers = {"my-do": {**SALT_PROVIDERS["my-do"], "api_root": "https://api.example.invalid/v2"}}
-    h = DriverHarness(providers, SALT_PROFILES, drivers={"digitalocean_salt": str(EXAMPLE_DRIVER)})
+    h = DriverHarness(
+        providers, SALT_PROFILES, drivers={"digitalocean_salt": str(EXAMPLE_DRIVER)}, salt_mode=True
+    )
     with pytest.raises(DriverCallError) as err:
         h.query("list_nodes")
     assert "no fake cloud serves" in str(err.value)
     assert "https://api.example.invalid/v2/droplets" in str(err.value)
 
 
-def test_the_plugsim_native_driver_also_conforms_in_salt_mode() -> None:
+def test_the_plugsim_native_driver_also_conforms_in_salt_mode(salt_env: None) -> None:
     assert [str(f) for f in check_driver(None, PROVIDERS, PROFILES)] == []
 
 
@@ -265,7 +282,11 @@ SALT_DO_SETTINGS = {"ssh_agent": True}  # its create() needs a key file or an SS
 
 def test_salts_own_digitalocean_driver_creates_and_destroys() -> None:
     h = DriverHarness(
-        PROVIDERS, PROFILES, drivers={"digitalocean": SALT_DO}, settings=SALT_DO_SETTINGS
+        PROVIDERS,
+        PROFILES,
+        drivers={"digitalocean": SALT_DO},
+        settings=SALT_DO_SETTINGS,
+        salt_mode=True,
     )
     node = h.create("do-small", "salt-web")
     assert node["status"] == "active" or node["networks"]["v4"]
@@ -280,7 +301,7 @@ def test_salts_own_digitalocean_driver_creates_and_destroys() -> None:
     assert [e.kind for e in h.events("salt/cloud/salt-web/")][-2:] == ["destroying", "destroyed"]
 
 
-def test_salts_own_digitalocean_driver_findings() -> None:
+def test_salts_own_digitalocean_driver_findings(salt_env: None) -> None:
     findings = check_driver(
         SALT_DO, PROVIDERS, PROFILES, settings=SALT_DO_SETTINGS, fault_kinds=["slow_boot"]
     )
