@@ -40,8 +40,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from sdk import exception
 from simulator.events import Event
 from simulator.lifecycle_view import LifecycleStack, changed_field, stack_data
@@ -121,21 +119,9 @@ def parse_spec_list(text: str | None) -> list[str]:
 
 def read_config(template_dir: str | os.PathLike[str]) -> list[str]:
     """Return the ``lifecycle_plugins`` list of the ``plugsim.yaml`` in *template_dir*."""
-    path = Path(template_dir) / "plugsim.yaml"
-    if not path.is_file():
-        return []
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as ex:
-        raise exception.ConfigurationError(f"{path}: cannot read it: {ex}") from None
-    if not isinstance(data, dict):
-        return []
-    specs = data.get(CONFIG_KEY) or []
-    if not isinstance(specs, list) or not all(isinstance(s, str) for s in specs):
-        raise exception.ConfigurationError(
-            f"{path}: {CONFIG_KEY} must be a list of 'module:Class' strings"
-        )
-    return list(specs)
+    from simulator.stack_source import read_config as read_project_config
+
+    return list(read_project_config(Path(template_dir)).get(CONFIG_KEY, []))
 
 
 class LifecycleRegistry:

@@ -11,8 +11,9 @@ be rebuilt even if the file later changes.
 
 **Project configuration.** When a template file has a ``plugsim.yaml`` next
 to it, its ``plugin_dirs`` (paths relative to that file) are added to the
-stack's plug-in directories. This is how the bundled examples run with no
-extra flags.
+stack's plug-in directories and its ``lifecycle_plugins`` (``module:Class``
+strings) run around that stack's actions. This is how the bundled examples
+run with no extra flags.
 """
 
 from __future__ import annotations
@@ -38,9 +39,17 @@ if TYPE_CHECKING:
 CONFIG_NAME = "plugsim.yaml"
 
 
+CONFIG_KEYS = ("lifecycle_plugins", "plugin_dirs")
+
+
 def read_config(template_dir: Path) -> dict[str, Any]:
-    """Read ``plugsim.yaml`` in *template_dir* (empty when there is none)."""
-    path = template_dir / CONFIG_NAME
+    """Read ``plugsim.yaml`` in *template_dir* (empty when there is none).
+
+    Returns ``{"plugin_dirs": [absolute paths], "lifecycle_plugins": ["module:Class"]}``
+    with the keys the file sets; anything else is a configuration error naming
+    the file and the key.
+    """
+    path = Path(template_dir) / CONFIG_NAME
     if not path.is_file():
         return {}
     try:
@@ -49,15 +58,25 @@ def read_config(template_dir: Path) -> dict[str, Any]:
         raise exception.ConfigurationError(f"{path}: cannot read it: {ex}") from None
     if not isinstance(data, dict):
         raise exception.ConfigurationError(f"{path}: must be a map (e.g. plugin_dirs: [plugins])")
-    unknown = sorted(set(data) - {"plugin_dirs"})
+    unknown = sorted(str(k) for k in data if k not in CONFIG_KEYS)
     if unknown:
         raise exception.ConfigurationError(
-            f"{path}: unknown key {unknown[0]!r} (known: plugin_dirs)"
+            f"{path}: unknown key {unknown[0]!r} (known: {', '.join(CONFIG_KEYS)})"
         )
+    out: dict[str, Any] = {}
     dirs = data.get("plugin_dirs") or []
     if not isinstance(dirs, list) or not all(isinstance(d, str) for d in dirs):
         raise exception.ConfigurationError(f"{path}: plugin_dirs must be a list of paths")
-    return {"plugin_dirs": [str((template_dir / d).resolve()) for d in dirs]}
+    if dirs:
+        out["plugin_dirs"] = [str((Path(template_dir) / d).resolve()) for d in dirs]
+    specs = data.get("lifecycle_plugins") or []
+    if not isinstance(specs, list) or not all(isinstance(x, str) for x in specs):
+        raise exception.ConfigurationError(
+            f"{path}: lifecycle_plugins must be a list of 'module:Class' strings"
+        )
+    if specs:
+        out["lifecycle_plugins"] = list(specs)
+    return out
 
 
 def _read_yaml_file(path: Path, what: str) -> Any:
