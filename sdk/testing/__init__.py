@@ -20,6 +20,7 @@ _EXPORTS = {
     "ResourceHarness": "sdk.testing.harness",
     "ResourceConformance": "sdk.testing.conformance",
     "LifecyclePluginConformance": "sdk.testing.lifecycle_conformance",
+    "CloudDriverConformance": "sdk.testing.driver_conformance",
     "HandlerBlocked": "sdk.testing.watchdog",
     "Coverage": "sdk.testing.report",
 }
