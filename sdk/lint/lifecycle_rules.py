@@ -201,3 +201,98 @@ def check_async(module: PluginModule) -> Iterator[Hit]:
             fn = cls.own_methods().get(method)
             if isinstance(fn, ast.AsyncFunctionDef):
                 yield module.hit(fn, cls=cls.name, method=method)
+
+
+#: A small stack the mutation check drives through create, update and delete.
+_PROBE_TEMPLATE = {
+    "heat_template_version": "2018-08-31",
+    "parameters": {"size": {"type": "number", "default": 1}},
+    "resources": {
+        "probe": {"type": "OS::Heat::Value", "properties": {"value": "v1", "type": "string"}}
+    },
+}
+_MUTATION_MARK = "(plug-ins must not change the stack)"
+
+
+def _mutation_reports(plugin_class: type) -> list[str]:
+    """Drive the probe stack with *plugin_class* in a strict world; return mutation reasons."""
+    from simulator.world import World
+
+    world = World(seed=0, strict_lifecycle=True, lifecycle_plugins=[plugin_class()])
+    try:
+        world.create_stack("lint-probe", _PROBE_TEMPLATE)
+        updated = {
+            **_PROBE_TEMPLATE,
+            "resources": {
+                "probe": {
+                    "type": "OS::Heat::Value",
+                    "properties": {"value": "v2", "type": "string"},
+                }
+            },
+        }
+        world.update_stack("lint-probe", updated)
+        world.delete_stack("lint-probe")
+        reasons = [e.reason or "" for e in world.stack_events("lint-probe")]
+    finally:
+        world.close()
+    return sorted({r for r in reasons if _MUTATION_MARK in r})
+
+
+@rule(
+    "PS704",
+    "lifecycle-mutates-stack",
+    severity=Severity.ERROR,
+    family="lifecycle",
+    scope="module",
+    message="{cls} changes the stack it is given: {reason}",
+    summary="A lifecycle plug-in observed changing the stack it was handed.",
+    doc="""
+        The stack lifecycle contract says plug-ins observe and must not change the
+        stack (only its status fields); the specification calls a change a bug.
+        This dynamic check instantiates the plug-in class with no arguments, runs a
+        small stack through create, update and delete in a world with strict
+        lifecycle checking (what ``--strict-lifecycle`` and the pytest plugin do)
+        and reports every change the engine detected. Skipped with
+        ``--no-dynamic`` or when the class cannot be built without arguments.
+    """,
+    bad="""
+        class Tagger(LifecyclePlugin):
+            def do_pre_op(self, context, stack, current_stack=None, action=None):
+                stack.parameters["owner"] = "ops"
+    """,
+    good="""
+        class Tagger(LifecyclePlugin):
+            def do_pre_op(self, context, stack, current_stack=None, action=None):
+                context.warn(f"{stack.name} has no owner parameter")
+    """,
+)
+def check_mutation(module: PluginModule) -> Iterator[Hit]:
+    """Run each lifecycle class on a probe stack and report the changes strict mode caught."""
+    from sdk.lint.dynamic import bounded
+    from sdk.lint.dynamic_rules import ENABLED_KEY
+    from sdk.lint.loading import import_file
+
+    classes = lifecycle_classes(module)
+    if not classes or not module.cache.get(ENABLED_KEY, True) or module.syntax_error is not None:
+        return
+    if "lifecycle_loaded" not in module.cache:
+        module.cache["lifecycle_loaded"] = import_file(module.path)
+    imported = module.cache["lifecycle_loaded"].module
+    if imported is None:
+        return  # the import failure is reported by the mapping rules
+    for info in classes:
+        plugin_class = getattr(imported, info.name, None)
+        if not isinstance(plugin_class, type):
+            continue
+        try:
+            plugin_class()
+        except Exception:  # noqa: BLE001 - a class needing arguments cannot be probed
+            continue
+        try:
+            reasons = bounded(
+                lambda c=plugin_class: _mutation_reports(c), 30.0, f"{info.name} probe"
+            )
+        except Exception:  # noqa: BLE001 - a class that cannot be probed (timeout, crash) is skipped
+            continue
+        for reason in reasons:
+            yield module.hit(info.node, cls=info.name, reason=reason)
