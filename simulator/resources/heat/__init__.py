@@ -8,6 +8,7 @@ repeated here.
 from __future__ import annotations
 
 from sdk.resource import Resource
+from simulator.resources.heat.group import ResourceGroup
 from simulator.resources.heat.software_config import (
     CloudConfig,
     MultipartMime,
@@ -22,6 +23,7 @@ __all__ = [
     "Delay",
     "MultipartMime",
     "RandomString",
+    "ResourceGroup",
     "SoftwareConfig",
     "StructuredConfig",
     "TestResource",
@@ -37,6 +39,7 @@ def resource_mapping() -> dict[str, type[Resource]]:
         "OS::Heat::Delay": Delay,
         "OS::Heat::MultipartMime": MultipartMime,
         "OS::Heat::RandomString": RandomString,
+        "OS::Heat::ResourceGroup": ResourceGroup,
         "OS::Heat::SoftwareConfig": SoftwareConfig,
         "OS::Heat::StructuredConfig": StructuredConfig,
         "OS::Heat::TestResource": TestResource,
