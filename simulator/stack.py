@@ -56,7 +56,7 @@ class Stack:
         #: the template resource this nested stack implements (None at top level)
         self.parent_resource = parent_resource
         self.parent_definition: ResourceDefinition | None = (
-            parent_resource.t if parent_resource is not None else None
+            parent_resource.definition if parent_resource is not None else None
         )
         self.definition = source.build(self)
         self._previous: StackSource | None = None
@@ -71,7 +71,8 @@ class Stack:
         self._rids: dict[int, int] = {}
         self._tmpl: dict[int, str] = {}
         self._applied: dict[int, dict[str, Any]] = {}
-        self._pending_after: dict[int, ResourceDefinition] = {}
+        #: an update's target (definition, template digest), applied when it completes
+        self._pending_after: dict[int, tuple[ResourceDefinition, str | None]] = {}
         self._next_rid = 1
         self._task: asyncio.Task[Any] | None = None
         self._interrupt_kind: str | None = None
@@ -153,8 +154,9 @@ class Stack:
     ) -> None:
         """Remember the resolved property values *res* was last created/updated with."""
         try:
-            props = {k: self.resolver(v) for k, v in (defn or res.t).properties.items()}
-            props = json.loads(json.dumps(props, default=str))
+            props = _plain(
+                {k: self.resolver(v) for k, v in (defn or res.definition).properties.items()}
+            )
         except Exception:  # unresolvable now: the next update compares raw values
             self._applied.pop(id(res), None)
         else:
@@ -162,9 +164,23 @@ class Stack:
         if persist:
             self.persist_resource(res)
 
-    def expect_update(self, res: Resource, after: ResourceDefinition) -> None:
-        """Note the definition an update of *res* moves to (captured when it completes)."""
-        self._pending_after[id(res)] = after
+    def expect_update(
+        self, res: Resource, after: ResourceDefinition, digest: str | None = None
+    ) -> None:
+        """Note the definition (and template digest) an update of *res* moves to.
+
+        Both are recorded with the ``UPDATE_COMPLETE`` transition itself, in
+        its one commit; :meth:`finish_update` settles an update that ended
+        without one (nothing changed).
+        """
+        self._pending_after[id(res)] = (after, digest)
+
+    def finish_update(self, res: Resource, digest: str) -> None:
+        """Record that *res* conforms to the template *digest* after a successful update."""
+        self._pending_after.pop(id(res), None)
+        if self._tmpl.get(id(res)) != digest:
+            self._tmpl[id(res)] = digest
+            self.persist_resource(res)
 
     def set_applied(self, res: Resource, props: dict[str, Any] | None) -> None:
         """Restore remembered property values (when loading from the store)."""
@@ -174,7 +190,7 @@ class Stack:
     def before_definition(self, res: Resource) -> ResourceDefinition | None:
         """The definition *res* was last applied with, its properties as resolved then."""
         props = self._applied.get(id(res))
-        return res.t.freeze(properties=props) if props is not None else None
+        return res.definition.freeze(properties=props) if props is not None else None
 
     def rid(self, res: Resource) -> int:
         """Return the engine's row id of *res*."""
@@ -253,7 +269,10 @@ class Stack:
             self.world.clock.now(),
         )
         if status == COMPLETE and action in ("CREATE", "ADOPT", "UPDATE"):
-            self.capture_applied(res, self._pending_after.pop(id(res), None), persist=False)
+            after, digest = self._pending_after.pop(id(res), (None, None))
+            if digest is not None and action == "UPDATE":
+                self._tmpl[id(res)] = digest
+            self.capture_applied(res, after, persist=False)
         elif status != IN_PROGRESS:
             self._pending_after.pop(id(res), None)
         if id(res) in self._rids:
@@ -443,6 +462,30 @@ class Stack:
 
 def _pid(resource_id: Any) -> str | None:
     return None if resource_id is None else str(resource_id)
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _plain(value: Any) -> Any:
+    """Return *value* as the JSON round trip ``json.loads(json.dumps(value, default=str))`` would.
+
+    Plain data (str, int, float, bool, None, lists, tuples, dicts with string
+    keys) is copied directly; anything else takes the JSON round trip.
+    """
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                return json.loads(json.dumps(value, default=str))
+            out[key] = _plain(item)
+        return out
+    if kind is list or kind is tuple:
+        return [_plain(item) for item in value]
+    return json.loads(json.dumps(value, default=str))
 
 
 def _json_data(res: Resource) -> dict[str, Any]:

@@ -158,8 +158,9 @@ async def delete_resources(stack: Stack, *, action: str = "DELETE") -> bool:
     """:func:`delete` without the lifecycle plug-ins (the caller runs them)."""
     ok = await stack_task(stack, action, lambda r: r.delete(), reverse=True)
     if ok:
-        for res in stack.all_resources():
-            stack.forget_resource(res)
+        with stack.world.store.transaction():
+            for res in stack.all_resources():
+                stack.forget_resource(res)
         stack.replaced.clear()
         stack.record.deleted = True
         stack.save()

@@ -70,14 +70,16 @@ async def _update_one(
         await res.create()
         return
     if existing.type() == after.resource_type and existing.action != "INIT":
-        stack.expect_update(existing, after)
+        digest = stack.source_digest(existing)
+        stack.expect_update(existing, after, source.digest)
         try:
             await existing.update(after, stack.before_definition(existing))
         except exception.UpdateReplace:
-            pass
+            # the plug-in may have recorded UPDATE_COMPLETE before asking for a
+            # replacement: the old resource still conforms to its old template
+            stack.finish_update(existing, digest)
         else:
-            stack.set_source_digest(existing, source.digest)
-            stack.persist_resource(existing)
+            stack.finish_update(existing, source.digest)
             return
     elif existing.action == "INIT":
         # never created (e.g. the create failed before reaching it): just create it now

@@ -1,0 +1,130 @@
+"""What a stack writes to its store per transition: one commit each, rows always current."""
+
+import json
+
+import pytest
+
+from sdk import exception
+from simulator.resources import Trivial
+from simulator.world import World
+
+T = "Plugsim::Test::Trivial"
+
+
+def tmpl(n, value="v1"):
+    resources = {f"r{i}": {"type": T, "properties": {"value": f"{value}-{i}"}} for i in range(n)}
+    return {"heat_template_version": "2018-08-31", "resources": resources}
+
+
+def count_commits(world):
+    seen = []
+    world.store._db.set_trace_callback(lambda sql: seen.append(sql) if sql == "COMMIT" else None)
+    return seen
+
+
+def rows(world, name="s"):
+    stack = world.get_stack(name)
+    return {r.name: r for r in world.store.resources(stack.id)}
+
+
+@pytest.mark.parametrize("phase", ["update", "suspend", "resume", "delete"])
+def test_each_resource_costs_two_commits_per_action(phase):
+    """Every transition is its own commit, and nothing else is written per resource."""
+    per_size = {}
+    for n in (3, 7):
+        world = World()
+        try:
+            world.create_stack("s", tmpl(n))
+            if phase in ("resume",):
+                world.suspend_stack("s")
+            commits = count_commits(world)
+            if phase == "update":
+                world.update_stack("s", tmpl(n, "v2"))
+            else:
+                getattr(world, f"{phase}_stack")("s")
+            per_size[n] = len(commits)
+        finally:
+            world.close()
+    assert per_size[7] - per_size[3] == 2 * 4
+
+
+def test_an_in_place_update_leaves_rows_with_new_template_and_values():
+    world = World()
+    try:
+        world.create_stack("s", tmpl(2))
+        stack = world.update_stack("s", tmpl(2, "v2"))
+        stored = rows(world)
+        assert {n: r.doc["props"] for n, r in stored.items()} == {
+            "r0": {"value": "v2-0"},
+            "r1": {"value": "v2-1"},
+        }
+        assert {r.doc["tmpl"] for r in stored.values()} == {stack.source.digest}
+        assert {(r.action, r.status) for r in stored.values()} == {("UPDATE", "COMPLETE")}
+    finally:
+        world.close()
+
+
+def test_a_no_op_update_still_records_the_new_template(tmp_path):
+    """Same properties, new template text: no event for the resource, but its row moves on."""
+    path = tmp_path / "w.db"
+    world = World.open(path)
+    try:
+        world.create_stack("s", tmpl(1))
+        t2 = tmpl(1)
+        t2["description"] = "same resources, another template"
+        before = len(world.stack_events("s"))
+        stack = world.update_stack("s", t2)
+        names = [e.resource_name for e in world.stack_events("s")[before:]]
+        assert names == ["s", "s"]
+        assert rows(world)["r0"].doc["tmpl"] == stack.source.digest
+    finally:
+        world.close()
+
+
+def test_a_plugin_asking_for_replacement_during_update_keeps_the_old_template_on_the_old_row(
+    monkeypatch,
+):
+    """The old resource keeps its template digest, so a rollback can swap it back in."""
+
+    def replace(self, json_snippet=None, tmpl_diff=None, prop_diff=None):
+        raise exception.UpdateReplace(self.name)
+
+    world = World()
+    try:
+        stack = world.create_stack("s", tmpl(1))
+        old_digest = stack.source.digest
+        old = stack.resources["r0"]
+        monkeypatch.setattr(Trivial, "handle_update", replace)
+        seen = {}
+
+        def spy(ev):
+            if ev.resource_name == "r0" and ev.state == "CREATE_IN_PROGRESS":
+                [row] = [r for r in world.store.resources(stack.id) if not r.current]
+                seen["old_row"] = (row.rid, row.action, row.status, row.doc["tmpl"])
+
+        world.listeners.append(spy)
+        stack = world.update_stack("s", tmpl(1, "v2"))
+        assert stack.state == "UPDATE_COMPLETE"
+        assert stack.resources["r0"] is not old
+        assert seen["old_row"] == (stack.rid(old), "UPDATE", "COMPLETE", old_digest)
+        assert stack.source_digest(old) == old_digest
+    finally:
+        world.close()
+
+
+def test_applied_values_are_plain_json_copies():
+    """The remembered property values are JSON data, not the template's own objects."""
+    t = tmpl(1)
+    t["resources"]["r0"]["properties"]["depends"] = {"a": [1, 2.5, True, None], "b": "x"}
+    world = World()
+    try:
+        stack = world.create_stack("s", t)
+        stored = rows(world)["r0"].doc["props"]
+        assert json.dumps(stored, sort_keys=True) == json.dumps(
+            {"depends": {"a": [1, 2.5, True, None], "b": "x"}, "value": "v1-0"}, sort_keys=True
+        )
+        applied = stack.before_definition(stack.resources["r0"]).properties
+        assert applied["depends"] == {"a": [1, 2.5, True, None], "b": "x"}
+        assert applied["depends"] is not t["resources"]["r0"]["properties"]["depends"]
+    finally:
+        world.close()
