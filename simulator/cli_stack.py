@@ -507,3 +507,29 @@ def resource_list(opts: Options, fmt: str, name: str) -> None:
         ],
         fmt,
     )
+
+
+@resource.command("signal")
+@click.option(
+    "--data", "data", metavar="JSON", help='The signal as JSON, e.g. \'{"status": "SUCCESS"}\'.'
+)
+@click.argument("name")
+@click.argument("resource_name")
+@pass_options
+def resource_signal(opts: Options, data: str | None, name: str, resource_name: str) -> None:
+    """Send a signal to resource RESOURCE_NAME of stack NAME."""
+    details: Any = None
+    if data is not None:
+        try:
+            details = json.loads(data)
+        except ValueError as ex:
+            raise click.BadParameter(f"not valid JSON: {ex}", param_hint="--data") from None
+    world = opts.open_world()
+    try:
+        record = world.signal_resource(name, resource_name, details)
+    finally:
+        world.close()
+    if isinstance(record, dict):
+        click.echo(json.dumps(record, sort_keys=True))
+    else:
+        click.echo(f"Signal sent to {resource_name} of stack {name}")

@@ -9,12 +9,14 @@ exception.
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from sdk import exception
 from simulator import stack_actions, stack_update
+from simulator.events import Event
 from simulator.lifecycle import guard
 from simulator.scheduler import run_graph
 from simulator.stack import COMPLETE, FAILED, IN_PROGRESS, Stack
@@ -338,6 +340,72 @@ class StackAPI:
         """Blocking :meth:`aadopt_stack`."""
         return self.run(lambda: self.aadopt_stack(name, adopt_data, **kwargs), action="ADOPT")
 
+    # -- signals -----------------------------------------------------------------------
+
+    def _signal_target(self: World, stack: str, resource: str) -> tuple[Stack, Any]:
+        st = self.get_stack(stack)
+        res = st.resources.get(resource)
+        if res is None:
+            raise exception.EntityNotFound(entity="Resource", name=resource)
+        if getattr(res, "handle_signal", None) is None:
+            raise exception.NotSupportedAction(
+                f"Resource {resource} ({res.type()}) of stack {st.name} does not take signals"
+            )
+        if res.action == "INIT" or (res.action == "DELETE" and res.status == COMPLETE):
+            raise exception.NotSupportedAction(
+                f"Signal resource during {res.action} is not supported"
+            )
+        return st, res
+
+    def _record_signal(self: World, st: Stack, res: Any, record: Any) -> Any:
+        if isinstance(record, Mapping):
+            key = signals_key(st.id, res.name)
+            self.store.set_meta(key, [*(self.store.get_meta(key) or []), dict(record)])
+            reason = f"Signal: {record.get('status', '')} {record.get('reason', '')}".strip()
+        else:
+            reason = "Signal received"
+        ev = Event(
+            0,
+            st.id,
+            st.name,
+            res.name,
+            res.type(),
+            None if res.resource_id is None else str(res.resource_id),
+            "SIGNAL",
+            COMPLETE,
+            reason,
+            self.clock.now(),
+        )
+        self.emit(self.store.add_event(ev))
+        return record
+
+    async def asignal_resource(self: World, stack: str, resource: str, data: Any = None) -> Any:
+        """Send a signal to a resource (inside the world's loop); see :meth:`signal_resource`."""
+        st, res = self._signal_target(stack, resource)
+        handler = res.handle_signal
+        record = await handler(data) if inspect.iscoroutinefunction(handler) else handler(data)
+        return self._record_signal(st, res, record)
+
+    def signal_resource(self: World, stack: str, resource: str, data: Any = None) -> Any:
+        """Send *data* as a signal to resource *resource* of stack *stack*.
+
+        The resource's ``handle_signal(data)`` checks it; what it returns (a
+        wait-condition handle's normalised signal) is kept in the resource's
+        mailbox in the store, so an engine running in another process sees it,
+        and a ``SIGNAL_COMPLETE`` event is recorded. A resource without
+        ``handle_signal`` or not created yet is :class:`NotSupportedAction`.
+        Callable while another action of the world runs in this process (from
+        a listener); a coroutine ``handle_signal`` (a scaling policy) runs on
+        the world's loop.
+        """
+        st, res = self._signal_target(stack, resource)
+        handler = res.handle_signal
+        if inspect.iscoroutinefunction(handler):
+            record = self.run(lambda: handler(data), action="SIGNAL")
+        else:
+            record = handler(data)
+        return self._record_signal(st, res, record)
+
     # -- reading -----------------------------------------------------------------------
 
     def stack_events(self: World, name: str, *, nested: bool = True) -> list[Any]:
@@ -370,6 +438,16 @@ class StackAPI:
         if resolution["types"]:
             description["Resolutions"] = resolution
         return description
+
+
+def signals_key(stack_id: str, resource: str) -> str:
+    """The store key of the signals kept for *resource* of the stack *stack_id*."""
+    return f"signals:{stack_id}:{resource}"
+
+
+def resource_signals(stack_id: str, resource: str, store: Any) -> list[dict[str, Any]]:
+    """Return the signals kept for a resource, oldest first."""
+    return list(store.get_meta(signals_key(stack_id, resource)) or [])
 
 
 def _not_busy(stack: Stack) -> None:

@@ -17,6 +17,7 @@ from simulator.resources.heat.software_config import (
 )
 from simulator.resources.heat.testresource import TestResource
 from simulator.resources.heat.utility import Delay, RandomString, Value
+from simulator.resources.heat.wait_condition import WaitCondition, WaitConditionHandle
 
 __all__ = [
     "CloudConfig",
@@ -28,6 +29,8 @@ __all__ = [
     "StructuredConfig",
     "TestResource",
     "Value",
+    "WaitCondition",
+    "WaitConditionHandle",
     "resource_mapping",
 ]
 
@@ -44,4 +47,6 @@ def resource_mapping() -> dict[str, type[Resource]]:
         "OS::Heat::StructuredConfig": StructuredConfig,
         "OS::Heat::TestResource": TestResource,
         "OS::Heat::Value": Value,
+        "OS::Heat::WaitCondition": WaitCondition,
+        "OS::Heat::WaitConditionHandle": WaitConditionHandle,
     }

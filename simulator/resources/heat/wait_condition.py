@@ -1,0 +1,235 @@
+"""``OS::Heat::WaitConditionHandle`` and ``OS::Heat::WaitCondition``.
+
+A handle is where signals arrive: through :meth:`simulator.world.World.signal_resource`
+(``plugsim stack resource signal``), or from the config agent of a fake server
+whose ``user_data`` names the handle's endpoint (the handle's ``curl_cli``,
+``endpoint`` or ``signal`` attribute put in ``user_data``). A wait condition
+completes once its handle has ``count`` successful signals, fails at the
+first ``FAILURE`` signal and fails when ``timeout`` virtual seconds pass first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from sdk import attributes, constraints, exception, properties, support
+from sdk.resource import Resource
+
+__all__ = [
+    "ENDPOINT_PREFIX",
+    "WaitCondition",
+    "WaitConditionFailure",
+    "WaitConditionHandle",
+    "WaitConditionTimeout",
+    "normalise_signal",
+]
+
+#: Handle endpoints are ``ENDPOINT_PREFIX + <handle physical id>``; the fake
+#: cloud's config agent recognises this prefix in a server's user_data.
+ENDPOINT_PREFIX = "https://orchestration.plugsim.invalid/v1/signal/"
+
+STATUSES = ("SUCCESS", "FAILURE")
+
+
+class WaitConditionFailure(exception.PlugsimError):
+    """A wait condition's handle received a FAILURE signal."""
+
+
+class WaitConditionTimeout(exception.PlugsimError):
+    """A wait condition's timeout passed before enough signals arrived."""
+
+
+def normalise_signal(details: Any, default_id: str) -> dict[str, Any]:
+    """Return ``{id, status, reason, data}`` for signal *details* (None: a bare success).
+
+    A missing status is SUCCESS; any other status than SUCCESS or FAILURE is
+    a :class:`sdk.exception.StackValidationFailed` naming it.
+    """
+    if details is None:
+        details = {}
+    if not isinstance(details, Mapping):
+        raise exception.StackValidationFailed(
+            f"Signal data must be a map (status, reason, data, id), not {type(details).__name__}"
+        )
+    unknown = sorted(set(details) - {"status", "reason", "data", "id"})
+    if unknown:
+        raise exception.StackValidationFailed(
+            f"Unknown signal key(s) {', '.join(unknown)}: a signal has status, reason, data, id"
+        )
+    status = str(details.get("status", "SUCCESS"))
+    if status not in STATUSES:
+        raise exception.StackValidationFailed(
+            f"Signal status {status!r} is not one of {', '.join(STATUSES)}"
+        )
+    return {
+        "id": str(details.get("id") if details.get("id") is not None else default_id),
+        "status": status,
+        "reason": str(details.get("reason") or "Signal received"),
+        "data": details.get("data"),
+    }
+
+
+def _mailbox_key(resource: Resource) -> str:
+    from simulator.stack_api import signals_key
+
+    return signals_key(resource.stack.id, resource.name)
+
+
+class WaitConditionHandle(Resource):  # plugsim: ignore[PS301] - see the package
+    """``OS::Heat::WaitConditionHandle``: receives the signals a wait condition counts.
+
+    Attributes: ``endpoint`` (the URL to POST a signal to), ``token``,
+    ``curl_cli`` (a curl command line that signals, to put in user_data) and
+    ``signal`` (``{url, token}``). A signal is a map with ``status``
+    (SUCCESS or FAILURE, default SUCCESS), ``reason``, ``data`` and ``id``
+    (default: the number of signals so far plus one).
+    """
+
+    support_status = support.SupportStatus(version="0.1.0")
+
+    properties_schema: dict[str, Any] = {}
+    attributes_schema = {
+        "endpoint": attributes.Schema("The URL signals are posted to."),
+        "token": attributes.Schema("The token a signal carries."),
+        "curl_cli": attributes.Schema("A curl command line that sends a signal."),
+        "signal": attributes.Schema("The url and token as a map.", type=attributes.Schema.MAP),
+    }
+
+    def _world(self) -> Any:
+        return self.context.engine_stack.world
+
+    def handle_create(self) -> None:
+        """Give the handle its id and an empty mailbox."""
+        self.resource_id_set(self.physical_resource_name())
+        self._world().store.set_meta(_mailbox_key(self), [])
+
+    def handle_delete(self) -> None:
+        """Forget the handle's signals."""
+        self._world().store.set_meta(_mailbox_key(self), [])
+
+    def handle_signal(self, details: Any = None) -> dict[str, Any]:
+        """Check and normalise one signal; the engine keeps it in the handle's mailbox."""
+        return normalise_signal(details, str(len(self.signals()) + 1))
+
+    def endpoint(self) -> str:
+        """Return the URL the config agent and users signal."""
+        return ENDPOINT_PREFIX + str(self.resource_id or self.name)
+
+    def token(self) -> str:
+        """Return the handle's token (derived from the stack id and the handle name)."""
+        text = f"{self.stack.id}/{self.name}/token"
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+    def signals(self) -> list[dict[str, Any]]:
+        """Return every signal received so far: API/CLI ones, then the config agent's."""
+        received = list(self._world().store.get_meta(_mailbox_key(self)) or [])
+        if self.resource_id is not None:
+            received.extend(self._agent_signals())
+        return received
+
+    def _agent_signals(self) -> list[dict[str, Any]]:
+        world = self._world()
+        if "compute" not in world.cloud.service_names():
+            return []
+        service = world.cloud.service("compute")
+        reports = getattr(service, "agent_signals", None)
+        if reports is None:
+            return []
+        return [
+            normalise_signal({k: r[k] for k in ("id", "status", "reason", "data")}, r["id"])
+            for r in reports(self.endpoint())
+        ]
+
+    def _resolve_attribute(self, name: str) -> Any:
+        if name == "endpoint":
+            return self.endpoint()
+        if name == "token":
+            return self.token()
+        if name == "signal":
+            return {"url": self.endpoint(), "token": self.token()}
+        if name == "curl_cli":
+            return (
+                f"curl -i -X POST -H 'X-Auth-Token: {self.token()}' "
+                "-H 'Content-Type: application/json' -H 'Accept: application/json' "
+                f"{self.endpoint()}"
+            )
+        return None
+
+
+class WaitCondition(Resource):  # plugsim: ignore[PS301] - see the package
+    """``OS::Heat::WaitCondition``: waits for ``count`` successful signals on ``handle``.
+
+    ``timeout`` is in virtual seconds from the start of the create. The
+    ``data`` attribute is a JSON map of signal id → data of the successful
+    signals.
+    """
+
+    support_status = support.SupportStatus(version="0.1.0")
+
+    properties_schema = {
+        "handle": properties.Schema(
+            properties.Schema.STRING,
+            "The OS::Heat::WaitConditionHandle (get_resource of it) to wait on.",
+            required=True,
+        ),
+        "timeout": properties.Schema(
+            properties.Schema.NUMBER,
+            "Virtual seconds to wait for the signals.",
+            default=3600,
+            constraints=[constraints.Range(min=1, max=43200)],
+        ),
+        "count": properties.Schema(
+            properties.Schema.INTEGER,
+            "How many successful signals complete the wait.",
+            default=1,
+            constraints=[constraints.Range(min=1)],
+        ),
+    }
+    attributes_schema = {
+        "data": attributes.Schema("JSON map of signal id to data of the successful signals."),
+    }
+
+    def _handle(self) -> WaitConditionHandle:
+        ref = str(self.properties["handle"])
+        for res in self.context.engine_stack.resources.values():
+            if isinstance(res, WaitConditionHandle) and ref in (
+                res.get_reference_id(),
+                res.name,
+            ):
+                return res
+        raise exception.StackValidationFailed(
+            error_message=f"{ref} is not an OS::Heat::WaitConditionHandle of this stack",
+            path=["resources", self.name, "properties", "handle"],
+        )
+
+    def handle_create(self) -> float:
+        """Start waiting: the token is the virtual instant the wait began."""
+        self._handle()
+        self.resource_id_set(self.physical_resource_name())
+        return float(self.context.clock.now())
+
+    def check_create_complete(self, started: float) -> bool:
+        """Complete on ``count`` successes; fail on a FAILURE or when the time is up."""
+        signals = self._handle().signals()
+        failures = [s["reason"] for s in signals if s["status"] == "FAILURE"]
+        if failures:
+            raise WaitConditionFailure("; ".join(failures))
+        successes = sum(1 for s in signals if s["status"] == "SUCCESS")
+        if successes >= self.properties["count"]:
+            return True
+        if self.context.clock.now() - started >= self.properties["timeout"]:
+            raise WaitConditionTimeout(f"{successes} of {self.properties['count']} received")
+        return False
+
+    def _resolve_attribute(self, name: str) -> Any:
+        if name != "data" or self.resource_id is None:
+            return None
+        try:
+            signals = self._handle().signals()
+        except exception.StackValidationFailed:
+            return None
+        data = {s["id"]: s["data"] for s in signals if s["status"] == "SUCCESS"}
+        return json.dumps(data, sort_keys=True)
