@@ -71,6 +71,8 @@ class Stack:
         self._rids: dict[int, int] = {}
         self._tmpl: dict[int, str] = {}
         self._applied: dict[int, dict[str, Any]] = {}
+        #: the row document last handed to the store per resource (never mutated)
+        self._row_docs: dict[int, dict[str, Any]] = {}
         #: an update's target (definition, template digest), applied when it completes
         self._pending_after: dict[int, tuple[ResourceDefinition, str | None]] = {}
         self._next_rid = 1
@@ -190,7 +192,10 @@ class Stack:
     def before_definition(self, res: Resource) -> ResourceDefinition | None:
         """The definition *res* was last applied with, its properties as resolved then."""
         props = self._applied.get(id(res))
-        return res.definition.freeze(properties=props) if props is not None else None
+        if props is None:
+            return None
+        # a copy: the remembered values are part of the stored row document
+        return res.definition.freeze(properties=_plain(props))
 
     def rid(self, res: Resource) -> int:
         """Return the engine's row id of *res*."""
@@ -225,29 +230,50 @@ class Stack:
         """True unless *res* is a replaced resource awaiting cleanup."""
         return self.resources.get(res.name) is res
 
-    def _resource_record(self, res: Resource) -> ResourceRecord:
-        reason = getattr(res, "status_reason", "") or ""
+    def _row_doc(self, res: Resource) -> dict[str, Any]:
+        """The row document of *res*: the previous object when its content is unchanged.
+
+        The store is told these documents are frozen, so a changed one is
+        always a new dict and an unchanged one costs the store no comparison.
+        """
+        key = id(res)
+        data = _json_data(res)
+        tmpl = self._tmpl[key]
+        props = self._applied.get(key)
+        doc = self._row_docs.get(key)
+        if (
+            doc is None
+            or doc["tmpl"] != tmpl
+            or doc["props"] is not props
+            or not _same_scalars(doc["data"], data)
+        ):
+            doc = {"data": data, "tmpl": tmpl, "props": props}
+            self._row_docs[key] = doc
+        return doc
+
+    def _resource_record(
+        self, res: Resource, action: str, status: str, reason: Any
+    ) -> ResourceRecord:
         return ResourceRecord(
-            stack_id=self.id,
-            rid=self.rid(res),
-            name=res.name,
-            type=res.type(),
-            action=res.action,
-            status=res.status,
-            reason=str(reason),
-            physical_id=_pid(res.resource_id),
-            current=self.is_current(res),
-            doc={
-                "data": _json_data(res),
-                "tmpl": self.source_digest(res),
-                "props": self._applied.get(id(res)),
-            },
+            self.id,
+            self._rids[id(res)],
+            res.name,
+            res.type(),
+            action,
+            status,
+            str(reason or ""),
+            _pid(res.resource_id),
+            self.resources.get(res.name) is res,
+            self._row_doc(res),
         )
 
     def persist_resource(self, res: Resource) -> None:
         """Write the resource's row (state, physical id, data)."""
         if id(res) in self._rids:
-            self.world.store.save_resource(self._resource_record(res))
+            rec = self._resource_record(
+                res, res.action, res.status, getattr(res, "status_reason", "")
+            )
+            self.world.store.save_resource(rec, frozen_doc=True)
 
     def forget_resource(self, res: Resource) -> None:
         """Drop a resource's row (after it was deleted and replaced/removed)."""
@@ -276,9 +302,8 @@ class Stack:
         elif status != IN_PROGRESS:
             self._pending_after.pop(id(res), None)
         if id(res) in self._rids:
-            rec = self._resource_record(res)
-            rec.action, rec.status, rec.reason = action, status, str(reason or "")
-            ev = self.world.store.record(ev, resource=rec)
+            rec = self._resource_record(res, action, status, reason)
+            ev = self.world.store.record(ev, resource=rec, frozen_doc=True)
         else:
             ev = self.world.store.add_event(ev)
         self.world.emit(ev)
@@ -493,7 +518,17 @@ def _json_data(res: Resource) -> dict[str, Any]:
         data = res.data()
     except Exception:  # a plug-in's data() must not break persistence
         return {}
-    return {
-        str(k): v if isinstance(v, (str, int, float, bool, type(None))) else str(v)
-        for k, v in sorted(dict(data).items())
-    }
+    # no sorting here: the store writes documents with sorted keys
+    return {str(k): v if isinstance(v, _SCALARS) else str(v) for k, v in dict(data).items()}
+
+
+def _same_scalars(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """True when two flat dicts of JSON scalars are equal, types included (``1`` is not ``True``)."""
+    if len(old) != len(new):
+        return False
+    missing = _SCALARS  # a value no data dict holds
+    for key, value in new.items():
+        before = old.get(key, missing)
+        if type(before) is not type(value) or before != value:
+            return False
+    return True

@@ -21,7 +21,10 @@ Every state transition is written and committed in one transaction
 (:meth:`Store.record`: the event row and the resource or stack row) before the
 engine moves on. A resource row's JSON document is re-serialised only when it
 changed since this store last wrote it; otherwise only the state columns are
-updated. When a world is opened after an engine died mid-action,
+updated. A caller that never mutates a document after handing it over says
+so (``frozen_doc=True``): the store then keeps that very object instead of a
+copy, and a later write passing the same object skips the comparison. When a
+world is opened after an engine died mid-action,
 :meth:`Store.recover` turns whatever was left ``IN_PROGRESS`` into
 ``<ACTION>_FAILED`` with the reason ``engine restarted during <ACTION>``.
 """
@@ -416,14 +419,19 @@ class Store:
 
     # -- resources -----------------------------------------------------------
 
-    def save_resource(self, rec: ResourceRecord) -> None:
-        """Insert or replace a resource row."""
-        with self.transaction():
-            self._write_resource(rec)
+    def save_resource(self, rec: ResourceRecord, *, frozen_doc: bool = False) -> None:
+        """Insert or replace a resource row.
 
-    def _write_resource(self, rec: ResourceRecord) -> None:
+        With *frozen_doc* the caller promises never to mutate ``rec.doc``
+        afterwards (see :meth:`record`).
+        """
+        with self.transaction():
+            self._write_resource(rec, frozen_doc)
+
+    def _write_resource(self, rec: ResourceRecord, frozen: bool = False) -> None:
         key = (rec.stack_id, rec.rid)
-        if key in self._docs and _same_json(rec.doc, self._docs[key]):
+        last = self._docs.get(key)
+        if last is not None and ((frozen and last is rec.doc) or _same_json(rec.doc, last)):
             cur = self._db.execute(
                 _RESOURCE_STATE,
                 (
@@ -454,8 +462,9 @@ class Store:
                 doc,
             ),
         )
-        # An independent copy, so a caller mutating its dict later cannot fool the check.
-        self._docs[key] = json.loads(doc)
+        # A frozen doc is kept as is; otherwise an independent copy, so a caller
+        # mutating its dict later cannot fool the check.
+        self._docs[key] = rec.doc if frozen else json.loads(doc)
 
     def delete_resource(self, stack_id: str, rid: int) -> None:
         """Remove one resource row."""
@@ -511,17 +520,25 @@ class Store:
         return ev.with_id(int(cur.lastrowid or 0))
 
     def record(
-        self, ev: Event, *, resource: ResourceRecord | None = None, stack: StackRecord | None = None
+        self,
+        ev: Event,
+        *,
+        resource: ResourceRecord | None = None,
+        stack: StackRecord | None = None,
+        frozen_doc: bool = False,
     ) -> Event:
         """Persist a transition (event + new resource/stack row) in one transaction.
 
         The transaction is committed before this returns, so the transition
-        is durable before the engine starts the next one.
+        is durable before the engine starts the next one. With *frozen_doc*
+        the caller promises never to mutate ``resource.doc`` afterwards: the
+        store keeps the object itself, and when the next write of the row
+        passes the very same object only the state columns are updated.
         """
         if self._depth or stack is not None:
             with self.transaction():
                 if resource is not None:
-                    self._write_resource(resource)
+                    self._write_resource(resource, frozen_doc)
                 if stack is not None:
                     self.save_stack(stack)
                 return self._insert_event(ev)
@@ -532,7 +549,7 @@ class Store:
         db.execute("BEGIN IMMEDIATE")
         try:
             if resource is not None:
-                self._write_resource(resource)
+                self._write_resource(resource, frozen_doc)
             written = self._insert_event(ev)
             db.execute("COMMIT")
         except BaseException:

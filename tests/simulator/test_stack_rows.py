@@ -128,3 +128,32 @@ def test_applied_values_are_plain_json_copies():
         assert applied["depends"] is not t["resources"]["r0"]["properties"]["depends"]
     finally:
         world.close()
+
+
+def test_data_changed_between_transitions_reaches_the_row_with_its_exact_type(monkeypatch):
+    """A value stored through data_set and changed afterwards is written with the next transition."""
+    held = []
+    original = Trivial.handle_create
+
+    def create(self):
+        held.append([1])
+        self.data_set("items", held[-1])
+        self.data_set("flag", 1)
+        return original(self)
+
+    def suspend(self):
+        held[-1].append(2)  # mutated after data_set: only the next transition can notice
+        self._data["flag"] = True
+
+    monkeypatch.setattr(Trivial, "handle_create", create)
+    monkeypatch.setattr(Trivial, "handle_suspend", suspend, raising=False)
+    world = World()
+    try:
+        world.create_stack("s", tmpl(1))
+        assert rows(world)["r0"].doc["data"] == {"items": "[1]", "flag": 1}
+        world.suspend_stack("s")
+        data = rows(world)["r0"].doc["data"]
+        assert data == {"items": "[1, 2]", "flag": True}
+        assert data["flag"] is True
+    finally:
+        world.close()

@@ -168,3 +168,47 @@ def test_every_recorded_transition_survives_the_process_being_killed(tmp_path):
     assert len(events) == 250 and events[-1].reason == "250"
     row = _row(store)
     assert (row.reason, row.doc) == ("250", {"n": 250})
+
+
+def _statements(store):
+    seen = []
+    store._db.set_trace_callback(seen.append)
+    return seen
+
+
+def test_a_frozen_doc_handed_over_again_only_updates_the_state_columns():
+    store = Store()
+    doc = {"data": {}, "tmpl": "t1", "props": {"value": "x"}}
+    store.save_resource(_res(doc, "IN_PROGRESS"), frozen_doc=True)
+    seen = _statements(store)
+    store.record(_ev(), resource=_res(doc), frozen_doc=True)
+    assert [s.split()[0] for s in seen] == ["BEGIN", "UPDATE", "INSERT", "COMMIT"]
+    row = _row(store)
+    assert (row.status, row.doc) == ("COMPLETE", doc)
+
+
+def test_a_new_frozen_doc_is_written_and_a_lost_row_comes_back():
+    store = Store()
+    store.save_resource(_res({"v": 1}), frozen_doc=True)
+    new = {"v": 2}
+    store.record(_ev(), resource=_res(new), frozen_doc=True)
+    assert _row(store).doc == {"v": 2}
+    store.delete_resource("s1", 1)
+    store.record(
+        _ev("IN_PROGRESS", "DELETE"), resource=_res(new, "IN_PROGRESS", "DELETE"), frozen_doc=True
+    )
+    row = _row(store)
+    assert (row.action, row.status, row.doc) == ("DELETE", "IN_PROGRESS", {"v": 2})
+
+
+def test_a_rolled_back_frozen_doc_is_written_again():
+    store = Store()
+    store.save_resource(_res({"v": 1}), frozen_doc=True)
+    new = {"v": 2}
+    with pytest.raises(RuntimeError):
+        with store.transaction():
+            store.save_resource(_res(new), frozen_doc=True)
+            raise RuntimeError("boom")
+    assert _row(store).doc == {"v": 1}
+    store.record(_ev(), resource=_res(new), frozen_doc=True)
+    assert _row(store).doc == {"v": 2}
