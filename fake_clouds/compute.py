@@ -17,6 +17,19 @@ delete                 current status (task_state deleting)         gone
 =====================  ==========================================  =============
 
 An image snapshot (``servers.create_image``) is ``saving`` then ``active``.
+
+**Config agent.** A server that boots runs a simulated config agent once it
+is ACTIVE, a few virtual seconds later (derived from the server id, so it
+costs no random draw). The agent reports SUCCESS to every orchestration
+signal endpoint (``AGENT_ENDPOINT_PREFIX`` + handle id) found in the server's
+``user_data`` (:meth:`ComputeService.agent_signals`) and runs the software
+deployments registered for the server (``servers.deploy``;
+:meth:`ComputeService.deployment_status`). Server metadata
+``plugsim_agent: fail`` makes every report FAILURE and every deployment fail;
+``plugsim_agent: silent`` makes the agent never report. A deployment's
+``inputs`` ``plugsim_status_code`` (non-zero: failed), ``plugsim_stderr`` and
+``plugsim_outputs`` (a map) set its outcome. A server deleted before its
+agent ran reports nothing.
 Quotas (defaults): ``instances`` 10, ``cores`` 20, ``ram`` 51200 MB,
 ``key_pairs`` 100; -1 means unlimited. Pre-seeded flavors/images/keypair are
 not counted.
@@ -24,7 +37,9 @@ not counted.
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import re
 from typing import Any
 
 from fake_clouds.clients.compute import ComputeClient
@@ -48,6 +63,17 @@ _SERVER_ARGS = (
 )
 
 
+#: Orchestration signal endpoints the config agent recognises in user_data.
+AGENT_ENDPOINT_PREFIX = "https://orchestration.plugsim.invalid/v1/signal/"
+_ENDPOINT = re.compile(re.escape(AGENT_ENDPOINT_PREFIX) + r"[A-Za-z0-9._~-]+")
+
+
+def _derived_delay(label: str, low: float, high: float) -> float:
+    """A delay in [low, high) derived from *label* (no random stream is drawn)."""
+    digest = hashlib.sha256(label.encode("utf-8")).digest()
+    return round(low + (high - low) * int.from_bytes(digest[:4], "big") / 2**32, 3)
+
+
 def _bad(message: str) -> exception.BadRequest:
     return exception.BadRequest(message, body={"badRequest": {"code": 400, "message": message}})
 
@@ -61,6 +87,11 @@ class ComputeService(Service):
     default_quotas = {"instances": 10, "cores": 20, "ram": 51200, "key_pairs": 100}
 
     client_class = ComputeClient
+
+    def __init__(self, world: Any) -> None:
+        super().__init__(world)
+        #: the config agent: per server, when it runs and what it reports to
+        self.agent: dict[str, Any] = {"servers": {}}
 
     # --- lookups shared by operations -----------------------------------------------
 
@@ -189,6 +220,7 @@ class ComputeService(Service):
             network = self.world.service("network")
             server.attrs["addresses"] = network._plug_server(server.id, nets)  # type: ignore[attr-defined]
         self._start(server, "build", "BUILD", "ACTIVE", final_attrs={TASK: None})
+        self._agent_boot(server, options.get("user_data"), metadata)
         return server.view()
 
     def _live_servers(self) -> list[Any]:
@@ -244,6 +276,9 @@ class ComputeService(Service):
             self.world.service("block_storage")._server_gone(server.id)  # type: ignore[attr-defined]
         self._set(server, **{TASK: "deleting"})
         self._start(server, "delete", server.status, None)
+        record = self.agent["servers"].get(server.id)
+        if record is not None and record.get("stopped_at") is None:
+            record["stopped_at"] = self._now()
 
     def _action(
         self,
@@ -384,6 +419,132 @@ class ComputeService(Service):
         img = self._create("image", name, "queued", attrs)
         self._start(img, "snapshot", "saving", "active")
         return img.view()
+
+    # --- the config agent ------------------------------------------------------------
+
+    def _agent_boot(self, server: Any, user_data: Any, metadata: dict[str, Any]) -> None:
+        """Note when the server's config agent runs (None when the boot never ends ACTIVE)."""
+        step = server.pending[-1] if server.pending else None
+        ready = None
+        if step is not None and step.status == "ACTIVE":
+            ready = round(step.at + _derived_delay(f"agent/{server.id}", 2.0, 12.0), 3)
+        self.agent["servers"][server.id] = {
+            "name": server.name,
+            "ready_at": ready,
+            "stopped_at": None,
+            "mode": str(metadata.get("plugsim_agent") or "report"),
+            "endpoints": sorted(
+                set(_ENDPOINT.findall(user_data if isinstance(user_data, str) else ""))
+            ),
+            "deployments": {},
+        }
+
+    def _agent_ran(self, record: dict[str, Any], at: float | None) -> bool:
+        stopped = record.get("stopped_at")
+        return (
+            at is not None
+            and at <= self._now()
+            and (stopped is None or at < stopped)
+            and record["mode"] != "silent"
+        )
+
+    def agent_signals(self, endpoint: str) -> list[dict[str, Any]]:
+        """Return what config agents have reported to *endpoint* so far, oldest first.
+
+        Each report is ``{id, status, reason, data, at}``; ``id`` is the
+        server's id.
+        """
+        out = []
+        for sid, record in self.agent["servers"].items():
+            if endpoint in record["endpoints"] and self._agent_ran(record, record["ready_at"]):
+                failed = record["mode"] == "fail"
+                out.append(
+                    {
+                        "id": sid,
+                        "status": "FAILURE" if failed else "SUCCESS",
+                        "reason": f"Config agent of server {record['name']} "
+                        + ("failed" if failed else "completed"),
+                        "data": None,
+                        "at": record["ready_at"],
+                    }
+                )
+        return sorted(out, key=lambda r: (r["at"], r["id"]))
+
+    @operation("servers.deploy", kind="server", id_arg="server_id")
+    def deploy(
+        self, server_id: str, deployment_id: str, action: str, config: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Hand a software deployment (*config* with its ``inputs``) to the server's agent."""
+        server = self._get("server", server_id, label="Instance")
+        record = self.agent["servers"].get(server.id)
+        if record is None:
+            raise _bad(f"Server {server_id} has no config agent")
+        if not isinstance(config, dict):
+            raise _bad("A deployment's config must be a mapping")
+        start = max(self._now(), record["ready_at"] or self._now())
+        runtime = _derived_delay(f"deploy/{deployment_id}/{action}/{self._now()}", 1.0, 8.0)
+        record["deployments"][deployment_id] = {
+            "action": action,
+            "config": copy.deepcopy(config),
+            "registered_at": self._now(),
+            "done_at": None if record["ready_at"] is None else round(start + runtime, 3),
+        }
+        return self.deployment_status(server_id, deployment_id)
+
+    @operation("servers.undeploy", kind="server", id_arg="server_id")
+    def undeploy(self, server_id: str, deployment_id: str) -> None:
+        """Forget a deployment (a deleted server's deployments are gone already)."""
+        record = self.agent["servers"].get(server_id)
+        if record is not None:
+            record["deployments"].pop(deployment_id, None)
+
+    def deployment_status(self, server_id: str, deployment_id: str) -> dict[str, Any]:
+        """Return ``{status, status_reason, outputs}`` of a deployment as the agent reported it.
+
+        ``status`` is IN_PROGRESS until the agent ran it, then COMPLETE or FAILED.
+        """
+        record = self.agent["servers"].get(server_id) or {"deployments": {}}
+        dep = record["deployments"].get(deployment_id)
+        if dep is None:
+            raise exception.NotFound(f"Deployment {deployment_id} could not be found.")
+        if not self._agent_ran(record, dep["done_at"]):
+            return {
+                "status": "IN_PROGRESS",
+                "status_reason": "Deploy data available",
+                "outputs": {},
+            }
+        inputs = dep["config"].get("inputs") or {}
+        code = inputs.get("plugsim_status_code", 0)
+        stderr = str(inputs.get("plugsim_stderr") or "")
+        if record["mode"] == "fail":
+            code, stderr = code or 1, stderr or "config agent failed"
+        try:
+            code = int(code)
+        except (TypeError, ValueError):
+            code = 1
+        given = inputs.get("plugsim_outputs") or {}
+        outputs = {
+            str(o.get("name")): given.get(o.get("name"), o.get("default"))
+            for o in dep["config"].get("outputs") or []
+            if isinstance(o, dict)
+        }
+        outputs.update(deploy_stdout="", deploy_stderr=stderr, deploy_status_code=code)
+        if code:
+            reason = f"Deployment exited with non-zero status code: {code}"
+            return {"status": "FAILED", "status_reason": reason, "outputs": outputs}
+        reason = "Outputs received"
+        return {"status": "COMPLETE", "status_reason": reason, "outputs": outputs}
+
+    def to_state(self) -> dict[str, Any]:
+        """Return the service's state, the config agent's included."""
+        state = super().to_state()
+        state["agent"] = copy.deepcopy(self.agent)
+        return state
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        """Replace the service's state (and the agent's) with *state*."""
+        super().load_state(state)
+        self.agent = copy.deepcopy(state.get("agent") or {"servers": {}})
 
 
 def _keypair_attrs(public_key: str) -> dict[str, Any]:

@@ -15,6 +15,10 @@ from simulator.resources.heat.software_config import (
     SoftwareConfig,
     StructuredConfig,
 )
+from simulator.resources.heat.software_deployment import (
+    SoftwareDeployment,
+    StructuredDeployment,
+)
 from simulator.resources.heat.testresource import TestResource
 from simulator.resources.heat.utility import Delay, RandomString, Value
 from simulator.resources.heat.wait_condition import WaitCondition, WaitConditionHandle
@@ -26,7 +30,9 @@ __all__ = [
     "RandomString",
     "ResourceGroup",
     "SoftwareConfig",
+    "SoftwareDeployment",
     "StructuredConfig",
+    "StructuredDeployment",
     "TestResource",
     "Value",
     "WaitCondition",
@@ -44,7 +50,9 @@ def resource_mapping() -> dict[str, type[Resource]]:
         "OS::Heat::RandomString": RandomString,
         "OS::Heat::ResourceGroup": ResourceGroup,
         "OS::Heat::SoftwareConfig": SoftwareConfig,
+        "OS::Heat::SoftwareDeployment": SoftwareDeployment,
         "OS::Heat::StructuredConfig": StructuredConfig,
+        "OS::Heat::StructuredDeployment": StructuredDeployment,
         "OS::Heat::TestResource": TestResource,
         "OS::Heat::Value": Value,
         "OS::Heat::WaitCondition": WaitCondition,
