@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
 
+#: Stack-document entries holding a source document the stack never mutates.
+_SOURCE_KEYS = frozenset({"source", "previous"})
+
 #: The timeout of a stack created without one (Heat's default: 60 minutes).
 DEFAULT_TIMEOUT_MINS = 60.0
 
@@ -79,6 +82,8 @@ class Stack:
         self._task: asyncio.Task[Any] | None = None
         self._interrupt_kind: str | None = None
         self._cancel_plugins: list[Any] = []
+        #: id(source) -> (source, its document): one unchanging object per source
+        self._source_docs: dict[int, tuple[StackSource, dict[str, Any]]] = {}
 
     # -- identity ------------------------------------------------------------
 
@@ -318,12 +323,22 @@ class Stack:
         ev = Event(
             0, self.id, self.name, self.name, STACK_TYPE, self.id, action, status, reason, now
         )
-        self.world.emit(self.world.store.record(ev, stack=self.record))
+        self.world.emit(self.world.store.record(ev, stack=self.record, frozen_keys=_SOURCE_KEYS))
 
     def save(self) -> None:
         """Persist the stack row including its source document."""
-        self.record.doc["source"] = self.source.to_doc()
-        self.world.store.save_stack(self.record)
+        self.record.doc["source"] = self._source_doc(self.source)
+        self.world.store.save_stack(self.record, frozen_keys=_SOURCE_KEYS)
+
+    def _source_doc(self, source: StackSource) -> dict[str, Any]:
+        """The stored document of *source*, the same object every time (never mutated)."""
+        entry = self._source_docs.get(id(source))
+        if entry is None or entry[0] is not source:
+            if len(self._source_docs) > 4:
+                self._source_docs.clear()
+            entry = (source, source.to_doc())
+            self._source_docs[id(source)] = entry
+        return entry[1]
 
     # -- sources and definitions ---------------------------------------------
 
@@ -341,7 +356,7 @@ class Stack:
         """Keep the current source as the rollback target of the coming update."""
         self._previous = self.source
         self._previous_definition = self.definition
-        self.record.doc["previous"] = self.source.to_doc()
+        self.record.doc["previous"] = self._source_doc(self.source)
 
     def previous_source(self) -> StackSource:
         """The source before the last update (the rollback target)."""

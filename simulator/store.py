@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -228,6 +228,8 @@ class Store:
         self._depth = 0
         #: (stack_id, rid) -> the resource doc as this store last wrote it
         self._docs: dict[tuple[str, int], Any] = {}
+        #: (stack_id, key) -> (frozen value of a stack doc, its JSON text)
+        self._frozen_text: dict[tuple[str, str], tuple[Any, str]] = {}
         if self.path != ":memory:":
             parent = Path(self.path).parent
             try:
@@ -327,8 +329,15 @@ class Store:
 
     # -- stacks --------------------------------------------------------------
 
-    def save_stack(self, rec: StackRecord) -> None:
-        """Insert or replace a stack row."""
+    def save_stack(self, rec: StackRecord, *, frozen_keys: Collection[str] = ()) -> None:
+        """Insert or replace a stack row.
+
+        *frozen_keys* name top-level entries of ``rec.doc`` whose values the
+        caller never mutates after handing them over (e.g. a stack's template
+        source, which can be megabytes): the store serialises such a value
+        once and reuses the text while the same object comes back.
+        """
+        doc = self._stack_doc_text(rec, frozen_keys)
         with self.transaction() as db:
             if not rec.seq:
                 rec.seq = self.next_seq("stack")
@@ -346,9 +355,29 @@ class Store:
                     int(rec.deleted),
                     rec.created,
                     rec.updated,
-                    _dumps(rec.doc),
+                    doc,
                 ),
             )
+
+    def _stack_doc_text(self, rec: StackRecord, frozen_keys: Collection[str]) -> str:
+        """``_dumps(rec.doc)``, reusing the text of frozen values handed over before."""
+        doc = rec.doc
+        if not frozen_keys or not all(type(k) is str for k in doc):
+            return _dumps(doc)
+        parts = []
+        for key in sorted(doc):
+            value = doc[key]
+            if key in frozen_keys:
+                memo = self._frozen_text.get((rec.id, key))
+                if memo is not None and memo[0] is value:
+                    text = memo[1]
+                else:
+                    text = _dumps(value)
+                    self._frozen_text[(rec.id, key)] = (value, text)
+            else:
+                text = _dumps(value)
+            parts.append(f"{json.dumps(key)}:{text}")
+        return "{" + ",".join(parts) + "}"
 
     def set_stack_state(
         self, stack_id: str, action: str, status: str, reason: str, updated: float
@@ -416,6 +445,8 @@ class Store:
             db.execute("DELETE FROM stacks WHERE id=?", (stack_id,))
         for key in [k for k in self._docs if k[0] == stack_id]:
             del self._docs[key]
+        for frozen in [k for k in self._frozen_text if k[0] == stack_id]:
+            del self._frozen_text[frozen]
 
     # -- resources -----------------------------------------------------------
 
@@ -526,6 +557,7 @@ class Store:
         resource: ResourceRecord | None = None,
         stack: StackRecord | None = None,
         frozen_doc: bool = False,
+        frozen_keys: Collection[str] = (),
     ) -> Event:
         """Persist a transition (event + new resource/stack row) in one transaction.
 
@@ -534,13 +566,14 @@ class Store:
         the caller promises never to mutate ``resource.doc`` afterwards: the
         store keeps the object itself, and when the next write of the row
         passes the very same object only the state columns are updated.
+        *frozen_keys* are passed on to :meth:`save_stack`.
         """
         if self._depth or stack is not None:
             with self.transaction():
                 if resource is not None:
                     self._write_resource(resource, frozen_doc)
                 if stack is not None:
-                    self.save_stack(stack)
+                    self.save_stack(stack, frozen_keys=frozen_keys)
                 return self._insert_event(ev)
         # The hot path (one resource transition): the same transaction without
         # the context-manager machinery.

@@ -212,3 +212,45 @@ def test_a_rolled_back_frozen_doc_is_written_again():
     assert _row(store).doc == {"v": 1}
     store.record(_ev(), resource=_res(new), frozen_doc=True)
     assert _row(store).doc == {"v": 2}
+
+
+def _stack_rec(doc):
+    from simulator.store import StackRecord
+
+    return StackRecord("s1", "web", "CREATE", "COMPLETE", "", 0.0, doc=doc)
+
+
+def _stack_doc_text(store):
+    return store._db.execute("SELECT doc FROM stacks WHERE id='s1'").fetchone()[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    doc=st.dictionaries(st.text(max_size=3), _json, max_size=4), frozen=st.sets(st.text(max_size=3))
+)
+def test_a_stack_doc_with_frozen_keys_is_stored_byte_for_byte_as_without(doc, frozen):
+    from simulator.store import _dumps
+
+    store = Store()
+    store.save_stack(_stack_rec(doc), frozen_keys=frozen)
+    store.save_stack(_stack_rec(doc), frozen_keys=frozen)
+    assert _stack_doc_text(store) == _dumps(doc)
+
+
+def test_a_frozen_stack_value_is_serialised_once_while_the_same_object_comes_back(monkeypatch):
+    import simulator.store as store_mod
+
+    big = {"template": {"resources": {f"r{i}": {"type": "T"} for i in range(50)}}}
+    store = Store()
+    rec = _stack_rec({"source": big, "n": 1})
+    calls = []
+    real = store_mod._dumps
+    monkeypatch.setattr(store_mod, "_dumps", lambda v: calls.append(v) or real(v))
+    store.save_stack(rec, frozen_keys={"source"})
+    rec.doc["n"] = 2
+    store.record(_ev(), stack=rec, frozen_keys={"source"})
+    assert sum(1 for v in calls if v is big) == 1
+    assert json.loads(_stack_doc_text(store)) == {"source": big, "n": 2}
+    rec.doc["source"] = {"template": {}}  # a new object is serialised again
+    store.save_stack(rec, frozen_keys={"source"})
+    assert json.loads(_stack_doc_text(store)) == {"source": {"template": {}}, "n": 2}
