@@ -361,7 +361,8 @@ class StackAPI:
         if isinstance(record, Mapping):
             key = signals_key(st.id, res.name)
             self.store.set_meta(key, [*(self.store.get_meta(key) or []), dict(record)])
-            reason = f"Signal: {record.get('status', '')} {record.get('reason', '')}".strip()
+            parts = [str(record[k]) for k in ("status", "reason") if record.get(k)]
+            reason = " ".join(["Signal:", *parts])
         else:
             reason = "Signal received"
         ev = Event(

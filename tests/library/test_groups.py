@@ -181,3 +181,133 @@ def test_member_names_are_count_lowest_free_indices(count, removed):
 def test_substitute_index_replaces_every_occurrence(value):
     out = substitute_index(value, "%index%", "4")
     assert "%index%" not in repr(out)
+
+
+# --- OS::Heat::AutoScalingGroup + OS::Heat::ScalingPolicy ---------------------------
+
+
+def scaling(min_size=1, max_size=4, desired=None, cooldown=None, server=False):
+    member = (
+        {"type": "OS::Nova::Server", "properties": {"image": "cirros", "flavor": "m1.tiny"}}
+        if server
+        else {"type": "OS::Heat::TestResource", "properties": {"value": "m"}}
+    )
+    group_props = {"min_size": min_size, "max_size": max_size, "resource": member}
+    if desired is not None:
+        group_props["desired_capacity"] = desired
+    up = {
+        "auto_scaling_group_id": {"get_resource": "asg"},
+        "adjustment_type": "change_in_capacity",
+        "scaling_adjustment": 1,
+    }
+    if cooldown is not None:
+        up["cooldown"] = cooldown
+    return tmpl(
+        {
+            "asg": {"type": "OS::Heat::AutoScalingGroup", "properties": group_props},
+            "up": {"type": "OS::Heat::ScalingPolicy", "properties": up},
+            "down": {
+                "type": "OS::Heat::ScalingPolicy",
+                "properties": {
+                    "auto_scaling_group_id": {"get_resource": "asg"},
+                    "adjustment_type": "percent_change_in_capacity",
+                    "scaling_adjustment": -50,
+                },
+            },
+        },
+        outputs={
+            "size": {"value": {"get_attr": ["asg", "current_size"]}},
+            "values": {"value": {"get_attr": ["asg", "outputs_list", "output"]}},
+            "url": {"value": {"get_attr": ["up", "signal_url"]}},
+        },
+    )
+
+
+def asg_names(world):
+    child = world.get_stack(world.get_stack("s").resources["asg"].resource_id)
+    return list(child.resources)
+
+
+def test_autoscaling_group_starts_at_desired_capacity_and_scales_on_signals(world):
+    stack = world.create_stack("s", scaling(desired=2))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    assert outputs(stack)["size"] == 2
+    assert outputs(stack)["values"] == ["m", "m"]
+    assert outputs(stack)["url"].startswith("https://orchestration.plugsim.invalid/v1/signal/")
+    assert world.signal_resource("s", "up") == {
+        "scaled": True,
+        "from": 2,
+        "to": 3,
+        "reason": "scaled",
+    }
+    assert asg_names(world) == ["0", "1", "2"]
+    world.signal_resource("s", "up")
+    assert world.signal_resource("s", "up") == {
+        "scaled": False,
+        "from": 4,
+        "to": 4,
+        "reason": "at the size limit",
+    }
+    assert world.signal_resource("s", "down")["to"] == 2
+    assert asg_names(world) == ["2", "3"]  # the oldest went first
+    assert outputs(world.get_stack("s"))["size"] == 2
+    reasons = [e.reason for e in world.stack_events("s") if e.action == "SIGNAL"]
+    assert reasons[0] == "Signal: scaled"
+
+
+def test_scaling_policy_cooldown_ignores_early_signals(world):
+    world.create_stack("s", scaling(cooldown=300))
+    assert world.signal_resource("s", "up")["to"] == 2
+    assert world.signal_resource("s", "up")["reason"] == "cooldown"
+    assert asg_names(world) == ["0", "1"]
+
+
+def test_autoscaling_bounds_are_checked_naming_the_property(world):
+    with pytest.raises(exception.StackValidationFailed, match="min_size can not be greater"):
+        world.create_stack("s", scaling(min_size=3, max_size=2))
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack("s", scaling(desired=9))
+    assert "resources.asg.properties.desired_capacity" in str(refused.value)
+
+
+def test_autoscaling_update_of_desired_capacity_resizes_and_delete_leaks_nothing(world):
+    stack = world.create_stack("s", scaling(server=True))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    assert len(world.cloud.leaks(world.baseline)) == 1
+    stack = world.update_stack("s", scaling(server=True, desired=3))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert len(world.cloud.leaks(world.baseline)) == 3
+    world.signal_resource("s", "down")
+    assert len(world.cloud.leaks(world.baseline)) == 1
+    world.delete_stack("s")
+    assert world.cloud.leaks(world.baseline) == []
+
+
+def test_scaling_through_the_cli_in_a_stored_world(tmp_path):
+    from click.testing import CliRunner
+
+    from simulator.cli import main
+
+    state = str(tmp_path / "w.db")
+    with World.open(state) as w:
+        w.create_stack("s", scaling())
+    result = CliRunner().invoke(main, ["--state", state, "stack", "resource", "signal", "s", "up"])
+    assert result.exit_code == 0, result.output
+    with World.open(state) as w:
+        assert outputs(w.get_stack("s"))["size"] == 2
+
+
+@given(
+    current=st.integers(0, 20),
+    adjustment=st.integers(-30, 30),
+    kind=st.sampled_from(["change_in_capacity", "exact_capacity", "percent_change_in_capacity"]),
+    bounds=st.tuples(st.integers(0, 10), st.integers(0, 10)).map(sorted),
+)
+def test_new_capacity_always_stays_within_the_bounds(current, adjustment, kind, bounds):
+    from simulator.resources.heat.autoscaling import new_capacity
+
+    low, high = bounds
+    out = new_capacity(current, adjustment, kind, low, high)
+    assert low <= out <= high
+    if kind == "percent_change_in_capacity" and adjustment and low < current < high:
+        assert out != current  # a percentage change always moves at least one member

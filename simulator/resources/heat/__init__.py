@@ -8,6 +8,7 @@ repeated here.
 from __future__ import annotations
 
 from sdk.resource import Resource
+from simulator.resources.heat.autoscaling import AutoScalingGroup, ScalingPolicy
 from simulator.resources.heat.group import ResourceGroup
 from simulator.resources.heat.software_config import (
     CloudConfig,
@@ -24,11 +25,13 @@ from simulator.resources.heat.utility import Delay, RandomString, Value
 from simulator.resources.heat.wait_condition import WaitCondition, WaitConditionHandle
 
 __all__ = [
+    "AutoScalingGroup",
     "CloudConfig",
     "Delay",
     "MultipartMime",
     "RandomString",
     "ResourceGroup",
+    "ScalingPolicy",
     "SoftwareConfig",
     "SoftwareDeployment",
     "StructuredConfig",
@@ -44,11 +47,13 @@ __all__ = [
 def resource_mapping() -> dict[str, type[Resource]]:
     """Return the Heat utility types this package provides."""
     return {
+        "OS::Heat::AutoScalingGroup": AutoScalingGroup,
         "OS::Heat::CloudConfig": CloudConfig,
         "OS::Heat::Delay": Delay,
         "OS::Heat::MultipartMime": MultipartMime,
         "OS::Heat::RandomString": RandomString,
         "OS::Heat::ResourceGroup": ResourceGroup,
+        "OS::Heat::ScalingPolicy": ScalingPolicy,
         "OS::Heat::SoftwareConfig": SoftwareConfig,
         "OS::Heat::SoftwareDeployment": SoftwareDeployment,
         "OS::Heat::StructuredConfig": StructuredConfig,
