@@ -145,3 +145,13 @@ def test_wait_condition_runs_are_deterministic():
             return [(e.time, e.resource_name, e.state, e.reason) for e in w.stack_events("s")]
 
     assert run() == run()
+
+
+def test_deleting_the_handle_forgets_its_signals(world):
+    from simulator.stack_api import resource_signals
+
+    stack = world.create_stack("s", tmpl({"h": {"type": "OS::Heat::WaitConditionHandle"}}))
+    world.signal_resource("s", "h", {"data": 1})
+    assert [s["data"] for s in resource_signals(stack.id, "h", world.store)] == [1]
+    world.delete_stack("s")
+    assert resource_signals(stack.id, "h", world.store) == []

@@ -107,8 +107,10 @@ class WaitConditionHandle(Resource):  # plugsim: ignore[PS301] - see the package
         self._world().store.set_meta(_mailbox_key(self), [])
 
     def handle_delete(self) -> None:
-        """Forget the handle's signals."""
-        self._world().store.set_meta(_mailbox_key(self), [])
+        """Forget the handle's signals (unless a replacement of the same name now owns them)."""
+        stack = self.context.engine_stack
+        if stack.resources.get(self.name) in (None, self):
+            self._world().store.set_meta(_mailbox_key(self), [])
 
     def handle_signal(self, details: Any = None) -> dict[str, Any]:
         """Check and normalise one signal; the engine keeps it in the handle's mailbox."""
