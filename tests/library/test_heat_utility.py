@@ -38,6 +38,16 @@ def test_value_converts_to_its_type_and_updates_in_place(world):
     assert stack.resources["v"].resource_id == first_id  # in place, not replaced
 
 
+def test_value_without_a_type_is_passed_through_unchanged(world):
+    t = tmpl(
+        {"v": {"type": "OS::Heat::Value", "properties": {"value": "plain text"}}},
+        outputs={"v": {"value": {"get_attr": ["v", "value"]}}},
+    )
+    stack = world.create_stack("s", t)
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    assert outputs(stack) == {"v": "plain text"}
+
+
 def test_value_that_does_not_convert_fails_naming_the_property(world):
     t = tmpl({"v": {"type": "OS::Heat::Value", "properties": {"value": "abc", "type": "number"}}})
     with pytest.raises(exception.StackValidationFailed) as refused:

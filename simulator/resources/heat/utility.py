@@ -36,7 +36,7 @@ _VALUE_TYPES = ("string", "number", "json", "comma_delimited_list", "boolean")
 
 def _convert_value(value: Any, value_type: str | None) -> Any:
     """Convert *value* to the HOT parameter type *value_type* (ValueError when impossible)."""
-    if value_type is None or value is None:
+    if not value_type or value is None:  # an unset type reads as the empty string
         return value
     if value_type == "string":
         if isinstance(value, Mapping | list):
