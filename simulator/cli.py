@@ -111,6 +111,25 @@ def parse_parameters(values: Iterable[str]) -> dict[str, str]:
     return out
 
 
+def environment_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The ``-e/--environment`` and ``--parameter KEY=VALUE`` options (both repeatable)."""
+    fn = click.option(
+        "-e",
+        "--environment",
+        "environment",
+        multiple=True,
+        type=click.Path(dir_okay=False),
+        help="Environment file (repeatable).",
+    )(fn)
+    return click.option(
+        "--parameter",
+        "parameters",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="A parameter value (repeatable).",
+    )(fn)
+
+
 def format_option(
     choices: Sequence[str] = ("table", "json", "yaml"), default: str = "table"
 ) -> Callable[[Any], Any]:

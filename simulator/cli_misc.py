@@ -7,7 +7,13 @@ from collections.abc import Sequence
 
 import click
 
-from simulator.cli import Options, emit_mapping, format_option, parse_parameters
+from simulator.cli import (
+    Options,
+    emit_mapping,
+    environment_options,
+    format_option,
+    parse_parameters,
+)
 
 pass_options = click.make_pass_decorator(Options)
 
@@ -26,20 +32,7 @@ def template() -> None:
     type=click.Path(dir_okay=False),
     help="The HOT template.",
 )
-@click.option(
-    "-e",
-    "--environment",
-    multiple=True,
-    type=click.Path(dir_okay=False),
-    help="Environment file (repeatable).",
-)
-@click.option(
-    "--parameter",
-    "parameters",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="A parameter value (repeatable).",
-)
+@environment_options
 @format_option(default="yaml")
 @pass_options
 def validate(

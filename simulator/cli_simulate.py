@@ -7,27 +7,14 @@ from collections.abc import Sequence
 
 import click
 
-from simulator.cli import Options, parse_parameters, progress_listener
+from simulator.cli import Options, environment_options, parse_parameters, progress_listener
 
 pass_options = click.make_pass_decorator(Options)
 
 
 @click.command()
 @click.argument("template", type=click.Path(dir_okay=False))
-@click.option(
-    "-e",
-    "--environment",
-    multiple=True,
-    type=click.Path(dir_okay=False),
-    help="Environment file (repeatable).",
-)
-@click.option(
-    "--parameter",
-    "parameters",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="A parameter value (repeatable).",
-)
+@environment_options
 @click.option("--seed", type=int, default=0, show_default=True, help="The run's seed.")
 @click.option("--faults", help="Fault profile: a preset (none, flaky, slow, chaos) or YAML file.")
 @click.option(

@@ -14,6 +14,7 @@ from simulator.cli import (
     Options,
     emit_mapping,
     emit_rows,
+    environment_options,
     format_option,
     parse_parameters,
     progress_listener,
@@ -77,25 +78,6 @@ def _stack_dict(stack: Any) -> dict[str, Any]:
     }
 
 
-def _template_options(fn: Any) -> Any:
-    fn = click.option(
-        "-e",
-        "--environment",
-        "environment",
-        multiple=True,
-        type=click.Path(dir_okay=False),
-        help="Environment file (repeatable).",
-    )(fn)
-    fn = click.option(
-        "--parameter",
-        "parameters",
-        multiple=True,
-        metavar="KEY=VALUE",
-        help="A parameter value (repeatable).",
-    )(fn)
-    return fn
-
-
 _LIFECYCLE_META = "plugsim.lifecycle"
 
 
@@ -126,7 +108,7 @@ def stack(ctx: click.Context, lifecycle_plugins: Sequence[str], strict_lifecycle
 @click.option(
     "-t", "--template", required=True, type=click.Path(dir_okay=False), help="The HOT template."
 )
-@_template_options
+@environment_options
 @click.option("--seed", type=int, help="Seed of a new world (an existing world keeps its own).")
 @click.option("--faults", help="Fault profile: a preset (none, flaky, slow, chaos) or YAML file.")
 @click.option("--timeout", type=float, help="Stack timeout in (virtual) minutes.")
@@ -170,7 +152,7 @@ def create(
     type=click.Path(dir_okay=False),
     help="The new template (default: keep the current one).",
 )
-@_template_options
+@environment_options
 @click.option("--existing", is_flag=True, help="Keep the current template and parameters.")
 @click.option("--timeout", type=float, help="Stack timeout in (virtual) minutes.")
 @click.option("--rollback/--no-rollback", default=None, help="Roll back on failure.")
@@ -330,7 +312,7 @@ def abandon(opts: Options, output_file: str | None, name: str) -> None:
     type=click.Path(dir_okay=False),
     help="JSON written by `stack abandon`.",
 )
-@_template_options
+@environment_options
 @click.option("--timeout", type=float, help="Stack timeout in (virtual) minutes.")
 @click.option("--enable-rollback", is_flag=True, help="Roll back on failure.")
 @format_option()
