@@ -152,12 +152,12 @@ def schemata(schema_dict: Mapping[str, Any]) -> dict[str, Schema]:
     Plain dicts are converted with :meth:`Schema.from_dict`; an invalid one
     raises :class:`sdk.exception.InvalidSchemaError` naming the property.
     """
+    if type(schema_dict) is _Schemata:
+        return schema_dict
     if not isinstance(schema_dict, Mapping):
         raise exception.InvalidSchemaError(
             f"A properties schema must be a dict of Schemas, got {schema_dict!r}"
         )
-    if type(schema_dict) is _Schemata:
-        return schema_dict
     out = _Schemata()
     for name, value in schema_dict.items():
         if isinstance(value, Schema):

@@ -20,6 +20,7 @@ from sdk import exception
 from sdk.rsrc_defn import ResourceDefinition
 from simulator.context import EngineContext, StackView
 from simulator.events import STACK_TYPE, Event
+from simulator.scheduler import fewer_full_collections
 from simulator.stack_source import StackSource
 from simulator.store import ResourceRecord, StackRecord
 
@@ -61,7 +62,8 @@ class Stack:
         self.parent_definition: ResourceDefinition | None = (
             parent_resource.definition if parent_resource is not None else None
         )
-        self.definition = source.build(self)
+        with fewer_full_collections():
+            self.definition = source.build(self)
         self._previous: StackSource | None = None
         self._previous_definition: Any = None
         self.view = StackView(self)
@@ -84,6 +86,8 @@ class Stack:
         self._cancel_plugins: list[Any] = []
         #: id(source) -> (source, its document): one unchanging object per source
         self._source_docs: dict[int, tuple[StackSource, dict[str, Any]]] = {}
+        #: the last dependency graph computed: (definition, graph)
+        self._graph: tuple[Any, Any] | None = None
 
     # -- identity ------------------------------------------------------------
 
@@ -344,12 +348,16 @@ class Stack:
 
     def validate(self) -> None:
         """Validate the stack's definition against the known resource types."""
-        self.source.validate(self.definition, self.world.registry.type_lookup(self.source, self))
+        with fewer_full_collections():
+            self.source.validate(
+                self.definition, self.world.registry.type_lookup(self.source, self)
+            )
 
     def definition_from(self, source: StackSource) -> Any:
         """Build and validate the definition of *source* for this stack."""
-        definition = source.build(self)
-        source.validate(definition, self.world.registry.type_lookup(source, self))
+        with fewer_full_collections():
+            definition = source.build(self)
+            source.validate(definition, self.world.registry.type_lookup(source, self))
         return definition
 
     def remember_previous(self) -> None:
@@ -370,7 +378,7 @@ class Stack:
         for definition in (self._previous_definition, self.definition):
             if definition is None:
                 continue
-            graph = definition.dependencies()
+            graph = self.dependency_graph(definition)
             if name in graph:
                 return list(graph.requires(name))
         return []
@@ -385,9 +393,21 @@ class Stack:
 
     # -- graph ---------------------------------------------------------------
 
+    def dependency_graph(self, definition: Any = None) -> Any:
+        """Return the dependency graph of *definition* (default: the current one).
+
+        The graph of the definition asked for last is kept (a definition does
+        not change once built), so the actions of one template share it.
+        Callers must not modify it.
+        """
+        definition = self.definition if definition is None else definition
+        if self._graph is None or self._graph[0] is not definition:
+            self._graph = (definition, definition.dependencies())
+        return self._graph[1]
+
     def requires(self) -> dict[str, list[str]]:
         """Return each current resource's requirements (within this stack)."""
-        graph = self.definition.dependencies()
+        graph = self.dependency_graph()
         out: dict[str, list[str]] = {}
         for name in self.resources:
             out[name] = (

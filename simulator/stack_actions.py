@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from sdk import exception
 from simulator.lifecycle import guard, guard_sync
-from simulator.scheduler import GraphFailed, run_graph
+from simulator.scheduler import GraphFailed, fewer_full_collections, run_graph
 from simulator.stack import COMPLETE, FAILED, IN_PROGRESS, Stack, StackTimeout, UserCancelled
 
 if TYPE_CHECKING:
@@ -81,6 +81,18 @@ async def stack_task(
 
     Returns True when the stack ended ``<ACTION>_COMPLETE``.
     """
+    with fewer_full_collections():
+        return await _stack_task(stack, action, job, resources, reverse, success)
+
+
+async def _stack_task(
+    stack: Stack,
+    action: str,
+    job: Callable[[Resource], Awaitable[Any]],
+    resources: list[Resource] | None,
+    reverse: bool,
+    success: str | None,
+) -> bool:
     stack.state_set(action, IN_PROGRESS, f"Stack {action} started")
     members = stack.all_resources() if resources is None else resources
     nodes, requires = graph_of(stack, members)
@@ -126,7 +138,7 @@ async def outcome(
 
 def instantiate(stack: Stack) -> None:
     """Create the INIT resources of a new stack from its definition and persist them."""
-    with stack.world.store.transaction():
+    with fewer_full_collections(), stack.world.store.transaction():
         for name, defn in stack.definition.resource_definitions().items():
             res = stack.make_resource(defn)
             stack.resources[name] = res

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from sdk import exception
 from sdk.rsrc_defn import ResourceDefinition
 from simulator.lifecycle import guard, post_cancel
-from simulator.scheduler import GraphFailed, run_graph
+from simulator.scheduler import GraphFailed, fewer_full_collections, run_graph
 from simulator.stack import COMPLETE, FAILED, IN_PROGRESS, Stack, UserCancelled
 from simulator.stack_actions import describe_failure, outcome
 from simulator.stack_source import StackSource
@@ -136,6 +136,18 @@ async def update(
 
     Returns True when the update (or restore) completed.
     """
+    with fewer_full_collections():
+        return await _update(stack, new_source, action, overrides, disable_rollback, timeout_mins)
+
+
+async def _update(
+    stack: Stack,
+    new_source: StackSource,
+    action: str,
+    overrides: dict[str, ResourceDefinition] | None,
+    disable_rollback: bool | None,
+    timeout_mins: float | None,
+) -> bool:
     rollback = action == "ROLLBACK"
     new_def = stack.definition_from(new_source)
     ended: list[tuple[str, str]] = []
@@ -194,7 +206,7 @@ async def _apply(
         if name not in defns:
             stack.replaced.append(stack.resources.pop(name))
             stack.persist_resource(stack.replaced[-1])
-    graph = new_def.dependencies()
+    graph = stack.dependency_graph(new_def)
     names = list(defns)
     requires = {
         n: [r for r in graph.requires(n) if r in defns] if n in graph else [] for n in names

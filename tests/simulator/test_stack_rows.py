@@ -157,3 +157,21 @@ def test_data_changed_between_transitions_reaches_the_row_with_its_exact_type(mo
         assert data["flag"] is True
     finally:
         world.close()
+
+
+def test_the_actions_of_one_template_share_one_dependency_graph(monkeypatch):
+    from simulator.template.definition import StackDefinition as Definition
+
+    calls = []
+    real = Definition.dependencies
+    monkeypatch.setattr(Definition, "dependencies", lambda self: calls.append(self) or real(self))
+    world = World()
+    try:
+        world.create_stack("s", tmpl(3))
+        created = len(calls)
+        world.suspend_stack("s")
+        world.resume_stack("s")
+        world.delete_stack("s")
+        assert len(calls) == created
+    finally:
+        world.close()

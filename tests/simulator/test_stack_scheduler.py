@@ -114,3 +114,34 @@ def test_ten_thousand_nodes_linear():
     requires = {i: [i - 100] for i in range(100, 10_000)}
     run(lambda: run_graph(nodes, requires, job))
     assert count == 10_000
+
+
+def test_full_collections_are_rarer_inside_engine_blocks_and_restored_after():
+    import gc
+
+    from simulator.scheduler import FULL_COLLECTION_THRESHOLD, fewer_full_collections
+
+    before = gc.get_threshold()
+    with fewer_full_collections():
+        inside = gc.get_threshold()
+        with fewer_full_collections():
+            assert gc.get_threshold() == inside
+        assert gc.get_threshold() == inside
+    assert inside == (before[0], before[1], max(before[2], FULL_COLLECTION_THRESHOLD))
+    assert gc.get_threshold() == before
+
+
+def test_thresholds_are_restored_when_a_graph_run_fails():
+    import asyncio
+    import gc
+
+    from simulator.scheduler import GraphFailed, run_graph
+
+    before = gc.get_threshold()
+
+    async def job(node):
+        raise ValueError(node)
+
+    with pytest.raises(GraphFailed):
+        asyncio.run(run_graph(["a"], {}, job))
+    assert gc.get_threshold() == before
