@@ -36,7 +36,7 @@ import os
 import sqlite3
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -191,6 +191,30 @@ class ResourceRecord:
     physical_id: str | None
     current: bool = True
     doc: dict[str, Any] = field(default_factory=dict)
+
+
+class _StoredStackRecord(StackRecord):
+    """A stack row read from the store; its JSON document is parsed on first use.
+
+    A stack's document holds its template sources (megabytes for a big
+    stack), and most lookups (by name, for the state) never read it.
+    """
+
+    _doc_text: str
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "doc":
+            doc = json.loads(self.__dict__.pop("_doc_text"))
+            self.doc = doc
+            return doc
+        raise AttributeError(name)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, StackRecord):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(StackRecord))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like StackRecord
 
 
 @dataclass
@@ -392,19 +416,12 @@ class Store:
     @staticmethod
     def _stack(row: tuple) -> StackRecord:
         sid, seq, name, parent, action, status, reason, deleted, created, updated, doc = row
-        return StackRecord(
-            id=sid,
-            seq=seq,
-            name=name,
-            parent_id=parent,
-            action=action,
-            status=status,
-            reason=reason,
-            deleted=bool(deleted),
-            created=created,
-            updated=updated,
-            doc=json.loads(doc),
-        )
+        rec = _StoredStackRecord.__new__(_StoredStackRecord)
+        rec.id, rec.seq, rec.name, rec.parent_id = sid, seq, name, parent
+        rec.action, rec.status, rec.reason = action, status, reason
+        rec.deleted, rec.created, rec.updated = bool(deleted), created, updated
+        rec._doc_text = doc
+        return rec
 
     _STACK_COLS = "id, seq, name, parent_id, action, status, reason, deleted, created, updated, doc"
 

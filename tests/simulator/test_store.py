@@ -128,3 +128,20 @@ def test_meta_and_counters():
     store.set_meta("seed", 7)
     assert store.get_meta("seed") == 7
     assert [store.next_seq("x") for _ in range(3)] == [1, 2, 3]
+
+
+def test_a_stack_row_read_back_has_its_document_and_compares_equal():
+    from simulator.store import StackRecord
+
+    store = Store()
+    rec = StackRecord("s1", "web", "CREATE", "COMPLETE", "ok", 1.0, doc={"source": {"t": [1]}})
+    store.save_stack(rec)
+    got = store.get_stack("web")
+    assert got == rec and rec == got
+    assert got != StackRecord("s1", "web", "CREATE", "FAILED", "ok", 1.0, doc=rec.doc)
+    assert got.doc == {"source": {"t": [1]}}
+    got.doc["tags"] = ["x"]
+    assert got.doc["tags"] == ["x"]
+    [listed] = store.list_stacks()
+    assert (listed.name, listed.doc) == ("web", {"source": {"t": [1]}})
+    assert "doc=" in repr(store.get_stack("s1"))
