@@ -138,8 +138,9 @@ class VirtualTimeEventLoop(asyncio.SelectorEventLoop):
         return self.clock.now()
 
 
-def run(coro_or_factory: Awaitable[T] | Callable[[], Awaitable[T]],
-        clock: VirtualClock | None = None) -> T:
+def run(
+    coro_or_factory: Awaitable[T] | Callable[[], Awaitable[T]], clock: VirtualClock | None = None
+) -> T:
     """Run a coroutine to completion in virtual time and return its result."""
     loop = VirtualTimeEventLoop(clock)
     try:
