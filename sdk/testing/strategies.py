@@ -126,6 +126,17 @@ def values(schema: Schema) -> st.SearchStrategy[Any]:
         names = ", ".join(c.name for c in _of(schema, constr.CustomConstraint))
         raise Ungeneratable(f"custom constraint {names} cannot be satisfied without a cloud")
     allowed = _of(schema, constr.AllowedValues)
+    if allowed and schema.type == Schema.LIST:
+        # For a list the allowed values constrain each item, not the list itself.
+        items = [v for v in allowed[0].allowed if _ok(allowed[0], [v], schema)]
+        low, high = _bounds(schema, constr.Length)
+        if not items and low:
+            raise Ungeneratable("no allowed value meets every other constraint")
+        return st.lists(
+            st.sampled_from(items) if items else st.nothing(),
+            min_size=low or 0,
+            max_size=high if high is not None else 4,
+        ).filter(lambda v: all(_ok(c, v, schema) for c in schema.constraints))
     if allowed:
         options = [
             v for v in allowed[0].allowed if all(_ok(c, v, schema) for c in schema.constraints)
@@ -225,6 +236,8 @@ def _breakers(name: str, schema: Schema) -> list[tuple[str, st.SearchStrategy[An
             pool = (
                 st.text(min_size=1, max_size=8) if schema.type == Schema.STRING else st.integers()
             )
+            if schema.type == Schema.LIST:
+                pool = st.text(min_size=1, max_size=8).map(lambda v: [v])
             bad = pool.filter(lambda v, c=c: not _ok(c, v, schema))
         elif isinstance(c, constr.AllowedPattern) and schema.type == Schema.STRING:
             bad = st.text(max_size=12).filter(lambda v, c=c: re.fullmatch(c.pattern, v) is None)
