@@ -186,6 +186,9 @@ def valid_properties(properties_schema: Mapping[str, Any]) -> st.SearchStrategy[
             if needed:
                 raise Ungeneratable(f"property {name}: {ex}") from None
             continue
+        if needed:
+            # A required property set to null counts as not assigned at all.
+            strategy = strategy.filter(lambda v: v is not None)
         (required if needed else optional)[name] = strategy
     return st.fixed_dictionaries(required, optional=optional)
 

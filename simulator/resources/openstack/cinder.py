@@ -11,6 +11,10 @@ from simulator.resources.openstack._base import SINCE, compute_id, find_in, gone
 __all__ = ["Volume", "VolumeAttachment"]
 
 
+#: Volume statuses cinder refuses a delete in; a delete waits for them to pass.
+BUSY = ("creating", "downloading", "extending", "backing-up", "restoring-backup")
+
+
 class Volume(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Cinder::Volume``: a block storage volume.
 
@@ -196,12 +200,9 @@ class Volume(Resource):  # plugsim: ignore[PS301] - see the package
         """Delete the volume."""
         if self.resource_id is None:
             return None
-        try:
-            self.client().volumes.delete(self.resource_id)
-        except Exception as ex:
-            self.client_plugin().ignore_not_found(ex)
-            return None
-        return {"volume": self.resource_id, "backup": None}
+        # Deleted from check_delete_complete once the volume is settled: cinder
+        # refuses to delete one still being created (e.g. after a failed create).
+        return {"volume": self.resource_id, "backup": None, "deleting": None}
 
     def handle_snapshot_delete(self, state: Any = None) -> dict[str, Any] | None:
         """Deletion policy Snapshot: back the volume up, then delete it."""
@@ -216,6 +217,17 @@ class Volume(Resource):  # plugsim: ignore[PS301] - see the package
         if not token:
             return True
         cinder = self.client()
+        if token.get("deleting", True) is None:
+            try:
+                status = cinder.volumes.get(token["volume"]).status
+                if status in BUSY:
+                    return False
+                cinder.volumes.delete(token["volume"])
+            except Exception as ex:
+                self.client_plugin().ignore_not_found(ex)
+                return True
+            token["deleting"] = True
+            return False
         if token.get("deleting") is False:
             status = cinder.backups.get(token["backup"]).status
             if not status_done("Volume backup", status, ["available"], pending=["creating"]):
