@@ -298,6 +298,7 @@ class VolumeAttachment(Resource):
             volume = self.client().volumes.get(self.resource_id)
             if volume.status == "in-use":
                 self.client("compute").volumes.delete_server_volume(server, self.resource_id)
+                self.data_set("detaching", "1")
         except Exception as ex:
             self.client_plugin().ignore_not_found(ex)
             return None
@@ -309,7 +310,15 @@ class VolumeAttachment(Resource):
             return True
         try:
             status = self.client().volumes.get(volume_id).status
+            if status == "in-use" and not self.data().get("detaching"):
+                # Still attaching when the delete began (e.g. after a failed create).
+                server = self.data().get("server_id") or self.properties["instance_uuid"]
+                self.client("compute").volumes.delete_server_volume(server, volume_id)
+                self.data_set("detaching", "1")
+                return False
         except Exception as ex:
             self.client_plugin().ignore_not_found(ex)
             return True
-        return status_done("Volume detach", status, ["available"], pending=["detaching", "in-use"])
+        return status_done(
+            "Volume detach", status, ["available"], pending=["attaching", "detaching", "in-use"]
+        )
