@@ -50,8 +50,52 @@ def scaffold(session: nox.Session) -> None:
 def conformance(session: nox.Session) -> None:
     """Run the conformance suite on every bundled plug-in."""
     session.install("-e", ".[test]")
-    for path in BUNDLED_PLUGINS:
-        session.run("plugsim", "conformance", path)
+    # Module names: the directory loader skips a package's __init__.py, where the
+    # mappings live. Types needing another resource first cannot run in the CLI's
+    # one-resource stacks; tests/library/test_conformance_*.py covers them.
+    needs_prerequisite = " or ".join(
+        f"Test_{name}"
+        for name in (
+            "OS__Cinder__VolumeAttachment",
+            "OS__Heat__ScalingPolicy",
+            "OS__Heat__SoftwareDeployment",
+            "OS__Heat__StructuredDeployment",
+            "OS__Heat__WaitCondition",
+            "OS__Neutron__FloatingIPAssociation",
+            "OS__Neutron__RouterInterface",
+            "OS__Neutron__SecurityGroupRule",
+            "OS__Neutron__Subnet",
+        )
+    )
+    # The handle's name contains the wait condition's: keep it selected.
+    needs_prerequisite = needs_prerequisite.replace(
+        "Test_OS__Heat__WaitCondition", "(Test_OS__Heat__WaitCondition and not Handle)"
+    )
+    # plugsim conformance refuses types its target lacks: one properties file per package.
+    tmp = session.create_tmp()
+    session.run("python", "-c", _SPLIT_PROPERTIES, "conformance/bundled-properties.yaml", tmp)
+    for module in ("simulator.resources.heat", "simulator.resources.openstack"):
+        session.run(
+            "plugsim",
+            "conformance",
+            module,
+            "--properties",
+            f"{tmp}/{module}.yaml",
+            "-k",
+            f"not ({needs_prerequisite})",
+        )
+
+
+#: Splits the bundled property maps into one file per package (run in the session's Python).
+_SPLIT_PROPERTIES = """
+import importlib, sys, yaml
+maps = yaml.safe_load(open(sys.argv[1], encoding="utf-8"))
+for module in ("simulator.resources.heat", "simulator.resources.openstack"):
+    types = importlib.import_module(module).resource_mapping()
+    part = {k: v for k, v in maps.items() if k in types}
+    with open(f"{sys.argv[2]}/{module}.yaml", "w", encoding="utf-8") as out:
+        yaml.safe_dump(part, out, sort_keys=True)
+"""
 
 
 @nox.session

@@ -165,6 +165,8 @@ def conformance(
             f"--plugsim-seed={seed}",
             "-p",
             "no:cacheprovider",
+            "-o",
+            "asyncio_default_fixture_loop_scope=function",
             f"--rootdir={tmp}",
             "-rs",
         ]
