@@ -29,7 +29,14 @@ def str_to_num(value: Any) -> int | float:
     Numbers are returned unchanged; booleans, non-numeric strings and
     non-finite values raise :class:`ValueError`.
     """
-    if isinstance(value, bool):
+    kind = type(value)
+    if kind is int:
+        return value
+    if kind is float:
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} is not a finite number")
+        return value
+    if kind is bool:
         raise ValueError(f"{value!r} is a boolean, not a number")
     if isinstance(value, numbers.Number):
         if isinstance(value, float) and not math.isfinite(value):
@@ -54,7 +61,7 @@ def str_to_num(value: Any) -> int | float:
 
 
 def _to_string(value: Any) -> str:
-    if isinstance(value, str):
+    if type(value) is str or isinstance(value, str):
         return value
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -98,6 +105,8 @@ def _str_to_integer(value: str) -> int:
 
 
 def _to_number(value: Any) -> int | float:
+    if type(value) is int:
+        return value
     if isinstance(value, bool):
         raise ValueError(f"{value!r} is not a valid Number (booleans are not numbers)")
     try:

@@ -280,23 +280,25 @@ class Property:
         *validate*, nested members and the constraints are checked too.
         Raises :class:`sdk.exception.StackValidationFailed` with the full path.
         """
+        schema = self.schema
         if value is None:
-            if not self.has_default():
+            if schema.default is None:
                 # Unset: the type's empty value; a map with a schema still
                 # carries its members' defaults. Nothing to validate here.
-                value, validate = self.schema.empty_value(), False
+                value, validate = schema.empty_value(), False
             else:
-                value = self.default()
+                value = schema.default
         try:
-            converted = self.schema.to_schema_type(value)
+            converted = schema.to_schema_type(value)
         except ValueError as ex:
             raise self._fail(str(ex)) from None
-        if self.schema.type == Schema.MAP and self.schema.schema is not None:
-            converted = self._get_map_children(converted, validate)
-        elif self.schema.type == Schema.LIST and self.schema.schema is not None:
-            converted = self._get_list_items(converted, validate)
-        if validate:
-            self.schema.validate_constraints(converted, self.context, self.path)
+        if schema.schema is not None:
+            if schema.type == Schema.MAP:
+                converted = self._get_map_children(converted, validate)
+            elif schema.type == Schema.LIST:
+                converted = self._get_list_items(converted, validate)
+        if validate and schema.constraints:
+            schema.validate_constraints(converted, self.context, self.path)
         return converted
 
     def _get_map_children(self, value: dict[Any, Any], validate: bool) -> dict[str, Any]:
@@ -400,12 +402,18 @@ class Properties(Mapping[str, Any]):
         return prop.get_value(value, validate)
 
     def _get_property_value(self, key: str, validate: bool = False, strict: bool = True) -> Any:
-        prop = self._check_key(key)
-        data = self._user_data()
-        raw = data[key] if key in data else None
+        prop = self.props.get(key) if type(key) is str else None
+        if prop is None:
+            prop = self._check_key(key)
+        data = self.data
+        if type(data) is dict:
+            raw = data.get(key)
+        else:
+            data = self._user_data()
+            raw = data[key] if key in data else None
         if raw is not None:
             return prop.get_value(self.resolve(raw), validate)
-        if strict and prop.required() and not prop.has_default():
+        if strict and prop.schema.required and prop.schema.default is None:
             raise exception.StackValidationFailed(
                 error_message=f"Property {key} not assigned", path=self.path
             )
