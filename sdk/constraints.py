@@ -264,7 +264,45 @@ def _number_or_none(owner: str, name: str, value: Any) -> Any:
     return value
 
 
-class Range(Constraint):
+class _Bounded(Constraint):
+    """A measure of the value (the number itself, a length) lies between ``min`` and ``max``."""
+
+    #: How messages name the measured quantity ('' for the value itself).
+    measure_label = ""
+
+    def _set_bounds(self, min: Any, max: Any) -> None:
+        name = type(self).__name__
+        if min is None and max is None:
+            raise exception.InvalidSchemaError(f"A {name} constraint needs a min and/or a max")
+        if min is not None and max is not None and min > max:
+            raise exception.InvalidSchemaError(f"{name} min {min} is greater than max {max}")
+        self.min = min
+        self.max = max
+
+    def _measure(self, value: Any) -> float:
+        """Return the measured quantity of *value*; ValueError with a message when it has none."""
+        raise ValueError(f"{value!r} cannot be measured")
+
+    def _failure(self, value: Any, schema: Schema | None, context: Any) -> str | None:
+        try:
+            measured = self._measure(value)
+        except ValueError as ex:
+            return str(ex)
+        if self.min is not None and measured < self.min:
+            return f"{self.measure_label}{measured} is less than the minimum {self.min}"
+        if self.max is not None and measured > self.max:
+            return f"{self.measure_label}{measured} is greater than the maximum {self.max}"
+        return None
+
+    def _summary(self) -> str:
+        return f"{type(self).__name__}(min={self.min}, max={self.max})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a plain description including the bounds."""
+        return {**super().to_dict(), "min": self.min, "max": self.max}
+
+
+class Range(_Bounded):
     """A numeric value between ``min`` and ``max`` (inclusive; either may be omitted)."""
 
     valid_types = (Schema.INTEGER, Schema.NUMBER)
@@ -273,38 +311,20 @@ class Range(Constraint):
         self, min: float | None = None, max: float | None = None, description: str | None = None
     ) -> None:
         super().__init__(description)
-        self.min = _number_or_none("Range", "min", min)
-        self.max = _number_or_none("Range", "max", max)
-        if self.min is None and self.max is None:
-            raise exception.InvalidSchemaError("A Range constraint needs a min and/or a max")
-        if self.min is not None and self.max is not None and self.min > self.max:
-            raise exception.InvalidSchemaError(
-                f"Range min {self.min} is greater than max {self.max}"
-            )
+        self._set_bounds(_number_or_none("Range", "min", min), _number_or_none("Range", "max", max))
 
-    def _failure(self, value: Any, schema: Schema | None, context: Any) -> str | None:
+    def _measure(self, value: Any) -> float:
         try:
-            num = Schema.str_to_num(value)
+            return Schema.str_to_num(value)
         except ValueError:
-            return f"{value!r} is not a number"
-        if self.min is not None and num < self.min:
-            return f"{num} is less than the minimum {self.min}"
-        if self.max is not None and num > self.max:
-            return f"{num} is greater than the maximum {self.max}"
-        return None
-
-    def _summary(self) -> str:
-        return f"Range(min={self.min}, max={self.max})"
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return a plain description including the bounds."""
-        return {**super().to_dict(), "min": self.min, "max": self.max}
+            raise ValueError(f"{value!r} is not a number") from None
 
 
-class Length(Constraint):
+class Length(_Bounded):
     """The length of a string, list or map is between ``min`` and ``max``."""
 
     valid_types = (Schema.STRING, Schema.LIST, Schema.MAP)
+    measure_label = "length "
 
     def __init__(
         self, min: int | None = None, max: int | None = None, description: str | None = None
@@ -315,30 +335,13 @@ class Length(Constraint):
                 raise exception.InvalidSchemaError(
                     f"Length {name} must be an integer, got {bound!r}"
                 )
-        if min is None and max is None:
-            raise exception.InvalidSchemaError("A Length constraint needs a min and/or a max")
-        if min is not None and max is not None and min > max:
-            raise exception.InvalidSchemaError(f"Length min {min} is greater than max {max}")
-        self.min = min
-        self.max = max
+        self._set_bounds(min, max)
 
-    def _failure(self, value: Any, schema: Schema | None, context: Any) -> str | None:
+    def _measure(self, value: Any) -> float:
         try:
-            length = len(value)
+            return len(value)
         except TypeError:
-            return f"{value!r} has no length"
-        if self.min is not None and length < self.min:
-            return f"length {length} is less than the minimum {self.min}"
-        if self.max is not None and length > self.max:
-            return f"length {length} is greater than the maximum {self.max}"
-        return None
-
-    def _summary(self) -> str:
-        return f"Length(min={self.min}, max={self.max})"
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return a plain description including the bounds."""
-        return {**super().to_dict(), "min": self.min, "max": self.max}
+            raise ValueError(f"{value!r} has no length") from None
 
 
 class Modulo(Constraint):
