@@ -39,7 +39,7 @@ def _differs(before: Any, after: Any) -> bool:
 
 
 def _resolved(props: props_mod.Properties, key: str, memo: dict[str, Any] | None) -> Any:
-    if key not in props.props:
+    if key not in props.schema:
         return _MISSING
     if memo is None:
         return resolved_value(props, key)
@@ -66,7 +66,7 @@ def property_diff(
     after_data = after.data if isinstance(after.data, Mapping) else {}
     diff: dict[str, Any] = {}
     for key in sorted(set(before_data) | set(after_data), key=str):
-        if key in before.props or key in after.props:
+        if key in before.schema or key in after.schema:
             old = _resolved(before, key, None)
             new = _resolved(after, key, after_memo)
         else:
@@ -121,6 +121,13 @@ class UpdateMixin:
         """Return True if a resource in a FAILED state is replaced on update (default)."""
         return True
 
+    def _properties_for(self, definition: rsrc_defn.ResourceDefinition) -> props_mod.Properties:
+        """The properties of *definition*: the current ones when built from it and not replaced."""
+        built = getattr(self, "_properties_built", None)
+        if built is not None and built[0] is definition and built[1] is self.properties:
+            return self.properties
+        return self._make_properties(definition)
+
     def _update_allowed_set(self) -> set[str]:
         return set(self.update_allowed_properties) | set(
             props_mod.update_allowed_properties(self.properties.schema)
@@ -166,7 +173,7 @@ class UpdateMixin:
         if after.resource_type != before.resource_type:
             raise exception.UpdateReplace(self.name)
 
-        before_props = self._make_properties(before)
+        before_props = self._properties_for(before)
         after_props = self._make_properties(after)
         memo: dict[str, Any] = {}
         prop_diff = property_diff(before_props, after_props, after_memo=memo)
@@ -207,6 +214,7 @@ class UpdateMixin:
         )
         self.t = after
         self.properties = after_props
+        self._properties_built = (after, after_props)
         self.attributes.reset_resolved_values()
 
     def handle_update(

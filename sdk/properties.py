@@ -349,10 +349,26 @@ class Properties(Mapping[str, Any]):
             self.path = [parent_name]
         else:
             self.path = []
-        base = self.path
-        self.props = {
-            name: Property._make(s, name, context, base) for name, s in self.schema.items()
-        }
+        # Property objects are built on first use: most resources read only a
+        # few of their properties, and the path each one carries is fixed now.
+        self._base = tuple(self.path)
+        self._props: dict[str, Property] = {}
+        self._complete = False
+
+    @property
+    def props(self) -> dict[str, Property]:
+        """The :class:`Property` of every schema entry, by name, in schema order."""
+        if not self._complete:
+            self._props = {name: self._prop(name) for name in self.schema}
+            self._complete = True
+        return self._props
+
+    def _prop(self, name: str) -> Property:
+        prop = self._props.get(name)
+        if prop is None:
+            prop = Property._make(self.schema[name], name, self.context, self._base)
+            self._props[name] = prop
+        return prop
 
     # -- mapping protocol ---------------------------------------------------
 
@@ -360,13 +376,13 @@ class Properties(Mapping[str, Any]):
         return self._get_property_value(key)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.props)
+        return iter(self.schema)
 
     def __len__(self) -> int:
-        return len(self.props)
+        return len(self.schema)
 
     def __contains__(self, key: object) -> bool:
-        return key in self.props
+        return key in self.schema
 
     def __repr__(self) -> str:
         return f"Properties({list(self.props)!r}, data={self.data!r})"
@@ -386,7 +402,7 @@ class Properties(Mapping[str, Any]):
 
     def _check_key(self, key: str) -> Property:
         try:
-            return self.props[key]
+            return self._prop(key)
         except (KeyError, TypeError):
             where = exception.format_path(self.path)
             suffix = f" (in {where})" if where else ""
@@ -402,7 +418,7 @@ class Properties(Mapping[str, Any]):
         return prop.get_value(value, validate)
 
     def _get_property_value(self, key: str, validate: bool = False, strict: bool = True) -> Any:
-        prop = self.props.get(key) if type(key) is str else None
+        prop = self._props.get(key) if type(key) is str else None
         if prop is None:
             prop = self._check_key(key)
         data = self.data
@@ -430,7 +446,7 @@ class Properties(Mapping[str, Any]):
         """
         data = self._user_data()
         for key in data:
-            if key not in self.props:
+            if key not in self.schema:
                 raise exception.StackValidationFailed(
                     error_message=f"Unknown Property {key}", path=self.path
                 )

@@ -217,6 +217,8 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
         self._running: tuple[str, asyncio.Task[Any] | None] | None = None
         try:
             self.properties = self._make_properties(definition)
+            #: The definition :attr:`properties` was built from, and that object.
+            self._properties_built = (definition, self.properties)
             self.attributes = attributes_mod.Attributes(
                 name, class_schemas(self).attributes, self._resolve_any_attribute
             )
