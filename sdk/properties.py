@@ -450,15 +450,22 @@ class Properties(Mapping[str, Any]):
                 raise exception.StackValidationFailed(
                     error_message=f"Unknown Property {key}", path=self.path
                 )
-        for key, prop in self.props.items():
-            if not self._is_set(key) and prop.required() and not prop.has_default():
-                raise exception.StackValidationFailed(
-                    error_message=f"Property {key} not assigned", path=self.path
-                )
+        for key, schema in self.schema.items():
+            raw = data[key] if key in data else None
+            if raw is None:
+                if schema.required and schema.default is None:
+                    raise exception.StackValidationFailed(
+                        error_message=f"Property {key} not assigned", path=self.path
+                    )
+                if schema.default is None and schema.schema is None:
+                    # Unset, no default, no members: the type's empty value,
+                    # which has nothing to check.
+                    continue
             if not with_value:
                 continue
             try:
-                self._get_property_value(key, validate=True)
+                prop = self._prop(key)
+                prop.get_value(None if raw is None else self.resolve(raw), True)
             except ValueNotYetKnown:
                 continue
             except exception.StackValidationFailed:

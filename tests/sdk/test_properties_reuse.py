@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from test_resource_fakes import make, run
 from test_resource_update import Recording, created
 
-from sdk import exception
+from sdk import constraints, exception
 from sdk import properties as p
 
 SCHEMA = {
@@ -76,3 +76,33 @@ def test_a_fresh_resource_has_no_diff_for_its_own_definition():
     run(r.create())
     run(r.update(r.t.freeze(properties={"name": "a", "image": "deb"})))
     assert r.received == []
+
+
+def test_validate_resolves_each_set_value_once_and_names_missing_ones():
+    seen = []
+
+    def resolver(raw):
+        seen.append(raw)
+        return raw
+
+    props = p.Properties(SCHEMA, {"b": "3", "c": None}, resolver=resolver)
+    props.validate()
+    assert seen == ["3"]
+    with pytest.raises(exception.StackValidationFailed) as info:
+        p.Properties(SCHEMA, {"b": None}, path=["resources", "r", "properties"]).validate()
+    assert info.value.error_message == "Property b not assigned"
+    assert info.value.path == ["resources", "r", "properties"]
+
+
+def test_validate_checks_defaults_and_member_schemas_of_unset_maps():
+    schema = {
+        "n": p.Schema(p.Schema.INTEGER, default=5, constraints=[constraints.Range(max=9)]),
+        "m": p.Schema(p.Schema.MAP, schema={"k": p.Schema(p.Schema.STRING, default="d")}),
+    }
+    props = p.Properties(schema, {})
+    props.validate()
+    assert props["n"] == 5 and props["m"] == {"k": "d"}
+    with pytest.raises(exception.StackValidationFailed) as info:
+        p.Properties(schema, {"n": 10}, path=["x"]).validate()
+    assert info.value.path == ["x", "n"]
+    assert info.value.error_message == "10 is greater than the maximum 9"
