@@ -22,7 +22,7 @@ being rebuilt, resources the failed update created are deleted.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sdk import exception
 from sdk.rsrc_defn import ResourceDefinition
@@ -31,9 +31,6 @@ from simulator.scheduler import GraphFailed, fewer_full_collections, run_graph
 from simulator.stack import COMPLETE, FAILED, IN_PROGRESS, Stack, UserCancelled
 from simulator.stack_actions import describe_failure, outcome
 from simulator.stack_source import StackSource
-
-if TYPE_CHECKING:
-    pass
 
 _SUCCESS = {
     "UPDATE": "Stack successfully updated",
