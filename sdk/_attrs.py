@@ -28,13 +28,15 @@ class AttributesMixin:
     def physical_resource_name(self) -> str:
         """Return a name for the physical resource: ``<stack>-<resource>-<suffix>``.
 
-        The 12-character suffix is derived from the stack id and the resource
-        name, so it is the same in every run of the same stack. Names longer
+        The 12-character suffix is derived from the resource's :attr:`uuid`
+        (from the stack id and the resource name when it has none), so a
+        replacement gets a new name while every run of the same stack gives the
+        same names. Names longer
         than :attr:`physical_resource_name_limit` are shortened by
         :meth:`reduce_physical_resource_name`.
         """
         stack_name = str(self.stack.name).rstrip("*")
-        suffix = _short_id(f"{self.stack.id}/{self.name}")
+        suffix = _short_id(self.uuid or f"{self.stack.id}/{self.name}")
         name = f"{stack_name}-{self.name}-{suffix}"
         if self.physical_resource_name_limit:
             name = self.reduce_physical_resource_name(name, self.physical_resource_name_limit)

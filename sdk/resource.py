@@ -208,6 +208,9 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
         self.status = self.COMPLETE
         self.status_reason = ""
         self.resource_id: Any = None
+        #: This resource instance's unique id, given by the engine (a replacement
+        #: gets a new one); None outside a stack. Feeds :meth:`physical_resource_name`.
+        self.uuid: str | None = None
         self._data: dict[str, Any] = {}
         self._metadata: dict[str, Any] | None = None
         #: Set by the engine before cancelling an action: the FAILED reason to record.

@@ -12,7 +12,9 @@ rollback, restore) and :mod:`simulator.stack_snapshot`.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -156,9 +158,15 @@ class Stack:
         except Exception as ex:  # a plug-in constructor that raises
             raise exception.ResourceFailure(ex, defn.name, "INIT") from ex
         self._rids[id(res)] = self._next_rid
+        res.uuid = self._resource_uuid(self._next_rid)
         self._tmpl[id(res)] = src.digest
         self._next_rid += 1
         return res
+
+    def _resource_uuid(self, rid: int) -> str:
+        """The uuid of this stack's resource row *rid*: the same in every run."""
+        digest = hashlib.sha256(f"{self.id}/resource/{rid}".encode()).digest()
+        return str(uuid.UUID(bytes=digest[:16], version=4))
 
     def capture_applied(
         self, res: Resource, defn: ResourceDefinition | None = None, persist: bool = True
@@ -221,6 +229,7 @@ class Stack:
     def adopt_rid(self, res: Resource, rid: int, digest: str) -> None:
         """Give a resource rebuilt from the store its original row id."""
         self._rids[id(res)] = rid
+        res.uuid = self._resource_uuid(rid)
         self._tmpl[id(res)] = digest
         self._next_rid = max(self._next_rid, rid + 1)
 

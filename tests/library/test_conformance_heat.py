@@ -170,6 +170,7 @@ class TestSoftwareDeployment(PrerequisiteConformance):
         "server": {"get_resource": "server"},
     }
     update_in_place = {"input_values": {"release": "2"}}
+    update_replace = {"signal_transport": "NO_SIGNAL"}
     expected_attributes = {"deploy_status_code": 0}
 
 
@@ -188,6 +189,7 @@ class TestStructuredDeployment(PrerequisiteConformance):
         "input_values": {"port": 80},
     }
     update_in_place = {"input_values": {"port": 8080}}
+    update_replace = {"signal_transport": "NO_SIGNAL"}
     expected_attributes = {"deploy_status_code": 0}
 
 
@@ -195,6 +197,7 @@ class TestTestResource(ResourceConformance):
     resource_type = "OS::Heat::TestResource"
     valid_properties = {"value": "hello", "wait_secs": 2}
     update_in_place = {"value": "bye"}
+    update_replace = {"value": "bye", "update_replace": True}
     expected_attributes = {"output": "hello"}
 
 
@@ -225,4 +228,5 @@ class TestWaitCondition(PrerequisiteConformance):
         },
     }
     valid_properties = {"handle": {"get_resource": "handle"}, "count": 1, "timeout": 600}
+    update_replace = {"timeout": 300}
     expected_attributes = {"data": lambda v: isinstance(v, str)}

@@ -198,4 +198,5 @@ class TestServerGroup(ResourceConformance):
 class TestContainer(ResourceConformance):
     resource_type = "OS::Swift::Container"
     valid_properties = {"X-Container-Meta": {"owner": "ops"}}
+    update_replace = {"name": "renamed-container"}
     expected_attributes = {"ObjectCount": 0, "BytesUsed": 0}
