@@ -61,8 +61,18 @@ class EngineContext:
         self.engine_stack.resource_state_changed(resource, action, status, reason)
 
     def data_changed(self, resource: Resource) -> None:
-        """Persist ``resource_id`` and the resource's data."""
-        self.engine_stack.persist_resource(resource)
+        """Persist ``resource_id`` and the resource's data.
+
+        During an action (the resource is ``IN_PROGRESS``) the row is written
+        with the action's next transition, which carries the current data, or
+        when the run ends without one (an interrupted run): the fake cloud's
+        state is saved then too, so the two never disagree. Outside an action
+        it is written now.
+        """
+        if resource.status == "IN_PROGRESS":
+            self.engine_stack.defer_persist(resource)
+        else:
+            self.engine_stack.persist_resource(resource)
 
 
 class StackView:

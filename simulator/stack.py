@@ -293,6 +293,10 @@ class Stack:
             )
             self.world.store.save_resource(rec, frozen_doc=True)
 
+    def defer_persist(self, res: Resource) -> None:
+        """Write *res*'s row with its next transition, or when the world's run ends."""
+        self.world.unsaved[id(res)] = (self, res)
+
     def forget_resource(self, res: Resource) -> None:
         """Drop a resource's row (after it was deleted and replaced/removed)."""
         self.world.store.delete_resource(self.id, self.rid(res))
@@ -320,6 +324,7 @@ class Stack:
         elif status != IN_PROGRESS:
             self._pending_after.pop(id(res), None)
         if id(res) in self._rids:
+            self.world.unsaved.pop(id(res), None)
             rec = self._resource_record(res, action, status, reason)
             ev = self.world.store.record(ev, resource=rec, frozen_doc=True)
         else:

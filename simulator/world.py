@@ -89,6 +89,9 @@ class World(StackAPI):
             lifecycle_plugins, entry_points=entry_points, strict=strict_lifecycle
         )
         self.listeners: list[Callable[[Event], None]] = []
+        #: Resources whose data changed mid-action and whose row is not yet
+        #: written (see :meth:`simulator.context.EngineContext.data_changed`).
+        self.unsaved: dict[int, tuple[Any, Any]] = {}
         self._stacks: dict[str, Stack] = {}
         self._plugins: dict[str, ClientPlugin] = {}
         self.recovered: list[Event] = []
@@ -126,6 +129,9 @@ class World(StackAPI):
     def save(self) -> None:
         """Persist virtual time, RNG streams and the fake cloud's state."""
         with self.store.transaction():
+            while self.unsaved:
+                _, (stack, res) = self.unsaved.popitem()
+                stack.persist_resource(res)
             self.store.set_meta("virtual_time", self.clock.now())
             self.store.set_meta("rng", self.rng.getstate())
             self.store.set_meta("cloud", self.cloud.to_state())

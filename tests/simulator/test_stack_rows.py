@@ -175,3 +175,54 @@ def test_the_actions_of_one_template_share_one_dependency_graph(monkeypatch):
         assert len(calls) == created
     finally:
         world.close()
+
+
+def test_data_set_mid_action_is_written_with_the_next_transition():
+    """resource_id_set during CREATE costs no commit of its own; the COMPLETE row has it."""
+    per_size = {}
+    for n in (3, 7):
+        world = World()
+        try:
+            commits = count_commits(world)
+            world.create_stack("s", tmpl(n))
+            per_size[n] = len(commits)
+            stack = world.get_stack("s")
+            stored = rows(world)
+            assert {name: r.physical_id for name, r in stored.items()} == {
+                name: res.resource_id for name, res in stack.resources.items()
+            }
+            assert all(r.physical_id for r in stored.values())
+        finally:
+            world.close()
+    assert per_size[7] - per_size[3] == 2 * 4
+
+
+def test_an_interrupted_run_still_writes_data_set_mid_action():
+    """A run that ends without the action's next transition (interrupted) writes the row
+    when the world saves, together with the fake cloud's state."""
+
+    world = World()
+    try:
+        stack_tmpl = {
+            "heat_template_version": "2018-08-31",
+            "resources": {"r": {"type": T, "properties": {"value": "a", "delay": 50}}},
+        }
+
+        def stop_after_in_progress(ev):
+            if ev.resource_name == "r" and ev.status == "IN_PROGRESS":
+                world.loop.call_later(10, _raise)
+
+        def _raise():
+            raise KeyboardInterrupt
+
+        world.listeners.append(stop_after_in_progress)
+        with pytest.raises(KeyboardInterrupt):
+            world.create_stack("s", stack_tmpl)
+        stack = world.store.get_stack("s")
+        (row,) = world.store.resources(stack.id)
+        assert row.status == "IN_PROGRESS"
+        assert row.physical_id and row.physical_id.endswith("-r")
+    finally:
+        world.listeners.clear()
+        world.loop.close()
+        world.store.close()
