@@ -253,3 +253,115 @@ def test_software_configs_and_multipart_mime(world):
     assert parts[1].get_filename() == "run.sh"
     assert world.delete_stack("s").state == "DELETE_COMPLETE"
     assert world.cloud.leaks(world.baseline) == []
+
+
+def _network_entity(world, stack, name):
+    """The fake cloud's network entity behind resource *name*, as the client shows it."""
+    client = world.cloud.client("network")
+    return client.show_network(stack.resources[name].resource_id)["network"]
+
+
+def test_net_port_security_is_on_by_default_and_an_update_switches_it(world):
+    def net(**props):
+        return tmpl(
+            {"net": {"type": "OS::Neutron::Net", "properties": props}},
+            outputs={
+                "show": {"value": {"get_attr": ["net", "show"]}},
+                "pse": {"value": {"get_attr": ["net", "port_security_enabled"]}},
+            },
+        )
+
+    stack = world.create_stack("s", net())
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    assert _network_entity(world, stack, "net")["port_security_enabled"] is True
+    stack = world.update_stack("s", net(port_security_enabled=False))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert _network_entity(world, stack, "net")["port_security_enabled"] is False
+    assert outputs(stack)["show"]["port_security_enabled"] is False
+    assert outputs(stack)["pse"] is False
+    stack = world.update_stack("s", net(port_security_enabled=True))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert _network_entity(world, stack, "net")["port_security_enabled"] is True
+    assert outputs(stack)["show"]["port_security_enabled"] is True
+
+
+def test_port_security_groups_name_a_missing_group_fails_validation(world):
+    t = tmpl(
+        {
+            "port": {
+                "type": "OS::Neutron::Port",
+                "properties": {"network": "public", "security_groups": ["default", "nope"]},
+            }
+        }
+    )
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack("s", t)
+    message = str(refused.value)
+    assert "resources.port.properties.security_groups" in message
+    assert "The Security Group (nope) could not be found." in message
+
+
+def test_port_security_groups_resolve_by_name_on_create_and_update(world):
+    def port(groups):
+        return tmpl(
+            {
+                "sg": {"type": "OS::Neutron::SecurityGroup", "properties": {"name": "web"}},
+                "port": {
+                    "type": "OS::Neutron::Port",
+                    "depends_on": "sg",
+                    "properties": {"network": "public", "security_groups": groups},
+                },
+            }
+        )
+
+    stack = world.create_stack("s", port(["default"]))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    client = world.cloud.client("network")
+    port_id = stack.resources["port"].resource_id
+    groups = client.show_port(port_id)["port"]["security_groups"]
+    assert groups == [client.list_security_groups(name="default")["security_groups"][0]["id"]]
+    stack = world.update_stack("s", port(["web"]))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert client.show_port(port_id)["port"]["security_groups"] == [
+        stack.resources["sg"].resource_id
+    ]
+
+
+def test_router_external_gateway_info_resolves_to_the_gateway_and_none_without(world):
+    def router(gateway):
+        props = {"external_gateway_info": gateway} if gateway else {}
+        return tmpl(
+            {"router": {"type": "OS::Neutron::Router", "properties": props}},
+            outputs={"gw": {"value": {"get_attr": ["router", "external_gateway_info"]}}},
+        )
+
+    public = world.cloud.client("network").list_networks(name="public")["networks"][0]["id"]
+    stack = world.create_stack("s", router({"network": "public", "enable_snat": False}))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    assert outputs(stack)["gw"] == {"network_id": public, "enable_snat": False}
+    stack = world.update_stack("s", router(None))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert outputs(stack)["gw"] is None
+    assert (
+        world.cloud.client("network").show_router(stack.resources["router"].resource_id)["router"][
+            "external_gateway_info"
+        ]
+        is None
+    )
+
+
+def test_port_security_switched_off_on_an_existing_port_reaches_the_port(world):
+    def port(**props):
+        return tmpl(
+            {"port": {"type": "OS::Neutron::Port", "properties": {"network": "public", **props}}}
+        )
+
+    stack = world.create_stack("s", port())
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    client = world.cloud.client("network")
+    port_id = stack.resources["port"].resource_id
+    assert client.show_port(port_id)["port"]["port_security_enabled"] is True
+    stack = world.update_stack("s", port(port_security_enabled=False))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert stack.resources["port"].resource_id == port_id
+    assert client.show_port(port_id)["port"]["port_security_enabled"] is False

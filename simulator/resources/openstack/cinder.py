@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
 from sdk.resource import Resource
@@ -25,6 +25,8 @@ class Volume(Resource):  # plugsim: ignore[PS301] - see the package
     volume up first.
     """
 
+    #: The property map ``plugsim lint`` creates this type with (default-world entities).
+    lint_properties: ClassVar[dict[str, Any]] = {"size": 1}
     support_status = support.SupportStatus(version=SINCE)
     default_client_name = "block_storage"
     entity = "volumes"

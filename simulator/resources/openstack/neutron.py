@@ -145,7 +145,10 @@ class Net(NeutronResource):
             update_allowed=True,
         ),
         "port_security_enabled": properties.Schema(
-            properties.Schema.BOOLEAN, "Port security on new ports.", update_allowed=True
+            properties.Schema.BOOLEAN,
+            "Port security on new ports (on unless switched off, as neutron does).",
+            default=True,
+            update_allowed=True,
         ),
     }
     attributes_schema = {
@@ -153,6 +156,9 @@ class Net(NeutronResource):
         "status": attributes.Schema("Network status.", type=attributes.Schema.STRING),
         "subnets": attributes.Schema("Ids of the network's subnets.", type=attributes.Schema.LIST),
         "mtu": attributes.Schema("The MTU.", type=attributes.Schema.INTEGER),
+        "port_security_enabled": attributes.Schema(
+            "Whether port security is on for new ports.", type=attributes.Schema.BOOLEAN
+        ),
     }
 
 
@@ -160,6 +166,8 @@ class Subnet(NeutronResource):
     """``OS::Neutron::Subnet``: an IP range of a network."""
 
     kind = "subnet"
+    #: The property map ``plugsim lint`` creates this type with (default-world entities).
+    lint_properties: ClassVar[dict[str, Any]] = {"network": "public", "cidr": "10.99.0.0/24"}
     plain = ("cidr", "ip_version", "gateway_ip", "enable_dhcp", "dns_nameservers", "host_routes")
     properties_schema = {
         "name": _name(),
@@ -222,6 +230,8 @@ class Port(NeutronResource):
     """``OS::Neutron::Port``: a port on a network, to plug a server into."""
 
     kind = "port"
+    #: The property map ``plugsim lint`` creates this type with (default-world entities).
+    lint_properties: ClassVar[dict[str, Any]] = {"network": "public"}
     plain = ("admin_state_up", "port_security_enabled", "allowed_address_pairs")
     properties_schema = {
         "name": _name(),
@@ -235,13 +245,19 @@ class Port(NeutronResource):
             },
         ),
         "security_groups": properties.Schema(
-            properties.Schema.LIST, "Names or ids of security groups.", update_allowed=True
+            properties.Schema.LIST,
+            "Names or ids of security groups.",
+            update_allowed=True,
+            schema=_ref("neutron.security_group", "Name or id of a security group."),
         ),
         "admin_state_up": properties.Schema(
             properties.Schema.BOOLEAN, "Administrative state.", default=True, update_allowed=True
         ),
         "port_security_enabled": properties.Schema(
-            properties.Schema.BOOLEAN, "Port security.", update_allowed=True
+            properties.Schema.BOOLEAN,
+            "Port security (on unless switched off, as neutron does).",
+            default=True,
+            update_allowed=True,
         ),
         "allowed_address_pairs": properties.Schema(
             properties.Schema.LIST,
@@ -300,6 +316,8 @@ class Router(NeutronResource):
     """``OS::Neutron::Router``: a router, optionally with an external gateway."""
 
     kind = "router"
+    #: The property map ``plugsim lint`` creates this type with (default-world entities).
+    lint_properties: ClassVar[dict[str, Any]] = {"external_gateway_info": {"network": "public"}}
     plain = ("admin_state_up",)
     properties_schema = {
         "name": _name(),
@@ -401,6 +419,8 @@ class FloatingIP(NeutronResource):
     """``OS::Neutron::FloatingIP``: a public address, optionally associated with a port."""
 
     kind = "floatingip"
+    #: The property map ``plugsim lint`` creates this type with (default-world entities).
+    lint_properties: ClassVar[dict[str, Any]] = {"floating_network": "public"}
     properties_schema = {
         "floating_network": _ref(
             "neutron.network", "Name or id of the external network.", required=True
@@ -588,6 +608,13 @@ class SecurityGroupRule(NeutronResource):
     """``OS::Neutron::SecurityGroupRule``: one rule added to an existing group."""
 
     kind = "security_group_rule"
+    #: The property map ``plugsim lint`` creates this type with (default-world entities).
+    lint_properties: ClassVar[dict[str, Any]] = {
+        "security_group": "default",
+        "protocol": "tcp",
+        "port_range_min": 22,
+        "port_range_max": 22,
+    }
     properties_schema = {
         "security_group": _ref("neutron.security_group", "Name or id of the group.", required=True),
         **{k: v for k, v in _RULE_SCHEMA.items() if k != "remote_group_id"},

@@ -10,7 +10,7 @@ deletion policy (an image is kept, the server is deleted) are supported.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
 from sdk.resource import Resource
@@ -86,6 +86,8 @@ class Server(Resource):  # plugsim: ignore[PS301] - see the package
     keeps it; no config agent interprets it).
     """
 
+    #: The property map ``plugsim lint`` creates this type with (default-world entities).
+    lint_properties: ClassVar[dict[str, Any]] = {"image": "cirros", "flavor": "m1.tiny"}
     support_status = support.SupportStatus(version=SINCE)
     default_client_name = "compute"
     entity = "servers"
