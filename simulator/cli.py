@@ -1,7 +1,7 @@
 """The ``plugsim`` command line.
 
-Global options (``--state``, ``--plugin-dir``, ``--debug``) belong to the
-top-level group; the verbs live in :mod:`simulator.cli_stack` (``plugsim
+Global options (``--state``, ``--plugin-dir``, ``--heat-compat``,
+``--heat-plugin``, ``--debug``) belong to the top-level group; the verbs live in :mod:`simulator.cli_stack` (``plugsim
 stack ...``), :mod:`simulator.cli_misc` (``template validate``, ``bench``), :mod:`simulator.cli_cloud`
 (``cloud``: salt-cloud's flags and ``cloud inventory``), :mod:`sdk.lint.cli` (``lint``),
 :mod:`simulator.scaffold` (``new``),
@@ -35,12 +35,27 @@ class Options:
     state: str | None = None
     plugin_dirs: list[str] = field(default_factory=list)
     debug: bool = False
+    #: ``--heat-compat``: every plug-in-dir file goes through the Heat compat layer
+    heat_compat: bool = False
+    #: ``--heat-plugin``: Heat plug-ins whose types win over plugsim's own
+    heat_plugins: list[str] = field(default_factory=list)
+
+    def heat_options(self) -> Any:
+        """A context manager making every world built inside it honour the Heat options.
+
+        (:func:`simulator.registry.using_heat_options`; the top-level group
+        enters it for the whole command.)
+        """
+        from simulator.registry import using_heat_options
+
+        return using_heat_options(force=self.heat_compat, plugins=self.heat_plugins)
 
     def open_world(self, **kwargs: Any) -> Any:
         """Open the world at ``--state`` (or ``PLUGSIM_STATE`` / ``./.plugsim/world.db``)."""
         from simulator.world import World
 
-        return World.open(self.state, plugin_dirs=self.plugin_dirs, **kwargs)
+        with self.heat_options():
+            return World.open(self.state, plugin_dirs=self.plugin_dirs, **kwargs)
 
 
 class _Group(click.Group):
@@ -88,13 +103,43 @@ def _one_line(text: str) -> str:
     multiple=True,
     metavar="DIR",
     type=click.Path(file_okay=False),
-    help="Load resource plug-ins from DIR (repeatable).",
+    help="Load resource plug-ins from DIR (repeatable). A file that imports heat is loaded "
+    "through the Heat compatibility layer.",
+)
+@click.option(
+    "--heat-compat",
+    is_flag=True,
+    help="Load every --plugin-dir file through the Heat compatibility layer, not only "
+    "those that import heat.",
+)
+@click.option(
+    "--heat-plugin",
+    "heat_plugins",
+    multiple=True,
+    metavar="TARGET",
+    help="Load an unmodified Heat plug-in (a file, a directory or a heat.engine.resources... "
+    "module of the openstack-heat found via PLUGSIM_HEAT_PYTHON); its types win over "
+    "plugsim's own (repeatable).",
 )
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 @click.pass_context
-def main(ctx: click.Context, state: str | None, plugin_dirs: Sequence[str], debug: bool) -> None:
+def main(
+    ctx: click.Context,
+    state: str | None,
+    plugin_dirs: Sequence[str],
+    heat_compat: bool,
+    heat_plugins: Sequence[str],
+    debug: bool,
+) -> None:
     """plugsim: simulate cloud-orchestration plug-ins on fake clouds in virtual time."""
-    ctx.obj = Options(state=state, plugin_dirs=list(plugin_dirs), debug=debug)
+    ctx.obj = Options(
+        state=state,
+        plugin_dirs=list(plugin_dirs),
+        debug=debug,
+        heat_compat=heat_compat,
+        heat_plugins=list(heat_plugins),
+    )
+    ctx.with_resource(ctx.obj.heat_options())
 
 
 # -- shared helpers ------------------------------------------------------------------

@@ -45,7 +45,8 @@ def validate(
     """Validate a template (types, functions, parameters, dependencies) without creating it."""
     from simulator.world import World
 
-    world = World(plugin_dirs=opts.plugin_dirs)
+    with opts.heat_options():
+        world = World(plugin_dirs=opts.plugin_dirs)
     try:
         result = world.validate_template(
             template_path, list(environment), parse_parameters(parameters)
@@ -84,7 +85,8 @@ def bench(opts: Options, n: int, width: int, as_json: bool, vs_heat: bool) -> No
     if vs_heat:
         from simulator.bench_heat import format_vs_heat, run_vs_heat
 
-        comparison = run_vs_heat(n, width)
+        with opts.heat_options():
+            comparison = run_vs_heat(n, width)
         if as_json:
             click.echo(json.dumps(comparison, indent=2))
         else:
@@ -92,7 +94,8 @@ def bench(opts: Options, n: int, width: int, as_json: bool, vs_heat: bool) -> No
         return
     from simulator.bench import run_bench
 
-    result = run_bench(n, width, state=opts.state)
+    with opts.heat_options():
+        result = run_bench(n, width, state=opts.state)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:

@@ -64,19 +64,20 @@ def simulate(
     from simulator.simulate import simulate as run
 
     listener = progress_listener("table") if progress and fmt == "text" else None
-    report = run(
-        template,
-        list(environment),
-        parse_parameters(parameters),
-        seed=seed,
-        faults=faults,
-        update_template=update_template,
-        state=opts.state or ":memory:",
-        plugin_dirs=opts.plugin_dirs,
-        listener=listener,
-        lifecycle_plugins=lifecycle_plugins,
-        strict_lifecycle=strict_lifecycle,
-    )
+    with opts.heat_options():
+        report = run(
+            template,
+            list(environment),
+            parse_parameters(parameters),
+            seed=seed,
+            faults=faults,
+            update_template=update_template,
+            state=opts.state or ":memory:",
+            plugin_dirs=opts.plugin_dirs,
+            listener=listener,
+            lifecycle_plugins=lifecycle_plugins,
+            strict_lifecycle=strict_lifecycle,
+        )
     if fmt == "json":
         click.echo(json.dumps(report.to_dict(), indent=2, default=str))
     else:

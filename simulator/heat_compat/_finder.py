@@ -37,21 +37,41 @@ _BUILT: dict[str, types.ModuleType] = {}
 class MissingHeatName(exception.PluginLoadError, AttributeError):
     """A Heat plug-in used a name the compatibility layer does not provide."""
 
-    def __init__(self, qualified_name: str) -> None:
+    def __init__(self, qualified_name: str, where: str | None = None) -> None:
         self.qualified_name = qualified_name
+        #: the plug-in file that needs the name, when known
+        self.where = where
+        prefix = f"{where}: " if where else ""
         super().__init__(
-            f"{qualified_name} is not provided by plugsim's Heat compatibility layer "
+            f"{prefix}{qualified_name} is not provided by plugsim's Heat compatibility layer "
             f"(simulator.heat_compat); the plug-in needs it"
         )
 
 
+#: Module-name prefixes of plug-in files loaded by path (sdk's and the compat loader's).
+PLUGIN_MODULE_PREFIXES = ("plugsim_heat_plugins.", "plugsim_plugins.")
+
+
+def _plugin_file(frame: types.FrameType | None) -> str | None:
+    """The plug-in file whose code runs in *frame*, or None for any other code."""
+    if frame is None:
+        return None
+    module = frame.f_globals.get("__name__", "")
+    if isinstance(module, str) and module.startswith(PLUGIN_MODULE_PREFIXES):
+        return frame.f_code.co_filename
+    return None
+
+
 class ShimModule(types.ModuleType):
-    """A shim module: unknown public names raise :class:`MissingHeatName`."""
+    """A shim module: unknown public names raise :class:`MissingHeatName`.
+
+    When the name is read by a plug-in file's own code, the error names that file.
+    """
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        raise MissingHeatName(f"{self.__name__}.{name}")
+        raise MissingHeatName(f"{self.__name__}.{name}", _plugin_file(sys._getframe(1)))
 
 
 def _is_package(name: str) -> bool:

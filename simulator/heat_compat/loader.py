@@ -20,13 +20,14 @@ import os
 import re
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from sdk import exception
 from sdk.constraints import default_registry
-from sdk.plugins import LoadReport, PluginLoader, iter_plugin_files
+from sdk.plugins import LoadError, LoadReport, PluginLoader, iter_plugin_files
 from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import ROOTS, MissingHeatName, shim_imports
 from simulator.registry import TypeRegistry
@@ -65,7 +66,10 @@ def find_heat_package(python: str | None = None) -> Path | None:
 def needs_heat_compat(path: str | os.PathLike[str]) -> bool:
     """Return True when the module at *path* imports ``heat`` (so it needs the shims)."""
     try:
-        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
+        if "heat" not in text:
+            return False
+        tree = ast.parse(text)
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
         return False
     for node in ast.walk(tree):
@@ -86,6 +90,20 @@ def _register_heat_constraints() -> None:
     registry = default_registry()
     if "test_constr" not in registry.names():
         registry.register("test_constr", TestConstraintDelay, origin="plugsim heat_compat")
+
+
+@dataclass(frozen=True)
+class HeatNameMissing(LoadError):
+    """A load error of a Heat plug-in that needs a name the compat layer lacks.
+
+    :ivar missing: the dotted name the plug-in needs (``heat.engine.scheduler``).
+    """
+
+    missing: str = ""
+
+    def to_exception(self) -> MissingHeatName:
+        """The :class:`MissingHeatName` to raise for this error (it names the file)."""
+        return MissingHeatName(self.missing, self.path)
 
 
 class HeatCompatLoader(PluginLoader):
@@ -123,9 +141,21 @@ class HeatCompatLoader(PluginLoader):
             sys.modules.pop(name, None)
             if isinstance(ex, KeyboardInterrupt):
                 raise
-            self._error(
-                str(path), f"failed to import through the Heat compat layer: {_describe(ex)}"
-            )
+            missing = _missing_name(ex)
+            if missing is None:
+                self._error(
+                    str(path),
+                    f"failed to import through the Heat compat layer: {type(ex).__name__}: {ex}",
+                )
+            else:
+                message = str(MissingHeatName(missing))
+                self.report.errors.append(
+                    HeatNameMissing(
+                        str(path),
+                        f"failed to import through the Heat compat layer: {message}",
+                        missing,
+                    )
+                )
             return None
         _vtime.patch_module(module)
         _register_heat_constraints()
@@ -133,12 +163,48 @@ class HeatCompatLoader(PluginLoader):
         return module
 
 
-def _describe(ex: BaseException) -> str:
-    if isinstance(ex, ImportError) and not isinstance(ex, ModuleNotFoundError):
+def _missing_name(ex: BaseException) -> str | None:
+    """The Heat-side name whose absence made an import fail, or None for other failures."""
+    if isinstance(ex, MissingHeatName):
+        return ex.qualified_name
+    if isinstance(ex, ModuleNotFoundError):
+        if ex.name and ex.name.split(".", 1)[0] in ROOTS:
+            return ex.name
+        return None
+    if isinstance(ex, ImportError):
         found = re.match(r"cannot import name '([^']+)' from '([^']+)'", str(ex))
         if found and found.group(2).split(".", 1)[0] in ROOTS:
-            return str(MissingHeatName(f"{found.group(2)}.{found.group(1)}"))
-    return f"{type(ex).__name__}: {ex}"
+            return f"{found.group(2)}.{found.group(1)}"
+    return None
+
+
+def _no_heat_message(text: str) -> str:
+    configured = os.environ.get(HEAT_PYTHON_ENV)
+    if configured and heat_python() is None:
+        problem = f"{HEAT_PYTHON_ENV}={configured} is not an executable file"
+    elif heat_python() is None:
+        default = os.path.join(DEFAULT_HEAT_VENV, "bin", "python")
+        problem = f"{HEAT_PYTHON_ENV} is not set and {default} does not exist"
+    else:
+        problem = f"no heat package in the virtualenv of {heat_python()}"
+    return (
+        f"Heat plug-in {text}: no openstack-heat found ({problem}); set {HEAT_PYTHON_ENV} "
+        f"to the python of a virtualenv where openstack-heat is installed "
+        f"(python -m venv VENV && VENV/bin/pip install openstack-heat)"
+    )
+
+
+def resolve_heat_targets(*targets: str | os.PathLike[str]) -> list[Path]:
+    """The plug-in files named by *targets*: files, directories or ``heat.…`` module names.
+
+    A dotted name is looked up in the installed openstack-heat package
+    (:func:`find_heat_package`); a package name stands for its plug-in files.
+
+    :raises sdk.exception.ConfigurationError: a target is none of these, or it
+        names a Heat module and no openstack-heat is found (the message says how
+        to set ``PLUGSIM_HEAT_PYTHON``).
+    """
+    return [path for target in targets for path in _resolve_target(target)]
 
 
 def _resolve_target(target: str | os.PathLike[str]) -> list[Path]:
@@ -151,10 +217,7 @@ def _resolve_target(target: str | os.PathLike[str]) -> list[Path]:
     if text.split(".", 1)[0] == "heat" and "/" not in text:
         package = find_heat_package()
         if package is None:
-            raise exception.ConfigurationError(
-                f"Heat plug-in {text}: no openstack-heat found (set {HEAT_PYTHON_ENV} to the "
-                f"python of a virtualenv where openstack-heat is installed)"
-            )
+            raise exception.ConfigurationError(_no_heat_message(text))
         relative = Path(*text.split(".")[1:])
         candidate = package / relative.with_suffix(".py")
         if candidate.is_file():
@@ -175,9 +238,8 @@ def load_heat_plugin(
     the layer lacks is an entry of ``report.errors`` naming that name.
     """
     loader = HeatCompatLoader(constraint_registry, force=True)
-    for target in targets:
-        for path in _resolve_target(target):
-            loader.load_file(path)
+    for path in resolve_heat_targets(*targets):
+        loader.load_file(path)
     return loader._finish()
 
 
@@ -191,7 +253,15 @@ def clientless_plugins() -> list[Path]:
 
 
 class HeatCompatRegistry(TypeRegistry):
-    """A type registry where the given Heat plug-ins win over every other class."""
+    """A type registry where the given Heat plug-ins win over every other class.
+
+    Unlike a plain :class:`~simulator.registry.TypeRegistry` given
+    ``heat_plugins``, a plug-in that fails to load does not raise: its error
+    is in :attr:`heat_report` and :attr:`errors`.
+    """
+
+    heat_strict = False
+    heat_report: LoadReport
 
     def __init__(
         self,
@@ -199,21 +269,25 @@ class HeatCompatRegistry(TypeRegistry):
         plugin_dirs: Iterable[str | os.PathLike[str]] = (),
         *,
         entry_points: bool = True,
+        heat_compat: bool | None = None,
     ) -> None:
-        super().__init__(plugin_dirs, entry_points=entry_points)
-        self.heat_report = load_heat_plugin(*heat_plugins)
-        self.errors.extend(self.heat_report.errors)
-
-    def _plugins(self, dirs: tuple[str, ...]) -> dict[str, type]:
-        mapping = super()._plugins(dirs)
-        mapping.update(self.heat_report.mapping)
-        return mapping
+        super().__init__(
+            plugin_dirs,
+            entry_points=entry_points,
+            heat_compat=heat_compat,
+            heat_plugins=list(heat_plugins),
+        )
+        if self.heat_report is None:
+            self.heat_report = LoadReport()
 
 
 def use_heat_plugins(world: Any, *targets: str | os.PathLike[str]) -> LoadReport:
     """Make *world* resolve type names to these Heat plug-ins first; return the load report."""
     registry = HeatCompatRegistry(
-        targets, world.registry.plugin_dirs, entry_points=world.registry.entry_points
+        targets,
+        world.registry.plugin_dirs,
+        entry_points=world.registry.entry_points,
+        heat_compat=getattr(world.registry, "heat_compat", False),
     )
     world.registry = registry
     return registry.heat_report
@@ -226,10 +300,12 @@ __all__ = [
     "ROOTS",
     "HeatCompatLoader",
     "HeatCompatRegistry",
+    "HeatNameMissing",
     "clientless_plugins",
     "find_heat_package",
     "heat_python",
     "load_heat_plugin",
     "needs_heat_compat",
+    "resolve_heat_targets",
     "use_heat_plugins",
 ]
