@@ -11,12 +11,19 @@ Public API::
     load_heat_plugin(*targets) -> sdk.plugins.LoadReport
     HeatCompatLoader(constraint_registry=None, *, force=False)
     use_heat_plugins(world, *targets) -> LoadReport
-    HeatCompatRegistry(heat_plugins, plugin_dirs=(), *, entry_points=True)
+    HeatCompatRegistry(heat_plugins, plugin_dirs=(), *, entry_points=True, heat_compat=None)
+    resolve_heat_targets(*targets) -> list[Path]
     find_heat_package(python=None) -> Path | None
     heat_python() -> str | None
     clientless_plugins() -> list[Path]
     needs_heat_compat(path) -> bool
-    MissingHeatName
+    MissingHeatName(qualified_name, where=None)
+    HeatNameMissing (the LoadError of a plug-in needing such a name)
+
+From the command line, ``--plugin-dir`` loads a file that imports ``heat``
+through this layer by itself, ``--heat-compat`` loads every plug-in-dir file
+through it and ``--heat-plugin TARGET`` loads Heat plug-ins whose types win
+(see :func:`simulator.registry.using_heat_options`).
 """
 
 from simulator.heat_compat._finder import MissingHeatName
@@ -26,11 +33,13 @@ from simulator.heat_compat.loader import (
     HEAT_PYTHON_ENV,
     HeatCompatLoader,
     HeatCompatRegistry,
+    HeatNameMissing,
     clientless_plugins,
     find_heat_package,
     heat_python,
     load_heat_plugin,
     needs_heat_compat,
+    resolve_heat_targets,
     use_heat_plugins,
 )
 
@@ -40,11 +49,13 @@ __all__ = [
     "HEAT_PYTHON_ENV",
     "HeatCompatLoader",
     "HeatCompatRegistry",
+    "HeatNameMissing",
     "MissingHeatName",
     "clientless_plugins",
     "find_heat_package",
     "heat_python",
     "load_heat_plugin",
     "needs_heat_compat",
+    "resolve_heat_targets",
     "use_heat_plugins",
 ]
