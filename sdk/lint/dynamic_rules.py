@@ -5,17 +5,28 @@ created, its attributes resolved and its updatable properties changed, in a
 fresh in-memory world with its own fake cloud (see :mod:`sdk.lint.dynamic`).
 The run happens once per module, the first time one of these rules asks, and
 not at all with ``--no-dynamic`` (``lint_paths(..., dynamic=False)``).
+
+A finding points at the class's own definition (its ``class`` statement, or
+the attribute, property or method concerned), in whichever file defines it:
+a package whose ``__init__.py`` maps classes of its sibling modules gets each
+finding in the sibling's file. Only a class without a ``class`` statement to
+point at (made by ``type()``, defined inside a function) is reported at the
+mapping function.
 """
 
 from __future__ import annotations
 
+import ast
+import inspect
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from sdk.lint.dynamic import ClassRun, drive_class
 from sdk.lint.loading import is_resource_class
 from sdk.lint.mapping_rules import MAPPING_FUNCTIONS, loaded, mapping_calls
 from sdk.lint.registry import Hit, Severity, rule
+from sdk.lint.runner import display_path
 from sdk.lint.schema_model import class_attributes, class_properties, walk_properties
 from sdk.lint.source import ClassInfo, PluginModule
 
@@ -46,12 +57,71 @@ def runs(module: PluginModule) -> list[ClassRun]:
     return out
 
 
-def _class_info(module: PluginModule, run: ClassRun) -> ClassInfo | None:
+def _class_source(module: PluginModule, cls: type) -> PluginModule | None:
+    """The parsed source file that defines *cls*, or None when it has none we can read.
+
+    The linted file itself when the class is defined there; else the file
+    :func:`inspect.getsourcefile` names (an importable module), else the file of
+    the sibling module the import brought in (it has left ``sys.modules``).
+    Parsed files are cached on *module*.
+    """
     result = loaded(module)
     owner = getattr(result.module, "__name__", None) if result is not None else None
-    if run.cls.__module__ != owner:
+    if cls.__module__ == owner:
+        return module
+    filename: str | None
+    try:
+        filename = inspect.getsourcefile(cls)
+    except (TypeError, OSError):
+        filename = None
+    if filename is None and result is not None:
+        filename = result.sources.get(cls.__module__)
+    if filename is None or not filename.endswith(".py"):
         return None
-    return module.classes.get(run.cls.__name__)
+    path = Path(filename)
+    if path.resolve() == module.path.resolve():
+        return module
+    sources: dict[str, PluginModule | None] = module.cache.setdefault("dynamic_sources", {})
+    key = str(path.resolve())
+    if key not in sources:
+        try:
+            sources[key] = PluginModule.read(path, display_path(path))
+        except (OSError, UnicodeDecodeError):
+            sources[key] = None
+    return sources[key]
+
+
+def _find_class(source: PluginModule, qualname: str) -> ClassInfo | None:
+    """The ``class`` statement of *qualname* in *source* (nested classes too), else None."""
+    parts = qualname.split(".")
+    if "<locals>" in parts:
+        return None  # defined inside a function: no stable statement to point at
+    if len(parts) == 1:
+        return source.classes.get(qualname)
+    body: list[ast.stmt] = source.tree.body
+    found: ast.ClassDef | None = None
+    for part in parts:
+        matches = [s for s in body if isinstance(s, ast.ClassDef) and s.name == part]
+        if not matches:
+            return None
+        found = matches[-1]  # the binding that wins at run time
+        body = found.body
+    return ClassInfo(source, found) if found is not None else None
+
+
+def _class_info(module: PluginModule, run: ClassRun) -> ClassInfo | None:
+    """Where *run*'s class is defined: its ``class`` statement in its own source file.
+
+    None when the class has no source statement (made by ``type()``, defined in
+    a function, a file that cannot be read): its findings then point at the
+    mapping function of the linted module.
+    """
+    cache: dict[int, ClassInfo | None] = module.cache.setdefault("dynamic_class_infos", {})
+    key = id(run.cls)
+    if key not in cache:
+        source = _class_source(module, run.cls)
+        cache[key] = _find_class(source, run.cls.__qualname__) if source is not None else None
+    return cache[key]
 
 
 def _fallback(module: PluginModule) -> Hit:
@@ -62,12 +132,12 @@ def _fallback(module: PluginModule) -> Hit:
     return module.hit(1)
 
 
-def _at(module: PluginModule, node: Any, **args: Any) -> Hit:
-    """A hit at *node*, or at the mapping function when the class is not in this file."""
-    if node is None:
+def _at(module: PluginModule, info: ClassInfo | None, node: Any, **args: Any) -> Hit:
+    """A hit at *node* of *info*'s file, or at the mapping function when there is no class."""
+    if info is None or node is None:
         base = _fallback(module)
         return Hit(base.path, base.line, base.col, dict(args))
-    return module.hit(node, **args)
+    return info.module.hit(node, **args)
 
 
 @rule(
@@ -85,7 +155,9 @@ def _at(module: PluginModule, node: Any, **args: Any) -> Hit:
         class attribute, or generated from the schema. When no map can be had,
         or the create does not complete with it (wrong guess, a handler that
         blocks, the virtual-time limit), the checks are skipped with the
-        reason rather than reporting guesses.
+        reason rather than reporting guesses. Like every dynamic finding, it
+        points at the class's own definition, also when the mapping that
+        lists the class is in another file (a package's ``__init__.py``).
     """,
     bad="""
         class Server(resource.Resource):
@@ -113,10 +185,17 @@ def check_skipped(module: PluginModule) -> Iterator[Hit]:
         node = info.node if info is not None else None
         if run.skipped is not None:
             yield _at(
-                module, node, cls=run.cls.__name__, type_name=run.type_name, reason=run.skipped
+                module,
+                info,
+                node,
+                cls=run.cls.__name__,
+                type_name=run.type_name,
+                reason=run.skipped,
             )
         for note in run.notes:
-            yield _at(module, node, cls=run.cls.__name__, type_name=run.type_name, reason=note)
+            yield _at(
+                module, info, node, cls=run.cls.__name__, type_name=run.type_name, reason=note
+            )
 
 
 @rule(
@@ -162,7 +241,7 @@ def check_attribute_unresolved(module: PluginModule) -> Iterator[Hit]:
         for attr, problem in sorted(run.unresolved.items()):
             spec = specs.get(attr)
             node = spec.node if spec is not None else (info.node if info is not None else None)
-            yield _at(module, node, cls=run.cls.__name__, attr=attr, problem=problem)
+            yield _at(module, info, node, cls=run.cls.__name__, attr=attr, problem=problem)
 
 
 @rule(
@@ -198,8 +277,8 @@ def check_create_without_id(module: PluginModule) -> Iterator[Hit]:
         if not run.no_resource_id:
             continue
         info = _class_info(module, run)
-        node = info.method("handle_create") if info is not None else None
-        yield _at(module, node, cls=run.cls.__name__)
+        node = (info.method("handle_create") or info.node) if info is not None else None
+        yield _at(module, info, node, cls=run.cls.__name__)
 
 
 @rule(
@@ -241,4 +320,4 @@ def check_update_ignored(module: PluginModule) -> Iterator[Hit]:
         for name in run.ignored_updates:
             spec = props.get(name)
             node = spec.key_node if spec is not None else (info.node if info else None)
-            yield _at(module, node, cls=run.cls.__name__, prop=name)
+            yield _at(module, info, node, cls=run.cls.__name__, prop=name)

@@ -17,7 +17,7 @@ import socket
 import sys
 import traceback
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -65,6 +65,10 @@ class Loaded:
     module: ModuleType | None
     error: str | None = None
     line: int = 1
+    #: Module name -> source file of the modules the import brought in from the plug-in's own
+    #: directory (sibling imports), which are dropped from ``sys.modules`` afterwards: what
+    #: finding the source of a class they define still needs.
+    sources: dict[str, str] = field(default_factory=dict)
 
 
 def private_name(path: Path) -> str:
@@ -101,6 +105,7 @@ def import_file(path: Path, name: str | None = None) -> Loaded:
         sys.path.insert(0, directory)
     before = set(sys.modules)
     sys.modules[name] = module
+    sources: dict[str, str] = {}
     try:
         with network_blocked():
             spec.loader.exec_module(module)
@@ -115,8 +120,10 @@ def import_file(path: Path, name: str | None = None) -> Loaded:
         for extra in sorted(set(sys.modules) - before):
             top = extra.split(".")[0]
             if extra == name or (top not in before and _is_local(sys.modules.get(top), directory)):
-                sys.modules.pop(extra, None)
-    return Loaded(module)
+                filename = getattr(sys.modules.pop(extra, None), "__file__", None)
+                if filename:
+                    sources[extra] = filename
+    return Loaded(module, sources=sources)
 
 
 def _is_local(module: ModuleType | None, directory: str) -> bool:

@@ -63,14 +63,20 @@ class Hit:
 
 @dataclass(frozen=True, order=True)
 class Finding:
-    """One problem found: where, which rule, how bad and what to say."""
+    """One problem found: where, which rule, how bad and what to say.
+
+    Two findings are the same (and collapse into one when the runner removes
+    duplicates) only when location, rule and message all agree: two problems
+    reported at one spot by one rule stay two. Sorting is by path, line,
+    column, rule id, then message.
+    """
 
     path: str
     line: int
     col: int
     rule_id: str
     severity: Severity = field(compare=False)
-    message: str = field(compare=False)
+    message: str = field(compare=True)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the finding as a plain dict (the JSON output's shape)."""

@@ -204,6 +204,7 @@ def lint_paths(
     comments: dict[str, dict[int, str]] = {m.display: m.comments for m in modules}
     for template in templates:
         comments[template.display] = suppress.comments_of_text(template.text)
+    _add_outside_comments(findings, comments)
     findings = sorted(set(suppress.apply(findings, comments)))
     report = LintReport(findings=findings, files=len(modules) + len(templates))
     if package is not None:
@@ -211,6 +212,22 @@ def lint_paths(
 
         report.checklist = checklist(package, findings, config)
     return report
+
+
+def _add_outside_comments(findings: list[Finding], comments: dict[str, dict[int, str]]) -> None:
+    """Read the comments of files findings point into that were not linted themselves.
+
+    A dynamic finding points at the class's own file, which may lie outside the
+    linted paths (linting only a package's ``__init__.py``); a suppression
+    comment there applies all the same. A file that cannot be read has none.
+    """
+    for path in sorted({f.path for f in findings} - set(comments)):
+        if not path.endswith(".py"):
+            continue
+        try:
+            comments[path] = PluginModule.read(Path(path), path).comments
+        except (OSError, UnicodeDecodeError):
+            comments[path] = {}
 
 
 def _run(rule: Rule, modules: list[PluginModule], templates: list[Any], package: Any) -> list[Hit]:
