@@ -7,7 +7,9 @@ Operations are ``<plural>.create|get|list|update|delete`` (``networks.create``,
 ``routers.remove_gateway``. They take and return attribute dicts, as
 neutron's API does. Network objects are ready at once: networks, subnets,
 routers and security groups are ``ACTIVE``; a port is ``DOWN`` until bound to
-a device; a floating IP is ``DOWN`` until associated with a port.
+a device; a floating IP is ``DOWN`` until associated with a port. A port
+created without ``port_security_enabled`` takes its network's value (ports nova
+creates for a server and router interface ports too).
 
 Conflicts (409): deleting a network that still has ports, a subnet with
 allocated addresses, a router with interfaces, a security group in use; a
@@ -355,7 +357,8 @@ class NetworkService(Service):
                     "BadRequest",
                     f"Router already has a port on subnet {subnet.id}.",
                 )
-            port = self._create("port", "", "ACTIVE", _port_defaults(subnet, router.id))
+            net = self._store["network"][subnet.attrs["network_id"]]
+            port = self._create("port", "", "ACTIVE", _port_defaults(net, subnet, router.id))
             port.attrs["mac_address"] = self._mac()
         else:
             port = self._need("port", body["port_id"], "PortNotFound")
@@ -437,7 +440,12 @@ class NetworkService(Service):
                 if net is None or net.deleted:
                     raise exception.BadRequest(f"Network {net_id} could not be found.")
                 attrs = copy.deepcopy(SCHEMAS["port"][0])
-                attrs.update(network_id=net.id, device_id=server_id, device_owner="compute:nova")
+                attrs.update(
+                    network_id=net.id,
+                    device_id=server_id,
+                    device_owner="compute:nova",
+                    port_security_enabled=net.attrs["port_security_enabled"],
+                )
                 fixed = entry.get("fixed_ip") or entry.get("v4-fixed-ip")
                 if fixed and net.attrs["subnets"]:
                     attrs["fixed_ips"] = [
@@ -475,6 +483,34 @@ class NetworkService(Service):
 for _name, _method in crud_operations().items():
     setattr(NetworkService, _name, _method)
 
+#: The generic ``ports.create`` body, without its operation wrapper (dispatch happens once).
+_generic_create_port = NetworkService.create_port.__wrapped__
+
+
+@operation("ports.create", kind="port")
+def _create_port(self: NetworkService, attrs: dict[str, Any]) -> dict[str, Any]:
+    """Create a port; without ``port_security_enabled`` it takes its network's value."""
+    return _generic_create_port(self, _inherit_port_security(self, attrs))
+
+
+NetworkService.create_port = _create_port  # type: ignore[method-assign]
+
+
+def _inherit_port_security(service: NetworkService, attrs: Any) -> Any:
+    """*attrs* with the network's ``port_security_enabled`` when the port names none.
+
+    Neutron gives a port created without the attribute (or with null) the value
+    its network has at that moment. Anything else (not a mapping, no such
+    network) is left for the generic create to refuse with its own message.
+    """
+    if not isinstance(attrs, dict) or attrs.get("port_security_enabled") is not None:
+        return attrs
+    network_id = attrs.get("network_id")
+    net = service._store["network"].get(network_id) if isinstance(network_id, str) else None
+    if net is None or net.deleted:
+        return attrs
+    return {**attrs, "port_security_enabled": net.attrs["port_security_enabled"]}
+
 
 def _first_and_last(cidr: Any) -> tuple[str, str]:
     first = cidr[2] if cidr.num_addresses > 4 else cidr[1]
@@ -482,10 +518,11 @@ def _first_and_last(cidr: Any) -> tuple[str, str]:
     return str(first), str(last)
 
 
-def _port_defaults(subnet: Entity, router_id: str) -> dict[str, Any]:
+def _port_defaults(net: Entity, subnet: Entity, router_id: str) -> dict[str, Any]:
     attrs = copy.deepcopy(SCHEMAS["port"][0])
     attrs.update(
-        network_id=subnet.attrs["network_id"],
+        network_id=net.id,
+        port_security_enabled=net.attrs["port_security_enabled"],
         fixed_ips=[{"subnet_id": subnet.id, "ip_address": subnet.attrs["gateway_ip"]}],
         device_id=router_id,
         device_owner="network:router_interface",

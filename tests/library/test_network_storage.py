@@ -365,3 +365,40 @@ def test_port_security_switched_off_on_an_existing_port_reaches_the_port(world):
     assert stack.state == "UPDATE_COMPLETE", stack.status_reason
     assert stack.resources["port"].resource_id == port_id
     assert client.show_port(port_id)["port"]["port_security_enabled"] is False
+
+
+def _closed_net_and_port(**port_props):
+    """A network with port security off, its subnet and a port on it."""
+    return tmpl(
+        {
+            "net": {
+                "type": "OS::Neutron::Net",
+                "properties": {"name": "closed", "port_security_enabled": False},
+            },
+            "sub": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {"network": {"get_resource": "net"}, "cidr": "10.7.0.0/24"},
+            },
+            "port": {
+                "type": "OS::Neutron::Port",
+                "depends_on": "sub",
+                "properties": {"network": {"get_resource": "net"}, **port_props},
+            },
+        }
+    )
+
+
+def test_a_port_without_port_security_takes_its_networks_value(world):
+    stack = world.create_stack("s", _closed_net_and_port())
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    port_id = stack.resources["port"].resource_id
+    port = world.cloud.client("network").show_port(port_id)["port"]
+    assert port["port_security_enabled"] is False
+
+
+def test_a_port_that_asks_for_port_security_has_it_on_a_network_without(world):
+    stack = world.create_stack("s", _closed_net_and_port(port_security_enabled=True))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    port_id = stack.resources["port"].resource_id
+    port = world.cloud.client("network").show_port(port_id)["port"]
+    assert port["port_security_enabled"] is True

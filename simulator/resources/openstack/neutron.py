@@ -255,7 +255,7 @@ class Port(NeutronResource):
         ),
         "port_security_enabled": properties.Schema(
             properties.Schema.BOOLEAN,
-            "Port security (on unless switched off, as neutron does).",
+            "Port security (default: the network's; reads on when unset).",
             default=True,
             update_allowed=True,
         ),
@@ -285,6 +285,8 @@ class Port(NeutronResource):
         """Resolve the network, subnets and security groups."""
         neutron = self.neutron()
         body = super().create_body()
+        if self.properties.get_user_value("port_security_enabled") is None:
+            body.pop("port_security_enabled", None)  # neutron gives the network's value
         body["network_id"] = neutron_id(neutron, "network", self.properties["network"])
         fixed = []
         for index, entry in enumerate(self.properties["fixed_ips"] or []):
