@@ -22,17 +22,13 @@ An image snapshot (``servers.create_image``) is ``saving`` then ``active``.
 is ACTIVE, a few virtual seconds later (derived from the server id, so it
 costs no random draw). The agent sends one signal per command of the
 server's ``user_data`` that names an orchestration signal endpoint
-(``AGENT_ENDPOINT_PREFIX`` + handle id; :meth:`ComputeService.agent_signals`).
-A command is a line (backslash-continued lines joined) or a part of one between
-``;``, ``&&``, ``||`` and ``|``. Its JSON payload is the value of a curl data
-option in the same command (``-d``, ``--data``, ``--data-binary``,
-``--data-raw``, ``--data-ascii``): a map of ``status`` (SUCCESS or FAILURE),
-``reason``, ``data`` and ``id``, reported as given. Without a payload the
-signal is SUCCESS; without an ``id`` it is the server's id (``<server id>.<n>``
-for the n-th signal of that server to that endpoint). A payload that is not
-such a map (bad JSON, another type, an unknown key, another status) does not
-stop the agent: that signal is a bare SUCCESS whose reason says why the
-payload was ignored, and the problem is kept in the agent's state
+(``AGENT_ENDPOINT_PREFIX`` + handle id; :meth:`ComputeService.agent_signals`),
+with the payload written next to it; how commands and payloads are read is
+:mod:`fake_clouds.agent`'s business (:func:`~fake_clouds.agent.agent_plan`).
+Without a payload the signal is SUCCESS; without an ``id`` it is the server's
+id (``<server id>.<n>`` for the n-th signal of that server to that endpoint).
+A payload that was ignored makes a bare SUCCESS whose reason says why, and the
+problem is kept in the agent's state
 (``agent["servers"][id]["signals"][n]["problem"]``). The agent also runs the
 software deployments registered for the server (``servers.deploy``;
 :meth:`ComputeService.deployment_status`). Server metadata
@@ -50,11 +46,10 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
-import re
-import shlex
 from typing import Any
 
+from fake_clouds.agent import AGENT_ENDPOINT_PREFIX as AGENT_ENDPOINT_PREFIX
+from fake_clouds.agent import agent_plan
 from fake_clouds.clients.compute import ComputeClient
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
@@ -76,88 +71,10 @@ _SERVER_ARGS = (
 )
 
 
-#: Orchestration signal endpoints the config agent recognises in user_data.
-AGENT_ENDPOINT_PREFIX = "https://orchestration.plugsim.invalid/v1/signal/"
-_ENDPOINT = re.compile(re.escape(AGENT_ENDPOINT_PREFIX) + r"[A-Za-z0-9._~-]+")
-
-
 def _derived_delay(label: str, low: float, high: float) -> float:
     """A delay in [low, high) derived from *label* (no random stream is drawn)."""
     digest = hashlib.sha256(label.encode("utf-8")).digest()
     return round(low + (high - low) * int.from_bytes(digest[:4], "big") / 2**32, 3)
-
-
-_DATA_OPTIONS = ("--data-binary", "--data-raw", "--data-ascii", "--data", "-d")
-_SIGNAL_KEYS = ("status", "reason", "data", "id")
-
-
-def _commands(user_data: str) -> list[list[str]]:
-    """Split *user_data* into commands (token lists); a line shlex cannot read is one token."""
-    out: list[list[str]] = []
-    for line in user_data.replace("\\\n", " ").splitlines():
-        try:
-            lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|")
-            lexer.whitespace_split = True
-            lexer.commenters = ""
-            tokens = list(lexer)
-        except ValueError:
-            out.append([line])
-            continue
-        current: list[str] = []
-        for token in tokens:
-            if token and set(token) <= set(";&|"):
-                out.append(current)
-                current = []
-            else:
-                current.append(token)
-        out.append(current)
-    return [c for c in out if c]
-
-
-def _payload(tokens: list[str]) -> str | None:
-    """The value of the first curl data option among *tokens* (None: no payload)."""
-    for index, token in enumerate(tokens):
-        if token in _DATA_OPTIONS:
-            return tokens[index + 1] if index + 1 < len(tokens) else ""
-        if token.startswith("-d") and not token.startswith("--"):
-            return token[2:]
-    return None
-
-
-def _parse_payload(text: str | None) -> tuple[dict[str, Any], str | None]:
-    """Return (signal fields, problem) for a payload; a problem leaves no fields."""
-    if text is None:
-        return {}, None
-    try:
-        value = json.loads(text)
-    except ValueError as ex:
-        return {}, f"not valid JSON ({ex})"
-    if not isinstance(value, dict):
-        return {}, f"a JSON {type(value).__name__}, not a map of {', '.join(_SIGNAL_KEYS)}"
-    unknown = sorted(str(k) for k in value if k not in _SIGNAL_KEYS)
-    if unknown:
-        return {}, f"unknown key(s) {', '.join(unknown)} (a signal has {', '.join(_SIGNAL_KEYS)})"
-    if value.get("status", "SUCCESS") not in ("SUCCESS", "FAILURE"):
-        return {}, f"status {value['status']!r} is not SUCCESS or FAILURE"
-    return dict(value), None
-
-
-def agent_plan(user_data: Any) -> list[dict[str, Any]]:
-    """Return the signals a config agent sends for *user_data*, in order of appearance.
-
-    Each is ``{endpoint, payload, problem}``: *payload* holds the keys the
-    command's JSON gave (empty without one), *problem* why a payload was
-    ignored (None when it was not).
-    """
-    if not isinstance(user_data, str):
-        return []
-    plan = []
-    for tokens in _commands(user_data):
-        payload, problem = _parse_payload(_payload(tokens))
-        for token in tokens:
-            for endpoint in _ENDPOINT.findall(token):
-                plan.append({"endpoint": endpoint, "payload": payload, "problem": problem})
-    return plan
 
 
 def _bad(message: str) -> exception.BadRequest:

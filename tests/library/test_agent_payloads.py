@@ -5,7 +5,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fake_clouds.compute import AGENT_ENDPOINT_PREFIX, agent_plan
+from fake_clouds.agent import AGENT_ENDPOINT_PREFIX, agent_plan
 from tests.library.conftest import outputs, tmpl
 
 SERVER = {"image": "cirros", "flavor": "m1.tiny"}
@@ -148,3 +148,13 @@ def test_a_valid_payload_is_reported_exactly(payload, option):
     quoted = "'" + json.dumps(payload).replace("'", "'\"'\"'") + "'"
     script = f"curl -X POST {ENDPOINT} {option} {quoted}\n"
     assert agent_plan(script) == [{"endpoint": ENDPOINT, "payload": payload, "problem": None}]
+
+
+def test_the_compute_module_still_offers_the_agent_plan_and_endpoint_prefix():
+    import fake_clouds.agent
+    import fake_clouds.compute
+
+    assert fake_clouds.compute.agent_plan is fake_clouds.agent.agent_plan
+    assert fake_clouds.compute.AGENT_ENDPOINT_PREFIX == (
+        "https://orchestration.plugsim.invalid/v1/signal/"
+    )
