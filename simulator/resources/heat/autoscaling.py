@@ -6,18 +6,39 @@ scaling policy is signalled (:meth:`simulator.world.World.signal_resource`,
 ``plugsim stack resource signal``), always within ``[min_size, max_size]``.
 Members are named ``"0"``, ``"1"`` ... in creation order; a name is never
 reused, and scaling down removes the oldest members first, as Heat does.
+
+A new ``resource`` definition reaches the members in batches, oldest first,
+as the ``rolling_updates`` property says (Heat's defaults: one member at a
+time, no pause, none kept in service); see :mod:`simulator.resources.heat.group`
+for how ``min_in_service`` and ``pause_time`` (virtual seconds) shape the
+batches. ``show`` of a group gives its size and members; ``show`` of a policy
+gives the adjustment a signal applies.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
 from sdk.resource import Resource
 from simulator.nested import NestedStackResource
+from simulator.resources.heat.group import (
+    MAX_BATCH_SIZE,
+    MIN_IN_SERVICE,
+    PAUSE_TIME,
+    ROLLING_UPDATE_SCHEMA,
+    check_pauses,
+    member_failure,
+    rolling_batches,
+    rolling_members,
+)
 
 __all__ = ["AutoScalingGroup", "ScalingPolicy", "new_capacity"]
+
+#: Heat's rolling_updates when the template gives none (or leaves keys out).
+ROLLING_DEFAULTS = {MIN_IN_SERVICE: 0, MAX_BATCH_SIZE: 1, PAUSE_TIME: 0}
 
 CHANGE, EXACT, PERCENT = (
     "change_in_capacity",
@@ -98,9 +119,17 @@ class AutoScalingGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the
         ),
         "rolling_updates": properties.Schema(
             properties.Schema.MAP,
-            "Accepted for compatibility; members are updated all at once.",
+            "How a new resource definition reaches the members: in batches of at most "
+            "max_batch_size, pause_time virtual seconds apart, min_in_service kept untouched.",
+            schema=ROLLING_UPDATE_SCHEMA,
+            default={MIN_IN_SERVICE: 0, MAX_BATCH_SIZE: 1, PAUSE_TIME: 0},
             update_allowed=True,
         ),
+    }
+    lint_properties: ClassVar[dict[str, Any]] = {
+        "min_size": 0,
+        "max_size": 3,
+        "resource": {"type": "OS::Heat::TestResource", "properties": {"value": "member"}},
     }
     attributes_schema = {
         "current_size": attributes.Schema(
@@ -157,28 +186,78 @@ class AutoScalingGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the
             return []
         return sorted(child.resources, key=lambda n: int(n) if n.isdigit() else -1)
 
-    def _template(self, rdef: dict[str, Any], names: list[str]) -> dict[str, Any]:
-        body = {k: rdef[k] for k in ("type", "properties", "metadata") if rdef.get(k)}
-        return {
-            "heat_template_version": "2015-04-30",
-            "resources": {name: dict(body) for name in names},
-        }
+    @staticmethod
+    def _body(rdef: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: rdef[k] for k in ("type", "properties", "metadata") if rdef.get(k)}
+
+    @staticmethod
+    def _nested_template(members: Mapping[str, Any]) -> dict[str, Any]:
+        resources = {n: members[n] for n in sorted(members, key=int)}
+        return {"heat_template_version": "2015-04-30", "resources": resources}
+
+    def _template(self, rdef: Mapping[str, Any], names: list[str]) -> dict[str, Any]:
+        body = self._body(rdef)
+        return self._nested_template({name: dict(body) for name in names})
+
+    def _fresh_names(self) -> Iterator[str]:
+        """New member names, never used before (the counter is kept in the data)."""
+        while True:
+            index = int(self.data().get("next_index") or 0)
+            self.data_set("next_index", index + 1)
+            yield str(index)
 
     def _sized(self, capacity: int) -> list[str]:
         names = self._names()
         if capacity <= len(names):
             return names[len(names) - capacity :]  # the oldest go first
-        start = int(self.data().get("next_index") or 0)
-        extra = [str(start + i) for i in range(capacity - len(names))]
-        self.data_set("next_index", start + len(extra))
-        return names + extra
+        fresh = self._fresh_names()
+        return names + [next(fresh) for _ in range(capacity - len(names))]
+
+    async def _nested_step(self, template: dict[str, Any], *, create: bool = False) -> None:
+        """Create or update the nested stack; a member's validation error names the group."""
+        try:
+            if create:
+                await self.create_nested(template)
+            else:
+                await self.update_nested(template)
+        except exception.StackValidationFailed as ex:
+            raise member_failure(ex, self.name, "resource") from None
 
     async def resize(self, capacity: int, rdef: dict[str, Any] | None = None) -> None:
         """Change the group to *capacity* members (clamped by the caller)."""
         names = self._sized(capacity)
-        await self.update_nested(self._template(rdef or dict(self.properties["resource"]), names))
+        await self._nested_step(self._template(rdef or dict(self.properties["resource"]), names))
         self.data_set("last_scaled", float(self.context.clock.now()))
         self.attributes.reset_resolved_values()
+
+    async def roll(self, rdef: Mapping[str, Any], policy: Mapping[str, Any]) -> bool:
+        """Give every member the definition *rdef* in the batches *policy* asks for.
+
+        The oldest members change first. Returns False when every member
+        already had it (nothing was done).
+        """
+        body = self._body(rdef)
+        child = self.nested()
+        if child is None:
+            return False
+        names = self._names()
+        if all(child.source.template["resources"].get(n) == body for n in names):
+            return False
+        batches = rolling_batches(
+            len(names), len(names), policy[MAX_BATCH_SIZE], policy[MIN_IN_SERVICE]
+        )
+        check_pauses(len(batches), policy[PAUSE_TIME], self.context.stack.timeout_mins)
+        fresh = self._fresh_names()
+        for index, (size, changed) in enumerate(batches):
+            entries = child.source.template["resources"]
+            old = [(n, entries[n]) for n in self._names()]
+            members = rolling_members(old, lambda _n: dict(body), size, changed, fresh)
+            await self._nested_step(self._nested_template(members))
+            child = self.nested() or child
+            if index < len(batches) - 1 and policy[PAUSE_TIME] > 0:
+                await self.context.clock.sleep(policy[PAUSE_TIME])
+        self.attributes.reset_resolved_values()
+        return True
 
     def in_cooldown(self, cooldown: float | None) -> bool:
         """True while *cooldown* virtual seconds have not passed since the last scaling."""
@@ -195,19 +274,25 @@ class AutoScalingGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the
         capacity = desired if desired is not None else self.properties["min_size"]
         names = [str(i) for i in range(capacity)]
         self.data_set("next_index", capacity)
-        await self.create_nested(self._template(dict(self.properties["resource"]), names))
+        template = self._template(dict(self.properties["resource"]), names)
+        await self._nested_step(template, create=True)
 
     async def handle_update(
         self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
     ) -> None:
-        """Resize to a new desired capacity or bounds; update members to a new definition."""
+        """Update members to a new definition (rolling), then resize to the new bounds."""
         props = {k: self.properties[k] for k in self.properties_schema}
         props.update(prop_diff or {})
+        if props["rolling_updates"] is None:
+            props["rolling_updates"] = self.properties_schema["rolling_updates"].default
+        rolling = dict(ROLLING_DEFAULTS, **props["rolling_updates"])
+        rolled = "resource" in (prop_diff or {}) and await self.roll(props["resource"], rolling)
         current = self.current_size()
         wanted = props["desired_capacity"] if "desired_capacity" in (prop_diff or {}) else None
         target = wanted if wanted is not None else current
         target = max(int(props["min_size"]), min(int(props["max_size"]), int(target)))
-        await self.resize(target, dict(props["resource"]))
+        if not rolled or target != current:
+            await self.resize(target, dict(props["resource"]))
 
     # -- attributes ---------------------------------------------------------------
 
@@ -216,6 +301,17 @@ class AutoScalingGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the
         if child is None:
             return []
         return [(n, child.resources[n]) for n in self._names()]
+
+    def _show_resource(self) -> dict[str, Any] | None:
+        """The group as a scaling service describes it: bounds, cooldown, members."""
+        if self.resource_id is None:
+            return None
+        shown: dict[str, Any] = {"id": self.resource_id}
+        for key in ("min_size", "max_size", "desired_capacity", "cooldown", "rolling_updates"):
+            shown[key] = self.properties[key]
+        shown["current_size"] = self.current_size()
+        shown["members"] = {n: r.get_reference_id() for n, r in self._members()}
+        return shown
 
     def _resolve_attribute(self, name: str) -> Any:
         if name == "current_size":
@@ -333,6 +429,15 @@ class ScalingPolicy(Resource):  # plugsim: ignore[PS301] - see the package
             return {"scaled": False, "from": before, "to": after, "reason": "at the size limit"}
         await group.resize(after)
         return {"scaled": True, "from": before, "to": after, "reason": "scaled"}
+
+    def _show_resource(self) -> dict[str, Any] | None:
+        """The adjustment a signal applies now (what ``handle_signal`` reads)."""
+        if self.resource_id is None:
+            return None
+        shown = {"id": self.resource_id}
+        for key in self.properties_schema:
+            shown[key] = self.properties[key]
+        return shown
 
     def _resolve_attribute(self, name: str) -> Any:
         if name in ("signal_url", "alarm_url") and self.resource_id is not None:

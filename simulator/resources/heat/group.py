@@ -6,19 +6,82 @@ has ``%index%`` (or the ``index_var`` given) replaced by the member's name.
 Scaling down removes the highest-numbered members; ``removal_policies`` name
 members (by index or physical id) to remove first, and a removed name is never
 used again, as in Heat.
+
+``update_policy`` is honoured as Heat reads it. ``rolling_update``
+(``min_in_service``, ``max_batch_size``, ``pause_time``) changes the members
+to a new ``resource_def`` in batches, highest index first: each batch is one
+update of the nested stack, at most ``max_batch_size`` members get the new
+definition in it, and while fewer than ``min_in_service`` members would stay
+untouched the group grows for a while by new members instead (the extra ones
+go again in the last batch). ``batch_create`` (``max_batch_size``,
+``pause_time``) creates the members in batches likewise, lowest index first.
+Batches are ``pause_time`` virtual seconds apart. :func:`rolling_batches` and
+:func:`rolling_members` compute the batches; ``OS::Heat::AutoScalingGroup``
+uses them too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
 from simulator.nested import NestedStackResource
 
-__all__ = ["ResourceGroup", "member_names", "substitute_index"]
+__all__ = [
+    "BATCH_CREATE_SCHEMA",
+    "ROLLING_UPDATE_SCHEMA",
+    "ResourceGroup",
+    "member_names",
+    "rolling_batches",
+    "rolling_members",
+    "rolling_order",
+    "substitute_index",
+]
 
 REMOVED = "removed_names"
+MIN_IN_SERVICE, MAX_BATCH_SIZE, PAUSE_TIME = "min_in_service", "max_batch_size", "pause_time"
+ROLLING_UPDATE, BATCH_CREATE = "rolling_update", "batch_create"
+#: Heat's answer when the pauses alone outlast the stack's timeout.
+TIMEOUT_MESSAGE = "The current update policy will result in stack update timeout."
+
+#: ``min_in_service``, ``max_batch_size`` and ``pause_time`` with Heat's defaults.
+ROLLING_UPDATE_SCHEMA: dict[str, properties.Schema] = {
+    MIN_IN_SERVICE: properties.Schema(
+        properties.Schema.INTEGER,
+        "How many members stay in service (untouched) while a batch is updated.",
+        default=0,
+        constraints=[constraints.Range(min=0)],
+    ),
+    MAX_BATCH_SIZE: properties.Schema(
+        properties.Schema.INTEGER,
+        "The most members changed in one batch.",
+        default=1,
+        constraints=[constraints.Range(min=1)],
+    ),
+    PAUSE_TIME: properties.Schema(
+        properties.Schema.NUMBER,
+        "Virtual seconds to wait between two batches.",
+        default=0,
+        constraints=[constraints.Range(min=0)],
+    ),
+}
+
+#: ``max_batch_size`` and ``pause_time`` of ``batch_create``, with Heat's defaults.
+BATCH_CREATE_SCHEMA: dict[str, properties.Schema] = {
+    MAX_BATCH_SIZE: properties.Schema(
+        properties.Schema.INTEGER,
+        "The most members created in one batch.",
+        default=1,
+        constraints=[constraints.Range(min=1)],
+    ),
+    PAUSE_TIME: properties.Schema(
+        properties.Schema.NUMBER,
+        "Virtual seconds to wait between two batches.",
+        default=0,
+        constraints=[constraints.Range(min=0)],
+    ),
+}
 
 
 def substitute_index(value: Any, index_var: str, index: str) -> Any:
@@ -51,6 +114,110 @@ def member_names(count: int, removed: list[str], current: list[str] | None = Non
             names.append(name)
         index += 1
     return sorted(names, key=int)
+
+
+def rolling_batches(
+    target: int, current: int, batch_size: int, min_in_service: int = 0
+) -> list[tuple[int, int]]:
+    """Return the batches that move a group of *current* members to *target* new ones.
+
+    Each batch is ``(size, changed)``: the group's size after the batch and
+    how many members hold the new definition thanks to it (members created in
+    it included). At most *batch_size* members change per batch; when fewer
+    than *min_in_service* (bounded by both sizes) would be left untouched,
+    the group grows by new members instead, and a last batch of 0 changes
+    shrinks it back to *target*.
+    """
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be at least 1, not {batch_size}")
+    batches: list[tuple[int, int]] = []
+    done = 0
+    while not (done >= current == target):
+        keep = min(min_in_service, target, current)
+        changed = min(batch_size, max(target - done, 0))
+        size = changed + max(min(current, target - changed), keep)
+        batches.append((size, changed))
+        # members created above the larger of the two sizes go again later
+        done += changed - max(size - max(current, target), 0)
+        current = size
+    return batches
+
+
+def rolling_members(
+    old: Sequence[tuple[str, Any]],
+    new_body: Callable[[str], Any],
+    size: int,
+    changed: int,
+    fresh: Iterator[str],
+) -> dict[str, Any]:
+    """Return the member bodies of one batch: ``{name: body}`` of *size* members.
+
+    *old* lists the existing members ``(name, body)`` in the order they are
+    removed or changed (first = first to go). The first ones are dropped
+    when the group shrinks; new members (named from *fresh*) get
+    ``new_body(name)``, and existing members whose body differs from theirs
+    get it too until *changed* members in all hold the new definition.
+    """
+    kept = list(old)[max(len(old) - size, 0) :]
+    to_create = size - len(kept)
+    to_change = changed - to_create
+    out: dict[str, Any] = {}
+    for name, body in kept:
+        wanted = new_body(name)
+        if to_change > 0 and body != wanted:
+            to_change -= 1
+            out[name] = wanted
+        else:
+            out[name] = body
+    for _ in range(to_create):
+        name = next(fresh)
+        out[name] = new_body(name)
+    return out
+
+
+def check_pauses(batches: int, pause: float, timeout_mins: float | None) -> None:
+    """Refuse a policy whose pauses between *batches* batches outlast the stack's timeout."""
+    limit = 60.0 * (timeout_mins if timeout_mins else 60.0)
+    if pause * max(batches - 1, 0) >= limit:
+        raise exception.PlugsimError(TIMEOUT_MESSAGE)
+
+
+def member_failure(
+    ex: exception.StackValidationFailed, group: str, prop: str
+) -> exception.StackValidationFailed:
+    """Return *ex*, a member's validation error in the nested stack, as the group's own.
+
+    ``resources.<member>.properties.x`` becomes ``properties.<prop>.properties.x``:
+    the path is relative to the group *group*, which the engine names when it
+    reports the group's failure (``resources.<group>: properties.<prop>...``).
+    """
+    path = list(ex.path)
+    where = ["properties", prop]
+    if len(path) >= 2 and path[0] == "resources":
+        return exception.StackValidationFailed(
+            error_message=ex.error_message or str(ex), path=[*where, *path[2:]]
+        )
+    return exception.StackValidationFailed(error_message=f"{group}: {ex}", path=where)
+
+
+def rolling_order(existing: Sequence[str], wanted: Sequence[str], target: int) -> list[str]:
+    """Return *existing* member names in the order a resource group changes or drops them.
+
+    Names not in *wanted* (the names of the group's size after the batch) go
+    first, then the wanted ones below *target* from the highest index down;
+    wanted names at or above *target* (members that exist only during the
+    update) come last.
+    """
+
+    def priority(name: str) -> tuple[int, int]:
+        if name not in wanted:
+            return 0, int(name) if name.isdigit() else 0
+        at = list(wanted).index(name)
+        if at < target:
+            return 1, target - at
+        return 2, at
+
+    return sorted(existing, key=priority)
 
 
 class ResourceGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the package
@@ -119,6 +286,22 @@ class ResourceGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the pa
             update_allowed=True,
         ),
     }
+    update_policy_schema: ClassVar[dict[str, properties.Schema]] = {
+        ROLLING_UPDATE: properties.Schema(
+            properties.Schema.MAP,
+            "Change the members to a new resource_def in batches.",
+            schema=ROLLING_UPDATE_SCHEMA,
+        ),
+        BATCH_CREATE: properties.Schema(
+            properties.Schema.MAP,
+            "Create the members in batches.",
+            schema=BATCH_CREATE_SCHEMA,
+        ),
+    }
+    lint_properties: ClassVar[dict[str, Any]] = {
+        "count": 2,
+        "resource_def": {"type": "OS::Heat::TestResource", "properties": {"value": "m-%index%"}},
+    }
     attributes_schema = {
         "refs": attributes.Schema(
             "Each member's reference id, in index order.", type=attributes.Schema.LIST
@@ -159,22 +342,56 @@ class ResourceGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the pa
                     out.append(name)
         return out
 
-    def _definition(self, props: Any, removed: list[str], current: list[str]) -> dict[str, Any]:
+    def _member_body(self, props: Any, name: str) -> dict[str, Any]:
+        """The nested template's entry for member *name* of *props*' resource_def."""
         rdef = dict(props["resource_def"] or {})
         index_var = props["index_var"] or ""
-        names = member_names(int(props["count"]), removed, current)
-        resources: dict[str, Any] = {}
-        for name in names:
-            body: dict[str, Any] = {"type": rdef["type"]}
-            if rdef.get("properties"):
-                body["properties"] = substitute_index(rdef["properties"], index_var, name)
-            if rdef.get("metadata"):
-                body["metadata"] = substitute_index(rdef["metadata"], index_var, name)
-            resources[name] = body
+        body: dict[str, Any] = {"type": rdef["type"]}
+        if rdef.get("properties"):
+            body["properties"] = substitute_index(rdef["properties"], index_var, name)
+        if rdef.get("metadata"):
+            body["metadata"] = substitute_index(rdef["metadata"], index_var, name)
+        return body
+
+    @staticmethod
+    def _template(members: Mapping[str, Any]) -> dict[str, Any]:
+        resources = {n: members[n] for n in sorted(members, key=int)}
         return {"heat_template_version": "2015-04-30", "resources": resources}
 
+    def _definition(self, props: Any, removed: list[str], current: list[str]) -> dict[str, Any]:
+        names = member_names(int(props["count"]), removed, current)
+        return self._template({name: self._member_body(props, name) for name in names})
+
+    def policy(self, raw: Any = None) -> dict[str, dict[str, Any]]:
+        """Return the validated ``update_policy`` (*raw*, default the template's).
+
+        Only the policies given are in the result, each with Heat's defaults
+        filled in. A bad policy raises :class:`sdk.exception.StackValidationFailed`
+        naming ``resources.<name>.update_policy`` and the key.
+        """
+        data = self.t.update_policy if raw is None else raw
+        path = ["resources", self.name, "update_policy"]
+        if data is None:
+            return {}
+        if not isinstance(data, Mapping):
+            raise exception.StackValidationFailed(
+                error_message=f"{data!r} is not a valid Map (got a {type(data).__name__})",
+                path=path,
+            )
+        props = properties.Properties(
+            self.update_policy_schema,
+            data,
+            resolver=self._resolver,
+            context=self.context,
+            path=path,
+        )
+        props.validate(with_value=True)
+        return {
+            key: dict(props[key]) for key in self.update_policy_schema if data.get(key) is not None
+        }
+
     def validate(self) -> None:
-        """Check the properties (count at least 0, a resource_def with a type)."""
+        """Check the properties (count at least 0, a resource_def with a type) and update_policy."""
         super().validate()
         rdef = self.properties["resource_def"]
         if isinstance(rdef, Mapping):
@@ -184,23 +401,55 @@ class ResourceGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the pa
                     error_message="resource_def needs a resource type name in 'type'",
                     path=["resources", self.name, "properties", "resource_def", "type"],
                 )
+        self.policy()
+
+    async def _nested_step(self, template: dict[str, Any], *, create: bool = False) -> None:
+        """Create or update the nested stack; a member's validation error names the group."""
+        try:
+            if create:
+                await self.create_nested(template)
+            else:
+                await self.update_nested(template)
+        except exception.StackValidationFailed as ex:
+            raise member_failure(ex, self.name, "resource_def") from None
+
+    async def _pause(self, index: int, batches: int, pause: float) -> None:
+        if index < batches - 1 and pause > 0:
+            await self.context.clock.sleep(pause)
 
     # -- actions ------------------------------------------------------------------
 
     async def handle_create(self) -> None:
-        """Create the nested stack with *count* members."""
+        """Create the nested stack with *count* members (in batches with ``batch_create``)."""
         removed = self._policy_names(self.properties["removal_policies"], [])
         if removed:
             self.data_set(REMOVED, removed)
-        await self.create_nested(self._definition(self.properties, removed, []))
+        full = self._definition(self.properties, removed, [])
+        batch = self.policy().get(BATCH_CREATE)
+        if batch is None or not full["resources"]:
+            await self._nested_step(full, create=True)
+            return
+        names = list(full["resources"])
+        batches = rolling_batches(len(names), 0, batch[MAX_BATCH_SIZE])
+        check_pauses(len(batches), batch[PAUSE_TIME], self.context.stack.timeout_mins)
+        for index, (size, _) in enumerate(batches):
+            part = {n: full["resources"][n] for n in names[:size]}
+            await self._nested_step(self._template(part), create=index == 0)
+            await self._pause(index, len(batches), batch[PAUSE_TIME])
 
     async def handle_update(
         self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
     ) -> None:
-        """Update the nested stack: new members, removed members, changed definitions."""
+        """Update the nested stack: new members, removed members, changed definitions.
+
+        A changed resource_def under a ``rolling_update`` policy (the new
+        template's) reaches the members in batches; anything else is one update.
+        """
         new_props: dict[str, Any] = {k: self.properties[k] for k in self.properties_schema}
         for key, value in (prop_diff or {}).items():
             new_props[key] = value if value is not None else self.properties_schema[key].default
+        snippet = json_snippet if isinstance(json_snippet, Mapping) else {}
+        rolling = self.policy(snippet.get("update_policy") or {}).get(ROLLING_UPDATE)
         current = self._current_names()
         asked = self._policy_names(new_props["removal_policies"], current)
         if new_props["removal_policies_mode"] == "update":
@@ -208,7 +457,44 @@ class ResourceGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the pa
         else:
             removed = self._removed() + [n for n in asked if n not in self._removed()]
         self.data_set(REMOVED, removed)
-        await self.update_nested(self._definition(new_props, removed, current))
+        target = self._definition(new_props, removed, current)
+        if rolling is not None and "resource_def" in (prop_diff or {}):
+            await self._roll(new_props, removed, rolling)
+            child = self.nested()
+            if child is not None and child.source.template == target:
+                return
+        await self._nested_step(target)
+
+    def _members_now(self, removed: list[str]) -> dict[str, Any]:
+        """The nested template's entries of the members not removed by a policy."""
+        child = self.nested()
+        if child is None:
+            return {}
+        entries = dict(child.source.template.get("resources") or {})
+        return {n: entries[n] for n in sorted(entries, key=int) if n not in removed}
+
+    async def _roll(self, props: Any, removed: list[str], policy: Mapping[str, Any]) -> None:
+        """Move the members to *props*' resource_def in the batches *policy* asks for."""
+        count = int(props["count"])
+        members = self._members_now(removed)
+        if len(members) == count and all(
+            body == self._member_body(props, n) for n, body in members.items()
+        ):
+            return
+        batches = rolling_batches(
+            count, len(members), policy[MAX_BATCH_SIZE], policy[MIN_IN_SERVICE]
+        )
+        check_pauses(len(batches), policy[PAUSE_TIME], self.context.stack.timeout_mins)
+        for index, (size, changed) in enumerate(batches):
+            members = self._members_now(removed)
+            names = member_names(size, removed, list(members))
+            old = [(n, members[n]) for n in rolling_order(list(members), names, count)]
+            fresh = iter([n for n in names if n not in members])
+            batch = rolling_members(
+                old, lambda n: self._member_body(props, n), size, changed, fresh
+            )
+            await self._nested_step(self._template(batch))
+            await self._pause(index, len(batches), policy[PAUSE_TIME])
 
     # -- attributes ---------------------------------------------------------------
 
@@ -217,6 +503,18 @@ class ResourceGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the pa
         if child is None:
             return []
         return sorted(child.resources.items(), key=lambda kv: int(kv[0]))
+
+    def _show_resource(self) -> dict[str, Any] | None:
+        """The group's size, its members (index → reference id) and the removed names."""
+        if self.resource_id is None:
+            return None
+        members = {n: res.get_reference_id() for n, res in self._members()}
+        return {
+            "id": self.resource_id,
+            "count": len(members),
+            "members": members,
+            "removed": self._removed(),
+        }
 
     def _resolve_attribute(self, name: str) -> Any:
         if name == "refs":
