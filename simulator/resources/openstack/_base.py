@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sdk import exception
+from sdk import constraints, exception, properties
 from sdk.resource import Resource
 
 SINCE = "0.1.0"
@@ -98,3 +98,13 @@ def compute_id(client: Any, manager: str, ref: Any, label: str) -> str:
 def prop_path(resource: Resource, *path: Any) -> list[Any]:
     """Return the template path of a property of *resource*."""
     return ["resources", resource.name, "properties", *path]
+
+
+def reference(constraint: str, description: str, **kwargs: Any) -> properties.Schema:
+    """A string property naming a cloud object, checked by the custom *constraint*."""
+    return properties.Schema(
+        properties.Schema.STRING,
+        description,
+        constraints=[constraints.CustomConstraint(constraint)],
+        **kwargs,
+    )

@@ -3,6 +3,11 @@
 Every type creates its object, polls it out of ``BUILD`` and, on delete,
 polls until the object is gone. Names of referenced networks, subnets,
 ports, routers and security groups are resolved to ids.
+
+The types that own a neutron object (networks, subnets, ports, routers,
+floating IPs, security groups and rules, all on :class:`NeutronResource`) are
+here; the two that only link existing objects (router interfaces, floating IP
+associations) are in :mod:`.neutron_links`, and are importable from here too.
 """
 
 from __future__ import annotations
@@ -11,7 +16,15 @@ from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
 from sdk.resource import Resource
-from simulator.resources.openstack._base import SINCE, gone, neutron_id, prop_path, status_done
+from simulator.resources.openstack._base import (
+    SINCE,
+    gone,
+    neutron_id,
+    prop_path,
+    reference,
+    status_done,
+)
+from simulator.resources.openstack.neutron_links import FloatingIPAssociation, RouterInterface
 
 __all__ = [
     "FloatingIP",
@@ -24,15 +37,6 @@ __all__ = [
     "SecurityGroupRule",
     "Subnet",
 ]
-
-
-def _ref(constraint: str, description: str, **kwargs: Any) -> properties.Schema:
-    return properties.Schema(
-        properties.Schema.STRING,
-        description,
-        constraints=[constraints.CustomConstraint(constraint)],
-        **kwargs,
-    )
 
 
 def _name(update: bool = True) -> properties.Schema:
@@ -171,7 +175,7 @@ class Subnet(NeutronResource):
     plain = ("cidr", "ip_version", "gateway_ip", "enable_dhcp", "dns_nameservers", "host_routes")
     properties_schema = {
         "name": _name(),
-        "network": _ref("neutron.network", "Name or id of the network.", required=True),
+        "network": reference("neutron.network", "Name or id of the network.", required=True),
         "cidr": properties.Schema(
             properties.Schema.STRING, "The IP range, e.g. 10.0.0.0/24.", required=True
         ),
@@ -235,12 +239,12 @@ class Port(NeutronResource):
     plain = ("admin_state_up", "port_security_enabled", "allowed_address_pairs")
     properties_schema = {
         "name": _name(),
-        "network": _ref("neutron.network", "Name or id of the network.", required=True),
+        "network": reference("neutron.network", "Name or id of the network.", required=True),
         "fixed_ips": properties.Schema(
             properties.Schema.LIST,
             "Addresses to ask for.",
             schema={
-                "subnet": _ref("neutron.subnet", "Name or id of the subnet."),
+                "subnet": reference("neutron.subnet", "Name or id of the subnet."),
                 "ip_address": properties.Schema(properties.Schema.STRING, "The address."),
             },
         ),
@@ -248,7 +252,7 @@ class Port(NeutronResource):
             properties.Schema.LIST,
             "Names or ids of security groups.",
             update_allowed=True,
-            schema=_ref("neutron.security_group", "Name or id of a security group."),
+            schema=reference("neutron.security_group", "Name or id of a security group."),
         ),
         "admin_state_up": properties.Schema(
             properties.Schema.BOOLEAN, "Administrative state.", default=True, update_allowed=True
@@ -328,7 +332,7 @@ class Router(NeutronResource):
             "The external network the router routes to.",
             update_allowed=True,
             schema={
-                "network": _ref(
+                "network": reference(
                     "neutron.network", "Name or id of the external network.", required=True
                 ),
                 "enable_snat": properties.Schema(
@@ -370,53 +374,6 @@ class Router(NeutronResource):
         return body
 
 
-class RouterInterface(Resource):
-    """``OS::Neutron::RouterInterface``: a subnet (or port) plugged into a router.
-
-    The resource id is ``<router id>:subnet_id=<id>`` or ``<router id>:port_id=<id>``.
-    """
-
-    support_status = support.SupportStatus(version=SINCE)
-    default_client_name = "network"
-    properties_schema = {
-        "router": _ref("neutron.router", "Name or id of the router.", required=True),
-        "subnet": _ref("neutron.subnet", "Name or id of the subnet (or give a port)."),
-        "port": _ref("neutron.port", "Name or id of the port (or give a subnet)."),
-    }
-
-    def validate(self) -> None:
-        """Exactly one of subnet and port."""
-        super().validate()
-        if bool(self.properties["subnet"]) == bool(self.properties["port"]):
-            raise exception.StackValidationFailed(
-                error_message="Exactly one of subnet and port must be given",
-                path=prop_path(self, "subnet"),
-            )
-
-    def handle_create(self) -> None:
-        """Plug the subnet or port into the router."""
-        self.validate()
-        neutron = self.client()
-        router = neutron_id(neutron, "router", self.properties["router"])
-        if self.properties["subnet"]:
-            key, value = "subnet_id", neutron_id(neutron, "subnet", self.properties["subnet"])
-        else:
-            key, value = "port_id", neutron_id(neutron, "port", self.properties["port"])
-        neutron.add_interface_router(router, {key: value})
-        self.resource_id_set(f"{router}:{key}={value}")
-
-    def handle_delete(self) -> None:
-        """Unplug it (already gone is fine)."""
-        if not self.resource_id:
-            return
-        router, _, rest = str(self.resource_id).partition(":")
-        key, _, value = rest.partition("=")
-        try:
-            self.client().remove_interface_router(router, {key: value})
-        except Exception as ex:
-            self.client_plugin().ignore_not_found(ex)
-
-
 class FloatingIP(NeutronResource):
     """``OS::Neutron::FloatingIP``: a public address, optionally associated with a port."""
 
@@ -424,10 +381,10 @@ class FloatingIP(NeutronResource):
     #: The property map ``plugsim lint`` creates this type with (default-world entities).
     lint_properties: ClassVar[dict[str, Any]] = {"floating_network": "public"}
     properties_schema = {
-        "floating_network": _ref(
+        "floating_network": reference(
             "neutron.network", "Name or id of the external network.", required=True
         ),
-        "port_id": _ref("neutron.port", "Port to associate with.", update_allowed=True),
+        "port_id": reference("neutron.port", "Port to associate with.", update_allowed=True),
         "fixed_ip_address": properties.Schema(
             properties.Schema.STRING, "Which fixed address of the port.", update_allowed=True
         ),
@@ -470,41 +427,6 @@ class FloatingIP(NeutronResource):
         if "fixed_ip_address" in prop_diff:
             body["fixed_ip_address"] = prop_diff["fixed_ip_address"]
         return body
-
-
-class FloatingIPAssociation(Resource):
-    """``OS::Neutron::FloatingIPAssociation``: associates a floating IP with a port."""
-
-    support_status = support.SupportStatus(version=SINCE)
-    default_client_name = "network"
-    properties_schema = {
-        "floatingip_id": properties.Schema(
-            properties.Schema.STRING, "Id of the floating IP.", required=True
-        ),
-        "port_id": _ref("neutron.port", "Port to associate with.", required=True),
-        "fixed_ip_address": properties.Schema(
-            properties.Schema.STRING, "Which fixed address of the port."
-        ),
-    }
-
-    def handle_create(self) -> None:
-        """Point the floating IP at the port."""
-        neutron = self.client()
-        body: dict[str, Any] = {"port_id": neutron_id(neutron, "port", self.properties["port_id"])}
-        if self.properties["fixed_ip_address"]:
-            body["fixed_ip_address"] = self.properties["fixed_ip_address"]
-        neutron.update_floatingip(self.properties["floatingip_id"], {"floatingip": body})
-        self.resource_id_set(f"{self.properties['floatingip_id']}:{body['port_id']}")
-
-    def handle_delete(self) -> None:
-        """Disassociate (a floating IP already gone is fine)."""
-        if not self.resource_id:
-            return
-        fip = str(self.resource_id).partition(":")[0]
-        try:
-            self.client().update_floatingip(fip, {"floatingip": {"port_id": None}})
-        except Exception as ex:
-            self.client_plugin().ignore_not_found(ex)
 
 
 _RULE_SCHEMA = {
@@ -618,9 +540,11 @@ class SecurityGroupRule(NeutronResource):
         "port_range_max": 22,
     }
     properties_schema = {
-        "security_group": _ref("neutron.security_group", "Name or id of the group.", required=True),
+        "security_group": reference(
+            "neutron.security_group", "Name or id of the group.", required=True
+        ),
         **{k: v for k, v in _RULE_SCHEMA.items() if k != "remote_group_id"},
-        "remote_group": _ref(
+        "remote_group": reference(
             "neutron.security_group", "Remote group (remote_mode remote_group_id)."
         ),
     }

@@ -1,0 +1,98 @@
+"""Neutron types that link existing objects instead of owning one of their own.
+
+``OS::Neutron::RouterInterface`` plugs a subnet or port into a router and
+``OS::Neutron::FloatingIPAssociation`` points a floating IP at a port. Their
+resource ids are composite (``<router id>:subnet_id=<id>``,
+``<floating IP id>:<port id>``). Re-exported by
+:mod:`simulator.resources.openstack.neutron`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sdk import exception, properties, support
+from sdk.resource import Resource
+from simulator.resources.openstack._base import SINCE, neutron_id, prop_path, reference
+
+
+class RouterInterface(Resource):  # plugsim: ignore[PS301] - see the package
+    """``OS::Neutron::RouterInterface``: a subnet (or port) plugged into a router.
+
+    The resource id is ``<router id>:subnet_id=<id>`` or ``<router id>:port_id=<id>``.
+    """
+
+    support_status = support.SupportStatus(version=SINCE)
+    default_client_name = "network"
+    properties_schema = {
+        "router": reference("neutron.router", "Name or id of the router.", required=True),
+        "subnet": reference("neutron.subnet", "Name or id of the subnet (or give a port)."),
+        "port": reference("neutron.port", "Name or id of the port (or give a subnet)."),
+    }
+
+    def validate(self) -> None:
+        """Exactly one of subnet and port."""
+        super().validate()
+        if bool(self.properties["subnet"]) == bool(self.properties["port"]):
+            raise exception.StackValidationFailed(
+                error_message="Exactly one of subnet and port must be given",
+                path=prop_path(self, "subnet"),
+            )
+
+    def handle_create(self) -> None:
+        """Plug the subnet or port into the router."""
+        self.validate()
+        neutron = self.client()
+        router = neutron_id(neutron, "router", self.properties["router"])
+        if self.properties["subnet"]:
+            key, value = "subnet_id", neutron_id(neutron, "subnet", self.properties["subnet"])
+        else:
+            key, value = "port_id", neutron_id(neutron, "port", self.properties["port"])
+        neutron.add_interface_router(router, {key: value})
+        self.resource_id_set(f"{router}:{key}={value}")
+
+    def handle_delete(self) -> None:
+        """Unplug it (already gone is fine)."""
+        if not self.resource_id:
+            return
+        router, _, rest = str(self.resource_id).partition(":")
+        key, _, value = rest.partition("=")
+        try:
+            self.client().remove_interface_router(router, {key: value})
+        except Exception as ex:
+            self.client_plugin().ignore_not_found(ex)
+
+
+class FloatingIPAssociation(Resource):
+    """``OS::Neutron::FloatingIPAssociation``: associates a floating IP with a port."""
+
+    support_status = support.SupportStatus(version=SINCE)
+    default_client_name = "network"
+    properties_schema = {
+        "floatingip_id": properties.Schema(
+            properties.Schema.STRING, "Id of the floating IP.", required=True
+        ),
+        "port_id": reference("neutron.port", "Port to associate with.", required=True),
+        "fixed_ip_address": properties.Schema(
+            properties.Schema.STRING, "Which fixed address of the port."
+        ),
+    }
+
+    def handle_create(self) -> None:
+        """Point the floating IP at the port."""
+        neutron = self.client()
+        body: dict[str, Any] = {"port_id": neutron_id(neutron, "port", self.properties["port_id"])}
+        if self.properties["fixed_ip_address"]:
+            body["fixed_ip_address"] = self.properties["fixed_ip_address"]
+        neutron.update_floatingip(self.properties["floatingip_id"], {"floatingip": body})
+        self.resource_id_set(f"{self.properties['floatingip_id']}:{body['port_id']}")
+
+    def handle_delete(self) -> None:
+        """Disassociate (a floating IP already gone is fine)."""
+        if not self.resource_id:
+            return
+        fip = str(self.resource_id).partition(":")[0]
+        try:
+            self.client().update_floatingip(fip, {"floatingip": {"port_id": None}})
+        except Exception as ex:
+            self.client_plugin().ignore_not_found(ex)
