@@ -10,6 +10,11 @@ broken constraints are found with their path
 (``resources.<name>.properties.<prop>``) while values not yet known are only
 checked for presence.
 
+A resource that builds a nested stack from its properties (the groups) can
+check that stack's template too: :meth:`ValidationContext.validate_nested`
+validates a template with the environment, files and plug-ins of the stack
+being validated, as Heat validates a group's member definition.
+
 Custom constraints get the fake cloud's client plug-ins through the
 validation context, so a template naming an image the cloud does not have
 fails validation. Without clients (validating a template outside a world)
@@ -33,6 +38,8 @@ from sdk.properties import ValueNotYetKnown
 
 #: ``client_source(name)`` returns the client plug-in for service *name*.
 ClientSource = Callable[[str], ClientPlugin]
+#: ``nested_validator(template, name)`` validates the template of a nested stack named *name*.
+NestedValidator = Callable[[Mapping[str, Any], str], None]
 
 
 class ValidationContext:
@@ -51,10 +58,21 @@ class ValidationContext:
         clients: ClientSource | None = None,
         stack: StackInfo | None = None,
         clock: Any = None,
+        nested: NestedValidator | None = None,
     ) -> None:
         self._clients = clients
         self.stack = stack if stack is not None else StackInfo()
         self.clock = clock if clock is not None else CounterClock()
+        self._nested = nested
+
+    def validate_nested(self, template: Mapping[str, Any], name: str) -> None:
+        """Validate *template* as the nested stack *name* of the stack being validated.
+
+        Raises :class:`sdk.exception.StackValidationFailed` (path inside the
+        nested template); does nothing when validating outside a stack source.
+        """
+        if self._nested is not None:
+            self._nested(template, name)
 
     def client_plugin(self, name: str) -> ClientPlugin:
         """Return the client plug-in *name*; without clients the value cannot be checked yet."""
@@ -116,17 +134,19 @@ def validate_resource_properties(
     stack: StackInfo | None = None,
     clock: Any = None,
     parent_view: Any = None,
+    nested: NestedValidator | None = None,
 ) -> None:
     """Validate the properties of every enabled resource of *definition*, in template order.
 
     *definition* is a :class:`simulator.template.StackDefinition` that has
     passed its own validation; ``type_lookup(type_name, resource_name)``
-    returns each resource's class. Raises
+    returns each resource's class; *nested* backs
+    :meth:`ValidationContext.validate_nested`. Raises
     :class:`sdk.exception.StackValidationFailed` for the first problem, its
     path starting ``resources.<name>``.
     """
-    context = ValidationContext(clients, stack, clock)
-    offline = ValidationContext(None, stack, clock)
+    context = ValidationContext(clients, stack, clock, nested)
+    offline = ValidationContext(None, stack, clock, nested)
     resolver = definition.resolver(UnknownResourcesView(parent_view))
     template = getattr(definition, "template", None)
     for name, defn in definition.resource_definitions().items():

@@ -326,7 +326,33 @@ class StackSource:
             stack=stack_info(stack.name, stack.id, definition.parameters),
             clock=stack.world.clock,
             parent_view=stack.view if stack.parent_resource is not None else None,
+            nested=lambda template, name: self._validate_nested(template, name, definition, stack),
         )
+
+    def _validate_nested(
+        self, template: Mapping[str, Any], name: str, definition: Any, stack: Any
+    ) -> None:
+        """Validate *template* as nested stack *name* with this source's environment and files."""
+        from simulator.template import StackDefinition
+
+        child = StackSource(
+            template=dict(template),
+            template_name=f"{self.template_name or '<template>'} ({name}, nested)",
+            base_dir=self.base_dir,
+            files=dict(self.files),
+            environments=list(self.environments),
+            environment_names=list(self.environment_names),
+            plugin_dirs=list(self.plugin_dirs),
+        )
+        nested = StackDefinition(
+            child.load_template(),
+            child.environment,
+            {},
+            stack_name=f"{definition.stack_name}-{name}",
+            stack_id=definition.stack_id,
+            project_id=stack.world.project_id,
+        )
+        child.validate(nested, stack.world.registry.type_lookup(child, stack))
 
     def describe(self, registry: TypeRegistry, clients: Any = None) -> dict[str, Any]:
         """Validate without a stack and return Heat's ``template validate`` shape.

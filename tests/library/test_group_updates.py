@@ -352,41 +352,38 @@ BAD_MEMBERS = [
 
 @pytest.mark.parametrize(("member", "problem"), BAD_MEMBERS)
 @pytest.mark.parametrize("policy", [None, ROLL_2_BY_10])
-def test_invalid_resource_def_on_update_fails_before_any_member_is_touched(
+def test_invalid_resource_def_on_update_fails_validation_before_anything_is_touched(
     world, member, problem, policy
 ):
     world.create_stack("s", rg("a", count=3, policy=policy))
     t0 = mark(world)
-    stack = world.update_stack("s", rg("b", count=3, policy=policy, member=member))
-    assert stack.state == "UPDATE_FAILED"
-    assert stack.status_reason == (
-        "Resource UPDATE failed: StackValidationFailed: resources.g: "
-        f"properties.resource_def.{problem}"
-    )
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.update_stack("s", rg("b", count=3, policy=policy, member=member))
+    assert str(refused.value) == f"resources.g.properties.resource_def.{problem}"
+    assert world.get_stack("s").state == "CREATE_COMPLETE"
+    assert all(e.action == "CREATE" for e in world.store.events())
     assert nested_events(world, "g", t0) == []
     assert values(world) == {"0": "a-0", "1": "a-1", "2": "a-2"}
 
 
 @pytest.mark.parametrize(("member", "problem"), BAD_MEMBERS)
-def test_invalid_resource_def_at_create_gives_the_same_message(world, member, problem):
-    stack = world.create_stack("s", rg("a", member=member))
-    assert stack.state == "CREATE_FAILED"
-    assert stack.status_reason == (
-        "Resource CREATE failed: StackValidationFailed: resources.g: "
-        f"properties.resource_def.{problem}"
-    )
+def test_invalid_resource_def_at_create_fails_validation(world, member, problem):
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack("s", rg("a", member=member))
+    assert str(refused.value) == f"resources.g.properties.resource_def.{problem}"
+    assert world.store.events() == []
 
 
 @pytest.mark.parametrize(("member", "problem"), BAD_MEMBERS)
-def test_invalid_asg_resource_on_update_fails_before_any_member_is_touched(world, member, problem):
+def test_invalid_asg_resource_on_update_fails_validation_before_anything_is_touched(
+    world, member, problem
+):
     world.create_stack("s", asg("a", size=2))
     t0 = mark(world)
-    stack = world.update_stack("s", asg("b", size=2, member=member))
-    assert stack.state == "UPDATE_FAILED"
-    assert stack.status_reason == (
-        "Resource UPDATE failed: StackValidationFailed: resources.asg: "
-        f"properties.resource.{problem}"
-    )
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.update_stack("s", asg("b", size=2, member=member))
+    assert str(refused.value) == f"resources.asg.properties.resource.{problem}"
+    assert world.get_stack("s").state == "CREATE_COMPLETE"
     assert nested_events(world, "asg", t0) == []
     assert values(world, "asg") == {"0": "a", "1": "a"}
 
@@ -498,3 +495,53 @@ def test_scaling_policy_show_follows_an_updated_adjustment(world):
     assert shown["adjustment_type"] == "exact_capacity"
     assert shown["scaling_adjustment"] == 4
     assert world.signal_resource("s", "up")["to"] == 4
+
+
+def test_members_are_validated_with_the_stacks_environment_and_template_resources(world, tmp_path):
+    """A member type the environment maps (an alias, a template resource) validates and runs."""
+    (tmp_path / "member.yaml").write_text(
+        "heat_template_version: 2018-08-31\n"
+        "parameters:\n  label: {type: string}\n"
+        "resources:\n  inner: {type: OS::Heat::TestResource, properties: {value: {get_param: label}}}\n"
+    )
+    env = {
+        "resource_registry": {
+            "My::Alias": "OS::Heat::TestResource",
+            "My::Templated": str(tmp_path / "member.yaml"),
+        }
+    }
+    template = tmpl(
+        {
+            "a": {
+                "type": "OS::Heat::ResourceGroup",
+                "properties": {
+                    "count": 2,
+                    "resource_def": {"type": "My::Alias", "properties": {"value": "%index%"}},
+                },
+            },
+            "t": {
+                "type": "OS::Heat::ResourceGroup",
+                "properties": {
+                    "count": 1,
+                    "resource_def": {"type": "My::Templated", "properties": {"label": "x"}},
+                },
+            },
+        }
+    )
+    stack = world.create_stack("s", template, [env])
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    bad = tmpl(
+        {
+            "t": {
+                "type": "OS::Heat::ResourceGroup",
+                "properties": {
+                    "count": 1,
+                    "resource_def": {"type": "My::Templated", "properties": {"nope": "x"}},
+                },
+            }
+        }
+    )
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.update_stack("s", bad, [env])
+    assert "resources.t.properties.resource_def" in str(refused.value)
+    assert "nope" in str(refused.value)

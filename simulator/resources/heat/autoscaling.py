@@ -33,6 +33,7 @@ from simulator.resources.heat.group import (
     member_failure,
     rolling_batches,
     rolling_members,
+    validate_members,
 )
 
 __all__ = ["AutoScalingGroup", "ScalingPolicy", "new_capacity"]
@@ -171,6 +172,8 @@ class AutoScalingGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the
                 error_message="resource needs a resource type name in 'type'",
                 path=[*where, "resource", "type"],
             )
+        if isinstance(rdef, dict):
+            validate_members(self, self._template(rdef, ["0"]), "resource")
 
     def _given(self, key: str) -> Any:
         """The value of property *key*, or None when the template does not set it."""

@@ -37,6 +37,7 @@ __all__ = [
     "rolling_members",
     "rolling_order",
     "substitute_index",
+    "validate_members",
 ]
 
 REMOVED = "removed_names"
@@ -198,6 +199,25 @@ def member_failure(
             error_message=ex.error_message or str(ex), path=[*where, *path[2:]]
         )
     return exception.StackValidationFailed(error_message=f"{group}: {ex}", path=where)
+
+
+def validate_members(res: Any, template: Mapping[str, Any], prop: str) -> None:
+    """Validate a group's member *template* while its stack is validated.
+
+    Only a validation context offers ``validate_nested`` (the engine checks
+    the nested stack itself when the group creates or updates it); a member
+    error is reported at ``resources.<group>.properties.<prop>...``.
+    """
+    check = getattr(res.context, "validate_nested", None)
+    if check is None:
+        return
+    try:
+        check(template, res.name)
+    except exception.StackValidationFailed as ex:
+        relative = member_failure(ex, res.name, prop)
+        raise exception.StackValidationFailed(
+            error_message=relative.error_message, path=["resources", res.name, *relative.path]
+        ) from None
 
 
 def rolling_order(existing: Sequence[str], wanted: Sequence[str], target: int) -> list[str]:
@@ -401,6 +421,9 @@ class ResourceGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the pa
                     error_message="resource_def needs a resource type name in 'type'",
                     path=["resources", self.name, "properties", "resource_def", "type"],
                 )
+            validate_members(
+                self, self._template({"0": self._member_body(self.properties, "0")}), "resource_def"
+            )
         self.policy()
 
     async def _nested_step(self, template: dict[str, Any], *, create: bool = False) -> None:
