@@ -5,7 +5,10 @@ The stack has ``N`` ``OS::Heat::TestResource`` resources in layers of
 so the dependency graph is layered). Both engines run Heat's own TestResource
 plug-in: Heat natively, plugsim through :mod:`simulator.heat_compat`. Each
 engine creates the stack, updates every resource in place (a new value) and
-deletes it; both keep their state in an in-memory SQLite database. Heat runs
+deletes it; both keep their state in an in-memory SQLite database. Each
+engine runs the lifecycle ``repeat`` times in one process (fresh stacks; the
+first run also pays for imports and caches on both sides) and each phase's
+median is compared. Heat runs
 in its own virtualenv (``$PLUGSIM_HEAT_PYTHON``, default
 ``/tmp/heatvenv/bin/python``) through ``tools/heat_diff/heat_runner.py``, so
 the two never share a process. Only wall time is compared; it is a
@@ -15,6 +18,7 @@ benchmark, never a pass/fail test.
 from __future__ import annotations
 
 import json
+import statistics
 import subprocess
 import time
 from pathlib import Path
@@ -64,8 +68,11 @@ def _run_plugsim(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any
     return {"wall": wall, "states": states}
 
 
-def _run_heat(first: dict[str, Any], second: dict[str, Any], python: str) -> dict[str, Any]:
-    request = {"cases": [{"name": "bench", "bench": {"templates": [first, second]}}]}
+def _run_heat(
+    first: dict[str, Any], second: dict[str, Any], python: str, repeat: int
+) -> list[dict[str, Any]]:
+    case = {"bench": {"templates": [first, second]}}
+    request = {"cases": [{"name": f"bench{i}", **case} for i in range(repeat)]}
     try:
         proc = subprocess.run(
             [python, str(RUNNER)],
@@ -82,21 +89,39 @@ def _run_heat(first: dict[str, Any], second: dict[str, Any], python: str) -> dic
             f"Heat's engine failed ({python} {RUNNER.name}): {tail[0]}"
         )
     answer = json.loads(proc.stdout)
-    result = answer["results"][0]
-    return {"wall": result["wall"], "states": result["states"], "version": answer["heat_version"]}
+    return [
+        {"wall": r["wall"], "states": r["states"], "version": answer["heat_version"]}
+        for r in answer["results"]
+    ]
 
 
-def run_vs_heat(n: int, width: int = 20, *, heat_python: str | None = None) -> dict[str, Any]:
-    """Run the lifecycle in both engines; return the JSON-able comparison.
+def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per-phase medians of *runs*, the last run's states and every run's figures."""
+    return {
+        "wall_seconds": {
+            p: round(statistics.median(r["wall"][p] for r in runs), 4) for p in PHASES
+        },
+        "states": runs[-1]["states"],
+        "runs": [{p: round(r["wall"][p], 4) for p in PHASES} for r in runs],
+    }
 
-    ``{"resources", "width", "heat_version", "engines": {"heat": {...},
-    "plugsim": {...}}, "ratios": {"create", "update", "delete"}}`` where each
-    engine has ``wall_seconds`` and ``states`` per phase and a ratio is Heat's
-    wall time divided by plugsim's.
+
+def run_vs_heat(
+    n: int, width: int = 20, *, heat_python: str | None = None, repeat: int = 3
+) -> dict[str, Any]:
+    """Run the lifecycle *repeat* times in both engines; return the JSON-able comparison.
+
+    ``{"resources", "width", "repeat", "heat_version", "engines": {"heat":
+    {...}, "plugsim": {...}}, "ratios": {"create", "update", "delete"}}``
+    where each engine has the median ``wall_seconds`` per phase, the
+    ``states`` of its last run and every run's figures (``runs``); a ratio
+    is Heat's median divided by plugsim's.
     """
     from simulator.heat_compat import HEAT_PYTHON_ENV, find_heat_package
     from simulator.heat_compat import heat_python as default_python
 
+    if repeat < 1:
+        raise exception.ConfigurationError(f"--repeat must be at least 1, not {repeat}")
     python = heat_python or default_python()
     if python is None or find_heat_package(python) is None:
         raise exception.ConfigurationError(
@@ -104,24 +129,19 @@ def run_vs_heat(n: int, width: int = 20, *, heat_python: str | None = None) -> d
             "(pip install openstack-heat fixtures testtools)"
         )
     first, second = layered_template(n, width, "v1"), layered_template(n, width, "v2")
-    heat = _run_heat(first, second, python)
-    ours = _run_plugsim(first, second)
+    heat_runs = _run_heat(first, second, python, repeat)
+    ours = _summary([_run_plugsim(first, second) for _ in range(repeat)])
+    heat = _summary(heat_runs)
     return {
         "resources": n,
         "width": width,
-        "heat_version": heat["version"],
-        "engines": {
-            "heat": {
-                "wall_seconds": {p: round(heat["wall"][p], 4) for p in PHASES},
-                "states": heat["states"],
-            },
-            "plugsim": {
-                "wall_seconds": {p: round(ours["wall"][p], 4) for p in PHASES},
-                "states": ours["states"],
-            },
-        },
+        "repeat": repeat,
+        "heat_version": heat_runs[0]["version"],
+        "engines": {"heat": heat, "plugsim": ours},
         "ratios": {
-            p: round(heat["wall"][p] / ours["wall"][p], 1) if ours["wall"][p] else None
+            p: round(heat["wall_seconds"][p] / ours["wall_seconds"][p], 1)
+            if ours["wall_seconds"][p]
+            else None
             for p in PHASES
         },
     }
@@ -132,7 +152,8 @@ def format_vs_heat(result: dict[str, Any]) -> str:
     heat, ours = result["engines"]["heat"], result["engines"]["plugsim"]
     lines = [
         f"plugsim bench --vs-heat: {result['resources']} OS::Heat::TestResource, "
-        f"width {result['width']} (Heat {result['heat_version']})",
+        f"width {result['width']} (Heat {result['heat_version']}), "
+        f"median of {result['repeat']} runs",
         f"  {'phase':<8} {'heat s':>10} {'plugsim s':>10} {'ratio':>8}",
     ]
     for phase in PHASES:

@@ -79,14 +79,21 @@ def validate(
     help="Run the same stack through OpenStack Heat's engine too and print the ratios "
     "(needs openstack-heat in a virtualenv named by PLUGSIM_HEAT_PYTHON).",
 )
+@click.option(
+    "--repeat",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="With --vs-heat: runs per engine; each phase's median is compared.",
+)
 @pass_options
-def bench(opts: Options, n: int, width: int, as_json: bool, vs_heat: bool) -> None:
+def bench(opts: Options, n: int, width: int, as_json: bool, vs_heat: bool, repeat: int) -> None:
     """Time create/update/suspend/resume/delete of an N-resource layered stack."""
     if vs_heat:
         from simulator.bench_heat import format_vs_heat, run_vs_heat
 
         with opts.heat_options():
-            comparison = run_vs_heat(n, width)
+            comparison = run_vs_heat(n, width, repeat=repeat)
         if as_json:
             click.echo(json.dumps(comparison, indent=2))
         else:

@@ -46,3 +46,21 @@ def test_vs_heat_reports_both_engines_and_ratios() -> None:
     assert all(r > 0 for r in result["ratios"].values())
     text = bench_heat.format_vs_heat(result)
     assert text.startswith("plugsim bench --vs-heat: 6 OS::Heat::TestResource")
+
+
+@requires_heat
+def test_vs_heat_repeats_each_engine_and_reports_medians() -> None:
+    result = bench_heat.run_vs_heat(4, 2, repeat=3)
+    assert result["repeat"] == 3
+    for engine in ("heat", "plugsim"):
+        runs = result["engines"][engine]["runs"]
+        assert len(runs) == 3
+        for phase in ("create", "update", "delete"):
+            times = sorted(run[phase] for run in runs)
+            assert result["engines"][engine]["wall_seconds"][phase] == round(times[1], 4)
+    assert "median of 3 runs" in bench_heat.format_vs_heat(result)
+
+
+def test_repeat_must_be_at_least_one() -> None:
+    with pytest.raises(exception.ConfigurationError, match="--repeat"):
+        bench_heat.run_vs_heat(3, repeat=0)
