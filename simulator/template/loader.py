@@ -55,9 +55,11 @@ def parse_text(text: str, source: str | None, what: str = "template") -> Any:
         mark = getattr(ex, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(ex, "problem", None) or str(ex)
-        raise exception.StackValidationFailed(
-            f"The {what} is not valid YAML{where}: {problem}", source=source, path=[]
-        ) from None
+        if "nesting depth" in problem:  # PyYAML >= 6.0.3 limits nesting itself
+            message = f"The {what} is nested too deeply to be read{where}"
+        else:
+            message = f"The {what} is not valid YAML{where}: {problem}"
+        raise exception.StackValidationFailed(message, source=source, path=[]) from None
     except RecursionError:
         raise exception.StackValidationFailed(
             f"The {what} is nested too deeply to be read", source=source, path=[]
