@@ -99,7 +99,6 @@ CREATE TABLE IF NOT EXISTS events (
     reason TEXT NOT NULL,
     time REAL NOT NULL
 );
-CREATE INDEX IF NOT EXISTS events_stack ON events(stack_id);
 CREATE TABLE IF NOT EXISTS snapshots (
     id TEXT PRIMARY KEY,
     seq INTEGER NOT NULL,
@@ -153,8 +152,11 @@ def _same_json(a: Any, b: Any) -> bool:
 
 
 _RESOURCE_INSERT = (
-    "INSERT OR REPLACE INTO resources(stack_id, rid, name, type, action, status, reason,"
+    "INSERT INTO resources(stack_id, rid, name, type, action, status, reason,"
     " physical_id, current, doc) VALUES (?,?,?,?,?,?,?,?,?,?)"
+    " ON CONFLICT(stack_id, rid) DO UPDATE SET name=excluded.name, type=excluded.type,"
+    " action=excluded.action, status=excluded.status, reason=excluded.reason,"
+    " physical_id=excluded.physical_id, current=excluded.current, doc=excluded.doc"
 )
 _RESOURCE_STATE = (
     "UPDATE resources SET action=?, status=?, reason=?, physical_id=?, current=?"
@@ -217,6 +219,13 @@ class Store:
                     if statement.strip():
                         self._db.execute(statement)
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        elif self._db.execute("SELECT 1 FROM sqlite_master WHERE name='events_stack'").fetchone():
+            # Worlds written by earlier versions carry an index of events by stack: it cost
+            # a page written with every transition and no query needs it (events
+            # are read by id range), so it goes; an older plugsim opens the world
+            # just as well without it.
+            with self.transaction():
+                self._db.execute("DROP INDEX events_stack")
 
     # -- plumbing ------------------------------------------------------------
 

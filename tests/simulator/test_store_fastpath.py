@@ -254,3 +254,60 @@ def test_a_frozen_stack_value_is_serialised_once_while_the_same_object_comes_bac
     rec.doc["source"] = {"template": {}}  # a new object is serialised again
     store.save_stack(rec, frozen_keys={"source"})
     assert json.loads(_stack_doc_text(store)) == {"source": {"template": {}}, "n": 2}
+
+
+def _rowid(store, rid=1):
+    return store._db.execute("SELECT rowid FROM resources WHERE rid=?", (rid,)).fetchone()[0]
+
+
+def test_a_changed_doc_is_rewritten_in_place_not_deleted_and_inserted_again():
+    store = Store()
+    store.save_resource(_res({"props": {"value": "a"}}, "IN_PROGRESS"))
+    first = _rowid(store)
+    store.save_resource(_res({"props": {"value": "a"}}, "IN_PROGRESS", rid=2))
+    store.record(_ev(), resource=_res({"props": {"value": "b"}, "data": {"id": "x"}}))
+    assert _rowid(store) == first  # the same row, so its index entry is untouched
+    assert _row(store).doc == {"props": {"value": "b"}, "data": {"id": "x"}}
+    assert [r.rid for r in store.resources("s1")] == [1, 2]
+
+
+def _wal_commits(path):
+    """Pages written per committed transaction, read from the write-ahead log."""
+    data = path.with_name(path.name + "-wal").read_bytes()
+    commits, pages, offset = [], 0, 32
+    while offset + 24 <= len(data):
+        pages += 1
+        if int.from_bytes(data[offset + 4 : offset + 8], "big"):  # a commit frame
+            commits.append(pages)
+            pages = 0
+        offset += 24 + PAGE_SIZE
+    return commits
+
+
+def test_a_transition_writes_two_pages_unless_a_page_fills(tmp_path):
+    path = tmp_path / "w.db"
+    store = Store(path)
+    for rid in range(1, 21):
+        store.save_resource(_res({"props": {"v": rid}}, "IN_PROGRESS", rid=rid))
+    store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    for n in range(40):
+        store.record(_ev(), resource=_res({"props": {"v": n}}, rid=1 + n % 20))
+    commits = _wal_commits(path)
+    assert len(commits) == 40
+    # the resource's leaf and the events leaf; a full events page adds a few
+    assert sorted(commits)[len(commits) // 2] == 2
+    assert max(commits) <= 5
+
+
+def test_an_events_index_left_by_an_earlier_version_is_dropped(tmp_path):
+    path = tmp_path / "w.db"
+    store = Store(path)
+    store.record(_ev(), resource=_res({}))
+    store.record(Event(0, "s2", "db", "b", "T", None, "CREATE", "COMPLETE", "", 2.0))
+    store._db.execute("CREATE INDEX events_stack ON events(stack_id)")
+    store.close()
+    store = Store(path)
+    names = [n for (n,) in store._db.execute("SELECT name FROM sqlite_master")]
+    assert "events_stack" not in names
+    assert [(e.stack_id, e.id) for e in store.events("s2")] == [("s2", 2)]
+    assert len(store.events()) == 2
