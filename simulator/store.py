@@ -334,16 +334,6 @@ class Store:
             parts.append(f"{json.dumps(key)}:{text}")
         return "{" + ",".join(parts) + "}"
 
-    def set_stack_state(
-        self, stack_id: str, action: str, status: str, reason: str, updated: float
-    ) -> None:
-        """Update only a stack's state columns."""
-        with self.transaction() as db:
-            db.execute(
-                "UPDATE stacks SET action=?, status=?, reason=?, updated=? WHERE id=?",
-                (action, status, reason, updated, stack_id),
-            )
-
     @staticmethod
     def _stack(row: tuple) -> StackRecord:
         sid, seq, name, parent, action, status, reason, deleted, created, updated, doc = row
