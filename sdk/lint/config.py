@@ -10,6 +10,9 @@ Keys (all optional)::
     "legacy/*.py" = ["PS101", "PS2"]   # globs relative to the pyproject.toml's directory
     [tool.plugsim.lint.properties]     # property maps for the dynamic rules (PS15x)
     "Example::Storage::Volume" = { name = "v1", size = 1 }
+    "Example::Storage::Attachment" = { volume = { get_resource = "vol" } }
+    [tool.plugsim.lint.companions]     # resources created beside a type (PS15x)
+    "Example::Storage::Attachment" = { vol = { type = "Example::Storage::Volume" } }
     [tool.plugsim.lint.driver]         # salt-cloud configs for the dynamic driver rules
     providers = "cloud/providers.yaml" # paths relative to the pyproject.toml's directory
     profiles = "cloud/profiles.yaml"
@@ -33,7 +36,15 @@ from sdk.exception import ConfigurationError
 from sdk.lint.registry import Rule, Severity, all_rules
 
 TABLE = "[tool.plugsim.lint]"
-KEYS = ("select", "ignore", "per-file-ignores", "severity", "properties", "driver")
+KEYS = (
+    "select",
+    "ignore",
+    "per-file-ignores",
+    "severity",
+    "properties",
+    "companions",
+    "driver",
+)
 DRIVER_KEYS = ("providers", "profiles", "profile")
 
 
@@ -58,6 +69,8 @@ class LintConfig:
     source: Path | None = None
     #: Type name -> property map the dynamic rules create that type with.
     properties: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Type name -> resource name -> HOT body of a resource created beside that type.
+    companions: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: The salt-cloud configuration the dynamic driver rules run with (None: they do not run).
     driver: DriverConfig | None = None
 
@@ -158,6 +171,7 @@ def config_from_table(
         except ValueError as exc:
             raise ConfigurationError(f"{_where(source, f'severity.{rule_id}')}: {exc}") from None
     config.properties = _properties(table.get("properties", {}), source)
+    config.companions = _companions(table.get("companions", {}), source)
     if "driver" in table:
         config.driver = _driver(table["driver"], source, root)
     return config
@@ -176,6 +190,29 @@ def _properties(value: Any, source: Path | None) -> dict[str, dict[str, Any]]:
                 f"values, got {props!r}"
             )
         out[type_name] = dict(props)
+    return out
+
+
+def _companions(value: Any, source: Path | None) -> dict[str, dict[str, Any]]:
+    if not isinstance(value, dict):
+        raise ConfigurationError(
+            f"{_where(source, 'companions')} must be a table of type name = "
+            "{ resource name = { type = ..., properties = {...} } }"
+        )
+    out: dict[str, dict[str, Any]] = {}
+    for type_name, resources in sorted(value.items()):
+        where = f"companions.{type_name!r}"
+        if not isinstance(resources, dict):
+            raise ConfigurationError(
+                f"{_where(source, where)} must be a table of resources, got {resources!r}"
+            )
+        for name, body in resources.items():
+            if not isinstance(body, dict) or not isinstance(body.get("type"), str):
+                raise ConfigurationError(
+                    f"{_where(source, f'{where}.{name}')} must be a table with a 'type', "
+                    f"got {body!r}"
+                )
+        out[type_name] = {name: dict(body) for name, body in resources.items()}
     return out
 
 

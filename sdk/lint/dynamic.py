@@ -4,12 +4,22 @@ Every resource class a linted module registers is created once in a fresh
 in-memory world (:class:`sdk.testing.harness.PlugsimEnv`, seed 0: its own
 virtual clock and fake cloud, never the network), then its attributes are
 resolved and each property it allows to change is updated in turn, comparing
-the fake cloud's entities and the resource's ``show`` before and after.
+the fake cloud's entities, the resource's ``show`` and its attribute values
+before and after.
 
 The property map comes from the ``[tool.plugsim.lint] properties`` table
 (keyed by type name), else from a ``lint_properties`` class attribute, else
 from the schema strategies (the simplest valid map). When none is usable the
-class is *skipped* with a reason, never guessed at.
+class is *skipped* with a reason, never guessed at. A type that needs other
+resources (an attachment needs a server and a volume) names them as
+*companions* (``[tool.plugsim.lint] companions`` or a ``lint_companions``
+class attribute: resource name -> HOT resource body); they are created in
+the same stack and its property map refers to them with ``get_resource`` /
+``get_attr``.
+
+An update is observed through the fake cloud's entities, the resource's
+``show`` and its attributes' values. A generated value the plug-in's own
+validation refuses is no finding: that property is left unprobed.
 
 Every run is bounded: the stack has a virtual-time limit, a handler that
 blocks is stopped by the harness's wall-clock watchdog
@@ -56,10 +66,10 @@ class ClassRun:
     #: Attribute name -> what went wrong (``raised KeyError: 'x'`` / ``returned None``).
     unresolved: dict[str, str] = field(default_factory=dict)
     no_resource_id: bool = False
-    #: Properties whose in-place update changed neither the fake cloud nor ``show``.
+    #: Properties whose in-place update changed nothing observable (see ``_Driver._observed``).
     ignored_updates: list[str] = field(default_factory=list)
-    #: Why some update checks could not run (an update that failed).
-    notes: list[str] = field(default_factory=list)
+    #: Why some update checks could not run: ``(property or None, what happened)``.
+    notes: list[tuple[str | None, str]] = field(default_factory=list)
 
 
 def bounded(func: Callable[[], T], seconds: float, what: str) -> T:
@@ -117,14 +127,43 @@ def property_map(
         return None, f"no property map can be generated ({type(exc).__name__}: {exc})"
 
 
+def companion_map(
+    type_name: str, cls: type, configured: Mapping[str, Any]
+) -> tuple[dict[str, Any] | None, str]:
+    """The companion resources *cls* is created beside (or why they are unusable)."""
+    if type_name in configured:
+        value, origin = configured[type_name], f"[tool.plugsim.lint] companions.{type_name!r}"
+    else:
+        value, origin = getattr(cls, "lint_companions", None) or {}, "lint_companions"
+        origin = f"{cls.__name__}.{origin}"
+    if not isinstance(value, Mapping) or not all(
+        isinstance(body, Mapping) and isinstance(body.get("type"), str) for body in value.values()
+    ):
+        return None, f"{origin} must map resource names to bodies with a 'type', got {value!r}"
+    return {str(k): dict(v) for k, v in value.items()}, origin
+
+
+def _is_reference(value: Any) -> bool:
+    """True for an intrinsic function such as ``{get_resource: server}``."""
+    return (
+        isinstance(value, Mapping) and len(value) == 1 and str(next(iter(value))).startswith("get_")
+    )
+
+
 def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
+
+
+#: Parts of a fake service's state that are bookkeeping, not what a plug-in changes.
+_SERVICE_BOOKKEEPING = frozenset({"quotas", "counters", "entities"})
 
 
 def _cloud_snapshot(world: Any) -> Any:
     services = world.cloud.to_state()["services"]
     out = []
     for service, state in sorted(services.items()):
+        for key in sorted(set(state) - _SERVICE_BOOKKEEPING):  # e.g. the config agent's jobs
+            out.append((service, key, repr(state[key])))
         for kind, items in sorted(state["entities"].items()):
             for item in items:
                 out.append(
@@ -172,26 +211,49 @@ def _other_value(schema: Any, current: Any) -> tuple[bool, Any]:
 
 
 class _Driver:
-    def __init__(self, run: ClassRun, props: dict[str, Any], seed: int) -> None:
+    def __init__(
+        self,
+        run: ClassRun,
+        props: dict[str, Any],
+        companions: dict[str, Any],
+        types: Mapping[str, type],
+        seed: int,
+    ) -> None:
         from sdk.testing.harness import PlugsimEnv
 
         self.run = run
         self.props = props
+        self.companions = companions
+        self.types = types
         self.env = PlugsimEnv(seed, wall_limit=HANDLER_WALL_LIMIT)
 
-    def drive(self) -> None:
-        run, cls = self.run, self.run.cls
+    def _created(self) -> Any:
+        """A new stack of the class (and its companions), created and settled; None if not."""
+        run = self.run
         h = self.env.harness(
-            cls, self.props, type_name=run.type_name, timeout_mins=VIRTUAL_TIMEOUT_MINS
+            run.cls,
+            self.props,
+            type_name=run.type_name,
+            timeout_mins=VIRTUAL_TIMEOUT_MINS,
+            companions=self.companions,
         )
         h.create()
         if h.state != "CREATE_COMPLETE":
-            run.skipped = (
+            run.skipped = run.skipped or (
                 f"creating {run.type_name} with properties {self.props!r} ended "
                 f"{h.state}: {h.status_reason}"
             )
-            return
+            return None
         h.world.settle(SETTLE_SECONDS)
+        return h
+
+    def drive(self) -> None:
+        run, cls = self.run, self.run.cls
+        for type_name, sibling in sorted(self.types.items()):
+            self.env.world.add_type(type_name, sibling)  # a companion may be one of them
+        h = self._created()
+        if h is None:
+            return
         resource = h.resource
         if _overrides(cls, "handle_create") and resource.resource_id is None:
             run.no_resource_id = True
@@ -199,24 +261,41 @@ class _Driver:
         if resource.resource_id is not None and _overrides(cls, "handle_update"):
             self._updates(h)
 
-    def _attributes(self, resource: Any) -> None:
+    def _resolved(self, resource: Any) -> dict[str, Any]:
+        """Attribute name -> its value, or the exception it raised (None: no resolver)."""
         cls = self.run.cls
         if _overrides(cls, "_resolve_attribute"):
             resolve = resource._resolve_attribute
         elif _overrides(cls, "FnGetAtt"):
             resolve = resource.FnGetAtt
         else:
-            return  # no resolver at all: PS110's business
+            return {}  # no resolver at all: PS110's business
+        out: dict[str, Any] = {}
         for name in sorted(getattr(cls, "attributes_schema", {}) or {}):
             if name == "show":
                 continue
             try:
-                value = resolve(name)
+                out[name] = resolve(name)
             except Exception as exc:  # noqa: BLE001 - the finding
-                self.run.unresolved[name] = f"raised {_reason(exc)}"
-                continue
-            if value is None:
+                out[name] = exc
+        return out
+
+    def _attributes(self, resource: Any) -> None:
+        for name, value in self._resolved(resource).items():
+            if isinstance(value, Exception):
+                self.run.unresolved[name] = f"raised {_reason(value)}"
+            elif value is None:
                 self.run.unresolved[name] = "returned None"
+
+    def _observed(self, h: Any) -> Any:
+        """What an update may change: cloud entities, ``show``, attribute values, resource data."""
+        resource = h.resource
+        attrs = sorted(
+            (name, _reason(value) if isinstance(value, Exception) else repr(value))
+            for name, value in self._resolved(resource).items()
+        )
+        data = sorted((repr(k), repr(v)) for k, v in resource.data().items())
+        return (_cloud_snapshot(h.world), _show(resource), attrs, data)
 
     def _updatable(self) -> list[str]:
         from sdk.properties import schemata
@@ -227,31 +306,51 @@ class _Driver:
         return [n for n in sorted(schema) if schema[n].update_allowed or n in extra]
 
     def _updates(self, h: Any) -> None:
+        """Change each updatable property alone, observe, and change it back.
+
+        Each probe starts from the created property map, so one probe cannot
+        hide another (switching a deployment's ``actions`` off would make
+        every later change look ignored). When a change cannot be undone (a
+        volume does not shrink) the next probe starts on a new stack.
+        """
+        from sdk.exception import StackValidationFailed
         from sdk.properties import schemata
 
         schema = schemata(getattr(self.run.cls, "properties_schema", {}) or {})
-        current = dict(self.props)
         for name in self._updatable():
-            before_value = current.get(name, schema[name].default)
+            before_value = self.props.get(name, schema[name].default)
+            if _is_reference(before_value):
+                continue  # wired to a companion: a literal instead would probe nothing
             found, new_value = _other_value(schema[name], before_value)
             if not found:
                 continue
-            wanted = {**current, name: new_value}
+            if h is None:
+                h = self._created()
+                if h is None:
+                    return
             old_id = h.physical_id
-            before = (_cloud_snapshot(h.world), _show(h.resource))
-            h.update(wanted)
+            before = self._observed(h)
+            try:
+                h.update({**self.props, name: new_value})
+            except StackValidationFailed:
+                continue  # the plug-in refuses the generated value: nothing was touched
             if h.state != "UPDATE_COMPLETE":
                 self.run.notes.append(
-                    f"updating property {name} to {new_value!r} ended {h.state}: {h.status_reason}"
+                    (
+                        name,
+                        f"updating property {name} to {new_value!r} ended {h.state}: "
+                        f"{h.status_reason}",
+                    )
                 )
-                return
-            current = wanted
-            if h.physical_id != old_id:
-                continue  # replaced: the change certainly reached the cloud
-            h.world.settle(SETTLE_SECONDS)
-            after = (_cloud_snapshot(h.world), _show(h.resource))
-            if before == after:
-                self.run.ignored_updates.append(name)
+            elif h.physical_id == old_id:  # replaced: the change certainly reached the cloud
+                h.world.settle(SETTLE_SECONDS)
+                if before == self._observed(h):
+                    self.run.ignored_updates.append(name)
+            h.update(dict(self.props))
+            if h.state == "UPDATE_COMPLETE":
+                h.world.settle(SETTLE_SECONDS)
+            else:
+                h = None  # not undone: the next probe gets a stack of its own
 
     def close(self) -> None:
         self.env.close()
@@ -262,21 +361,32 @@ def drive_class(
     cls: type,
     configured: Mapping[str, Any] | None = None,
     *,
+    companions: Mapping[str, Any] | None = None,
+    types: Mapping[str, type] | None = None,
     seed: int = 0,
     wall_limit: float = CLASS_WALL_LIMIT,
 ) -> ClassRun:
-    """Create *cls* on a fake cloud and probe its attributes and updates; never raises."""
+    """Create *cls* on a fake cloud and probe its attributes and updates; never raises.
+
+    *configured* and *companions* are the ``[tool.plugsim.lint]`` tables of
+    property maps and companion resources, keyed by type name; *types* are
+    the other types the plug-in module registers (companions may use them).
+    """
     run = ClassRun(type_name, cls)
     props, origin = property_map(type_name, cls, configured or {})
     if props is None:
         run.skipped = origin
+        return run
+    extra, extra_origin = companion_map(type_name, cls, companions or {})
+    if extra is None:
+        run.skipped = extra_origin
         return run
     run.properties = props
     driver: _Driver | None = None
 
     def go() -> None:
         nonlocal driver
-        driver = _Driver(run, props, seed)
+        driver = _Driver(run, props, extra, types or {}, seed)
         try:
             driver.drive()
         finally:

@@ -44,15 +44,21 @@ def runs(module: PluginModule) -> list[ClassRun]:
     if module.cache.get(ENABLED_KEY, True) and result is not None and result.module is not None:
         config = module.cache.get(CONFIG_KEY)
         configured = getattr(config, "properties", {}) or {}
+        companions = getattr(config, "companions", {}) or {}
         seen: set[int] = set()
         for call in mapping_calls(module):
-            for type_name, cls in sorted((call.mapping or {}).items(), key=lambda i: str(i[0])):
-                if not isinstance(type_name, str) or not is_resource_class(cls):
-                    continue
+            types = {
+                name: cls
+                for name, cls in (call.mapping or {}).items()
+                if isinstance(name, str) and is_resource_class(cls)
+            }
+            for type_name, cls in sorted(types.items()):
                 if id(cls) in seen:
                     continue
                 seen.add(id(cls))
-                out.append(drive_class(type_name, cls, configured))
+                out.append(
+                    drive_class(type_name, cls, configured, companions=companions, types=types)
+                )
     module.cache["dynamic_runs"] = out
     return out
 
@@ -132,6 +138,13 @@ def _fallback(module: PluginModule) -> Hit:
     return module.hit(1)
 
 
+def _property_nodes(info: ClassInfo | None) -> dict[str, Any]:
+    """Property path -> its schema entry in the class's source (empty without a source)."""
+    if info is None:
+        return {}
+    return {p.path: p for p in walk_properties(class_properties(info) or [])}
+
+
 def _at(module: PluginModule, info: ClassInfo | None, node: Any, **args: Any) -> Hit:
     """A hit at *node* of *info*'s file, or at the mapping function when there is no class."""
     if info is None or node is None:
@@ -155,7 +168,13 @@ def _at(module: PluginModule, info: ClassInfo | None, node: Any, **args: Any) ->
         class attribute, or generated from the schema. When no map can be had,
         or the create does not complete with it (wrong guess, a handler that
         blocks, the virtual-time limit), the checks are skipped with the
-        reason rather than reporting guesses. Like every dynamic finding, it
+        reason rather than reporting guesses. A type that needs other
+        resources to exist (an attachment needs a server and a volume) names
+        them as companions, created in the same stack: a
+        ``lint_companions`` class attribute or the ``[tool.plugsim.lint]
+        companions`` table (``"Type::Name" = { server = { type = ...,
+        properties = {...} } }``), and its property map refers to them with
+        ``get_resource`` / ``get_attr``. Like every dynamic finding, it
         points at the class's own definition, also when the mapping that
         lists the class is in another file (a package's ``__init__.py``).
     """,
@@ -192,10 +211,11 @@ def check_skipped(module: PluginModule) -> Iterator[Hit]:
                 type_name=run.type_name,
                 reason=run.skipped,
             )
-        for note in run.notes:
-            yield _at(
-                module, info, node, cls=run.cls.__name__, type_name=run.type_name, reason=note
-            )
+        props = _property_nodes(info)
+        for prop, note in run.notes:
+            spec = props.get(prop) if prop is not None else None
+            at = spec.key_node if spec is not None else node
+            yield _at(module, info, at, cls=run.cls.__name__, type_name=run.type_name, reason=note)
 
 
 @rule(
@@ -288,15 +308,22 @@ def check_create_without_id(module: PluginModule) -> Iterator[Hit]:
     family="dynamic",
     scope="module",
     message="{cls}: property {prop} is update_allowed but changing it in place changed "
-    "neither the fake cloud nor the resource's show",
+    "nothing observable (fake cloud, show, attributes, resource data)",
     summary="handle_update ignores a property it allows to change.",
     doc="""
         Each ``update_allowed`` property is changed in turn to another valid
         value and the stack updated. When the update completes in place but
-        neither the fake cloud's entities nor the resource's ``show`` changed,
-        ``handle_update`` dropped the change: the template says one thing and
-        the cloud another. Apply it, or drop ``update_allowed`` so that a
-        change replaces the resource.
+        neither the fake cloud (its entities and other service state, such as
+        the config agent's jobs), the resource's ``show``, any of its
+        attributes nor its resource data changed, ``handle_update`` dropped
+        the change: the
+        template says one thing and the cloud another. Apply it, or drop
+        ``update_allowed`` so that a change replaces the resource. A property
+        that only takes effect later (a removal policy used when a group
+        shrinks) is reported too: suppress it on its line with the reason.
+        Each property is probed alone on the created stack and changed back
+        afterwards (on a new stack when it cannot be undone). A value the
+        plug-in's own validation refuses is not probed.
     """,
     bad="""
         def handle_update(self, json_snippet, tmpl_diff, prop_diff):
@@ -311,12 +338,10 @@ def check_create_without_id(module: PluginModule) -> Iterator[Hit]:
     """,
 )
 def check_update_ignored(module: PluginModule) -> Iterator[Hit]:
-    """Updatable properties whose change reached neither the cloud nor ``show``."""
+    """Updatable properties whose change had no observable effect."""
     for run in runs(module):
         info = _class_info(module, run)
-        props = {}
-        if info is not None:
-            props = {p.path: p for p in walk_properties(class_properties(info) or [])}
+        props = _property_nodes(info)
         for name in run.ignored_updates:
             spec = props.get(name)
             node = spec.key_node if spec is not None else (info.node if info else None)

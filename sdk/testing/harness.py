@@ -19,6 +19,7 @@ never touched: all simulated time passes on the world's virtual clock.
 from __future__ import annotations
 
 import asyncio
+import copy
 import functools
 import itertools
 import os
@@ -292,10 +293,16 @@ class ResourceHarness(StackHandle):
         timeout_mins: float | None = None,
         disable_rollback: bool = True,
         stack_name: str | None = None,
+        companions: Mapping[str, Any] | None = None,
     ) -> None:
         self.type_name = type_name or f"Plugsim::Harness::{resource_class.__name__}"
         self.resource_name = name
         self.deletion_policy = deletion_policy
+        self.companions = {str(k): v for k, v in (companions or {}).items()}
+        if name in self.companions:
+            raise exception.ConfigurationError(
+                f"a companion resource may not be called {name!r}: that is the resource under test"
+            )
         self.properties_now = dict(properties or {})
         world.add_type(self.type_name, resource_class)
         super().__init__(
@@ -308,11 +315,17 @@ class ResourceHarness(StackHandle):
         )
 
     def template_for(self, properties: Mapping[str, Any]) -> dict[str, Any]:
-        """Return the one-resource template for *properties*."""
+        """Return the template for *properties*: the resource and its companions.
+
+        Companions are resources the one under test needs (a server for an
+        attachment, say); its properties may refer to them with
+        ``get_resource`` / ``get_attr``.
+        """
         body: dict[str, Any] = {"type": self.type_name, "properties": dict(properties)}
         if self.deletion_policy:
             body["deletion_policy"] = self.deletion_policy
-        return {"heat_template_version": HOT_VERSION, "resources": {self.resource_name: body}}
+        resources = {**copy.deepcopy(self.companions), self.resource_name: body}
+        return {"heat_template_version": HOT_VERSION, "resources": resources}
 
     def update(self, new_template: Any = None, *args: Any, **kwargs: Any) -> ResourceHarness:
         """Update with new *properties* (a mapping of properties, not a template)."""

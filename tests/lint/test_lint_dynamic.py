@@ -34,9 +34,9 @@ EXPECTED = {
     ],
     "PS153": [
         f"{D}/ps153_bad.py:16:9: PS153 Widget: property size is update_allowed but changing it "
-        "in place changed neither the fake cloud nor the resource's show",
+        "in place changed nothing observable (fake cloud, show, attributes, resource data)",
         f"{D}/ps153_bad.py:19:9: PS153 Widget: property tags is update_allowed but changing it "
-        "in place changed neither the fake cloud nor the resource's show",
+        "in place changed nothing observable (fake cloud, show, attributes, resource data)",
     ],
 }
 
@@ -170,3 +170,78 @@ def test_dynamic_findings_are_the_same_on_every_run():
     paths = [FIXTURES / "ps151_bad.py", FIXTURES / "ps153_bad.py"]
     first = lint_paths(paths, config=LintConfig()).findings
     assert lint_paths(paths, config=LintConfig()).findings == first
+
+
+def test_an_update_seen_only_in_an_attribute_is_not_ignored():
+    assert _lines(FIXTURES / "attribute_only.py") == []
+
+
+def test_a_generated_value_the_plugin_refuses_is_skipped_and_probing_goes_on():
+    assert _lines(FIXTURES / "refuses_generated.py") == [
+        f"{D}/refuses_generated.py:17:9: PS153 Gate: property size is update_allowed but "
+        "changing it in place changed nothing observable (fake cloud, show, attributes, "
+        "resource data)"
+    ]
+
+
+def test_companions_are_created_beside_the_type_that_needs_them():
+    assert _lines(FIXTURES / "companion.py") == []
+
+
+def test_without_its_companion_the_type_is_skipped_with_the_reason(tmp_path):
+    source = (FIXTURES / "companion.py").read_text()
+    bad = tmp_path / "tag.py"
+    bad.write_text(
+        source.replace('    lint_companions = {"w": {"type": "Example::Things::Widget"}}\n', "")
+    )
+    [finding] = lint_paths([bad], config=LintConfig(select=("PS150",))).findings
+    assert finding.message == (
+        "Tag (Example::Things::Tag): dynamic checks skipped: driving Example::Things::Tag with "
+        "properties {'widget': {'get_resource': 'w'}} failed: FunctionError: "
+        'resources.resource.properties.widget.get_resource: The resource "w" does not exist '
+        "in the template"
+    )
+
+
+def test_companions_from_the_configuration_replace_the_class_attribute(tmp_path):
+    source = (FIXTURES / "companion.py").read_text()
+    plain = tmp_path / "tag.py"
+    plain.write_text(
+        source.replace('    lint_companions = {"w": {"type": "Example::Things::Widget"}}\n', "")
+    )
+    config = LintConfig(
+        companions={"Example::Things::Tag": {"w": {"type": "Example::Things::Widget"}}}
+    )
+    assert lint_paths([plain], config=config).findings == []
+
+
+def test_companions_table_in_pyproject_is_read_and_checked(tmp_path):
+    from sdk.exception import ConfigurationError
+
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(
+        '[tool.plugsim.lint.companions]\n"Example::Things::Tag" = '
+        '{ w = { type = "Example::Things::Widget" } }\n'
+    )
+    assert load_config(pyproject).companions == {
+        "Example::Things::Tag": {"w": {"type": "Example::Things::Widget"}}
+    }
+    pyproject.write_text('[tool.plugsim.lint.companions]\n"Example::Things::Tag" = { w = 1 }\n')
+    with pytest.raises(ConfigurationError) as info:
+        load_config(pyproject)
+    assert str(info.value) == (
+        f"{pyproject}: [tool.plugsim.lint] companions.'Example::Things::Tag'.w must be a table "
+        "with a 'type', got 1"
+    )
+
+
+def test_a_companion_may_not_take_the_name_of_the_resource_under_test():
+    from sdk.exception import ConfigurationError
+    from sdk.testing.harness import PlugsimEnv
+
+    env = PlugsimEnv(0)
+    try:
+        with pytest.raises(ConfigurationError, match="may not be called 'resource'"):
+            env.harness(object, {}, companions={"resource": {"type": "OS::Heat::None"}})
+    finally:
+        env.close()

@@ -52,19 +52,17 @@ def test_linting_only_the_package_init_still_points_into_the_sibling_modules():
 
 
 def test_a_class_of_an_installed_module_points_at_its_source_file(tmp_path):
-    # The bundled Trivial type lives in simulator/resources/__init__.py, which is importable.
+    # The fixture's Widget lives in an importable module of the test package.
     plugin = tmp_path / "reexport.py"
     plugin.write_text(
-        "from simulator.resources import Fail\n\n\n"
+        "from tests.lint.fixtures.dynamic.ps152_bad import Widget\n\n\n"
         "def resource_mapping():\n"
-        '    return {"Example::Things::Fail": Fail}\n'
+        '    return {"Example::Things::Widget": Widget}\n'
     )
-    lines = _lines([plugin], LintConfig(select=("PS150",)))
-    assert len(lines) == 1
-    assert lines[0].startswith(
-        "simulator/resources/__init__.py:77:1: PS150 Fail (Example::Things::Fail): dynamic "
-        "checks skipped: creating Example::Things::Fail with properties {} ended CREATE_FAILED"
-    )
+    assert _lines([plugin], LintConfig(select=("PS152",))) == [
+        "tests/lint/fixtures/dynamic/ps152_bad.py:16:5: PS152 Widget.handle_create completed "
+        "without calling resource_id_set"
+    ]
 
 
 def test_a_suppression_comment_at_the_class_definition_applies_to_its_dynamic_finding(tmp_path):
