@@ -210,3 +210,26 @@ def test_test_resource_polls_a_cloud_entity(world):
     )
     assert stack.state == "CREATE_FAILED"
     assert "Instance no-such-server could not be found." in stack.status_reason
+
+
+@pytest.mark.parametrize(
+    ("props", "message"),
+    [
+        (
+            {"client_name": "nova2"},
+            "resources.tr.properties.client_name: No fake cloud service 'nova2' (known: "
+            "block_storage, compute, entity, network, object_storage)",
+        ),
+        (
+            {"client_name": "compute", "entity_name": "servrs"},
+            "resources.tr.properties.entity_name: client compute has no manager 'servrs'",
+        ),
+    ],
+)
+def test_test_resource_names_an_unknown_client_or_manager_before_creating(world, props, message):
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack(
+            "s", tmpl({"tr": {"type": "OS::Heat::TestResource", "properties": props}})
+        )
+    assert str(refused.value) == message
+    assert world.store.events() == []  # nothing was touched

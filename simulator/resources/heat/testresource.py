@@ -126,9 +126,25 @@ class TestResource(Resource):  # plugsim: ignore[PS301] - see the package
         return out
 
     def validate(self) -> None:
-        """Check the properties, including the keys and values of action_wait_secs."""
+        """Check the properties: action_wait_secs, and that client_name/entity_name exist."""
         super().validate()
         self._per_action(self.properties["action_wait_secs"])
+        client_name = self.properties["client_name"]
+        if not client_name:
+            return
+        path = ["resources", self.name, "properties"]
+        try:
+            client = self.client(client_name)
+        except exception.ConfigurationError as ex:
+            raise exception.StackValidationFailed(
+                error_message=str(ex), path=[*path, "client_name"]
+            ) from None
+        entity_name = self.properties["entity_name"]
+        if entity_name and getattr(client, entity_name, None) is None:
+            raise exception.StackValidationFailed(
+                error_message=f"client {client_name} has no manager {entity_name!r}",
+                path=[*path, "entity_name"],
+            )
 
     def wait_secs(self, action: str, changes: Mapping[str, Any] | None = None) -> float:
         """Return the virtual seconds *action* (lower-case) takes."""
