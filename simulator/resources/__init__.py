@@ -18,8 +18,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sdk import attributes, constraints, properties
+from sdk import attributes, constraints, properties, support
 from sdk.resource import Resource
+
+#: The test types are plugsim's own, as old as the engine.
+_TEST_TYPE = support.SupportStatus(version="0.1.0", message="A test type of plugsim's own.")
 
 ACTIONS = ("create", "update", "delete", "suspend", "resume", "snapshot", "check")
 
@@ -27,11 +30,13 @@ ACTIONS = ("create", "update", "delete", "suspend", "resume", "snapshot", "check
 class Trivial(Resource):
     """A resource with nothing behind it; cheap enough for 10,000-resource stacks."""
 
+    support_status = _TEST_TYPE
+
     properties_schema = {
         "value": properties.Schema(
             properties.Schema.STRING, "A value changed in place.", default="", update_allowed=True
         ),
-        "delay": properties.Schema(
+        "delay": properties.Schema(  # plugsim: ignore[PS153] - virtual time only
             properties.Schema.NUMBER,
             "Virtual seconds create and update take.",
             default=0,
@@ -74,8 +79,10 @@ class Trivial(Resource):
         return self.properties[name]
 
 
-class Fail(Resource):
+class Fail(Resource):  # plugsim: ignore[PS150] - fails on purpose
     """Fails the action named by ``fail_on`` with ``message``."""
+
+    support_status = _TEST_TYPE
 
     properties_schema = {
         "fail_on": properties.Schema(
@@ -125,8 +132,10 @@ class Fail(Resource):
         self._maybe_fail("check")
 
 
-class Hang(Resource):
+class Hang(Resource):  # plugsim: ignore[PS150] - never completes, on purpose
     """Never finishes its create or update; records that the cancel handler ran."""
+
+    support_status = _TEST_TYPE
 
     properties_schema = {
         "value": properties.Schema(
@@ -163,8 +172,10 @@ class _Unanswerable:
         return "<garbage>"
 
 
-class Garbage(Resource):
+class Garbage(Resource):  # plugsim: ignore[PS150] - misbehaves on purpose
     """Returns garbage everywhere a plug-in can."""
+
+    support_status = _TEST_TYPE
 
     properties_schema = {
         "mode": properties.Schema(
@@ -188,6 +199,8 @@ class Garbage(Resource):
 
 class NoneResource(Resource):
     """``OS::Heat::None``: accepts any properties and does nothing."""
+
+    support_status = support.SupportStatus(version="0.1.0")
 
     def _make_properties(self, definition: Any) -> Any:
         return properties.Properties({}, {}, resolver=self._resolver, context=self.context)

@@ -118,7 +118,7 @@ class AutoScalingGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the
             required=True,
             update_allowed=True,
         ),
-        "rolling_updates": properties.Schema(
+        "rolling_updates": properties.Schema(  # plugsim: ignore[PS153] - governs later updates
             properties.Schema.MAP,
             "How a new resource definition reaches the members: in batches of at most "
             "max_batch_size, pause_time virtual seconds apart, min_in_service kept untouched.",

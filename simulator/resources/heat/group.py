@@ -261,7 +261,7 @@ class ResourceGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the pa
             constraints=[constraints.Range(min=0)],
             update_allowed=True,
         ),
-        "index_var": properties.Schema(
+        "index_var": properties.Schema(  # plugsim: ignore[PS153] - seen by members only
             properties.Schema.STRING,
             "The text replaced by each member's index in resource_def.",
             default="%index%",
@@ -280,7 +280,7 @@ class ResourceGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the pa
             required=True,
             update_allowed=True,
         ),
-        "removal_policies": properties.Schema(
+        "removal_policies": properties.Schema(  # plugsim: ignore[PS153] - used when shrinking
             properties.Schema.LIST,
             "Members to remove first when scaling down: maps with a resource_list of "
             "member indices or physical ids.",
@@ -298,7 +298,7 @@ class ResourceGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the pa
             default=[],
             update_allowed=True,
         ),
-        "removal_policies_mode": properties.Schema(
+        "removal_policies_mode": properties.Schema(  # plugsim: ignore[PS153] - used when shrinking
             properties.Schema.STRING,
             "append: add to the names already removed; update: replace them.",
             default="append",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
 from sdk.resource import Resource
@@ -51,6 +51,21 @@ class SoftwareDeployment(Resource):  # plugsim: ignore[PS301] - see the package
 
     support_status = support.SupportStatus(version="0.1.0")
     default_client_name = "compute"
+    lint_properties: ClassVar[dict[str, Any]] = {
+        "config": {"get_resource": "config"},
+        "server": {"get_resource": "server"},
+    }
+    lint_companions: ClassVar[dict[str, Any]] = {
+        "config": {"type": "OS::Heat::SoftwareConfig", "properties": {"config": "echo hello"}},
+        "server": {
+            "type": "OS::Nova::Server",
+            "properties": {
+                "image": "cirros",
+                "flavor": "m1.tiny",
+                "user_data_format": "SOFTWARE_CONFIG",
+            },
+        },
+    }
 
     properties_schema = {
         "config": properties.Schema(
@@ -69,7 +84,7 @@ class SoftwareDeployment(Resource):  # plugsim: ignore[PS301] - see the package
             default={},
             update_allowed=True,
         ),
-        "actions": properties.Schema(
+        "actions": properties.Schema(  # plugsim: ignore[PS153] - later actions
             properties.Schema.LIST,
             "The stack actions that run the deployment.",
             default=["CREATE", "UPDATE"],
@@ -112,6 +127,7 @@ class SoftwareDeployment(Resource):  # plugsim: ignore[PS301] - see the package
         }
         inputs.update(dict(props.get("input_values") or {}))
         return {
+            "name": props.get("name") or stored.get("name"),  # the deployment's name wins
             "group": stored.get("group"),
             "config": self._config_body(stored.get("config"), inputs, props),
             "outputs": list(stored.get("outputs") or []),
@@ -238,13 +254,19 @@ class SoftwareDeployment(Resource):  # plugsim: ignore[PS301] - see the package
         return value
 
 
-class StructuredDeployment(SoftwareDeployment):  # plugsim: ignore[PS301] - see the package
+# PS153: its inherited ``actions`` take effect at later actions (see SoftwareDeployment)
+class StructuredDeployment(SoftwareDeployment):  # plugsim: ignore[PS301, PS153] - see the package
     """``OS::Heat::StructuredDeployment``: a deployment of a structured (map) config.
 
     Every ``{<input_key>: name}`` in the config is replaced by that input's
     value before the agent gets it; with ``input_values_validate: STRICT`` a
     name without a value fails the deployment.
     """
+
+    lint_companions: ClassVar[dict[str, Any]] = {
+        **SoftwareDeployment.lint_companions,
+        "config": {"type": "OS::Heat::StructuredConfig", "properties": {"config": {"a": 1}}},
+    }
 
     properties_schema = {
         **SoftwareDeployment.properties_schema,

@@ -46,7 +46,7 @@ class TestResource(Resource):  # plugsim: ignore[PS301] - see the package
             default="test_string",
             update_allowed=True,
         ),
-        "fail": properties.Schema(
+        "fail": properties.Schema(  # plugsim: ignore[PS150] - fails by design
             properties.Schema.BOOLEAN,
             "Fail every action but delete (after the wait).",
             default=False,
@@ -62,7 +62,7 @@ class TestResource(Resource):  # plugsim: ignore[PS301] - see the package
             properties.Schema.STRING,
             "Changing this value always replaces the resource.",
         ),
-        "wait_secs": properties.Schema(
+        "wait_secs": properties.Schema(  # plugsim: ignore[PS153] - virtual time only
             properties.Schema.NUMBER,
             "Virtual seconds every action takes.",
             default=0,
@@ -74,7 +74,7 @@ class TestResource(Resource):  # plugsim: ignore[PS301] - see the package
             "Virtual seconds per action (keys: " + ", ".join(_ACTIONS) + "), overriding wait_secs.",
             update_allowed=True,
         ),
-        "attr_wait_secs": properties.Schema(
+        "attr_wait_secs": properties.Schema(  # plugsim: ignore[PS153] - virtual time only
             properties.Schema.NUMBER,
             "Virtual seconds charged each time the output attribute is read.",
             default=0,
@@ -87,7 +87,7 @@ class TestResource(Resource):  # plugsim: ignore[PS301] - see the package
             default="",
             update_allowed=True,
         ),
-        "entity_name": properties.Schema(
+        "entity_name": properties.Schema(  # plugsim: ignore[PS153] - needs client_name
             properties.Schema.STRING,
             "The manager of client_name polled with get(value) (e.g. servers).",
             default="",

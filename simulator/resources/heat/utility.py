@@ -96,7 +96,7 @@ class Value(Resource):  # plugsim: ignore[PS301] - see the package
             required=True,
             update_allowed=True,
         ),
-        "type": properties.Schema(
+        "type": properties.Schema(  # plugsim: ignore[PS153] - same value kept
             properties.Schema.STRING,
             "The type the value is converted to (a HOT parameter type); unset keeps it as is.",
             constraints=[constraints.AllowedValues(list(_VALUE_TYPES))],
@@ -298,28 +298,28 @@ class Delay(Resource):
     support_status = support.SupportStatus(version=SINCE)
 
     properties_schema = {
-        "min_wait": properties.Schema(
+        "min_wait": properties.Schema(  # plugsim: ignore[PS153] - timing only
             properties.Schema.NUMBER,
             "The shortest wait, in seconds.",
             default=0,
             update_allowed=True,
             constraints=[constraints.Range(min=0)],
         ),
-        "max_jitter": properties.Schema(
+        "max_jitter": properties.Schema(  # plugsim: ignore[PS153] - timing only
             properties.Schema.NUMBER,
             "The largest random extra wait, in units of jitter_multiplier seconds.",
             default=0,
             update_allowed=True,
             constraints=[constraints.Range(min=0)],
         ),
-        "jitter_multiplier": properties.Schema(
+        "jitter_multiplier": properties.Schema(  # plugsim: ignore[PS153] - timing only
             properties.Schema.NUMBER,
             "Seconds per unit of max_jitter.",
             default=1.0,
             update_allowed=True,
             constraints=[constraints.Range(min=0)],
         ),
-        "actions": properties.Schema(
+        "actions": properties.Schema(  # plugsim: ignore[PS153] - later actions
             properties.Schema.LIST,
             "The actions that wait.",
             default=["CREATE"],

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
 from sdk.resource import Resource
@@ -170,6 +170,23 @@ class WaitCondition(Resource):  # plugsim: ignore[PS301] - see the package
     """
 
     support_status = support.SupportStatus(version="0.1.0")
+    lint_properties: ClassVar[dict[str, Any]] = {"handle": {"get_resource": "handle"}}
+    lint_companions: ClassVar[dict[str, Any]] = {
+        "handle": {"type": "OS::Heat::WaitConditionHandle"},
+        "server": {  # its config agent signals the handle once booted
+            "type": "OS::Nova::Server",
+            "properties": {
+                "image": "cirros",
+                "flavor": "m1.tiny",
+                "user_data": {
+                    "str_replace": {
+                        "template": '#!/bin/sh\nwc_notify --data-binary \'{"status": "SUCCESS"}\'\n',
+                        "params": {"wc_notify": {"get_attr": ["handle", "curl_cli"]}},
+                    }
+                },
+            },
+        },
+    }
 
     properties_schema = {
         "handle": properties.Schema(

@@ -259,6 +259,17 @@ class VolumeAttachment(Resource):
 
     support_status = support.SupportStatus(version=SINCE)
     default_client_name = "block_storage"
+    lint_properties: ClassVar[dict[str, Any]] = {
+        "instance_uuid": {"get_resource": "server"},
+        "volume_id": {"get_resource": "volume"},
+    }
+    lint_companions: ClassVar[dict[str, Any]] = {
+        "server": {
+            "type": "OS::Nova::Server",
+            "properties": {"image": "cirros", "flavor": "m1.tiny"},
+        },
+        "volume": {"type": "OS::Cinder::Volume", "properties": {"size": 1}},
+    }
     properties_schema = {
         "instance_uuid": properties.Schema(
             properties.Schema.STRING, "Id of the server.", required=True

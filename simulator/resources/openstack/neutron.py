@@ -397,9 +397,13 @@ class FloatingIP(NeutronResource):
         "floating_network_id": attributes.Schema(
             "External network id.", type=attributes.Schema.STRING
         ),
-        "port_id": attributes.Schema("The associated port.", type=attributes.Schema.STRING),
-        "fixed_ip_address": attributes.Schema(
-            "The associated fixed address.", type=attributes.Schema.STRING
+        # None until an association points the address at a port, as in Heat:
+        "port_id": attributes.Schema(  # plugsim: ignore[PS151] - unassociated
+            "The associated port (None while unassociated).", type=attributes.Schema.STRING
+        ),
+        "fixed_ip_address": attributes.Schema(  # plugsim: ignore[PS151] - unassociated
+            "The associated fixed address (None while unassociated).",
+            type=attributes.Schema.STRING,
         ),
     }
 

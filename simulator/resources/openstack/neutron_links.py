@@ -9,11 +9,24 @@ resource ids are composite (``<router id>:subnet_id=<id>``,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from sdk import exception, properties, support
 from sdk.resource import Resource
 from simulator.resources.openstack._base import SINCE, neutron_id, prop_path, reference
+
+_PRIVATE_NETWORK: dict[str, Any] = {
+    "net": {"type": "OS::Neutron::Net"},
+    "subnet": {
+        "type": "OS::Neutron::Subnet",
+        "properties": {"network": {"get_resource": "net"}, "cidr": "10.98.0.0/24"},
+    },
+    "router": {
+        "type": "OS::Neutron::Router",
+        "properties": {"external_gateway_info": {"network": "public"}},
+    },
+}
+"""Companions for the linter: a private network and a router with a gateway to ``public``."""
 
 
 class RouterInterface(Resource):  # plugsim: ignore[PS301] - see the package
@@ -24,6 +37,11 @@ class RouterInterface(Resource):  # plugsim: ignore[PS301] - see the package
 
     support_status = support.SupportStatus(version=SINCE)
     default_client_name = "network"
+    lint_properties: ClassVar[dict[str, Any]] = {
+        "router": {"get_resource": "router"},
+        "subnet": {"get_resource": "subnet"},
+    }
+    lint_companions: ClassVar[dict[str, Any]] = _PRIVATE_NETWORK
     properties_schema = {
         "router": reference("neutron.router", "Name or id of the router.", required=True),
         "subnet": reference("neutron.subnet", "Name or id of the subnet (or give a port)."),
@@ -68,6 +86,30 @@ class FloatingIPAssociation(Resource):
 
     support_status = support.SupportStatus(version=SINCE)
     default_client_name = "network"
+    lint_properties: ClassVar[dict[str, Any]] = {
+        "floatingip_id": {"get_resource": "fip"},
+        "port_id": {"get_resource": "port"},
+    }
+    lint_companions: ClassVar[dict[str, Any]] = {
+        **_PRIVATE_NETWORK,
+        "interface": {
+            "type": "OS::Neutron::RouterInterface",
+            "properties": {
+                "router": {"get_resource": "router"},
+                "subnet": {"get_resource": "subnet"},
+            },
+        },
+        "port": {
+            "type": "OS::Neutron::Port",
+            "properties": {"network": {"get_resource": "net"}},
+            "depends_on": ["subnet"],
+        },
+        "fip": {
+            "type": "OS::Neutron::FloatingIP",
+            "properties": {"floating_network": "public"},
+            "depends_on": ["interface"],
+        },
+    }
     properties_schema = {
         "floatingip_id": properties.Schema(
             properties.Schema.STRING, "Id of the floating IP.", required=True
