@@ -219,3 +219,18 @@ def test_substitute_inputs_replaces_nested_references():
         "a": [1, {"b": None}],
         "c": "plain",
     }
+
+
+def _agent_jobs(world):
+    servers = world.cloud.to_state()["services"]["compute"]["agent"]["servers"]
+    return [job for record in servers.values() for job in record["deployments"].values()]
+
+
+def test_the_deployment_name_reaches_the_agent_and_an_update_of_it_redeploys(world):
+    world.create_stack("s", deployment(name="web-setup"))
+    [job] = _agent_jobs(world)
+    assert (job["action"], job["config"]["name"]) == ("CREATE", "web-setup")
+    stack = world.update_stack("s", deployment(name="web-setup-2"))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    [job] = _agent_jobs(world)
+    assert (job["action"], job["config"]["name"]) == ("UPDATE", "web-setup-2")
