@@ -81,6 +81,12 @@ def _bad(message: str) -> exception.BadRequest:
     return exception.BadRequest(message, body={"badRequest": {"code": 400, "message": message}})
 
 
+def _check_ids(server_id: Any, deployment_id: Any) -> None:
+    """A deployment is keyed by server and deployment id: both must be strings."""
+    if not isinstance(server_id, str) or not isinstance(deployment_id, str):
+        raise _bad("A server id and a deployment id must be strings")
+
+
 @register_service
 class ComputeService(Service):
     """Flavors, images, keypairs and servers with nova-like status transitions."""
@@ -495,6 +501,7 @@ class ComputeService(Service):
         self, server_id: str, deployment_id: str, action: str, config: dict[str, Any]
     ) -> dict[str, Any]:
         """Hand a software deployment (*config* with its ``inputs``) to the server's agent."""
+        _check_ids(server_id, deployment_id)
         server = self._get("server", server_id, label="Instance")
         record = self.agent["servers"].get(server.id)
         if record is None:
@@ -514,6 +521,7 @@ class ComputeService(Service):
     @operation("servers.undeploy", kind="server", id_arg="server_id")
     def undeploy(self, server_id: str, deployment_id: str) -> None:
         """Forget a deployment (a deleted server's deployments are gone already)."""
+        _check_ids(server_id, deployment_id)
         record = self.agent["servers"].get(server_id)
         if record is not None:
             record["deployments"].pop(deployment_id, None)
@@ -523,6 +531,7 @@ class ComputeService(Service):
 
         ``status`` is IN_PROGRESS until the agent ran it, then COMPLETE or FAILED.
         """
+        _check_ids(server_id, deployment_id)
         record = self.agent["servers"].get(server_id) or {"deployments": {}}
         dep = record["deployments"].get(deployment_id)
         if dep is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -66,3 +67,20 @@ def test_random_calls_only_raise_client_errors(data):
 
 def _client_errors(cls):
     return [cls, *(sub for child in cls.__subclasses__() for sub in _client_errors(child))]
+
+
+@pytest.mark.parametrize(
+    ("op", "args"),
+    [
+        ("undeploy", ([], None)),
+        ("deploy", ("srv", [1], "CREATE", {})),
+        ("deployment_status", ({}, "d")),
+    ],
+)
+def test_deployment_calls_with_unhashable_ids_are_bad_requests(op, args):
+    # found by the test above: a list as the server id crashed undeploy with a TypeError
+    compute = FakeCloud(seed=1).service("compute")
+    with pytest.raises(
+        exception.BadRequest, match="A server id and a deployment id must be strings"
+    ):
+        getattr(compute, op)(*args)
