@@ -15,6 +15,8 @@ from sdk import properties as props_mod
 IGNORED_SNIPPET_KEYS = frozenset({rsrc_defn.CONDITION, rsrc_defn.DESCRIPTION})
 
 _MISSING = object()
+#: A property set on neither side of a template and without a default (Heat's None).
+_UNSET = object()
 
 
 def resolved_value(props: props_mod.Properties, key: str) -> Any:
@@ -30,6 +32,8 @@ def resolved_value(props: props_mod.Properties, key: str) -> Any:
 
 
 def _differs(before: Any, after: Any) -> bool:
+    if before is _UNSET or after is _UNSET:
+        return before is not after
     if before is _MISSING or after is _MISSING:
         return True
     try:
@@ -41,6 +45,10 @@ def _differs(before: Any, after: Any) -> bool:
 def _resolved(props: props_mod.Properties, key: str, memo: dict[str, Any] | None) -> Any:
     if key not in props.schema:
         return _MISSING
+    schema = props.schema[key]
+    data = props.data if isinstance(props.data, Mapping) else {}
+    if data.get(key) is None and getattr(schema, "default", None) is None:
+        return _UNSET  # not the type's zero value: unset is a state of its own
     if memo is None:
         return resolved_value(props, key)
     if key not in memo:
@@ -57,8 +65,11 @@ def property_diff(
     """Return ``{name: new value}`` for every property whose resolved value changed.
 
     Only properties set on either side are compared (one set on neither side
-    has its default on both). A property present before and absent now maps to
-    None, as the plug-in guide specifies. Keys are in sorted order.
+    has its default on both). A property without a default that is set on one
+    side only has changed, whatever its value, as in Heat (where unset reads
+    None): an explicit ``False`` or ``""`` is not the same as "not given". A
+    property present before and absent now maps to None, as the plug-in guide
+    specifies. Keys are in sorted order.
     *after_memo* (optional) keeps the resolved new values for
     :func:`template_diff`, so each is resolved once.
     """
@@ -109,7 +120,7 @@ def template_diff(
         resolved = {}
         for key, raw in new[rsrc_defn.PROPERTIES].items():
             value = _resolved(after_props, key, after_memo)
-            resolved[key] = raw if value is _MISSING else value
+            resolved[key] = raw if value is _MISSING or value is _UNSET else value
         diff[rsrc_defn.PROPERTIES] = resolved
     return dict(sorted(diff.items()))
 

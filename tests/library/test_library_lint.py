@@ -76,7 +76,7 @@ def test_the_whole_bundled_library_lints_without_a_finding():
         ("OS::Cinder::Volume", {"size": 1}),
         ("OS::Nova::Server", {"image": "cirros", "flavor": "m1.tiny"}),
         ("OS::Neutron::Router", {"external_gateway_info": {"network": "public"}}),
-        ("OS::Neutron::Port", {"network": "public"}),
+        ("OS::Neutron::Port", {"network": "public", "port_security_enabled": True}),
     ],
 )
 def test_types_needing_properties_carry_a_working_lint_map(type_name, props):

@@ -285,6 +285,34 @@ def test_net_port_security_is_on_by_default_and_an_update_switches_it(world):
     assert outputs(stack)["show"]["port_security_enabled"] is True
 
 
+def test_a_port_set_explicitly_after_inheriting_its_networks_port_security_gets_it(world):
+    def stack_with(port_security=None):
+        port = {"network": {"get_resource": "net"}}
+        if port_security is not None:
+            port["port_security_enabled"] = port_security
+        return tmpl(
+            {
+                "net": {"type": "OS::Neutron::Net", "properties": {"port_security_enabled": False}},
+                "sub": {
+                    "type": "OS::Neutron::Subnet",
+                    "properties": {"network": {"get_resource": "net"}, "cidr": "10.5.0.0/24"},
+                },
+                "port": {"type": "OS::Neutron::Port", "depends_on": ["sub"], "properties": port},
+            },
+            outputs={"pse": {"value": {"get_attr": ["port", "show", "port_security_enabled"]}}},
+        )
+
+    seen = []
+    stack = world.create_stack("s", stack_with())
+    seen.append(outputs(stack)["pse"])  # unset: the network's (off)
+    for value in (True, None, False):
+        stack = world.update_stack("s", stack_with(value))
+        assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+        seen.append(outputs(stack)["pse"])
+    # explicitly on is applied although on was once the default; unset again keeps it
+    assert seen == [False, True, True, False]
+
+
 def test_port_security_groups_name_a_missing_group_fails_validation(world):
     t = tmpl(
         {

@@ -55,6 +55,15 @@ def test_removed_property_is_none_in_prop_diff():
     assert r.received[0][2] == {"tags": None}
 
 
+def test_setting_a_property_without_default_is_a_change_even_to_its_zero_value():
+    r = created()
+    run(r.update(r.t.freeze(properties={"name": "a", "image": "deb", "tags": []})))
+    assert r.received[0][2] == {"tags": []}
+    r.received = []
+    run(r.update(r.t.freeze(properties={"name": "a", "image": "deb"})))
+    assert r.received[0][2] == {"tags": None}
+
+
 def test_added_property_and_resolved_comparison():
     r = created()
     # the flavor default is "small": setting it explicitly changes nothing
@@ -243,10 +252,12 @@ names = st.sampled_from(["a", "b", "c"])
 def test_prop_diff_is_exactly_the_changed_properties(before, after):
     r = created(props={**before, "image": "deb"})
     run(r.update(r.t.freeze(properties={**after, "image": "deb"})))
-    empty = {"name": "", "tags": []}
+    # neither has a default: unset is a state of its own, as Heat's None is ("" or [] set
+    # explicitly is a change from unset, in either direction)
+    unset = object()
     expected = {}
     for key in ("name", "tags"):
-        old, new = before.get(key, empty[key]), after.get(key, empty[key])
+        old, new = before.get(key, unset), after.get(key, unset)
         if old != new:
             expected[key] = after.get(key)
     if expected:

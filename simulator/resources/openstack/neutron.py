@@ -234,8 +234,9 @@ class Port(NeutronResource):
     """``OS::Neutron::Port``: a port on a network, to plug a server into."""
 
     kind = "port"
-    #: The property map ``plugsim lint`` creates this type with (default-world entities).
-    lint_properties: ClassVar[dict[str, Any]] = {"network": "public"}
+    #: The property map ``plugsim lint`` creates this type with (default-world entities;
+    #: port security given, since unset it reads whatever the network has).
+    lint_properties: ClassVar[dict[str, Any]] = {"network": "public", "port_security_enabled": True}
     plain = ("admin_state_up", "port_security_enabled", "allowed_address_pairs")
     properties_schema = {
         "name": _name(),
@@ -259,8 +260,7 @@ class Port(NeutronResource):
         ),
         "port_security_enabled": properties.Schema(
             properties.Schema.BOOLEAN,
-            "Port security (default: the network's; reads on when unset).",
-            default=True,
+            "Port security (unset: the network's, as in Neutron).",
             update_allowed=True,
         ),
         "allowed_address_pairs": properties.Schema(
@@ -311,8 +311,14 @@ class Port(NeutronResource):
         return body
 
     def update_body(self, prop_diff: dict[str, Any]) -> dict[str, Any]:
-        """Resolve changed security groups."""
+        """Resolve changed security groups; port security removed from the template stays as is.
+
+        Neutron has no "unset" for a port's port security, so going back to
+        not giving it keeps the port's current value.
+        """
         body = super().update_body(prop_diff)
+        if body.get("port_security_enabled", False) is None:
+            del body["port_security_enabled"]
         if "security_groups" in prop_diff:
             body["security_groups"] = self._groups(prop_diff["security_groups"] or [])
         return body
