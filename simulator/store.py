@@ -15,20 +15,21 @@ last transitions before the next checkpoint (which is when ``NORMAL`` syncs);
 a simulator does not need. New worlds use 1 KiB pages (a transition rewrites
 two or three: the resource row's leaf, the events leaf and, when that is
 full, its parent; smaller pages mean fewer bytes per commit, and 1 KiB
-measured fastest of 512 B to 4 KiB) and the log is checkpointed every :data:`WAL_CHECKPOINT_BYTES` rather than SQLite's
-default of 1,000 pages, so the checkpoint's ``fsync`` pair is rare.
+measured fastest of 512 B to 4 KiB) and the log is checkpointed every
+:data:`WAL_CHECKPOINT_BYTES` rather than SQLite's default of 1,000 pages, so
+the checkpoint's ``fsync`` pair is rare.
 
 Every state transition is written and committed in one transaction
 (:meth:`Store.record`: the event row and the resource or stack row) before the
 engine moves on. A resource row's JSON document is re-serialised only when it
 changed since this store last wrote it; otherwise only the state columns are
-updated; a changed document is written in place (an upsert keeps the row
-and its index entry where they are). The events table has no index besides
-its id, which every query ranges over. A caller that never mutates a document after handing it over says
-so (``frozen_doc=True``): the store then keeps that very object instead of a
-copy, and a later write passing the same object skips the comparison. When a
-world is opened after an engine died mid-action,
-:meth:`Store.recover` turns whatever was left ``IN_PROGRESS`` into
+updated. A changed document is written in place (an upsert keeps the row and
+its index entry where they are). The events table has no index besides its
+id, which every query ranges over. A caller that never mutates a document
+after handing it over says so (``frozen_doc=True``): the store then keeps
+that very object instead of a copy, and a later write passing the same
+object skips the comparison. When a world is opened after an engine died
+mid-action, :meth:`Store.recover` turns whatever was left ``IN_PROGRESS`` into
 ``<ACTION>_FAILED`` with the reason ``engine restarted during <ACTION>``.
 """
 

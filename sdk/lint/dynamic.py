@@ -4,8 +4,7 @@ Every resource class a linted module registers is created once in a fresh
 in-memory world (:class:`sdk.testing.harness.PlugsimEnv`, seed 0: its own
 virtual clock and fake cloud, never the network), then its attributes are
 resolved and each property it allows to change is updated in turn, comparing
-the fake cloud's entities, the resource's ``show`` and its attribute values
-before and after.
+what the update could change before and after.
 
 The property map comes from the ``[tool.plugsim.lint] properties`` table
 (keyed by type name), else from a ``lint_properties`` class attribute, else
@@ -17,9 +16,11 @@ class attribute: resource name -> HOT resource body); they are created in
 the same stack and its property map refers to them with ``get_resource`` /
 ``get_attr``.
 
-An update is observed through the fake cloud's entities, the resource's
-``show`` and its attributes' values. A generated value the plug-in's own
-validation refuses is no finding: that property is left unprobed.
+An update is observed through the fake cloud's state (its entities and
+other service state such as the config agent's jobs), the resource's
+``show``, its attributes' values and its resource data. A generated value
+the plug-in's own validation refuses is no finding: that property is left
+unprobed.
 
 Every run is bounded: the stack has a virtual-time limit, a handler that
 blocks is stopped by the harness's wall-clock watchdog
@@ -262,7 +263,7 @@ class _Driver:
             self._updates(h)
 
     def _resolved(self, resource: Any) -> dict[str, Any]:
-        """Attribute name -> its value, or the exception it raised (None: no resolver)."""
+        """Attribute name -> its value, or the exception it raised (empty: no resolver)."""
         cls = self.run.cls
         if _overrides(cls, "_resolve_attribute"):
             resolve = resource._resolve_attribute
@@ -342,7 +343,7 @@ class _Driver:
                         f"{h.status_reason}",
                     )
                 )
-            elif h.physical_id == old_id:  # replaced: the change certainly reached the cloud
+            elif h.physical_id == old_id:  # in place (a replacement certainly reached the cloud)
                 h.world.settle(SETTLE_SECONDS)
                 if before == self._observed(h):
                     self.run.ignored_updates.append(name)
