@@ -115,12 +115,17 @@ class ComputeService(Service):
             )
 
     def find_server(self, address: str) -> ServerView | None:
-        """Return the live server any of whose attributes is *address* (no call, no latency)."""
-        for server in self._live("server"):
-            if _contains(server.view(), address):
-                fault = (server.attrs.get("fault") or {}).get("message", "")
-                return ServerView(server.id, server.status, server.updated_at, str(fault))
-        return None
+        """Return the live server whose id is *address*, else the first with an attribute equal
+        to it (an IP, a name); this is no call: no latency, no fault, no trace."""
+        live = self._live("server")
+        found = [s for s in live if s.id == address] or [
+            s for s in live if _contains(s.view(), address)
+        ]
+        if not found:
+            return None
+        server = found[0]
+        fault = (server.attrs.get("fault") or {}).get("message") or ""
+        return ServerView(server.id, server.status, server.updated_at, str(fault))
 
     # --- lookups shared by operations -----------------------------------------------
 
