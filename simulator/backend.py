@@ -3,8 +3,9 @@
 The engine never imports a concrete fake cloud. A :class:`simulator.world.World`
 and the driver harness hold a :class:`CloudBackend`: the virtual clock it runs
 on, client plug-ins by name, fault rules, its state as JSON-able data, the
-inventory (for leak checks), the faults it injected, the servers the simulated
-deployment waits for and the REST dialects it serves.
+inventory (for leak checks), the faults it injected, the trace of the calls it
+answered, the servers the simulated deployment waits for and the REST dialects
+it serves.
 
 Backends are found through the entry-point group ``plugsim.fake_clouds``
 (:data:`ENTRY_POINT_GROUP`); plugsim itself declares ``default``. An entry
@@ -93,6 +94,37 @@ class FaultRecord(Protocol):
         """Return the record as JSON-able data."""
 
 
+class CallRecord(Protocol):
+    """One call the backend answered, as its trace shows it."""
+
+    @property
+    def time(self) -> float:
+        """The virtual instant the call started."""
+
+    @property
+    def service(self) -> str:
+        """The service called."""
+
+    @property
+    def operation(self) -> str:
+        """The operation (``servers.create`` ...)."""
+
+    @property
+    def entity_id(self) -> str | None:
+        """The entity the call acted on, if known."""
+
+    @property
+    def outcome(self) -> str:
+        """``ok`` or the name of the client error raised."""
+
+    @property
+    def latency(self) -> float:
+        """The virtual seconds the call took."""
+
+    def to_dict(self) -> JSONData:
+        """Return the record as JSON-able data."""
+
+
 class ServerRecord(Protocol):
     """A live server as the simulated deployment sees it."""
 
@@ -155,6 +187,9 @@ class CloudBackend(Protocol):
 
     def injected_faults(self) -> Sequence[FaultRecord]:
         """Return every fault injected so far, in order."""
+
+    def trace(self) -> Sequence[CallRecord]:
+        """Return every call answered so far, in order (same seed, same trace)."""
 
     def find_server(self, address: str) -> ServerRecord | None:
         """Return the live server that has *address* (an IP or a name), if any."""

@@ -16,7 +16,14 @@ import responses
 
 from sdk import exception
 from sdk.clients import ClientPlugin
-from simulator.backend import CloudBackend, FaultRecord, InventoryEntry, JSONData, ServerRecord
+from simulator.backend import (
+    CallRecord,
+    CloudBackend,
+    FaultRecord,
+    InventoryEntry,
+    JSONData,
+    ServerRecord,
+)
 from simulator.clock import VirtualClock
 
 
@@ -91,6 +98,10 @@ class TinyBackend:
 
     def injected_faults(self) -> Sequence[FaultRecord]:
         """No fault is ever recorded."""
+        return []
+
+    def trace(self) -> Sequence[CallRecord]:
+        """Calls are counted, not traced."""
         return []
 
     def find_server(self, address: str) -> ServerRecord | None:
