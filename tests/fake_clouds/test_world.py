@@ -8,7 +8,7 @@ from importlib import metadata
 import pytest
 
 import fake_clouds
-from fake_clouds import FakeCloud, backend, load_backend
+from fake_clouds import FakeCloud, Service, backend, load_backend, operation
 from fake_clouds.core import registry
 from sdk import exception
 from sdk.context import LocalContext
@@ -161,3 +161,29 @@ def test_world_without_optional_services():
     assert server.addresses == {}
     with pytest.raises(exception.ConfigurationError, match="No fake cloud service type 'dns'"):
         FakeCloud(services=["dns"])
+
+
+class _Probe(Service):
+    """Reports the call it runs in."""
+
+    name = "probe"
+    kinds = {"thing": "BROKEN"}
+
+    @operation("things.look", kind="thing")
+    def look(self):
+        call = self.world.call
+        return {"effect": call.effect, "factor": call.time_factor, "reason": call.reason}
+
+
+def test_the_call_object_carries_the_fault_of_the_running_operation_only():
+    rules = [
+        {"operation": "things.look", "times": 1, "effect": {"type": "delay", "factor": 3}},
+        {"operation": "things.look", "effect": {"type": "error_state", "reason": "disk gone"}},
+    ]
+    cloud = FakeCloud(seed=2, services=[_Probe], faults=rules)
+    idle = cloud.call
+    assert (idle.effect, idle.time_factor, idle.reason) == (None, 1.0, "")
+    probe = cloud.service("probe")
+    assert probe.look() == {"effect": "delay", "factor": 3, "reason": "Injected fault"}
+    assert probe.look() == {"effect": "error_state", "factor": 1.0, "reason": "disk gone"}
+    assert cloud.call.effect is None
