@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sdk import exception, rsrc_defn
+from sdk import exception, rsrc_defn, transitions
 from sdk import properties as props_mod
 
 #: Snippet keys that never make a resource update (the engine handles them).
@@ -173,9 +173,9 @@ class UpdateMixin:
             self.action == self.CHECK or self.needs_replace_failed()
         ):
             raise exception.UpdateReplace(self.name)
-        if self.state in ((self.INIT, self.COMPLETE), (self.DELETE, self.COMPLETE)):
+        if self.state in transitions.REPLACED_ON_UPDATE:
             raise exception.UpdateReplace(self.name)
-        if self.status == self.IN_PROGRESS:
+        if not transitions.may_start(self.state, self.UPDATE):
             raise exception.ResourceFailure(
                 f"Resource update already requested: {self.name} is {self.state}",
                 self,
