@@ -10,6 +10,7 @@ from typing import Any
 
 from sdk import exception, rsrc_defn, transitions
 from sdk import properties as props_mod
+from sdk._core import ResourceCore
 
 #: Snippet keys that never make a resource update (the engine handles them).
 IGNORED_SNIPPET_KEYS = frozenset({rsrc_defn.CONDITION, rsrc_defn.DESCRIPTION})
@@ -125,7 +126,7 @@ def template_diff(
     return dict(sorted(diff.items()))
 
 
-class UpdateMixin:
+class UpdateMixin(ResourceCore):
     """``update()``, the default ``handle_update`` and the replacement rules."""
 
     def needs_replace_failed(self) -> bool:

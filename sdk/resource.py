@@ -6,6 +6,7 @@ See :class:`Resource` for the lifecycle contract.
 from __future__ import annotations
 
 import asyncio
+import builtins
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar
@@ -19,6 +20,7 @@ from sdk._schemas import class_schemas
 from sdk._update import UpdateMixin
 from sdk._validation import ValidationMixin
 from sdk.clients import ClientPlugin
+from sdk.context import ResourceContext, StackInfo
 from sdk.support import SupportStatus
 from sdk.transitions import ResourceState
 
@@ -106,26 +108,6 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
     touches a real clock or the engine's internals.
     """
 
-    ACTIONS: ClassVar[tuple[str, ...]] = transitions.ACTIONS
-    INIT = transitions.INIT
-    CREATE = transitions.CREATE
-    DELETE = transitions.DELETE
-    UPDATE = transitions.UPDATE
-    ROLLBACK = transitions.ROLLBACK
-    SUSPEND = transitions.SUSPEND
-    RESUME = transitions.RESUME
-    ADOPT = transitions.ADOPT
-    SNAPSHOT = transitions.SNAPSHOT
-    CHECK = transitions.CHECK
-
-    STATUSES: ClassVar[tuple[str, ...]] = transitions.STATUSES
-    IN_PROGRESS = transitions.IN_PROGRESS
-    FAILED = transitions.FAILED
-    COMPLETE = transitions.COMPLETE
-
-    BASE_ATTRIBUTES: ClassVar[tuple[str, ...]] = (attributes_mod.SHOW,)
-    SHOW = attributes_mod.SHOW
-
     #: The property schema: ``{name: sdk.properties.Schema}``.
     properties_schema: ClassVar[Mapping[str, Any]] = {}
     #: The attribute schema: ``{name: sdk.attributes.Schema}`` (``show`` is added).
@@ -148,7 +130,7 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
         self,
         name: str,
         definition: rsrc_defn.ResourceDefinition,
-        context: Any,
+        context: ResourceContext,
         resolver: Callable[[Any], Any] | None = None,
     ) -> None:
         if not isinstance(name, str) or not name:
@@ -215,7 +197,7 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
         return self.t
 
     @property
-    def stack(self) -> Any:
+    def stack(self) -> StackInfo:
         """The :class:`sdk.context.StackInfo` of the stack this resource belongs to."""
         return self.context.stack
 
@@ -303,7 +285,7 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
         action: str,
         body: Callable[[], Awaitable[Any]],
         pre: Callable[[], Any] | None = None,
-        expected: tuple[type[BaseException], ...] = (),
+        expected: tuple[builtins.type[BaseException], ...] = (),
     ) -> Any:
         """Record *action* around *body*: IN_PROGRESS, then COMPLETE or FAILED."""
         self.state_set(action, self.IN_PROGRESS)
@@ -329,7 +311,11 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
             self._running = None
             self.cancel_reason = None
 
-    def _handler(self, handler_name: str, check_name: str | None = None, *args: Any):
+    def _handler(
+        self, handler_name: str, check_name: str | None = None, *args: Any
+    ) -> Callable[[], Awaitable[Any]]:
+        """The body of an action: run ``handle_<handler_name>(*args)``, poll its check."""
+
         async def body() -> Any:
             return await _actions.run_handler(self, handler_name, check_name or handler_name, args)
 

@@ -55,7 +55,12 @@ COMPLETE = "COMPLETE"
 STATUSES: tuple[str, ...] = (IN_PROGRESS, FAILED, COMPLETE)
 
 
-class ResourceState(NamedTuple):
+class _Pair(NamedTuple):
+    action: str
+    status: str
+
+
+class ResourceState(_Pair):
     """A resource's state: ``(action, status)``.
 
     ``str()`` gives ``'CREATE_COMPLETE'``, and the state compares equal both
@@ -63,8 +68,7 @@ class ResourceState(NamedTuple):
     ``'CREATE_COMPLETE'``. Its hash is the tuple's.
     """
 
-    action: str
-    status: str
+    __slots__ = ()
 
     def __str__(self) -> str:
         return f"{self.action}_{self.status}"

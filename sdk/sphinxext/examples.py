@@ -16,7 +16,9 @@ from sdk.sphinxext.lookup import visible
 from sdk.sphinxext.patterns import pattern_examples
 
 
-def _bounds(schema: props_mod.Schema, kind: type) -> tuple[Any, Any]:
+def _bounds(
+    schema: props_mod.Schema, kind: type[constr.Range] | type[constr.Length]
+) -> tuple[Any, Any]:
     low = high = None
     for c in schema.constraints:
         if isinstance(c, kind):

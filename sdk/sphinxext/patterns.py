@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from re import _constants as sre
-from re import _parser as sre_parse
+
+# typeshed does not describe re's private parser modules; they exist on every Python >= 3.11.
+from re import _constants as sre  # type: ignore[attr-defined]
+from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
 _CATEGORY_CHARS = {
