@@ -152,6 +152,8 @@ class Package:
         local = self.local_names(module)
         seen: dict[str, Any] = {}
         for node in ast.walk(module.tree):
+            if not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
             names: list[str] = []
             if isinstance(node, ast.Import):
                 names = [alias.name.split(".")[0] for alias in node.names]
