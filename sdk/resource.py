@@ -58,7 +58,8 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
     for in a state that does not allow it raises ``ResourceFailure`` without a
     state change (e.g. ``'State DELETE_COMPLETE invalid for suspend'``). Which
     states allow which action is the transition table of :mod:`sdk.transitions`,
-    the same table the test kit checks every transition against.
+    the same table the test kit checks every transition against; the class
+    constants ``Resource.CREATE``, ``Resource.COMPLETE`` ... are its names.
 
     **Retries.** When create fails with :class:`sdk.exception.ResourceInError`
     or an error the client plug-in classifies as a conflict or over-limit, the
