@@ -10,6 +10,8 @@ The run succeeded when every phase ended COMPLETE and nothing leaked.
 
 from __future__ import annotations
 
+import os
+import shlex
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -60,6 +62,13 @@ class Report:
     faults: list[dict[str, Any]] = field(default_factory=list)
     wall_seconds: float = 0.0
     virtual_seconds: float = 0.0
+    #: what the run was given, for the replay line
+    environment: list[str] = field(default_factory=list)
+    fault_spec: str | None = None
+    update_template: str | None = None
+    #: the stack's graph (with states after create) and its template's dependencies
+    graph: Any = None
+    dependencies: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -79,6 +88,37 @@ class Report:
             "leaks": self.leaks,
             "injected_faults": self.faults,
         }
+
+    def replay(self) -> str:
+        """The command line that runs this simulation again, event for event."""
+        words = ["plugsim", "simulate", self.template]
+        for env in self.environment:
+            words += ["-e", env]
+        words += ["--seed", str(self.seed)]
+        if self.fault_spec:
+            words += ["--faults", self.fault_spec]
+        if self.update_template:
+            words += ["--update-template", self.update_template]
+        return shlex.join(words)
+
+    def to_page(self) -> Any:
+        """The run as a :class:`simulator.views.page.RunPage` (render it with ``render_page``)."""
+        from simulator.views.graph import to_svg
+        from simulator.views.page import RunPage
+
+        return RunPage(
+            title=f"plugsim simulate {self.template}",
+            ok=self.ok,
+            seed=self.seed,
+            replay=self.replay(),
+            summary=[("Wall time", f"{self.wall_seconds:.3f} s")],
+            phases=[p.to_dict() for p in self.phases],
+            events=list(self.events),
+            faults=self.faults,
+            leaks=self.leaks,
+            graph_svg=to_svg(self.graph) if self.graph is not None else "",
+            dependencies=self.dependencies,
+        )
 
     def to_text(self) -> str:
         """The human-readable report."""
@@ -145,7 +185,13 @@ def simulate(
     )
     if listener is not None:
         world.listeners.append(listener)
-    report = Report(seed=world.seed, template=str(template))
+    report = Report(
+        seed=world.seed,
+        template=str(template),
+        environment=[str(e) for e in environment if isinstance(e, str | os.PathLike)],
+        fault_spec=faults if isinstance(faults, str) else None,
+        update_template=str(update_template) if update_template is not None else None,
+    )
     first_event = world.store.last_event_id()
     before = world.cloud.snapshot_inventory()
     v0 = world.clock.now()
@@ -169,6 +215,7 @@ def simulate(
 
     try:
         phase("create", lambda: world.create_stack(stack_name, template, envs, parameters))
+        _capture_views(report, world.get_stack(stack_name, deleted_ok=True))
         if report.phases[-1].ok:
             if update_template is not None:
                 phase(
@@ -189,3 +236,15 @@ def simulate(
         world.close()
     report.wall_seconds = time.perf_counter() - started
     return report
+
+
+def _capture_views(report: Report, stack: Any) -> None:
+    """Keep what the pictures need of the stack after create: its graph and dependencies.
+
+    Nothing here may call the fake cloud (resolving outputs would): that would change the run.
+    """
+    from simulator.views.graph import from_stack
+
+    report.graph = from_stack(stack)
+    graph = stack.definition.dependencies()
+    report.dependencies = {"": {name: graph.requires(name) for name in graph}}
