@@ -10,7 +10,6 @@ and the outputs.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from sdk import exception
@@ -20,6 +19,7 @@ from simulator.template import functions_cfn as cfn
 from simulator.template import functions_core as core
 from simulator.template.conditions import Conditions
 from simulator.template.functions import (
+    OMIT,
     Function,
     ResourceView,
     StaticView,
@@ -29,8 +29,8 @@ from simulator.template.functions import (
 )
 from simulator.template.loader import Template
 from simulator.template.parameters import ParameterValues
-from simulator.template.parser import OMIT, Parser
-from simulator.template.scope import Scope
+from simulator.template.parser import Parser
+from simulator.template.scope import ParentInfo, Scope
 
 #: Function classes that name another resource, and the kind of edge they make.
 _REFERENCE_KINDS = {
@@ -41,18 +41,6 @@ _REFERENCE_KINDS = {
 }
 
 _PARSED_KEYS = ("properties", "metadata", "update_policy", "deletion_policy", "external_id")
-
-
-@dataclass(frozen=True)
-class ParentInfo:
-    """The resource a nested stack stands for (its "facade" in the parent stack)."""
-
-    name: str
-    type_name: str = ""
-    metadata: Any = None
-    deletion_policy: str = "Delete"
-    update_policy: Any = None
-    stack_name: str | None = None
 
 
 class _Resource:
