@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator.events import Event, format_event, format_time
+from simulator.events import Event, StackPaths, format_event, format_time
 
 
 @dataclass
@@ -123,7 +123,8 @@ class Report:
     def to_text(self) -> str:
         """The human-readable report."""
         lines = [f"plugsim simulate {self.template} (seed {self.seed})", "", "Timeline:"]
-        lines += [f"  {format_event(e)}" for e in self.events]
+        paths = StackPaths()
+        lines += [f"  {format_event(e, paths)}" for e in self.events]
         lines += ["", "Phases:"]
         for p in self.phases:
             lines.append(
@@ -138,7 +139,7 @@ class Report:
         )
         if self.faults:
             lines.append(f"Injected faults: {len(self.faults)}")
-            lines += [f"  {f}" for f in self.faults]
+            lines += _fault_table(self.faults)
         if self.leaks:
             lines.append(f"LEAKED fake-cloud resources: {len(self.leaks)}")
             lines += [
@@ -248,3 +249,23 @@ def _capture_views(report: Report, stack: Any) -> None:
     report.graph = from_stack(stack)
     graph = stack.definition.dependencies()
     report.dependencies = {"": {name: graph.requires(name) for name in graph}}
+
+
+def _fault_table(faults: list[dict[str, Any]]) -> list[str]:
+    """Injected faults as aligned columns: virtual time, call, effect, rule, entity."""
+    header = ("time", "call", "effect", "rule", "entity")
+    rows = [
+        (
+            format_time(float(f.get("time") or 0.0)),
+            f"{f.get('service')}.{f.get('operation')}",
+            str(f.get("effect") or ""),
+            str(f.get("rule_name") or f.get("rule_index", "")),
+            str(f.get("entity_id") or "-"),
+        )
+        for f in faults
+    ]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return [
+        "  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in [header, *rows]
+    ]

@@ -29,6 +29,7 @@ from simulator.cli.cloud import cloud
 from simulator.cli.misc import bench, template
 from simulator.cli.simulate import simulate
 from simulator.cli.stack import stack
+from simulator.cli.views import stack_graph, stack_report, stack_timeline, template_graph
 from simulator.scaffold import new
 
 
@@ -87,6 +88,10 @@ def main(
 
 
 main.add_command(stack)
+stack.add_command(stack_graph)
+stack.add_command(stack_timeline)
+stack.add_command(stack_report)
+template.add_command(template_graph)
 main.add_command(template)
 main.add_command(cloud)
 main.add_command(bench)

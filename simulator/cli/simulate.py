@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import click
 
@@ -34,6 +36,17 @@ pass_options = click.make_pass_decorator(Options)
     "--progress/--no-progress", default=False, help="Also stream events to stderr while running."
 )
 @click.option(
+    "--report",
+    "report_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Also write a self-contained HTML page of the run (timeline, graph, events, faults).",
+)
+@click.option(
+    "--timeline/--no-timeline",
+    default=False,
+    help="Also draw the run's timeline (text format), with the critical path of each action.",
+)
+@click.option(
     "--lifecycle-plugin",
     "lifecycle_plugins",
     multiple=True,
@@ -54,6 +67,8 @@ def simulate(
     update_template: str | None,
     fmt: str,
     progress: bool,
+    report_path: str | None,
+    timeline: bool,
     lifecycle_plugins: Sequence[str],
     strict_lifecycle: bool,
 ) -> None:
@@ -82,5 +97,26 @@ def simulate(
         click.echo(json.dumps(report.to_dict(), indent=2, default=str))
     else:
         click.echo(report.to_text(), nl=False)
+        if timeline:
+            _print_timeline(report)
+    if report_path:
+        from simulator.views.page import render_page
+
+        Path(report_path).write_text(render_page(report.to_page()), encoding="utf-8")
+        click.echo(f"Report: {report_path}", err=fmt == "json")
     if not report.ok:
         raise click.exceptions.Exit(1)
+
+
+def _print_timeline(report: Any) -> None:
+    from rich.console import Console
+
+    from simulator.views.gantt import render_terminal
+    from simulator.views.timeline import build_timeline
+
+    timeline = build_timeline(report.events, report.faults, report.dependencies)
+    console = Console(highlight=False, soft_wrap=False)
+    click.echo("")
+    console.print(render_terminal(timeline, console.width), end="")
+    for line in timeline.describe_paths():
+        click.echo(f"Critical path {line}")

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator.events import STACK_TYPE, Event
+from simulator.events import STACK_TYPE, Event, StackPaths
 
 #: Actions the engine runs dependants first (so a resource waits on what requires it).
 REVERSE_ACTIONS = frozenset({"DELETE", "SUSPEND"})
@@ -117,37 +117,12 @@ class Timeline:
 
 
 def stack_paths(events: Iterable[Event]) -> dict[str, str]:
-    """Map every stack id in *events* to its path: '' for a top-level stack, ``web1/`` under ``web1``.
-
-    A nested stack is owned by the resource whose physical id is the nested stack's id (as in Heat).
-    """
+    """Map every stack id in *events* to its path: '' for a top-level stack, ``web1/`` under ``web1``."""
     events = list(events)
-    owner: dict[str, tuple[str, str]] = {}
-    stacks: list[str] = []
+    paths = StackPaths()
     for ev in events:
-        if ev.is_stack_event:
-            if ev.stack_id not in stacks:
-                stacks.append(ev.stack_id)
-        elif ev.physical_resource_id and ev.physical_resource_id not in owner:
-            owner.setdefault(ev.physical_resource_id, (ev.stack_id, ev.resource_name))
-    paths: dict[str, str] = {}
-
-    def path(stack_id: str, seen: tuple[str, ...] = ()) -> str:
-        if stack_id in paths:
-            return paths[stack_id]
-        parent = owner.get(stack_id)
-        if parent is None or parent[0] == stack_id or stack_id in seen:
-            result = ""
-        else:
-            result = path(parent[0], (*seen, stack_id)) + parent[1] + "/"
-        paths[stack_id] = result
-        return result
-
-    for stack_id in stacks:
-        path(stack_id)
-    for ev in events:
-        path(ev.stack_id)
-    return paths
+        paths.feed(ev)
+    return {ev.stack_id: paths.prefix(ev.stack_id) for ev in events}
 
 
 def build_timeline(
