@@ -186,6 +186,8 @@ def simulate(
     )
     if listener is not None:
         world.listeners.append(listener)
+        if hasattr(listener, "attach"):
+            listener.attach(world)
     report = Report(
         seed=world.seed,
         template=str(template),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -78,21 +79,29 @@ def simulate(
     """
     from simulator.simulate import simulate as run
 
-    listener = progress_listener("table") if progress and fmt == "text" else None
-    with opts.heat_options():
-        report = run(
-            template,
-            list(environment),
-            parse_parameters(parameters),
-            seed=seed,
-            faults=faults,
-            update_template=update_template,
-            state=opts.state or ":memory:",
-            plugin_dirs=opts.plugin_dirs,
-            listener=listener,
-            lifecycle_plugins=lifecycle_plugins,
-            strict_lifecycle=strict_lifecycle,
-        )
+    listener: Any = progress_listener("table") if progress and fmt == "text" else None
+    if listener is None and fmt == "text" and sys.stdout.isatty():
+        from simulator.views.live import LiveProgress
+
+        listener = LiveProgress()
+    try:
+        with opts.heat_options():
+            report = run(
+                template,
+                list(environment),
+                parse_parameters(parameters),
+                seed=seed,
+                faults=faults,
+                update_template=update_template,
+                state=opts.state or ":memory:",
+                plugin_dirs=opts.plugin_dirs,
+                listener=listener,
+                lifecycle_plugins=lifecycle_plugins,
+                strict_lifecycle=strict_lifecycle,
+            )
+    finally:
+        if hasattr(listener, "close"):
+            listener.close()
     if fmt == "json":
         click.echo(json.dumps(report.to_dict(), indent=2, default=str))
     else:
