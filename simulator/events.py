@@ -78,6 +78,24 @@ def format_time(seconds: float) -> str:
     return f"{hours:02d}:{minutes:02d}:{secs:02d}.{millis:03d}"
 
 
+#: Virtual instant 0 as a calendar time, for ISO-8601 timestamps in machine-readable output.
+VIRTUAL_EPOCH = "1970-01-01T00:00:00Z"
+
+
+def format_iso(seconds: float) -> str:
+    """Render a virtual instant as an ISO-8601 timestamp counted from :data:`VIRTUAL_EPOCH`.
+
+    ``38.036`` gives ``1970-01-01T00:00:38.036Z``; millisecond precision, like :func:`format_time`.
+    """
+    import datetime
+
+    millis = int(round(seconds * 1000))
+    instant = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC) + datetime.timedelta(
+        milliseconds=millis
+    )
+    return instant.strftime("%Y-%m-%dT%H:%M:%S.") + f"{millis % 1000:03d}Z"
+
+
 def format_event(ev: Event, paths: StackPaths | None = None) -> str:
     """Render one event as a human-readable timeline line.
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator.events import Event, StackPaths, format_event, format_time
+from simulator.events import Event, StackPaths, format_event, format_iso, format_time
 
 
 @dataclass
@@ -44,6 +44,8 @@ class Phase:
             "reason": self.reason,
             "virtual_start": self.virtual_start,
             "virtual_end": self.virtual_end,
+            "virtual_start_iso": format_iso(self.virtual_start),
+            "virtual_end_iso": format_iso(self.virtual_end),
             "virtual_seconds": self.virtual_end - self.virtual_start,
             "wall_seconds": round(self.wall_seconds, 6),
             "ok": self.ok,
@@ -84,7 +86,7 @@ class Report:
             "virtual_seconds": self.virtual_seconds,
             "wall_seconds": round(self.wall_seconds, 6),
             "phases": [p.to_dict() for p in self.phases],
-            "events": [e.to_dict() for e in self.events],
+            "events": [{**e.to_dict(), "time_iso": format_iso(e.time)} for e in self.events],
             "leaks": self.leaks,
             "injected_faults": self.faults,
         }

@@ -134,10 +134,10 @@ def format_option(
 def emit_rows(rows: list[dict[str, Any]], columns: Sequence[str], fmt: str) -> None:
     """Print rows as a table, JSON or YAML."""
     if fmt == "json":
-        click.echo(json.dumps(rows, indent=2, sort_keys=False, default=str))
+        click.echo(json.dumps([with_iso(r) for r in rows], indent=2, default=str))
         return
     if fmt == "yaml":
-        click.echo(yaml.safe_dump(_plain(rows), sort_keys=False), nl=False)
+        click.echo(yaml.safe_dump(_plain([with_iso(r) for r in rows]), sort_keys=False), nl=False)
         return
     from rich.console import Console
     from rich.table import Table
@@ -152,9 +152,9 @@ def emit_mapping(data: dict[str, Any], fmt: str) -> None:
     """Print one record as a two-column table, JSON or YAML."""
     if fmt in ("json", "yaml"):
         if fmt == "json":
-            click.echo(json.dumps(data, indent=2, default=str))
+            click.echo(json.dumps(with_iso(data), indent=2, default=str))
         else:
-            click.echo(yaml.safe_dump(_plain(data), sort_keys=False), nl=False)
+            click.echo(yaml.safe_dump(_plain(with_iso(data)), sort_keys=False), nl=False)
         return
     rows = [
         {"Field": k, "Value": v if isinstance(v, str) else _shown(k, v, json.dumps)}
@@ -163,9 +163,25 @@ def emit_mapping(data: dict[str, Any], fmt: str) -> None:
     emit_rows(rows, ["Field", "Value"], "table")
 
 
+def _is_instant(key: str, value: Any) -> bool:
+    return (key == "time" or key.endswith("_time")) and isinstance(value, int | float)
+
+
+def with_iso(row: dict[str, Any]) -> dict[str, Any]:
+    """*row* with an ISO-8601 ``<key>_iso`` after each virtual instant (which stays in seconds)."""
+    from simulator.events import format_iso
+
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        out[key] = value
+        if _is_instant(key, value) and not isinstance(value, bool):
+            out[f"{key}_iso"] = format_iso(float(value))
+    return out
+
+
 def _shown(key: str, value: Any, other: Callable[[Any], str] = str) -> str:
     """A table cell: virtual instants (``time``, ``*_time``) as ``HH:MM:SS.mmm``, the rest as given."""
-    if (key == "time" or key.endswith("_time")) and isinstance(value, int | float):
+    if _is_instant(key, value):
         from simulator.events import format_time
 
         return format_time(float(value))

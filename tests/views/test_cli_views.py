@@ -86,3 +86,21 @@ def test_a_missing_stack_is_one_line(tmp_path):
     assert result.exit_code == 1
     (line,) = result.output.strip().splitlines()
     assert line.startswith("plugsim: error:") and "nope" in line
+
+
+def test_json_keeps_seconds_and_adds_iso_virtual_timestamps(tmp_path):
+    import json
+
+    from simulator.events import format_iso
+
+    assert format_iso(38.03572209992448) == "1970-01-01T00:00:38.036Z"
+    assert format_iso(3600 * 25 + 0.0004) == "1970-01-02T01:00:00.000Z"
+    state = tmp_path / "w.db"
+    assert run("stack", "create", "s1", "-t", STACK, "-e", ENV, state=state).exit_code == 0
+    shown = json.loads(run("stack", "show", "s1", "-f", "json", state=state).output)
+    assert shown["updated_time"] == pytest.approx(38.0357, abs=1e-3)
+    assert shown["updated_time_iso"] == "1970-01-01T00:00:38.036Z"
+    events = json.loads(run("stack", "event", "list", "s1", "-f", "json", state=state).output)
+    assert all(e["time_iso"] == format_iso(e["time"]) for e in events)
+    report = json.loads(run("simulate", STACK, "-e", ENV, "--format", "json").output)
+    assert report["phases"][0]["virtual_end_iso"] == "1970-01-01T00:00:38.036Z"
