@@ -24,6 +24,7 @@ from sdk import __version__
 from sdk.lint.cli import lint
 from sdk.testing.cli import conformance
 from simulator.cli._shared import Options, PlugsimGroup
+from simulator.cli.campaign import campaign
 from simulator.cli.capabilities import capabilities
 from simulator.cli.cloud import cloud
 from simulator.cli.misc import bench, template
@@ -96,6 +97,7 @@ main.add_command(template)
 main.add_command(cloud)
 main.add_command(bench)
 main.add_command(simulate)
+main.add_command(campaign)
 main.add_command(lint)
 main.add_command(new)
 main.add_command(capabilities)

@@ -17,7 +17,7 @@ from simulator.events import Event, format_time
 from simulator.views.gantt import render_svg
 from simulator.views.timeline import Timeline, build_timeline, stack_paths
 
-_CSS = """
+STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #1a1a1a; max-width: 1400px; }
 h1 { font-size: 1.4rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
 .ok { color: #1d7a1d; } .failed-run { color: #b22222; }
@@ -98,7 +98,7 @@ def render_page(page: RunPage) -> str:
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{escape(page.title)}</title><style>{_CSS}</style></head><body>",
+        f"<title>{escape(page.title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{escape(page.title)}{verdict}</h1>",
     ]
     summary = list(page.summary)
