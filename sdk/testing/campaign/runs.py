@@ -101,8 +101,8 @@ def run_one(spec: RunSpec, seed: int, faults: Any = None) -> RunResult:
     try:
         report = run_report(spec, seed, faults)
     except Exception as ex:  # noqa: BLE001 - a run that cannot start is a finding, not a crash
-        sig = Signature("setup", "", "", type(ex).__name__, str(ex))
-        return RunResult(seed, False, sig.to_list(), [], 0.0, time.perf_counter() - started, "")
+        setup = Signature("setup", "", "", type(ex).__name__, str(ex))
+        return RunResult(seed, False, setup.to_list(), [], 0.0, time.perf_counter() - started, "")
     phases = [p.to_dict() for p in report.phases]
     sig = of_run(phases, report.events, report.leaks)
     return RunResult(
