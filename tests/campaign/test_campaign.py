@@ -191,3 +191,11 @@ def test_ray_finds_what_the_local_backend_finds():
     assert {s: r.digest for s, r in distributed.results.items()} == {
         s: r.digest for s, r in local.results.items()
     }
+
+
+def test_bench_campaign_reports_rates_for_one_and_two_processes():
+    result = CliRunner().invoke(main, ["bench", "--campaign", "4", "--repeat", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["seeds"] == 4 and figures["lifecycles_per_second_1"] > 0
+    assert figures["lifecycles_per_second_2"] > 0 and len(figures["runs_2"]) == 1
