@@ -134,7 +134,7 @@ def phase_create(args: Mapping[str, Any]) -> dict[str, Any]:
                 "state": str(stack.state),
                 "reason": stack.status_reason,
                 "properties": props,
-                "old_names": sorted(cls.properties_schema),
+                "old_names": sorted(getattr(cls, "properties_schema", {}) or {}),
                 "physical_id": res.resource_id,
                 "stored": _plain(dict(res.properties)),
             }

@@ -65,27 +65,14 @@ def run_local(
         yield from run_serial(spec, ranges)
         return
     context = multiprocessing.get_context("spawn")
-    todo = iter(ranges)
+    todo: Iterator[list[int]] = iter(ranges)
     retry: list[tuple[list[int], int]] = []  # (seeds, times they already broke a pool)
     while True:
-        pending: dict[concurrent.futures.Future[list[dict[str, Any]]], tuple[list[int], int]] = {}
         broken: list[tuple[list[int], int]] = []
         with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-
-            def submit(item: tuple[list[int], int]) -> None:
-                pending[pool.submit(run_range, spec, item[0])] = item
-
-            def refill() -> None:
-                while len(pending) < jobs * IN_FLIGHT:
-                    if retry:
-                        submit(retry.pop(0))
-                        continue
-                    seeds = next(todo, None)
-                    if seeds is None:
-                        return
-                    submit((seeds, 0))
-
-            refill()
+            pending: dict[concurrent.futures.Future[list[dict[str, Any]]], tuple[list[int], int]]
+            pending = {}
+            _refill(pool, spec, pending, retry, todo, jobs * IN_FLIGHT)
             while pending:
                 done, _ = concurrent.futures.wait(
                     list(pending), return_when=concurrent.futures.FIRST_COMPLETED
@@ -102,7 +89,7 @@ def run_local(
                     broken += list(pending.values())  # every range in flight is lost with the pool
                     pending.clear()
                     break
-                refill()
+                _refill(pool, spec, pending, retry, todo, jobs * IN_FLIGHT)
         if not broken:
             return
         for seeds, failures in broken:
@@ -110,6 +97,26 @@ def run_local(
                 retry += [([s], failures + 1) for s in seeds] if failures else [(seeds, 1)]
             else:
                 yield [crashed(seeds[0])]
+
+
+def _refill(
+    pool: concurrent.futures.ProcessPoolExecutor,
+    spec: RunSpec,
+    pending: dict[Any, tuple[list[int], int]],
+    retry: list[tuple[list[int], int]],
+    todo: Iterator[list[int]],
+    limit: int,
+) -> None:
+    """Submit retried ranges first, then new ones, until *limit* ranges are in flight."""
+    while len(pending) < limit:
+        if retry:
+            item = retry.pop(0)
+        else:
+            seeds = next(todo, None)
+            if seeds is None:
+                return
+            item = (seeds, 0)
+        pending[pool.submit(run_range, spec, item[0])] = item
 
 
 def run_ray(
