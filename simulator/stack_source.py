@@ -9,11 +9,9 @@ Template resources (a YAML file used as a resource type) are read when the
 source is loaded and kept in :attr:`StackSource.files`, so a nested stack can
 be rebuilt even if the file later changes.
 
-**Project configuration.** When a template file has a ``plugsim.yaml`` next
-to it, its ``plugin_dirs`` (paths relative to that file) are added to the
-stack's plug-in directories and its ``lifecycle_plugins`` (``module:Class``
-strings) run around that stack's actions. This is how the bundled examples
-run with no extra flags.
+When a template file has a ``plugsim.yaml`` next to it
+(:mod:`simulator.project_config`), its ``plugin_dirs`` are added to the
+stack's plug-in directories.
 """
 
 from __future__ import annotations
@@ -27,56 +25,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from sdk import exception
+from simulator.project_config import PLUGIN_DIRS, read_config
 
 if TYPE_CHECKING:
     from simulator.registry import TypeRegistry
     from simulator.stack import Stack
-
-#: The project configuration file looked for next to a template.
-CONFIG_NAME = "plugsim.yaml"
-
-
-CONFIG_KEYS = ("lifecycle_plugins", "plugin_dirs")
-
-
-def read_config(template_dir: Path) -> dict[str, Any]:
-    """Read ``plugsim.yaml`` in *template_dir* (empty when there is none).
-
-    Returns ``{"plugin_dirs": [absolute paths], "lifecycle_plugins": ["module:Class"]}``
-    with the keys the file sets; anything else is a configuration error naming
-    the file and the key.
-    """
-    path = Path(template_dir) / CONFIG_NAME
-    if not path.is_file():
-        return {}
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as ex:
-        raise exception.ConfigurationError(f"{path}: cannot read it: {ex}") from None
-    if not isinstance(data, dict):
-        raise exception.ConfigurationError(f"{path}: must be a map (e.g. plugin_dirs: [plugins])")
-    unknown = sorted(str(k) for k in data if k not in CONFIG_KEYS)
-    if unknown:
-        raise exception.ConfigurationError(
-            f"{path}: unknown key {unknown[0]!r} (known: {', '.join(CONFIG_KEYS)})"
-        )
-    out: dict[str, Any] = {}
-    dirs = data.get("plugin_dirs") or []
-    if not isinstance(dirs, list) or not all(isinstance(d, str) for d in dirs):
-        raise exception.ConfigurationError(f"{path}: plugin_dirs must be a list of paths")
-    if dirs:
-        out["plugin_dirs"] = [str((Path(template_dir) / d).resolve()) for d in dirs]
-    specs = data.get("lifecycle_plugins") or []
-    if not isinstance(specs, list) or not all(isinstance(x, str) for x in specs):
-        raise exception.ConfigurationError(
-            f"{path}: lifecycle_plugins must be a list of 'module:Class' strings"
-        )
-    if specs:
-        out["lifecycle_plugins"] = list(specs)
-    return out
 
 
 def _read_yaml_file(path: Path, what: str) -> Any:
@@ -129,7 +83,7 @@ class StackSource:
             path = Path(os.fspath(template))
             raw = _read_yaml_file(path, "template")
             name, base = str(path), str(path.resolve().parent)
-            dirs.extend(read_config(path.resolve().parent).get("plugin_dirs", []))
+            dirs.extend(read_config(path.resolve().parent).get(PLUGIN_DIRS, []))
         if not isinstance(raw, dict):
             from simulator.template.loader import load_template
 

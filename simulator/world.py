@@ -19,7 +19,8 @@ from sdk import exception
 from sdk.clients import ClientPlugin
 from simulator.clock import VirtualClock, VirtualTimeEventLoop
 from simulator.events import Event
-from simulator.lifecycle import CONFIG_KEY, LifecycleRegistry, read_config
+from simulator.lifecycle import LifecycleRegistry
+from simulator.project_config import LIFECYCLE_PLUGINS, lifecycle_specs
 from simulator.registry import TypeRegistry
 from simulator.rng import SeededRNG, derive_seed
 from simulator.stack import Stack
@@ -260,11 +261,11 @@ class World(StackAPI):
         if tag_list:
             rec.doc["tags"] = tag_list
         if parent is not None:
-            specs = list(parent.record.doc.get(CONFIG_KEY) or [])
+            specs = list(parent.record.doc.get(LIFECYCLE_PLUGINS) or [])
         else:
-            specs = read_config(source.base_dir) if source.base_dir else []
+            specs = lifecycle_specs(source.base_dir) if source.base_dir else []
         if specs:
-            rec.doc[CONFIG_KEY] = specs
+            rec.doc[LIFECYCLE_PLUGINS] = specs
         stack = Stack(self, rec, source, parent_resource=parent_resource)
         self.lifecycle.for_stack(stack)  # a bad plug-in name fails before anything is stored
         stack.validate()
