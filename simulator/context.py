@@ -2,8 +2,11 @@
 
 :class:`EngineContext` is the :class:`sdk.context.ResourceContext` the engine
 gives every resource of a stack: the world's virtual clock, the fake cloud's
-client plug-ins, and persistence of every state change (written to SQLite and
-recorded as an event before the call returns).
+client plug-ins, persistence of every state change (written to SQLite and
+recorded as an event before the call returns) and the facets: the stack's
+signal mailboxes (:mod:`simulator.signals`), the nested stacks its resources
+own (:mod:`simulator.nested_stacks`, reached through the world so this
+module stays below the stack actions) and its resources by reference.
 
 :class:`StackView` is the ``ResourceView`` a template resolver reads other
 resources through (``get_resource``, ``get_attr``, ``resource_facade``). A
@@ -17,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from sdk import exception
 from sdk.clients import ClientPlugin
-from sdk.context import StackInfo
+from sdk.context import NestedStacks, StackInfo
+from simulator.signals import StackSignals
 
 if TYPE_CHECKING:
     from sdk.resource import Resource
@@ -39,7 +43,7 @@ class EngineContext:
     """The :class:`sdk.context.ResourceContext` of every resource in one stack."""
 
     def __init__(self, stack: Stack) -> None:
-        self.engine_stack = stack
+        self._stack = stack
         self.clock = stack.world.clock
         self.poll_interval = POLL_INTERVAL
         self.max_poll_interval = MAX_POLL_INTERVAL
@@ -47,18 +51,34 @@ class EngineContext:
     @property
     def stack(self) -> StackInfo:  # type: ignore[override]
         """What the resource may know about its stack."""
-        st = self.engine_stack
+        st = self._stack
         return StackInfo(
             name=st.name, id=st.id, parameters=dict(st.parameters), timeout_mins=st.timeout_mins
         )
 
     def client_plugin(self, name: str) -> ClientPlugin:
         """Return the fake cloud's client plug-in for service *name*."""
-        return self.engine_stack.world.client_plugin(name)
+        return self._stack.world.client_plugin(name)
 
     def state_changed(self, resource: Resource, action: str, status: str, reason: str) -> None:
         """Persist the new state and record the event before returning."""
-        self.engine_stack.resource_state_changed(resource, action, status, reason)
+        self._stack.resource_state_changed(resource, action, status, reason)
+
+    def signals(self) -> StackSignals:
+        """Return the signal mailboxes of the stack's resources."""
+        world = self._stack.world
+        return StackSignals(world.store, self._stack.id, world.cloud)
+
+    def nested_stacks(self) -> NestedStacks:
+        """Return the nested stacks of the stack's resources."""
+        return self._stack.world.nested_stacks(self._stack)
+
+    def resource_by_reference(self, reference: str) -> Resource | None:
+        """Return the stack's current resource whose reference id or name is *reference*."""
+        for res in self._stack.resources.values():
+            if reference in (res.get_reference_id(), res.name):
+                return res
+        return None
 
     def data_changed(self, resource: Resource) -> None:
         """Persist ``resource_id`` and the resource's data.
@@ -70,9 +90,9 @@ class EngineContext:
         it is written now.
         """
         if resource.status == "IN_PROGRESS":
-            self.engine_stack.defer_persist(resource)
+            self._stack.defer_persist(resource)
         else:
-            self.engine_stack.persist_resource(resource)
+            self._stack.persist_resource(resource)
 
 
 class StackView:

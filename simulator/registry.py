@@ -269,7 +269,7 @@ class TypeRegistry:
             return found
         from simulator.nested import template_resource_class
 
-        return template_resource_class(found, source, self)
+        return template_resource_class(found, source)
 
     def type_lookup(self, source: StackSource, stack: Stack | None = None) -> TypeLookup:
         """Return ``lookup(type_name, resource_name)`` for template validation."""

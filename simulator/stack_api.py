@@ -359,8 +359,7 @@ class StackAPI:
 
     def _record_signal(self: World, st: Stack, res: Any, record: Any) -> Any:
         if isinstance(record, Mapping):
-            key = signals_key(st.id, res.name)
-            self.store.set_meta(key, [*(self.store.get_meta(key) or []), dict(record)])
+            self.store.add_signal(st.id, res.name, dict(record))
             parts = [str(record[k]) for k in ("status", "reason") if record.get(k)]
             reason = " ".join(["Signal:", *parts])
         else:
@@ -439,16 +438,6 @@ class StackAPI:
         if resolution["types"]:
             description["Resolutions"] = resolution
         return description
-
-
-def signals_key(stack_id: str, resource: str) -> str:
-    """The store key of the signals kept for *resource* of the stack *stack_id*."""
-    return f"signals:{stack_id}:{resource}"
-
-
-def resource_signals(stack_id: str, resource: str, store: Any) -> list[dict[str, Any]]:
-    """Return the signals kept for a resource, oldest first."""
-    return list(store.get_meta(signals_key(stack_id, resource)) or [])
 
 
 def _not_busy(stack: Stack) -> None:

@@ -378,5 +378,5 @@ def _parent_info(resource: Any) -> Any:
         metadata=defn.metadata,
         deletion_policy=defn.deletion_policy,
         update_policy=defn.update_policy,
-        stack_name=resource.context.engine_stack.name,
+        stack_name=resource.stack.name,
     )

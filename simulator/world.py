@@ -20,6 +20,7 @@ from sdk.clients import ClientPlugin
 from simulator.clock import VirtualClock, VirtualTimeEventLoop
 from simulator.events import Event
 from simulator.lifecycle import LifecycleRegistry
+from simulator.nested_stacks import EngineNestedStacks
 from simulator.project_config import LIFECYCLE_PLUGINS, lifecycle_specs
 from simulator.registry import TypeRegistry
 from simulator.rng import SeededRNG, derive_seed
@@ -158,6 +159,10 @@ class World(StackAPI):
             plugin = self.cloud.client_plugin(name)
             self._plugins[name] = plugin
         return plugin
+
+    def nested_stacks(self, stack: Stack) -> EngineNestedStacks:
+        """The ``nested_stacks()`` facet of the resources of *stack*."""
+        return EngineNestedStacks(stack)
 
     def emit(self, event: Event) -> None:
         """Pass a recorded event to every listener (progress display)."""

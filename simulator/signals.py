@@ -1,0 +1,41 @@
+"""The engine side of the ``signals()`` facet: one stack's signal mailboxes.
+
+A signal sent to a resource (:meth:`simulator.stack_api.StackAPI.signal_resource`)
+is kept in the store's ``signals`` table under the stack and the resource's
+name, so an engine running in another process sees it. What a fake server's
+config agent sends to a signal endpoint is kept by the fake cloud's compute
+service; :meth:`StackSignals.from_agents` reads it from there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simulator.store import Store
+
+
+class StackSignals:
+    """The signal mailboxes of one stack's resources (:class:`sdk.context.Signals`)."""
+
+    def __init__(self, store: Store, stack_id: str, cloud: Any) -> None:
+        self._store = store
+        self._stack_id = stack_id
+        self._cloud = cloud
+
+    def received(self, resource: str) -> list[dict[str, Any]]:
+        """Return the signals kept for *resource*, oldest first."""
+        return self._store.signals(self._stack_id, resource)
+
+    def clear(self, resource: str) -> None:
+        """Forget the signals kept for *resource*."""
+        self._store.clear_signals(self._stack_id, resource)
+
+    def from_agents(self, endpoint: str) -> list[dict[str, Any]]:
+        """Return what the fake servers' config agents sent to *endpoint*, oldest first."""
+        cloud = self._cloud
+        if "compute" not in cloud.service_names():
+            return []
+        reports = getattr(cloud.service("compute"), "agent_signals", None)
+        if reports is None:
+            return []
+        return [dict(report) for report in reports(endpoint)]
