@@ -150,7 +150,7 @@ class Stack:
     ) -> Resource:
         """Instantiate the plug-in class for *defn* in this stack (state INIT)."""
         src = source or self.source
-        cls = self.world.registry.get_class(defn.resource_type, defn.name, src, self)
+        cls = self.world.registry.get_class(defn.resource_type, defn.name, src)
         try:
             res = cls(defn.name, defn, self.context, resolver=self.resolver)
         except exception.PlugsimError:
