@@ -16,16 +16,67 @@ resource that has not been created yet raises
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sdk import exception
 from sdk.clients import ClientPlugin
 from sdk.context import NestedStacks, StackInfo
+from sdk.resource import Resource
+from sdk.rsrc_defn import ResourceDefinition
+from simulator.clock import VirtualClock
 from simulator.signals import StackSignals
+from simulator.store import Store
 
-if TYPE_CHECKING:
-    from sdk.resource import Resource
-    from simulator.stack import Stack
+
+class ContextWorld(Protocol):
+    """What a context needs of the world (:class:`simulator.stack.StackHost` has it)."""
+
+    store: Store
+    clock: VirtualClock
+    cloud: Any
+
+    def client_plugin(self, name: str) -> ClientPlugin:
+        """The fake cloud's client plug-in for service *name*."""
+
+    def nested_stacks(self, stack: Any) -> NestedStacks:
+        """The ``nested_stacks()`` facet of the resources of *stack*."""
+
+
+class ContextStack(Protocol):
+    """What a context and a stack view need of their stack (:class:`simulator.stack.Stack`)."""
+
+    resources: dict[str, Resource]
+    parent_definition: ResourceDefinition | None
+
+    @property
+    def world(self) -> ContextWorld:
+        """The world the stack lives in."""
+
+    @property
+    def id(self) -> str:
+        """The stack id."""
+
+    @property
+    def name(self) -> str:
+        """The stack name."""
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """The resolved parameter values."""
+
+    @property
+    def timeout_mins(self) -> float | None:
+        """The stack timeout in virtual minutes."""
+
+    def resource_state_changed(self, res: Resource, action: str, status: str, reason: str) -> None:
+        """Persist a transition and record its event."""
+
+    def defer_persist(self, res: Resource) -> None:
+        """Write the row with the next transition."""
+
+    def persist_resource(self, res: Resource) -> None:
+        """Write the row now."""
+
 
 #: First delay between ``check_<action>_complete`` polls (virtual seconds).
 POLL_INTERVAL = 1.0
@@ -42,7 +93,7 @@ def _not_yet_known(message: str) -> Exception:
 class EngineContext:
     """The :class:`sdk.context.ResourceContext` of every resource in one stack."""
 
-    def __init__(self, stack: Stack) -> None:
+    def __init__(self, stack: ContextStack) -> None:
         self._stack = stack
         self.clock = stack.world.clock
         self.poll_interval = POLL_INTERVAL
@@ -98,7 +149,7 @@ class EngineContext:
 class StackView:
     """The ``ResourceView`` the template resolver reads other resources through."""
 
-    def __init__(self, stack: Stack) -> None:
+    def __init__(self, stack: ContextStack) -> None:
         self.stack = stack
 
     def _resource(self, name: str) -> Resource:

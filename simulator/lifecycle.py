@@ -485,3 +485,34 @@ def post_cancel(stack: Stack, plugins: list[RegisteredPlugin], cancelled: bool) 
     failures = run_post_ops(stack, "CANCEL", plugins, strict, not cancelled)
     if failures:
         stack.state_set(stack.action, "FAILED", "; ".join([stack.status_reason, *failures]))
+
+
+def _cancel_pre_ops(stack: Stack) -> str | None:
+    if stack.interrupting:
+        return None
+    vetoed, plugins = pre_cancel(stack)
+    stack.cancel_plugins = plugins
+    return vetoed
+
+
+def cancel_update(stack: Stack) -> None:
+    """Cancel *stack*'s update running in this process (a user ``stack cancel``).
+
+    The lifecycle plug-ins' CANCEL pre-ops run first; a veto raises
+    :class:`sdk.exception.PlugsimError` with the plug-in's message and the
+    update goes on. Their post-ops run when the update has ended.
+    """
+    if not stack.updating:
+        raise exception.NotSupportedAction(
+            f"Cancelling update when stack is {stack.state} is not supported"
+        )
+    vetoed = _cancel_pre_ops(stack)
+    if vetoed is not None:
+        raise exception.PlugsimError(f"Stack CANCEL failed: {vetoed}")
+    stack.interrupt_update()
+
+
+def cancel_quietly(stack: Stack) -> None:
+    """Cancel if an update is running (and no lifecycle pre-op vetoes); else do nothing."""
+    if stack.updating and _cancel_pre_ops(stack) is None:
+        stack.interrupt_update()

@@ -19,18 +19,21 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sdk import exception
 from simulator.project_config import PLUGIN_DIRS, read_config
 
-if TYPE_CHECKING:
-    from simulator.registry import TypeRegistry
-    from simulator.stack import Stack
+
+class TypeLookups(Protocol):
+    """What :meth:`StackSource.describe` needs of a type registry."""
+
+    def type_lookup(self, source: StackSource) -> Callable[..., type]:
+        """Return ``lookup(type_name, resource_name)`` for *source*."""
 
 
 def _read_yaml_file(path: Path, what: str) -> Any:
@@ -244,18 +247,24 @@ class StackSource:
         """The environments merged into one document (for abandon data)."""
         return self.environment.to_dict()
 
-    def build(self, stack: Stack) -> Any:
-        """Build the :class:`simulator.template.StackDefinition` for *stack*."""
+    def build(
+        self, stack_name: str, stack_id: str, project_id: str, parent_resource: Any = None
+    ) -> Any:
+        """Build the :class:`simulator.template.StackDefinition` of a stack.
+
+        *parent_resource* is the resource a nested stack implements (None at
+        top level); ``resource_facade`` reads its definition.
+        """
         from simulator.template import StackDefinition
 
-        parent = stack.parent_resource
+        parent = parent_resource
         return StackDefinition(
             self.load_template(),
             self.environment,
             dict(self.parameters),
-            stack_name=stack.name,
-            stack_id=stack.id,
-            project_id=stack.world.project_id,
+            stack_name=stack_name,
+            stack_id=stack_id,
+            project_id=project_id,
             parent_resource=_parent_info(parent) if parent is not None else None,
         )
 
@@ -308,7 +317,7 @@ class StackSource:
         )
         child.validate(nested, stack.world.registry.type_lookup(child, stack))
 
-    def describe(self, registry: TypeRegistry, clients: Any = None) -> dict[str, Any]:
+    def describe(self, registry: TypeLookups, clients: Any = None) -> dict[str, Any]:
         """Validate without a stack and return Heat's ``template validate`` shape.
 
         *clients* (``clients(name)`` → client plug-in, e.g. a world's

@@ -19,16 +19,16 @@ from sdk import exception
 from sdk.clients import ClientPlugin
 from simulator.clock import VirtualClock, VirtualTimeEventLoop
 from simulator.events import Event
-from simulator.lifecycle import LifecycleRegistry
+from simulator.lifecycle import LifecycleRegistry, cancel_quietly
 from simulator.nested_stacks import EngineNestedStacks
 from simulator.project_config import LIFECYCLE_PLUGINS, lifecycle_specs
-from simulator.registry import TypeRegistry
 from simulator.rng import SeededRNG, derive_seed
 from simulator.stack import Stack
 from simulator.stack_api import StackAPI
 from simulator.stack_loader import load_stack
 from simulator.stack_source import StackSource
 from simulator.store import StackRecord, Store
+from simulator.type_sources import world_registry
 
 T = TypeVar("T")
 
@@ -85,7 +85,7 @@ class World(StackAPI):
         self.project_id = str(self.store.get_meta("project_id") or self.rng.uuid("project"))
         self.backend = backend or self.store.get_meta("backend") or "default"
         self.cloud = self._open_cloud(faults)
-        self.registry = TypeRegistry(plugin_dirs, entry_points=entry_points)
+        self.registry = world_registry(plugin_dirs, entry_points=entry_points)
         #: this engine's stack lifecycle plug-ins (``module:Class`` strings, classes or objects)
         self.lifecycle = LifecycleRegistry(
             lifecycle_plugins, entry_points=entry_points, strict=strict_lifecycle
@@ -178,7 +178,7 @@ class World(StackAPI):
         key = f"cancel:{stack.id}"
         if self.store.get_meta(key):
             self.store.set_meta(key, False)
-            self.loop.call_soon(stack.cancel_quietly)
+            self.loop.call_soon(cancel_quietly, stack)
 
     def run(
         self,
