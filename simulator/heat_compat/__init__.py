@@ -29,7 +29,6 @@ through it and ``--heat-plugin TARGET`` loads Heat plug-ins whose types win
 registry takes its Heat source from :func:`simulator.type_sources.world_registry`).
 """
 
-from simulator.heat_compat._finder import MissingHeatName
 from simulator.heat_compat.loader import (
     CLIENTLESS_PLUGINS,
     DEFAULT_HEAT_VENV,
@@ -46,6 +45,7 @@ from simulator.heat_compat.loader import (
     resolve_heat_targets,
     use_heat_plugins,
 )
+from simulator.heat_compat.missing import MissingHeatName
 
 __all__ = [
     "CLIENTLESS_PLUGINS",

@@ -29,7 +29,9 @@ from sdk import exception
 from sdk.constraints import default_registry
 from sdk.plugins import LoadError, LoadReport, PluginLoader, iter_plugin_files
 from simulator.heat_compat import _vtime
-from simulator.heat_compat._finder import ROOTS, MissingHeatName, shim_imports
+from simulator.heat_compat._finder import ROOTS
+from simulator.heat_compat._shims import TestConstraintDelay, shim_imports
+from simulator.heat_compat.missing import MissingHeatName
 from simulator.registry import PluginConstraints, TypeRegistry
 
 #: Environment variable naming the python of a virtualenv with ``openstack-heat``.
@@ -85,8 +87,6 @@ def needs_heat_compat(path: str | os.PathLike[str]) -> bool:
 
 
 def _register_heat_constraints() -> None:
-    from simulator.heat_compat._shims import TestConstraintDelay
-
     registry = default_registry()
     if "test_constr" not in registry.names():
         registry.register("test_constr", TestConstraintDelay, origin="plugsim heat_compat")

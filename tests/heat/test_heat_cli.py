@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from simulator.cli import main
 from simulator.heat_compat import MissingHeatName, heat_report
-from simulator.heat_compat._finder import shim_imports, shim_module
+from simulator.heat_compat._shims import shim_imports, shim_module
 from simulator.heat_compat.loader import HeatNameMissing, load_heat_plugin
 from simulator.heat_compat.options import HeatOptions, heat_options, using_heat_options
 from simulator.type_sources import PluginDirTypes, world_registry
