@@ -1,8 +1,9 @@
 """The type sources a world's registry is built from.
 
 :func:`world_registry` builds the :class:`simulator.registry.TypeRegistry` of
-a world from, in order: plugsim's bundled library (:mod:`simulator.resources`),
-the entry-point group ``plugsim.resources``, the plug-in directories (loaded
+a world from, in order: plugsim's own test types (:mod:`simulator.resources`),
+the entry-point group ``plugsim.resources`` (the bundled Heat and OpenStack
+library is registered there too), the plug-in directories (loaded
 through the Heat compatibility loader, which loads a file that does not
 import ``heat`` exactly as sdk's ``PluginLoader`` does) and, when asked, Heat
 plug-ins whose types win over every other class. Template resources get
@@ -27,19 +28,19 @@ _EP_CACHE: dict[str, LoadReport] = {}
 
 
 def builtin_mapping() -> dict[str, type]:
-    """Return plugsim's bundled resource types (``Plugsim::Test::*``, ``OS::Heat::*`` ...)."""
+    """Return plugsim's own small resource types (``Plugsim::Test::*``, ``OS::Heat::None``)."""
     from simulator.resources import resource_mapping
 
     return dict(resource_mapping())
 
 
 class BuiltinTypes:
-    """plugsim's bundled library."""
+    """plugsim's own test types (:func:`builtin_mapping`)."""
 
     overrides = False
 
     def load(self, dirs: tuple[str, ...]) -> LoadReport:
-        """The bundled types (whatever the directories)."""
+        """The test types (whatever the directories)."""
         mapping = builtin_mapping()
         return LoadReport(mapping=mapping, sources=dict.fromkeys(mapping, "plugsim built-in"))
 
