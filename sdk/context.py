@@ -173,9 +173,12 @@ class ResourceContext(Protocol):
     """
 
     clock: Clock
-    stack: StackInfo
     poll_interval: float
     max_poll_interval: float
+
+    @property
+    def stack(self) -> StackInfo:
+        """What the resource may know about its stack."""
 
     def client_plugin(self, name: str) -> ClientPlugin:
         """Return the client plug-in for service *name*."""

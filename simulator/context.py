@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from sdk import exception
 from sdk.clients import ClientPlugin
-from sdk.context import NestedStacks, StackInfo
+from sdk.context import Clock, NestedStacks, StackInfo
 from sdk.resource import Resource
 from sdk.rsrc_defn import ResourceDefinition
 from simulator.clock import VirtualClock
@@ -95,12 +95,12 @@ class EngineContext:
 
     def __init__(self, stack: ContextStack) -> None:
         self._stack = stack
-        self.clock = stack.world.clock
+        self.clock: Clock = stack.world.clock
         self.poll_interval = POLL_INTERVAL
         self.max_poll_interval = MAX_POLL_INTERVAL
 
     @property
-    def stack(self) -> StackInfo:  # type: ignore[override]
+    def stack(self) -> StackInfo:
         """What the resource may know about its stack."""
         st = self._stack
         return StackInfo(

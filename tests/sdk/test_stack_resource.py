@@ -100,3 +100,16 @@ def test_a_local_context_keeps_signals_in_memory_and_finds_peers():
     context.peers["h"] = peer
     assert context.resource_by_reference("h") is peer
     assert context.resource_by_reference("other") is None
+
+
+def test_a_validation_context_offers_no_facet_that_would_act():
+    from sdk.properties import ValueNotYetKnown
+    from simulator.property_validation import ValidationContext
+
+    context = ValidationContext()
+    with pytest.raises(exception.PlugsimError, match="not available while a template"):
+        context.signals()
+    with pytest.raises(exception.PlugsimError, match="not available while a template"):
+        context.nested_stacks()
+    with pytest.raises(ValueNotYetKnown):
+        context.resource_by_reference("h")
