@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import os
 import uuid
-from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any, Protocol, TypeVar
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, Protocol
 
 from sdk import exception
 from sdk.clients import ClientPlugin
@@ -30,12 +29,9 @@ from simulator.context import EngineContext, StackView
 from simulator.events import STACK_TYPE, Event
 from simulator.registry import TypeRegistry
 from simulator.resource_rows import json_data, plain, same_scalars
-from simulator.rng import SeededRNG
 from simulator.scheduler import fewer_full_collections
 from simulator.stack_source import StackSource
 from simulator.store import ResourceRecord, StackRecord, Store
-
-T = TypeVar("T")
 
 IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
 
@@ -61,13 +57,13 @@ class StackHost(Protocol):
     """What the stack machinery needs of the world its stacks live in.
 
     :class:`simulator.world.World` implements it; the stack modules (this
-    one, :mod:`simulator.stack_loader`, :mod:`simulator.stack_api`,
-    :mod:`simulator.nested_stacks`) reach the world only through it.
+    one, :mod:`simulator.stack_loader`, :mod:`simulator.nested_stacks` and,
+    through its extension :class:`simulator.stack_api.APIHost`,
+    :mod:`simulator.stack_api`) reach the world only through it.
     """
 
     store: Store
     clock: VirtualClock
-    rng: SeededRNG
     registry: TypeRegistry
     project_id: str
     #: the fake cloud (a ``CloudBackend``)
@@ -102,25 +98,6 @@ class StackHost(Protocol):
         tags: Iterable[str] = (),
     ) -> Stack:
         """Build, validate and store a new stack."""
-
-    def source(
-        self,
-        template: Any,
-        environment: Iterable[Any] = (),
-        parameters: Mapping[str, Any] | None = None,
-        files: Mapping[str, str] | None = None,
-        plugin_dirs: Iterable[str | os.PathLike[str]] = (),
-    ) -> StackSource:
-        """A stack source from a template and environments."""
-
-    def run(
-        self,
-        coro_factory: Callable[[], Awaitable[T]],
-        *,
-        stack_id: str | None = None,
-        action: str = "RUN",
-    ) -> T:
-        """Run a coroutine on the world's virtual-time loop."""
 
 
 class Stack:
