@@ -5,7 +5,7 @@ the resource reaches its clients, the clock, the persistence of its state and
 three facets: the signals kept for the stack's resources (:class:`Signals`),
 the nested stacks a resource may own (:class:`NestedStacks`, used by
 :class:`sdk.stack_resource.StackResource`) and the stack's other resources by
-reference; it never touches the engine's internals. :class:`LocalContext` is a complete,
+reference (:class:`Member`); it never touches the engine's internals. :class:`LocalContext` is a complete,
 in-memory context so that a single resource can be driven alone in a unit
 test, with no engine and no real clock.
 """
@@ -17,13 +17,10 @@ import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from sdk import exception
 from sdk.clients import ClientPlugin
-
-if TYPE_CHECKING:
-    from sdk.resource import Resource
 
 
 @runtime_checkable
@@ -79,6 +76,50 @@ class StackInfo:
     timeout_mins: float | None = None
 
 
+class Reporting(Protocol):
+    """What a context reads of the resource reporting a change to it.
+
+    :class:`sdk.resource.Resource` fits; naming only this keeps the context
+    below the resource (the resource holds a context, not the other way round).
+    """
+
+    @property
+    def name(self) -> str:
+        """The resource's name in its stack."""
+
+    @property
+    def action(self) -> str:
+        """The action of the resource's state."""
+
+    @property
+    def status(self) -> str:
+        """The status of the resource's state."""
+
+    @property
+    def resource_id(self) -> Any:
+        """The physical resource's id, or None."""
+
+    def data(self) -> dict[str, Any]:
+        """A copy of the resource's private data."""
+
+
+class Member(Reporting, Protocol):
+    """A resource of a stack as another resource sees it (:class:`sdk.resource.Resource` fits)."""
+
+    def get_reference_id(self) -> str:
+        """What ``get_resource`` gives for it."""
+
+    def get_attribute(self, key: str, *path: Any) -> Any:
+        """What ``get_attr`` gives for it."""
+
+
+class NestedOwner(Reporting, Protocol):
+    """What the nested-stacks facet needs of the resource owning a nested stack."""
+
+    def resource_id_set(self, value: Any) -> None:
+        """Set the resource's physical id (its nested stack's id)."""
+
+
 class Signals(Protocol):
     """The signal mailboxes of one stack's resources (``context.signals()``).
 
@@ -113,7 +154,7 @@ class NestedStack(Protocol):
         """Why the nested stack is in its current state."""
 
     @property
-    def resources(self) -> Mapping[str, Resource]:
+    def resources(self) -> Mapping[str, Member]:
         """The nested stack's current resources by name (template order)."""
 
     @property
@@ -135,12 +176,12 @@ class NestedStacks(Protocol):
     returns whether the nested stack ended that action ``COMPLETE``.
     """
 
-    def get(self, owner: Resource) -> NestedStack | None:
+    def get(self, owner: NestedOwner) -> NestedStack | None:
         """Return *owner*'s nested stack (None before it exists)."""
 
     async def create(
         self,
-        owner: Resource,
+        owner: NestedOwner,
         template: dict[str, Any],
         parameters: dict[str, Any],
         *,
@@ -154,14 +195,14 @@ class NestedStacks(Protocol):
         """
 
     async def update(
-        self, owner: Resource, template: dict[str, Any] | None, parameters: dict[str, Any]
+        self, owner: NestedOwner, template: dict[str, Any] | None, parameters: dict[str, Any]
     ) -> bool:
         """Update *owner*'s nested stack to *template* (None: keep it) and *parameters*."""
 
-    async def act(self, owner: Resource, action: str) -> bool:
+    async def act(self, owner: NestedOwner, action: str) -> bool:
         """Run ``DELETE``, ``SUSPEND``, ``RESUME`` or ``CHECK`` on *owner*'s nested stack."""
 
-    async def snapshot(self, owner: Resource) -> tuple[bool, dict[str, Any]]:
+    async def snapshot(self, owner: NestedOwner) -> tuple[bool, dict[str, Any]]:
         """Snapshot every resource of *owner*'s nested stack: (ok, name → entry)."""
 
 
@@ -183,10 +224,10 @@ class ResourceContext(Protocol):
     def client_plugin(self, name: str) -> ClientPlugin:
         """Return the client plug-in for service *name*."""
 
-    def state_changed(self, resource: Resource, action: str, status: str, reason: str) -> None:
+    def state_changed(self, resource: Reporting, action: str, status: str, reason: str) -> None:
         """Persist the resource's new state and record the event (before returning)."""
 
-    def data_changed(self, resource: Resource) -> None:
+    def data_changed(self, resource: Reporting) -> None:
         """Persist the resource's ``resource_id`` and data."""
 
     def signals(self) -> Signals:
@@ -195,7 +236,7 @@ class ResourceContext(Protocol):
     def nested_stacks(self) -> NestedStacks:
         """Return the nested stacks of the stack's resources."""
 
-    def resource_by_reference(self, reference: str) -> Resource | None:
+    def resource_by_reference(self, reference: str) -> Member | None:
         """Return the stack's resource whose reference id (or name) is *reference*, or None."""
 
 
@@ -259,7 +300,7 @@ class LocalContext:
         #: the signal mailboxes (:meth:`signals`)
         self.local_signals = LocalSignals()
         #: other resources of the standalone "stack", by name (:meth:`resource_by_reference`)
-        self.peers: dict[str, Resource] = {}
+        self.peers: dict[str, Member] = {}
         self.saved: dict[str, dict[str, Any]] = {}
         self._plugins: dict[str, ClientPlugin] = {}
         for name, value in (clients or {}).items():
@@ -284,7 +325,7 @@ class LocalContext:
                 f"No client named '{name}' in this context (known: {known})"
             ) from None
 
-    def state_changed(self, resource: Resource, action: str, status: str, reason: str) -> None:
+    def state_changed(self, resource: Reporting, action: str, status: str, reason: str) -> None:
         """Record the transition as an event and remember the state."""
         self.events.append(
             RecordedEvent(
@@ -293,7 +334,7 @@ class LocalContext:
         )
         self.data_changed(resource)
 
-    def data_changed(self, resource: Resource) -> None:
+    def data_changed(self, resource: Reporting) -> None:
         """Remember the resource's id, state and data."""
         self.saved[resource.name] = {
             "resource_id": resource.resource_id,
@@ -313,7 +354,7 @@ class LocalContext:
             "sdk.testing's harness (a world) instead"
         )
 
-    def resource_by_reference(self, reference: str) -> Resource | None:
+    def resource_by_reference(self, reference: str) -> Member | None:
         """Return the peer in :attr:`peers` whose reference id or name is *reference*."""
         for res in self.peers.values():
             if reference in (res.get_reference_id(), res.name):

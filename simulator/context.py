@@ -33,7 +33,10 @@ class ContextWorld(Protocol):
 
     store: Store
     clock: VirtualClock
-    cloud: Any
+
+    @property
+    def cloud(self) -> object:
+        """The world's cloud backend."""
 
     def client_plugin(self, name: str) -> ClientPlugin:
         """The fake cloud's client plug-in for service *name*."""

@@ -17,7 +17,7 @@ from simulator.store import Store
 class StackSignals:
     """The signal mailboxes of one stack's resources (:class:`sdk.context.Signals`)."""
 
-    def __init__(self, store: Store, stack_id: str, cloud: Any) -> None:
+    def __init__(self, store: Store, stack_id: str, cloud: object) -> None:
         self._store = store
         self._stack_id = stack_id
         self._cloud = cloud
@@ -31,11 +31,16 @@ class StackSignals:
         self._store.clear_signals(self._stack_id, resource)
 
     def from_agents(self, endpoint: str) -> list[dict[str, Any]]:
-        """Return what the fake servers' config agents sent to *endpoint*, oldest first."""
-        cloud = self._cloud
-        if "compute" not in cloud.service_names():
+        """Return what the fake servers' config agents sent to *endpoint*, oldest first.
+
+        The reports are the compute service's (``agent_signals``); a backend
+        without such a service has no agents, so nothing was sent.
+        """
+        names = getattr(self._cloud, "service_names", None)
+        service = getattr(self._cloud, "service", None)
+        if names is None or service is None or "compute" not in names():
             return []
-        reports = getattr(cloud.service("compute"), "agent_signals", None)
+        reports = getattr(service("compute"), "agent_signals", None)
         if reports is None:
             return []
         return [dict(report) for report in reports(endpoint)]

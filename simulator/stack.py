@@ -24,6 +24,7 @@ from sdk.clients import ClientPlugin
 from sdk.context import NestedStacks
 from sdk.resource import Resource
 from sdk.rsrc_defn import ResourceDefinition
+from simulator.backend import CloudBackend
 from simulator.clock import VirtualClock
 from simulator.context import EngineContext, StackView
 from simulator.events import STACK_TYPE, Event
@@ -66,8 +67,7 @@ class StackHost(Protocol):
     clock: VirtualClock
     registry: TypeRegistry
     project_id: str
-    #: the fake cloud (a ``CloudBackend``)
-    cloud: Any
+    cloud: CloudBackend
     #: resources whose row waits for their next transition: id(resource) -> (stack, resource)
     unsaved: dict[int, tuple[Any, Any]]
 

@@ -3,21 +3,22 @@
 :func:`lint_paths` is the one entry point the CLI and tests use. It raises
 :class:`LintUsageError` when it cannot run at all (a path that does not exist
 or cannot be read, a broken configuration); everything a plug-in does wrong,
-including crashing on import, is a :class:`~sdk.lint.registry.Finding`.
+including crashing on import, is a :class:`~sdk.lint.registry.Finding`. The
+report's shapes live in :mod:`sdk.lint.report`.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sdk.exception import ConfigurationError, PlugsimError
 from sdk.lint import suppress
 from sdk.lint.config import LintConfig, find_config
-from sdk.lint.registry import Finding, Hit, Rule, Severity, all_rules
+from sdk.lint.registry import Finding, Hit, Rule, all_rules
+from sdk.lint.report import LintReport, display_path
 from sdk.lint.source import PluginModule
 
 #: Directories never descended into: the loader does not load tests, and tools' caches.
@@ -29,51 +30,6 @@ TEMPLATE_SUFFIXES = (".yaml", ".yml")
 
 class LintUsageError(PlugsimError):
     """The linter cannot run: bad arguments, an unreadable path, a broken configuration."""
-
-
-@dataclass
-class ChecklistItem:
-    """One line of the inclusion checklist."""
-
-    title: str
-    rule_ids: tuple[str, ...]
-    status: str
-    note: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain-dict form for JSON output."""
-        return {
-            "item": self.title,
-            "rules": list(self.rule_ids),
-            "status": self.status,
-            "note": self.note,
-        }
-
-
-@dataclass
-class LintReport:
-    """What a lint run found."""
-
-    findings: list[Finding] = field(default_factory=list)
-    files: int = 0
-    checklist: list[ChecklistItem] | None = None
-
-    def count(self, severity: Severity) -> int:
-        """How many findings have *severity*."""
-        return sum(1 for f in self.findings if f.severity is severity)
-
-    @property
-    def exit_code(self) -> int:
-        """0 when there is no error finding, else 1."""
-        return 1 if self.count(Severity.ERROR) else 0
-
-
-def display_path(path: Path) -> str:
-    """*path* relative to the working directory when it is below it, in POSIX form."""
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path.resolve().as_posix()
 
 
 def collect(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[Path], list[Path]]:

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
-from sdk import exception
+from sdk import exception, transitions
 from sdk.testing.watchdog import install_heartbeat, run_watched
 from simulator.registry import TypeRegistry
 from simulator.type_sources import world_registry
@@ -41,25 +41,13 @@ class _Registry(TypeRegistry):
         return mapping
 
 
-def legal_transition(before: tuple[str, str], after: tuple[str, str]) -> bool:
-    """Return True when a resource (or stack) may move from *before* to *after*.
-
-    An action starts (``X_IN_PROGRESS``) from any settled state, or again while
-    it is in progress (retry notices); it ends (``X_COMPLETE``/``X_FAILED``)
-    only from ``X_IN_PROGRESS``. CHECK may also be recorded directly from a
-    settled state (a plug-in without ``handle_check``).
-    """
-    b_action, b_status = before
-    a_action, a_status = after
-    if a_status == "IN_PROGRESS":
-        return b_status != "IN_PROGRESS" or b_action == a_action
-    if before == (a_action, "IN_PROGRESS"):
-        return True
-    return a_action == "CHECK" and b_status != "IN_PROGRESS"
-
-
 class TransitionLog:
-    """Every resource transition seen in one world, checked as it happens."""
+    """Every resource transition seen in one world, checked as it happens.
+
+    Legality is :func:`sdk.transitions.legal`, the table the resource's own
+    guards read. A resource first seen is taken to be ``INIT_COMPLETE`` unless
+    :meth:`seed` said otherwise (a resource loaded from the store).
+    """
 
     def __init__(self) -> None:
         self.last: dict[int, tuple[str, str]] = {}
@@ -68,6 +56,12 @@ class TransitionLog:
         self.violations: list[str] = []
         self.count = 0
 
+    def seed(self, res: Any, state: tuple[str, str]) -> None:
+        """Note the state *res* is in before any transition is seen (one restored)."""
+        key = id(res)
+        self.keep[key] = res
+        self.last.setdefault(key, (state[0], state[1]))
+
     def observe(self, res: Any, action: str, status: str) -> None:
         """Record one transition of *res*; remember it when it is illegal."""
         key = id(res)
@@ -75,7 +69,7 @@ class TransitionLog:
         before = self.last.get(key, ("INIT", "COMPLETE"))
         after = (action, status)
         self.count += 1
-        if not legal_transition(before, after):
+        if not transitions.legal(before, after):
             self.violations.append(
                 f"resource '{res.name}' ({res.type()}): illegal transition "
                 f"{before[0]}_{before[1]} -> {action}_{status}"
@@ -126,6 +120,8 @@ class PlugsimWorld(World):
             return
         inner = ctx.state_changed
         log = self.transitions
+        for res in list(getattr(stack, "resources", {}).values()):
+            log.seed(res, (res.action, res.status))
 
         def state_changed(resource: Any, action: str, status: str, reason: str) -> None:
             log.observe(resource, action, status)

@@ -10,7 +10,6 @@ and the outputs.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from sdk import exception
@@ -20,6 +19,7 @@ from simulator.template import functions_cfn as cfn
 from simulator.template import functions_core as core
 from simulator.template.conditions import Conditions
 from simulator.template.functions import (
+    OMIT,
     Function,
     ResourceView,
     StaticView,
@@ -29,22 +29,10 @@ from simulator.template.functions import (
 )
 from simulator.template.loader import Template
 from simulator.template.parameters import ParameterValues
-from simulator.template.parser import OMIT, Parser
-from simulator.template.scope import Scope
+from simulator.template.parser import Parser
+from simulator.template.scope import ParentInfo, Scope
 
 _PARSED_KEYS = ("properties", "metadata", "update_policy", "deletion_policy", "external_id")
-
-
-@dataclass(frozen=True)
-class ParentInfo:
-    """The resource a nested stack stands for (its "facade" in the parent stack)."""
-
-    name: str
-    type_name: str = ""
-    metadata: Any = None
-    deletion_policy: str = "Delete"
-    update_policy: Any = None
-    stack_name: str | None = None
 
 
 class _Resource:

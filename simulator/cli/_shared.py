@@ -1,16 +1,10 @@
-"""The ``plugsim`` command line.
+"""What the ``plugsim`` commands share: the global options, error handling, option and output helpers.
 
-Global options (``--state``, ``--plugin-dir``, ``--heat-compat``,
-``--heat-plugin``, ``--debug``) belong to the top-level group; the verbs live in :mod:`simulator.cli_stack` (``plugsim
-stack ...``), :mod:`simulator.cli_misc` (``template validate``, ``bench``), :mod:`simulator.cli_cloud`
-(``cloud``: salt-cloud's flags and ``cloud inventory``), :mod:`sdk.lint.cli` (``lint``),
-:mod:`simulator.scaffold` (``new``),
-:mod:`simulator.cli_capabilities` (``capabilities``), :mod:`sdk.testing.cli`
-(``conformance``) and :mod:`simulator.cli_simulate` (``simulate``).
-
-A user error (bad template, unknown stack, bad option value) prints one line,
-``plugsim: error: <what went wrong>``, to stderr and exits 1; ``--debug``
-shows the traceback instead.
+:class:`Options` is what the top-level group (:mod:`simulator.cli.main`) collects for its
+subcommands; :class:`PlugsimGroup` turns a user error anywhere below it (bad template, unknown
+stack, bad option value) into one line, ``plugsim: error: <what went wrong>``, on stderr and exit
+status 1 (``--debug`` shows the traceback instead). The command modules import these helpers from
+here, never the entry module.
 """
 
 from __future__ import annotations
@@ -25,7 +19,7 @@ from typing import Any
 import click
 import yaml
 
-from sdk import __version__, exception
+from sdk import exception
 
 
 @dataclass
@@ -58,7 +52,7 @@ class Options:
             return World.open(self.state, plugin_dirs=self.plugin_dirs, **kwargs)
 
 
-class _Group(click.Group):
+class PlugsimGroup(click.Group):
     """A click group turning plugsim errors into one line and exit status 1."""
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -87,59 +81,6 @@ def _debug(ctx: click.Context) -> bool:
 
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
-
-
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="plugsim")
-@click.option(
-    "--state",
-    envvar="PLUGSIM_STATE",
-    metavar="PATH",
-    help="The world's SQLite file (default ./.plugsim/world.db; ':memory:' for none).",
-)
-@click.option(
-    "--plugin-dir",
-    "plugin_dirs",
-    multiple=True,
-    metavar="DIR",
-    type=click.Path(file_okay=False),
-    help="Load resource plug-ins from DIR (repeatable). A file that imports heat is loaded "
-    "through the Heat compatibility layer.",
-)
-@click.option(
-    "--heat-compat",
-    is_flag=True,
-    help="Load every --plugin-dir file through the Heat compatibility layer, not only "
-    "those that import heat.",
-)
-@click.option(
-    "--heat-plugin",
-    "heat_plugins",
-    multiple=True,
-    metavar="TARGET",
-    help="Load an unmodified Heat plug-in (a file, a directory or a heat.engine.resources... "
-    "module of the openstack-heat found via PLUGSIM_HEAT_PYTHON); its types win over "
-    "plugsim's own (repeatable).",
-)
-@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
-@click.pass_context
-def main(
-    ctx: click.Context,
-    state: str | None,
-    plugin_dirs: Sequence[str],
-    heat_compat: bool,
-    heat_plugins: Sequence[str],
-    debug: bool,
-) -> None:
-    """plugsim: simulate cloud-orchestration plug-ins on fake clouds in virtual time."""
-    ctx.obj = Options(
-        state=state,
-        plugin_dirs=list(plugin_dirs),
-        debug=debug,
-        heat_compat=heat_compat,
-        heat_plugins=list(heat_plugins),
-    )
-    ctx.with_resource(ctx.obj.heat_options())
 
 
 # -- shared helpers ------------------------------------------------------------------
@@ -254,22 +195,3 @@ def progress_listener(fmt: str = "table") -> Callable[[Any], None] | None:
         click.echo(format_event(ev), err=True)
 
     return plain
-
-
-def _register() -> None:
-    from sdk.lint.cli import lint
-    from sdk.testing.cli import conformance
-    from simulator import cli_capabilities, cli_cloud, cli_misc, cli_simulate, cli_stack, scaffold
-
-    main.add_command(cli_stack.stack)
-    main.add_command(cli_misc.template)
-    main.add_command(cli_cloud.cloud)
-    main.add_command(cli_misc.bench)
-    main.add_command(cli_simulate.simulate)
-    main.add_command(lint)
-    main.add_command(scaffold.new)
-    main.add_command(cli_capabilities.capabilities)
-    main.add_command(conformance)
-
-
-_register()

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import click
 
-from simulator.cli import Options, environment_options, parse_parameters, progress_listener
+from simulator.cli._shared import Options, environment_options, parse_parameters, progress_listener
 
 pass_options = click.make_pass_decorator(Options)
 
