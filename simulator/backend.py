@@ -67,6 +67,10 @@ class InventoryEntry(Protocol):
     def preseeded(self) -> bool:
         """True for what the backend held before any call (never a leak)."""
 
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """``(service, kind, id)``: the entity's identity, as :class:`InventoryMark` keeps it."""
+
     def to_dict(self) -> JSONData:
         """Return the entry as JSON-able data."""
 
@@ -89,6 +93,10 @@ class FaultRecord(Protocol):
     @property
     def rule_name(self) -> str | None:
         """The name of the rule that fired (None for an unnamed rule)."""
+
+    @property
+    def effect(self) -> str:
+        """The kind of fault (``error``, ``timeout``, ``stuck`` ...), for coverage and reports."""
 
     def to_dict(self) -> JSONData:
         """Return the record as JSON-able data."""

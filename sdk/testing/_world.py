@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sdk import exception, transitions
 from sdk.testing.watchdog import install_heartbeat, run_watched
 from simulator.registry import TypeRegistry
 from simulator.type_sources import world_registry
 from simulator.world import World
+
+if TYPE_CHECKING:
+    from fake_clouds.core.world import FakeCloud
 
 T = TypeVar("T")
 
@@ -97,7 +100,7 @@ class PlugsimWorld(World):
         if latency is not None:
             from fake_clouds.core.latency import LatencyModel
 
-            self.cloud.latency = (
+            self.fake_cloud("a latency marker").latency = (
                 latency if isinstance(latency, LatencyModel) else LatencyModel(latency)
             )
         self.transitions = TransitionLog()
@@ -107,6 +110,21 @@ class PlugsimWorld(World):
         self._lock = threading.Lock()
         self._heartbeat = install_heartbeat(self.loop)
         self.baseline = self.cloud.snapshot_inventory()
+
+    def fake_cloud(self, needed_for: str) -> FakeCloud:
+        """The world's backend as plugsim's :class:`FakeCloud`, which *needed_for* relies on.
+
+        The test kit drives any :class:`~simulator.backend.CloudBackend`; a few of its tools reach
+        into the fake cloud's services and say so clearly on another backend.
+        """
+        from fake_clouds.core.world import FakeCloud
+
+        if not isinstance(self.cloud, FakeCloud):
+            raise exception.ConfigurationError(
+                f"{needed_for} needs plugsim's fake cloud; this world's backend is "
+                f"{type(self.cloud).__name__}"
+            )
+        return self.cloud
 
     def add_type(self, name: str, cls: type) -> None:
         """Register *cls* under the resource type *name* for this world."""
@@ -162,7 +180,7 @@ class PlugsimWorld(World):
     def leaked(self) -> list[Any]:
         """Entities alive now (after settling) that did not exist when the world began."""
         self.settle()
-        return self.cloud.leaks(self.baseline)
+        return list(self.cloud.leaks(self.baseline))
 
     def entity(self, physical_id: Any) -> Any:
         """Return the inventory item whose id is *physical_id*, or None."""
@@ -175,7 +193,9 @@ class PlugsimWorld(World):
 
     def delete_entity(self, item: Any) -> None:
         """Delete a fake-cloud entity behind the plug-in's back (its service's delete call)."""
-        service = self.cloud.service(item.service)
+        service = self.fake_cloud("deleting an entity behind a plug-in's back").service(
+            item.service
+        )
         for attr in sorted(dir(type(service))):
             meta = getattr(getattr(type(service), attr, None), "__fake_operation__", None)
             if meta is None or not meta[0].endswith(".delete"):

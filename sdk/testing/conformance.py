@@ -424,7 +424,8 @@ class ResourceConformance:
         plugin = self.plugin()
         if plugin.entity and plugin.default_client_name:
             show = res.FnGetAtt("show")
-            client = h.world.cloud.client(plugin.default_client_name)
+            cloud = h.world.fake_cloud("comparing the show attribute with the entity")
+            client = cloud.client(plugin.default_client_name)
             actual = getattr(client, plugin.entity).get(h.physical_id)
             actual = actual if isinstance(actual, dict) else actual.to_dict()
             assert show == actual, "the show attribute differs from the fake cloud's entity"
