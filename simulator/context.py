@@ -16,11 +16,11 @@ resource that has not been created yet raises
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from sdk import exception
 from sdk.clients import ClientPlugin
-from sdk.context import Clock, NestedStacks, StackInfo
+from sdk.context import Clock, NestedStacks, Reporting, StackInfo
 from sdk.resource import Resource
 from sdk.rsrc_defn import ResourceDefinition
 from simulator.clock import VirtualClock
@@ -114,9 +114,10 @@ class EngineContext:
         """Return the fake cloud's client plug-in for service *name*."""
         return self._stack.world.client_plugin(name)
 
-    def state_changed(self, resource: Resource, action: str, status: str, reason: str) -> None:
+    def state_changed(self, resource: Reporting, action: str, status: str, reason: str) -> None:
         """Persist the new state and record the event before returning."""
-        self._stack.resource_state_changed(resource, action, status, reason)
+        # only the stack's own resources hold this context
+        self._stack.resource_state_changed(cast(Resource, resource), action, status, reason)
 
     def signals(self) -> StackSignals:
         """Return the signal mailboxes of the stack's resources."""
@@ -134,7 +135,7 @@ class EngineContext:
                 return res
         return None
 
-    def data_changed(self, resource: Resource) -> None:
+    def data_changed(self, resource: Reporting) -> None:
         """Persist ``resource_id`` and the resource's data.
 
         During an action (the resource is ``IN_PROGRESS``) the row is written
@@ -144,9 +145,9 @@ class EngineContext:
         it is written now.
         """
         if resource.status == "IN_PROGRESS":
-            self._stack.defer_persist(resource)
+            self._stack.defer_persist(cast(Resource, resource))
         else:
-            self._stack.persist_resource(resource)
+            self._stack.persist_resource(cast(Resource, resource))
 
 
 class StackView:

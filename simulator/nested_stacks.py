@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sdk import exception
-from sdk.resource import Resource
+from sdk.context import Member, NestedOwner
 from simulator import stack_actions, stack_update
 from simulator.stack import Stack
 from simulator.stack_source import StackSource
@@ -45,7 +45,7 @@ class NestedStackView:
         return self._stack.status_reason
 
     @property
-    def resources(self) -> Mapping[str, Resource]:
+    def resources(self) -> Mapping[str, Member]:
         """The nested stack's current resources by name."""
         return self._stack.resources
 
@@ -70,7 +70,7 @@ class EngineNestedStacks:
     def __init__(self, stack: Stack) -> None:
         self._parent = stack
 
-    def _child(self, owner: Resource) -> Stack | None:
+    def _child(self, owner: NestedOwner) -> Stack | None:
         if owner.resource_id is None:
             return None
         try:
@@ -78,7 +78,7 @@ class EngineNestedStacks:
         except exception.EntityNotFound:
             return None
 
-    def get(self, owner: Resource) -> NestedStackView | None:
+    def get(self, owner: NestedOwner) -> NestedStackView | None:
         """Return *owner*'s nested stack (None before it exists)."""
         child = self._child(owner)
         return NestedStackView(child) if child is not None else None
@@ -105,7 +105,7 @@ class EngineNestedStacks:
 
     async def create(
         self,
-        owner: Resource,
+        owner: NestedOwner,
         template: dict[str, Any],
         parameters: dict[str, Any],
         *,
@@ -125,7 +125,7 @@ class EngineNestedStacks:
         return await stack_actions.create(child)
 
     async def update(
-        self, owner: Resource, template: dict[str, Any] | None, parameters: dict[str, Any]
+        self, owner: NestedOwner, template: dict[str, Any] | None, parameters: dict[str, Any]
     ) -> bool:
         """Update *owner*'s nested stack to *template* (None: keep it) and *parameters*."""
         child = self._child(owner)
@@ -136,7 +136,7 @@ class EngineNestedStacks:
             new_source = dataclasses.replace(new_source, template=template)
         return await stack_update.update(child, new_source)
 
-    async def act(self, owner: Resource, action: str) -> bool:
+    async def act(self, owner: NestedOwner, action: str) -> bool:
         """Run DELETE, SUSPEND, RESUME or CHECK on *owner*'s nested stack (none: True)."""
         child = self._child(owner)
         if child is None:
@@ -151,7 +151,7 @@ class EngineNestedStacks:
             raise exception.NotSupportedAction(f"Nested stack action {action} is not supported")
         return await run(child)
 
-    async def snapshot(self, owner: Resource) -> tuple[bool, dict[str, Any]]:
+    async def snapshot(self, owner: NestedOwner) -> tuple[bool, dict[str, Any]]:
         """Snapshot every resource of *owner*'s nested stack."""
         child = self._child(owner)
         if child is None:
