@@ -36,7 +36,7 @@ class Severity(StrEnum):
 
 
 #: Where a check function looks. The runner calls each rule with the matching input.
-SCOPES = ("module", "project", "package", "template")
+SCOPES = ("module", "project", "package", "template", "upgrade")
 
 #: The rule families, in catalogue order, with the modules that define their rules. A rule
 #: module registers its rules when imported; it never imports another family module just to
@@ -51,6 +51,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "dynamic": ("sdk.lint.dynamic_rules",),
     "driver": ("sdk.lint.driver_rules", "sdk.lint.driver_dynamic"),
     "lifecycle": ("sdk.lint.lifecycle_rules",),
+    "upgrade": ("sdk.lint.upgrade_rules",),
 }
 
 

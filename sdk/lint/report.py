@@ -41,6 +41,8 @@ class LintReport:
     findings: list[Finding] = field(default_factory=list)
     files: int = 0
     checklist: list[ChecklistItem] | None = None
+    #: what the run could not compare or read, in words (``--against``: paths the old version lacks)
+    notes: list[str] = field(default_factory=list)
 
     def count(self, severity: Severity) -> int:
         """How many findings have *severity*."""

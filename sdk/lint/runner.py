@@ -123,13 +123,16 @@ def lint_paths(
     inclusion: bool = False,
     ruff: str | None = "ruff",
     dynamic: bool = True,
+    against: str | None = None,
 ) -> LintReport:
     """Lint *paths* (files or directories) and return the report.
 
     *config* defaults to the ``[tool.plugsim.lint]`` table found by walking up
     from the first path. With *inclusion* the inclusion checklist rules run
     too and the report carries the checklist; *ruff* names the ruff executable
-    that checklist runs (None: treat ruff as not installed).
+    that checklist runs (None: treat ruff as not installed). With *against* (an
+    old version: directory, wheel, distribution or git ref) the upgrade rules
+    compare each resource type's schemas with the old version's.
     """
     python_files, template_files = collect(paths)
     if config is None:
@@ -150,9 +153,21 @@ def lint_paths(
         from sdk.lint.inclusion import Package
 
         package = Package.discover(paths, modules, ruff=ruff)
+    versions = None
+    if against is not None:
+        from sdk.lint.upgrade import compare
+
+        try:
+            versions = compare(paths, against)
+        except ConfigurationError as exc:
+            raise LintUsageError(str(exc)) from None
     findings: list[Finding] = []
     for rule in rules:
-        for hit in _run(rule, modules, templates, package):
+        if rule.scope == "upgrade":
+            hits = list(rule.check(versions)) if versions is not None else []
+        else:
+            hits = _run(rule, modules, templates, package)
+        for hit in hits:
             path = Path(hit.path)
             if config.ignored_in(path, rule.id):
                 continue
@@ -163,6 +178,8 @@ def lint_paths(
     _add_outside_comments(findings, comments)
     findings = sorted(set(suppress.apply(findings, comments)))
     report = LintReport(findings=findings, files=len(modules) + len(templates))
+    if versions is not None:
+        report.notes = list(versions.notes)
     if package is not None:
         from sdk.lint.inclusion import checklist
 

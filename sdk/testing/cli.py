@@ -135,6 +135,15 @@ def conformance_classes(
 )
 @click.option("-k", "keyword", default=None, help="only tests matching this pytest expression")
 @click.option("-q", "--quiet", is_flag=True, help="less pytest output")
+@click.option(
+    "--upgrade-from",
+    "upgrade_from",
+    default=None,
+    metavar="OLD",
+    type=click.Path(exists=True),
+    help="instead of the suite: create a stack of every type with the plug-ins in OLD (a file or "
+    "directory), upgrade them in place to PATH_OR_MODULE and check the stacks keep working",
+)
 def conformance(
     target: str,
     seed: int,
@@ -142,9 +151,13 @@ def conformance(
     properties_file: str | None,
     keyword: str | None,
     quiet: bool,
+    upgrade_from: str | None,
 ) -> None:
     """Run the resource conformance suite on the plug-ins in PATH_OR_MODULE."""
     import pytest
+
+    if upgrade_from is not None:
+        _upgrade(upgrade_from, target, properties_file, seed)
 
     try:
         found = find_plugins(target)
@@ -179,3 +192,21 @@ def conformance(
             args.append("-q")
         code = pytest.main(args)
     sys.exit(int(code))
+
+
+def _upgrade(old: str, new: str, properties_file: str | None, seed: int) -> None:
+    """``--upgrade-from``: the upgrade check, one line per type, exit 1 when any type broke."""
+    from sdk.testing.upgrade import check_upgrade
+
+    if not Path(new).exists():
+        raise click.ClickException(f"--upgrade-from needs the new version as a path, not {new!r}")
+    try:
+        results = check_upgrade(old, new, load_overrides(properties_file), seed=seed)
+    except exception.PlugsimError as ex:
+        raise click.ClickException(str(ex)) from None
+    for result in results:
+        if result.ok:
+            click.echo(f"{result.resource_type}: kept working")
+        for problem in result.problems:
+            click.echo(f"{result.resource_type}: {problem}")
+    sys.exit(0 if all(r.ok for r in results) else 1)

@@ -39,11 +39,12 @@ from sdk.testing._conformance_support import (
     validate_declaration,
 )
 from sdk.testing.harness import PlugsimEnv, ResourceHarness
+from sdk.testing.upgrade import UpgradeConformance
 
 __all__ = ["ConformanceDeclarationError", "ResourceConformance", "conformance_test_names"]
 
 
-class ResourceConformance:
+class ResourceConformance(UpgradeConformance):
     """Base class of a resource plug-in's conformance tests (see the module docstring)."""
 
     #: Mark an intermediate base class as abstract (its attributes are not checked).

@@ -23,6 +23,7 @@ Nothing here is autouse: a test that asks for no plugsim fixture runs untouched.
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, Any
@@ -68,7 +69,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--plugsim-report",
         default=None,
         metavar="PATH",
-        help="write the lifecycle coverage matrix as JSON to PATH",
+        help="PATH ending in .json: write the lifecycle coverage matrix there; any other PATH is "
+        "a directory: coverage.json plus one HTML page per failing plugsim test",
     )
     group.addoption(
         "--plugsim-wall-limit",
@@ -224,8 +226,23 @@ def pytest_runtest_makereport(
         seed = item.stash.get(SEED_KEY, None)
         text = f"seed: {seed} (session seed {session_seed(item.config)})\n"
         text += f"replay: {replay_command(item)}"
+        directory = report_directory(item.config)
+        env = getattr(item, "funcargs", {}).get("plugsim_env")
+        if directory is not None and env is not None:
+            from sdk.testing.report_pages import write_failure_pages
+
+            for path in write_failure_pages(directory, item.nodeid, report.when, env, text):
+                text += f"\nreport: {path}"
         report.sections.append(("plugsim", text))
     return report
+
+
+def report_directory(config: pytest.Config) -> str | None:
+    """The ``--plugsim-report`` directory (None when the option names a .json file or is unset)."""
+    path = config.getoption("--plugsim-report", None)
+    if not path or str(path).lower().endswith(".json"):
+        return None
+    return str(path)
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
@@ -234,6 +251,10 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if coverage is None:
         return
     path = config.getoption("--plugsim-report", None)
+    directory = report_directory(config)
+    if directory is not None:
+        os.makedirs(directory, exist_ok=True)
+        path = os.path.join(directory, "coverage.json")
     if coverage.plugins():
         terminalreporter.write_sep("=", "plugsim lifecycle coverage")
         for line in coverage.lines():
