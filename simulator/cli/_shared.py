@@ -38,10 +38,10 @@ class Options:
     def heat_options(self) -> Any:
         """A context manager making every world built inside it honour the Heat options.
 
-        (:func:`simulator.registry.using_heat_options`; the top-level group
+        (:func:`simulator.heat_compat.options.using_heat_options`; the top-level group
         enters it for the whole command.)
         """
-        from simulator.registry import using_heat_options
+        from simulator.heat_compat.options import using_heat_options
 
         return using_heat_options(force=self.heat_compat, plugins=self.heat_plugins)
 
