@@ -33,6 +33,7 @@ from typing import Any
 from sdk import cloud_driver as cd
 from sdk.exception import PlugsimError
 from simulator.drivers._conformance_checks import (
+    SCENARIO_FUNCTIONS,
     Collector,
     Finding,
     check_create_events,
@@ -215,7 +216,9 @@ class _Scenario:
         self.harness = harness
         if self.rules is None:
             check_static(loaded, self.out)
-        if loaded.missing_functions():
+        if loaded.missing_functions() or any(
+            loaded.function(n) is None for n in SCENARIO_FUNCTIONS
+        ):
             return self.out.findings
         snapshot = harness.cloud.snapshot_inventory()
         created = self._create()

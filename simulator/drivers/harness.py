@@ -42,6 +42,7 @@ from simulator.clock import VirtualClock
 from simulator.drivers.config import CloudConfig, load_cloud_config
 from simulator.drivers.deploy import DeploySimulator
 from simulator.drivers.loader import (
+    SALT_CLOUD_REQUIRED,
     DriverLoadError,
     DriverLocator,
     DriverUnavailable,
@@ -150,7 +151,9 @@ class DriverHarness:
             self.opts = self.config.opts()
             self.utils = build_utils(self.opts, self.cachedir_index)
             self.salt = build_salt(self.opts)
-        self.locator = DriverLocator(drivers, driver_dirs, bundled=bundled)
+        self.locator = DriverLocator(
+            drivers, driver_dirs, bundled=bundled, salt=self.salt_mode is not None
+        )
         self._drivers: dict[str, LoadedDriver] = {}
         self._depth = 0
         self.mock = responses.RequestsMock(assert_all_requests_are_fired=False)
@@ -213,6 +216,10 @@ class DriverHarness:
         except DriverUnavailable:
             self._raise_missing(alias, name, source, before)
             raise
+        if self.salt_mode is not None:
+            loaded.required = SALT_CLOUD_REQUIRED
+        if loaded.name != name and self.locator.by_file_name(name, source):
+            loaded.name = name
         if loaded.name != name:
             raise DriverLoadError(
                 f"{where}: {loaded.source} is the driver {loaded.name!r} (its __virtual__() says "
