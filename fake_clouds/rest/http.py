@@ -196,10 +196,16 @@ class Dialect:
 
     # --- auth and errors -------------------------------------------------------------
 
+    #: Further bearer tokens accepted besides :attr:`token` (the credentials a salt-cloud
+    #: providers file names; empty when the fake insists on one token).
+    accepted: frozenset[str] = frozenset()
+
     def authenticate(self, req: Request) -> bool:
         """True when the request carries this dialect's token (``Authorization: Bearer``)."""
         header = req.headers.get("Authorization", "")
-        return header == f"Bearer {self.token}"
+        if header == f"Bearer {self.token}":
+            return True
+        return header.startswith("Bearer ") and header[len("Bearer ") :] in self.accepted
 
     def error_body(self, status: int, message: str, field_name: str | None = None) -> Any:
         """Return the provider's error body for *status* (subclasses shape it)."""

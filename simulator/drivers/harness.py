@@ -106,6 +106,8 @@ class DriverHarness:
         win_credential_delay: float = 0.0,
         epoch: float = DEFAULT_EPOCH,
         salt_mode: bool | None = None,
+        strict_auth: str | None = None,
+        accept_tokens: Iterable[str] = (),
     ) -> None:
         """Build a harness (no driver is loaded until first used).
 
@@ -114,7 +116,9 @@ class DriverHarness:
         otherwise the ``default`` backend is built from *seed* and *faults*.
         *salt_mode*: run drivers with Salt's own ``__opts__``/``__utils__``
         (see :mod:`simulator.drivers.salt_mode`); None turns it on when Salt
-        imports (or as ``PLUGSIM_SALT_MODE`` says).
+        imports (or as ``PLUGSIM_SALT_MODE`` says). The fake REST APIs accept
+        the credentials the providers name (and *accept_tokens*) besides their
+        default tokens; *strict_auth* makes every dialect accept that one token only.
         """
         self.config: CloudConfig = load_cloud_config(providers, profiles, settings)
         if cloud is None:
@@ -158,8 +162,18 @@ class DriverHarness:
         self._depth = 0
         self.mock = responses.RequestsMock(assert_all_requests_are_fired=False)
         self.rest: RestService | None = None
+        self.strict_auth = strict_auth or None
+        self.accepted_tokens: list[str] = []
         if rest:
             self.rest = cloud.serve_rest(self.mock, tokens=rest_tokens, base_urls=rest_base_urls)
+            accepted = set(provider_credentials(self.config)) | set(accept_tokens)
+            if self.strict_auth is None:
+                self.accepted_tokens = sorted(accepted)
+            for name, dialect in getattr(self.rest, "dialects", {}).items():
+                if self.strict_auth is None:
+                    dialect.accepted = frozenset(accepted)
+                elif name not in (rest_tokens or {}):
+                    dialect.token = self.strict_auth
 
     # --- sessions -------------------------------------------------------------------
 
@@ -376,6 +390,16 @@ class DriverHarness:
     def rest_report(self) -> RestReport | None:
         """Return the fake REST server's report (calls, unserved endpoints, bugs), or None."""
         return self.rest.report() if self.rest is not None else None
+
+
+def provider_credentials(config: CloudConfig) -> list[str]:
+    """Return the credential values the providers name (secret-looking settings), sorted."""
+    found = set()
+    for alias in config.aliases():
+        for key, value in config.provider_settings(alias).items():
+            if isinstance(value, str) and value and (cd.is_secret_key(key) or key == "key"):
+                found.add(value)
+    return sorted(found)
 
 
 def cloud_driver_bus(clock: VirtualClock) -> cd.EventBus:

@@ -120,3 +120,42 @@ def test_cloudstacks_url_is_not_rewritten() -> None:
 def test_dev_null_stays_dev_null() -> None:
     h = _harness(_do(ssh_key_file="/dev/null"))
     assert h.opts["providers"]["my-do"]["digitalocean"]["ssh_key_file"] == "/dev/null"
+
+
+# --- the credential and the catalogue ------------------------------------------------------------
+
+
+def _key_file(tmp_path: Path) -> str:
+    key = tmp_path / "id_ed25519"
+    key.write_text("not a real key\n")
+    return str(key)
+
+
+def test_salts_digitalocean_driver_runs_with_the_users_own_token_and_documented_slugs(
+    tmp_path: Path,
+) -> None:
+    profiles = {
+        "do-1gb": {
+            "provider": "my-do",
+            "size": "s-1vcpu-1gb",
+            "image": "ubuntu-22-04-x64",
+            "location": "nyc3",
+        }
+    }
+    h = _harness(_do(ssh_key_file=_key_file(tmp_path)), profiles)
+    assert "dop_v1_my_own_token" in h.accepted_tokens
+    sizes = h.avail("sizes", "my-do")["my-do"]["digitalocean"]
+    assert "s-1vcpu-1gb" in sizes
+    h.create("do-1gb", "web-1")
+    listed = h.query("list_nodes")["my-do"]["digitalocean"]["web-1"]
+    assert listed["size"] == "s-1vcpu-1gb"
+    assert listed["public_ips"]
+
+
+def test_strict_auth_makes_the_fake_insist_on_one_token() -> None:
+    h = _harness(_do(), strict_auth="the-only-token")
+    with pytest.raises(Exception) as err:
+        h.avail("sizes", "my-do")
+    assert "Unable to authenticate you" in str(err.value)
+    ok = _harness(_do(token="the-only-token"), strict_auth="the-only-token")
+    assert "s-1vcpu-1gb" in ok.avail("sizes", "my-do")["my-do"]["digitalocean"]

@@ -331,7 +331,7 @@ def test_custom_base_urls_tokens_and_a_caller_owned_mock(world):
             r = requests.get(
                 "http://do.local/api/v2/regions", headers={"Authorization": "Bearer s3cret"}
             )
-            assert r.status_code == 200 and r.json()["meta"]["total"] == 8
+            assert r.status_code == 200 and r.json()["meta"]["total"] == 12
             assert requests.get("http://do.local/api/v2/regions").status_code == 401
     body = json.loads(r.text)
     assert body["regions"][0]["slug"] == "ams3"
