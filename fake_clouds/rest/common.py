@@ -136,6 +136,8 @@ class RestState:
     def __init__(self) -> None:
         self.actions: dict[int, Action] = {}
         self.regions: dict[str, str] = {}
+        #: Address a dialect shows -> the fake cloud's own address (see linode.public_address).
+        self.aliases: dict[str, str] = {}
 
     def start_action(
         self,

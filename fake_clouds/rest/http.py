@@ -219,6 +219,16 @@ class Dialect:
         """Return the provider's 404 reply for an endpoint it does not serve."""
         return Reply(404, self.error_body(404, "The resource could not be found."))
 
+    def unserved(self, req: Request) -> Reply:
+        """Return the 404 for an endpoint the fake does not serve, naming method and path.
+
+        The provider's error body shape, so a client's own error message (a
+        Salt driver's "Linode API reported error(s): ...") carries the endpoint.
+        """
+        path = urlsplit(req.url).path
+        message = f"Not found: plugsim's fake {self.name} API does not serve {req.method} {path}"
+        return Reply(404, self.error_body(404, message))
+
     def fail(
         self, status: int, message: str, field_name: str | None = None
     ) -> exception.ClientError:

@@ -188,6 +188,12 @@ class RestServer:
         """Return the token *dialect* accepts."""
         return self.dialects[dialect].token
 
+    def address_of(self, shown: str) -> str:
+        """Return the fake cloud's own address behind an address a dialect shows."""
+        from fake_clouds.rest.common import rest_state
+
+        return rest_state(self.cloud).aliases.get(shown, shown)
+
     def headers(self, dialect: str) -> dict[str, str]:
         """Return the auth headers a client of *dialect* sends."""
         d = self.dialects[dialect]
@@ -251,7 +257,7 @@ class RestServer:
             elif found is None or missing is not None:
                 self._unserved[(dialect.name, req.method, req.url.split("?", 1)[0])] += 1
                 self._charge(dialect, "unserved")
-                reply = dialect.not_found()
+                reply = dialect.unserved(req)
             else:
                 reply = self._run(dialect, found[0], op, req)
         except requests.exceptions.Timeout as ex:

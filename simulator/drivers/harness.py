@@ -166,6 +166,7 @@ class DriverHarness:
         self.accepted_tokens: list[str] = []
         if rest:
             self.rest = cloud.serve_rest(self.mock, tokens=rest_tokens, base_urls=rest_base_urls)
+            self.deployer.resolve_address = getattr(self.rest, "address_of", None)
             accepted = set(provider_credentials(self.config)) | set(accept_tokens)
             if self.strict_auth is None:
                 self.accepted_tokens = sorted(accepted)
