@@ -161,6 +161,7 @@ class DOBase(Dialect):
     def check_region(self, value: Any, field_name: str = "region") -> str:
         """Return a valid region slug or fail naming *field_name*."""
         if not isinstance(value, str) or value not in dict(REGIONS):
+            self.state().misses.append((self.name, "region", str(value)))
             raise self.invalid(f"You specified an invalid region ({value!r}).", field_name)
         return value
 
@@ -214,6 +215,7 @@ class DOBase(Dialect):
             fits = [f for f in flavors if f["vcpus"] >= vcpus and f["ram"] >= memory]
             pool = fits or flavors
             return value, min(pool, key=lambda f: (f["ram"], f["vcpus"], f["disk"], f["id"]))
+        self.state().misses.append((self.name, "size", str(value)))
         raise self.invalid(
             f"You specified an invalid size for Droplet creation ({value!r}).", "size"
         )
@@ -260,6 +262,7 @@ class DOBase(Dialect):
                 return image
             if isinstance(value, str) and value in (image["name"], alias[0] if alias else None):
                 return image
+        self.state().misses.append((self.name, "image", str(value)))
         raise self.invalid(
             f"You specified an invalid image for Droplet creation ({value!r}).", field_name
         )

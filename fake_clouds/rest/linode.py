@@ -232,6 +232,7 @@ class Linode(Dialect):
         for flavor in self.compute.list_flavors():
             if ref in (flavor_slug(flavor, LINODE_TYPES), flavor["name"]):
                 return flavor
+        rest_state(self.cloud).misses.append((self.name, "type", str(ref)))
         raise self.fail(400, f"A valid plan type by that ID was not found ({ref!r})", "type")
 
     def find_image(self, ref: Any) -> dict[str, Any] | None:
@@ -276,9 +277,11 @@ class Linode(Dialect):
                 raise self.fail(400, f"{name} is required", name)
         flavor = self.find_type(body["type"])
         if body["region"] not in {r for r, _, _ in REGIONS}:
+            rest_state(self.cloud).misses.append((self.name, "region", str(body["region"])))
             raise self.fail(400, f"region is not valid ({body['region']!r})", "region")
         image = self.find_image(body["image"])
         if image is None:
+            rest_state(self.cloud).misses.append((self.name, "image", str(body["image"])))
             raise self.fail(400, f"image is not valid ({body['image']!r})", "image")
         label = self.check_label(body["label"]) if "label" in body else None
         tags = self.check_tags(body.get("tags", []))

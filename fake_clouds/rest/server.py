@@ -194,6 +194,12 @@ class RestServer:
 
         return rest_state(self.cloud).aliases.get(shown, shown)
 
+    def catalogue_misses(self) -> list[tuple[str, str, str]]:
+        """Return ``(dialect, kind, value)`` of every catalogue entry asked for and lacking."""
+        from fake_clouds.rest.common import rest_state
+
+        return list(rest_state(self.cloud).misses)
+
     def headers(self, dialect: str) -> dict[str, str]:
         """Return the auth headers a client of *dialect* sends."""
         d = self.dialects[dialect]
