@@ -27,6 +27,8 @@ function and - for unexpected errors - the line.
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -39,6 +41,7 @@ from sdk import cloud_driver as cd
 from sdk.exception import ConfigurationError, EntityNotFound, PlugsimError
 from simulator.backend import DEFAULT_BACKEND, CloudBackend, RestReport, RestService, load_backend
 from simulator.clock import VirtualClock
+from simulator.drivers.cloudmap import MapEntry
 from simulator.drivers.config import CloudConfig, load_cloud_config
 from simulator.drivers.deploy import DeploySimulator
 from simulator.drivers.loader import (
@@ -50,6 +53,7 @@ from simulator.drivers.loader import (
     load_driver,
 )
 from simulator.drivers.netguard import guard_sockets
+from simulator.drivers.parallel import Outcome, run_parallel
 from simulator.drivers.salt_mode import SaltMode, salt_mode_wanted
 from simulator.drivers.utils import build_salt, build_utils
 from simulator.drivers.vtime import DEFAULT_EPOCH, VirtualTimeModule
@@ -309,11 +313,50 @@ class DriverHarness:
 
     # --- salt-cloud operations ---------------------------------------------------------
 
-    def create(self, profile: str, name: str) -> Any:
-        """Create *name* from *profile* (``salt-cloud -p PROFILE NAME``); return create()'s result."""
+    def create(self, profile: str, name: str, overrides: Mapping[str, Any] | None = None) -> Any:
+        """Create *name* from *profile* (``salt-cloud -p PROFILE NAME``); return create()'s result.
+
+        *overrides* replace the profile's settings for this node (a map file's).
+        """
         vm_ = self.vm(profile, name)
+        if overrides:
+            vm_.update(copy.deepcopy(dict(overrides)))
         alias = vm_["provider"].split(":", 1)[0]
         return self.call(alias, "create", vm_)
+
+    def create_map(self, entries: Iterable[MapEntry], parallel: bool = False) -> dict[str, Any]:
+        """Create a map's nodes (``salt-cloud -m MAP [-P]``); existing ones are left alone.
+
+        With *parallel* the creates run at the same time in virtual time
+        (:func:`~simulator.drivers.parallel.run_parallel`). Returns ``{name:
+        result}`` (``{"Already exists": True}`` for a node that exists); the
+        first failure is raised after every create has finished.
+        """
+        entries = list(entries)
+        existing: set[str] = set()
+        for alias in self.aliases():
+            nodes = self.call(alias, "list_nodes")
+            if isinstance(nodes, Mapping):
+                existing.update(str(n) for n in nodes)
+        todo = [e for e in entries if e.name not in existing]
+        results: dict[str, Any] = {e.name: {"Already exists": True} for e in entries}
+        calls = [functools.partial(self.create, e.profile, e.name, e.overrides) for e in todo]
+        if parallel and len(calls) > 1:
+            with self.session():
+                outcomes = run_parallel(self.clock, calls)
+        else:
+            outcomes = []
+            for call in calls:
+                try:
+                    outcomes.append(Outcome(call()))
+                except DriverCallError as ex:
+                    outcomes.append(Outcome(error=ex))
+        for entry, outcome in zip(todo, outcomes, strict=True):
+            results[entry.name] = outcome.value
+        for outcome in outcomes:
+            if outcome.error is not None:
+                raise outcome.error
+        return results
 
     def vm(self, profile: str, name: str) -> dict[str, Any]:
         """Return the ``vm_`` that ``create`` gets for *name* on *profile* (Salt's in salt mode)."""
