@@ -286,8 +286,9 @@ class Linode(Dialect):
         label = self.check_label(body["label"]) if "label" in body else None
         tags = self.check_tags(body.get("tags", []))
         for name in ("root_pass",):
-            if name in body and (not isinstance(body[name], str) or len(body[name]) < 11):
-                raise self.fail(400, f"{name} must be a string of at least 11 characters", name)
+            value = body.get(name)
+            if name in body and (not isinstance(value, str) or not 7 <= len(value) <= 128):
+                raise self.fail(400, f"{name} must be a string of 7 to 128 characters", name)
         keys = body.get("authorized_keys", [])
         if not isinstance(keys, list) or not all(
             isinstance(k, str) and k.startswith(("ssh-", "ecdsa-")) for k in keys

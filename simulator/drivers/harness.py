@@ -84,7 +84,9 @@ def _short_connection_error(ex: BaseException) -> str | None:
     for line in text.splitlines():
         line = line.strip()
         if line.startswith("- ") and "://" in line:
-            return f"no fake cloud serves {line[2:]} (real network I/O is refused)"
+            # The query string may carry a credential (Vultr v1's api_key=...): never shown.
+            method_url = line[2:].split("?", 1)[0]
+            return f"no fake cloud serves {method_url} (real network I/O is refused)"
     return "a request went to a host no fake cloud serves (real network I/O is refused)"
 
 
@@ -219,6 +221,7 @@ class DriverHarness:
             known = ", ".join(self.locator.known()) or "none"
             raise ConfigurationError(f"{where}: unknown driver {name!r} (known: {known})")
         before = len(self.runtime.notes)
+        warned = len(self.salt_mode.warnings) if self.salt_mode is not None else 0
         try:
             loaded = load_driver(
                 source,
@@ -232,8 +235,14 @@ class DriverHarness:
                 runtime=self.runtime,
                 where=where,
             )
-        except DriverUnavailable:
+        except DriverUnavailable as ex:
             self._raise_missing(alias, name, source, before)
+            said = self.salt_mode.warnings_since(warned) if self.salt_mode is not None else []
+            if said and str(ex).endswith("without a reason"):
+                raise DriverUnavailable(
+                    f"{str(ex)[: -len('it returned False without a reason')]}"
+                    f"it returned False; Salt said: {'; '.join(said)}"
+                ) from None
             raise
         if self.salt_mode is not None:
             loaded.required = SALT_CLOUD_REQUIRED

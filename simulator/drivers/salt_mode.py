@@ -385,13 +385,24 @@ def simulated_helpers(vm_provider: Callable[[Mapping[str, Any]], Mapping[str, An
 
 
 class _MissingKeyNotes(logging.Handler):
-    """Turns Salt's "required setting is missing" warnings into runtime ConfigNotes."""
+    """Turns Salt's "required setting is missing" warnings into runtime ConfigNotes.
 
-    def __init__(self, runtime: cloud.DriverRuntime) -> None:
+    Salt's other warnings while a driver loads or runs ("Missing dependency:
+    'IPy'. The proxmox driver requires ...") are kept in *warnings* so a driver
+    that disables itself without a reason can be reported with Salt's words.
+    """
+
+    def __init__(self, runtime: cloud.DriverRuntime, warnings: list[str]) -> None:
         super().__init__(logging.WARNING)
         self.runtime = runtime
+        self.warnings = warnings
 
     def emit(self, record: logging.LogRecord) -> None:
+        if not str(record.msg).startswith(_MISSING_KEY_MESSAGE):
+            try:
+                self.warnings.append(record.getMessage())
+            except Exception:  # noqa: BLE001 - a malformed log record must not break a call
+                self.warnings.append(str(record.msg))
         if not str(record.msg).startswith(_MISSING_KEY_MESSAGE) or len(record.args or ()) != 3:
             return
         key, provider, alias = (str(a) for a in record.args)  # type: ignore[union-attr]
@@ -423,6 +434,8 @@ class SaltMode:
         self.simulated = simulated_helpers(self._vm_for_sdk)
         self.utils = UtilsMap()
         self.salt = UtilsMap(salt_functions or {})
+        #: Salt's warnings logged while driver code ran (see :meth:`warnings_since`).
+        self.warnings: list[str] = []
         self.private_utils = _load_private_cloud_utils(
             {
                 "__opts__": self.opts,
@@ -438,6 +451,10 @@ class SaltMode:
         for name, fun in self.simulated.items():
             self.utils[f"cloud.{name}"] = fun
         self.utils["http.query"] = http_query
+
+    def warnings_since(self, mark: int) -> list[str]:
+        """Return Salt's warnings logged during driver calls since *mark* (distinct, in order)."""
+        return list(dict.fromkeys(self.warnings[mark:]))
 
     def close(self) -> None:
         """Remove the temporary directory."""
@@ -482,8 +499,8 @@ class SaltMode:
         (so the harness can name the missing key). Everything is restored on exit.
         """
         saved: list[tuple[types.ModuleType, dict[str, Any]]] = []
-        handler = _MissingKeyNotes(self.runtime)
-        salt_logger = logging.getLogger("salt.config")
+        handler = _MissingKeyNotes(self.runtime, self.warnings)
+        salt_logger = logging.getLogger("salt")
         level = salt_logger.level
         if salt_logger.getEffectiveLevel() > logging.WARNING:
             salt_logger.setLevel(logging.WARNING)

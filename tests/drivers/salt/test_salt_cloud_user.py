@@ -159,3 +159,12 @@ def test_strict_auth_makes_the_fake_insist_on_one_token() -> None:
     assert "Unable to authenticate you" in str(err.value)
     ok = _harness(_do(token="the-only-token"), strict_auth="the-only-token")
     assert "s-1vcpu-1gb" in ok.avail("sizes", "my-do")["my-do"]["digitalocean"]
+
+
+def test_a_driver_disabled_without_a_reason_is_reported_with_salts_warning() -> None:
+    h = _harness({"px": {"driver": "proxmox", "user": "root@pam", "password": "pw"}})
+    with pytest.raises(Exception) as err:
+        h.driver("px")
+    assert "disabled by __virtual__(): it returned False; Salt said: Missing dependency" in str(
+        err.value
+    )
