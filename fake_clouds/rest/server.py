@@ -97,13 +97,14 @@ class RestReport:
 def dialect_classes() -> dict[str, type[Dialect]]:
     """Return the built-in dialect classes by name."""
     from fake_clouds.rest.digitalocean import DigitalOcean
+    from fake_clouds.rest.hetzner import Hetzner
     from fake_clouds.rest.linode import Linode
     from fake_clouds.rest.openstack import OpenStackCompute
 
-    return {cls.name: cls for cls in (DigitalOcean, Linode, OpenStackCompute)}
+    return {cls.name: cls for cls in (DigitalOcean, Linode, OpenStackCompute, Hetzner)}
 
 
-DIALECTS: tuple[str, ...] = ("digitalocean", "linode", "openstack")
+DIALECTS: tuple[str, ...] = ("digitalocean", "linode", "openstack", "hetzner")
 
 
 class RestServer:

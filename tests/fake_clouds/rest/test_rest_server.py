@@ -348,6 +348,7 @@ SECTIONS = {
     "digitalocean": "DigitalOcean v2",
     "linode": "Linode v4",
     "openstack": "OpenStack-style compute",
+    "hetzner": "Hetzner Cloud",
 }
 
 
