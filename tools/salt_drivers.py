@@ -53,8 +53,8 @@ DOCUMENTED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"size": "g6-nanode-1", "image": "linode/ubuntu22.04", "location": "us-east"},
     ),
     "vultr": (
-        {"api_key": "ABCDEFGHIJKLMNOPQRSTUVWXYZ123456", "ssh_key_names": "mykey"},
-        {"size": "vc2-1c-1gb", "image": "Ubuntu 22.04 x64", "location": "ewr"},
+        {"api_key": "ABCDEFGHIJKLMNOPQRSTUVWXYZ123456"},
+        {"location": 1, "image": 160, "size": 95, "enable_private_network": True},
     ),
     "ec2": (
         {

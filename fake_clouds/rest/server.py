@@ -100,11 +100,12 @@ def dialect_classes() -> dict[str, type[Dialect]]:
     from fake_clouds.rest.hetzner import Hetzner
     from fake_clouds.rest.linode import Linode
     from fake_clouds.rest.openstack import OpenStackCompute
+    from fake_clouds.rest.vultr import Vultr
 
-    return {cls.name: cls for cls in (DigitalOcean, Linode, OpenStackCompute, Hetzner)}
+    return {cls.name: cls for cls in (DigitalOcean, Linode, OpenStackCompute, Hetzner, Vultr)}
 
 
-DIALECTS: tuple[str, ...] = ("digitalocean", "linode", "openstack", "hetzner")
+DIALECTS: tuple[str, ...] = ("digitalocean", "linode", "openstack", "hetzner", "vultr")
 
 
 class RestServer:

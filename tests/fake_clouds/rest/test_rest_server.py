@@ -349,6 +349,7 @@ SECTIONS = {
     "linode": "Linode v4",
     "openstack": "OpenStack-style compute",
     "hetzner": "Hetzner Cloud",
+    "vultr": "Vultr v1",
 }
 
 
