@@ -239,7 +239,23 @@ def measure(driver: str, key_file: str) -> dict[str, Any]:
         if harness is not None and harness.salt_mode is not None:
             harness.salt_mode.close()
     row["passed"] = sum(1 for v in row["steps"].values() if v == "yes")
+    row["conformance"] = _conformance(providers, profiles) if row["passed"] else ""
     return row
+
+
+def _conformance(providers: dict[str, Any], profiles: dict[str, Any]) -> str:
+    """Return the baseline conformance findings, summarised: guide rules departed from, gaps."""
+    from simulator.drivers import check_driver
+
+    findings = check_driver(None, providers, profiles, fault_kinds=[])
+    departures = sorted({f.check for f in findings if f.origin == "driver"})
+    gaps = sorted({f.message.split(": ", 1)[0] for f in findings if f.origin == "plugsim"})
+    parts = []
+    if departures:
+        parts.append("departs from the guide: " + ", ".join(departures))
+    if gaps:
+        parts.append(f"{len(gaps)} plugsim gap(s)")
+    return "; ".join(parts) or "conforms"
 
 
 def _listed(nodes: Any, name: str) -> Any:
@@ -258,11 +274,16 @@ def table(rows: list[dict[str, Any]], version: str) -> str:
         + (f" ({', '.join(works)})." if works else ".")
     )
     lines = [head, "", ".. list-table::", "   :header-rows: 1", "   :widths: 14 5 5 5 5 5 61", ""]
-    lines += ["   * - driver", *(f"     - ``{s}``" for s in STEPS), "     - why not"]
+    lines += [
+        "   * - driver",
+        *(f"     - ``{s}``" for s in STEPS),
+        "     - why not / baseline conformance",
+    ]
     for r in rows:
         lines.append(f"   * - {r['driver']}")
         lines += [f"     - {r['steps'][s]}" for s in STEPS]
-        why = r["why"].replace("`", "'").replace("*", "\\*").replace("|", "\\|") or "\\-"
+        text = r["why"] or r.get("conformance", "")
+        why = text.replace("`", "'").replace("*", "\\*").replace("|", "\\|") or "\\-"
         lines.append(f"     - {why}")
     return "\n".join(lines)
 

@@ -97,3 +97,16 @@ def test_a_departure_from_the_guide_names_the_guides_rule(write_driver) -> None:
     assert fields and fields[0].origin == "driver"
     assert fields[0].rule.startswith("The list_nodes() Function")
     assert fields[0].to_dict()["rule"] == fields[0].rule
+
+
+def test_refusing_with_another_saltcloud_error_is_a_warning_not_an_error(write_driver) -> None:
+    source = BUNDLED.read_text()
+    refusal = 'raise SaltCloudSystemExit("The show_instance action must be called with -a'
+    assert refusal in source
+    source = source.replace(refusal, 'raise SaltCloudException("The show_instance action must be')
+    source += "\n\nclass SaltCloudException(Exception):\n    pass\n"
+    path = write_driver("digitalocean", source)
+    findings = check_driver(path, PROVIDERS, PROFILES, fault_kinds=[])
+    refusals = [f for f in findings if f.check == "call.refusal"]
+    assert refusals and {f.severity for f in refusals} == {"warning"}
+    assert "refused with SaltCloudException, not SaltCloudSystemExit" in refusals[0].message
