@@ -136,6 +136,10 @@ class RestState:
     def __init__(self) -> None:
         self.actions: dict[int, Action] = {}
         self.regions: dict[str, str] = {}
+        #: Address a dialect shows -> the fake cloud's own address (see linode.public_address).
+        self.aliases: dict[str, str] = {}
+        #: (dialect, kind, value) a client asked for that the fake's catalogue lacks.
+        self.misses: list[tuple[str, str, str]] = []
 
     def start_action(
         self,

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from fake_clouds.rest.common import int_id, parse_int
+from fake_clouds.rest.do_base import SIZE_KEY
 from fake_clouds.rest.do_resources import DOResources
 from fake_clouds.rest.http import Reply, Request, route
 
@@ -67,7 +68,7 @@ class DigitalOcean(DOResources):
             if body.get(name) in (None, ""):
                 raise self.invalid(f"{name} is required", name)
         region = self.check_region(body["region"])
-        flavor = self.find_size(body["size"])
+        size_slug, flavor = self.resolve_size(body["size"])
         image = self.find_image(body["image"])
         for name in ("backups", "ipv6", "monitoring", "private_networking", "with_droplet_agent"):
             _bool(self, body, name)
@@ -91,6 +92,7 @@ class DigitalOcean(DOResources):
                 key_name=key_name,
                 user_data=user_data,
                 networks=nets,
+                metadata={SIZE_KEY: size_slug},
             )
             req.entity_id = server["id"]
             number = int_id(server["id"])
@@ -217,7 +219,9 @@ class DigitalOcean(DOResources):
         elif kind in ("reboot", "power_cycle"):
             self.compute.reboot_server(sid, "SOFT" if kind == "reboot" else "HARD")
         elif kind == "resize":
-            self.compute.resize_server(sid, self.find_size(body.get("size"))["id"])
+            slug, flavor = self.resolve_size(body.get("size"))
+            self.compute.set_server_metadata(sid, {SIZE_KEY: slug})
+            self.compute.resize_server(sid, flavor["id"])
         elif kind == "rebuild":
             if body.get("image") in (None, ""):
                 raise self.invalid("image is required", "image")

@@ -31,15 +31,38 @@ TASK = "OS-EXT-STS:task_state"
 
 REGIONS = [
     ("ams3", "Amsterdam 3"),
+    ("blr1", "Bangalore 1"),
     ("fra1", "Frankfurt 1"),
     ("lon1", "London 1"),
     ("nyc1", "New York 1"),
+    ("nyc2", "New York 2"),
     ("nyc3", "New York 3"),
+    ("sfo2", "San Francisco 2"),
     ("sfo3", "San Francisco 3"),
     ("sgp1", "Singapore 1"),
+    ("syd1", "Sydney 1"),
     ("tor1", "Toronto 1"),
 ]
 DEFAULT_REGION = "nyc3"
+
+#: DigitalOcean's public size slugs as its documentation lists them:
+#: slug -> (vCPUs, memory MB, disk GB, description).
+_CATALOGUE: dict[str, tuple[int, int, int, str]] = {
+    "s-1vcpu-512mb-10gb": (1, 512, 10, "Basic"),
+    "s-1vcpu-1gb": (1, 1024, 25, "Basic"),
+    "s-1vcpu-1gb-amd": (1, 1024, 25, "Basic AMD"),
+    "s-1vcpu-1gb-intel": (1, 1024, 25, "Basic Intel"),
+    "s-1vcpu-2gb": (1, 2048, 50, "Basic"),
+    "s-2vcpu-2gb": (2, 2048, 60, "Basic"),
+    "s-2vcpu-4gb": (2, 4096, 80, "Basic"),
+    "s-4vcpu-8gb": (4, 8192, 160, "Basic"),
+    "s-8vcpu-16gb": (8, 16384, 320, "Basic"),
+    "c-2": (2, 4096, 25, "CPU-Optimized"),
+    "g-2vcpu-8gb": (2, 8192, 25, "General Purpose"),
+    "m-2vcpu-16gb": (2, 16384, 50, "Memory-Optimized"),
+}
+#: Server metadata key holding the size slug a droplet was created (or resized) with.
+SIZE_KEY = "do:size"
 
 _ERROR_IDS = {
     400: "bad_request",
@@ -130,7 +153,7 @@ class DOBase(Dialect):
         return {
             "slug": slug,
             "name": names.get(slug, slug),
-            "sizes": [flavor_slug(f, DO_SIZES) for f in self.compute.list_flavors()],
+            "sizes": [z["slug"] for z in self.size_views()],
             "available": True,
             "features": ["backups", "ipv6", "metadata", "install_agent", "private_networking"],
         }
@@ -138,34 +161,75 @@ class DOBase(Dialect):
     def check_region(self, value: Any, field_name: str = "region") -> str:
         """Return a valid region slug or fail naming *field_name*."""
         if not isinstance(value, str) or value not in dict(REGIONS):
+            self.state().misses.append((self.name, "region", str(value)))
             raise self.invalid(f"You specified an invalid region ({value!r}).", field_name)
         return value
 
     def size_view(self, flavor: dict[str, Any]) -> dict[str, Any]:
-        """Return a size object for a flavor."""
-        memory, vcpus = flavor["ram"], flavor["vcpus"]
+        """Return a size object for a flavor (a catalogue slug's numbers when it has one)."""
+        slug = flavor_slug(flavor, DO_SIZES)
+        if slug in _CATALOGUE:
+            return self.slug_view(slug)
+        return self._size(slug, flavor["vcpus"], flavor["ram"], flavor["disk"], flavor["name"])
+
+    def slug_view(self, slug: str) -> dict[str, Any]:
+        """Return the size object of a catalogue slug."""
+        vcpus, memory, disk, description = _CATALOGUE[slug]
+        return self._size(slug, vcpus, memory, disk, description)
+
+    def _size(self, slug: str, vcpus: int, memory: int, disk: int, text: str) -> dict[str, Any]:
         monthly = round(4.0 * vcpus + 3.0 * memory / 1024, 2)
         return {
-            "slug": flavor_slug(flavor, DO_SIZES),
+            "slug": slug,
             "memory": memory,
             "vcpus": vcpus,
-            "disk": flavor["disk"],
+            "disk": disk,
             "transfer": float(max(1, memory // 1024)),
             "price_monthly": monthly,
             "price_hourly": round(monthly / 672, 5),
-            "regions": [slug for slug, _ in REGIONS],
+            "regions": [r for r, _ in REGIONS],
             "available": True,
-            "description": flavor["name"],
+            "description": text,
         }
 
-    def find_size(self, value: Any) -> dict[str, Any]:
-        """Return the flavor a size slug (or flavor name/id) names, or fail with 422."""
+    def size_views(self) -> list[dict[str, Any]]:
+        """Return every size: the catalogue's slugs, then flavors outside it (by name)."""
+        views = [self.slug_view(slug) for slug in _CATALOGUE]
         for flavor in self.compute.list_flavors():
+            if flavor_slug(flavor, DO_SIZES) not in _CATALOGUE:
+                views.append(self.size_view(flavor))
+        return views
+
+    def resolve_size(self, value: Any) -> tuple[str, dict[str, Any]]:
+        """Return ``(slug, flavor)`` for a size slug (or flavor name/id), or fail with 422.
+
+        A catalogue slug without a flavor of its own runs on the smallest flavor
+        that fits it; the droplet still shows the slug (kept in its metadata).
+        """
+        flavors = self.compute.list_flavors()
+        for flavor in flavors:
             if value in (flavor_slug(flavor, DO_SIZES), flavor["name"], flavor["id"]):
-                return flavor
+                return flavor_slug(flavor, DO_SIZES), flavor
+        if isinstance(value, str) and value in _CATALOGUE and flavors:
+            vcpus, memory, _, _ = _CATALOGUE[value]
+            fits = [f for f in flavors if f["vcpus"] >= vcpus and f["ram"] >= memory]
+            pool = fits or flavors
+            return value, min(pool, key=lambda f: (f["ram"], f["vcpus"], f["disk"], f["id"]))
+        self.state().misses.append((self.name, "size", str(value)))
         raise self.invalid(
             f"You specified an invalid size for Droplet creation ({value!r}).", "size"
         )
+
+    def find_size(self, value: Any) -> dict[str, Any]:
+        """Return the flavor a size slug (or flavor name/id) runs on, or fail with 422."""
+        return self.resolve_size(value)[1]
+
+    def droplet_size(self, server: dict[str, Any], flavor: dict[str, Any]) -> dict[str, Any]:
+        """Return the size object a droplet shows (the slug it was created or resized with)."""
+        slug = (server.get("metadata") or {}).get(SIZE_KEY)
+        if slug in _CATALOGUE and flavor_slug(flavor, DO_SIZES) != slug:
+            return self.slug_view(slug)
+        return self.size_view(flavor)
 
     def image_view(self, image: dict[str, Any]) -> dict[str, Any]:
         """Return an image object."""
@@ -198,6 +262,7 @@ class DOBase(Dialect):
                 return image
             if isinstance(value, str) and value in (image["name"], alias[0] if alias else None):
                 return image
+        self.state().misses.append((self.name, "image", str(value)))
         raise self.invalid(
             f"You specified an invalid image for Droplet creation ({value!r}).", field_name
         )
@@ -236,6 +301,7 @@ class DOBase(Dialect):
     def droplet_view(self, server: dict[str, Any]) -> dict[str, Any]:
         """Return a droplet object for a compute server."""
         flavor = self.compute.get_flavor(server["flavor"]["id"])
+        size = self.droplet_size(server, flavor)
         image_ent = entity(self.cloud, "compute", "image", server["image"]["id"])
         image = image_ent.view() if image_ent is not None else None
         number = int_id(server["id"])
@@ -252,9 +318,9 @@ class DOBase(Dialect):
         return {
             "id": number,
             "name": server["name"],
-            "memory": flavor["ram"],
-            "vcpus": flavor["vcpus"],
-            "disk": flavor["disk"],
+            "memory": size["memory"],
+            "vcpus": size["vcpus"],
+            "disk": size["disk"],
             "locked": server.get(TASK) == "deleting",
             "status": self.droplet_status(server),
             "kernel": None,
@@ -265,8 +331,8 @@ class DOBase(Dialect):
             "snapshot_ids": snapshots,
             "image": self.image_view(image) if image else {},
             "volume_ids": [v["id"] for v in server.get("os-extended-volumes:volumes_attached", [])],
-            "size": self.size_view(flavor),
-            "size_slug": flavor_slug(flavor, DO_SIZES),
+            "size": size,
+            "size_slug": size["slug"],
             "networks": {
                 "v4": [
                     {k: n[k] for k in ("ip_address", "netmask", "gateway", "type")}

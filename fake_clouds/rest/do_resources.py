@@ -63,7 +63,7 @@ class DOResources(DOBase):
     @route("GET", "/sizes", op=_FLAVORS)
     def list_sizes(self, req: Request) -> Reply:
         """``GET /sizes``."""
-        return self.page(req, "sizes", [self.size_view(f) for f in self.compute.list_flavors()])
+        return self.page(req, "sizes", self.size_views())
 
     @route("GET", "/regions", op=_FLAVORS)
     def list_regions(self, req: Request) -> Reply:

@@ -196,10 +196,16 @@ class Dialect:
 
     # --- auth and errors -------------------------------------------------------------
 
+    #: Further bearer tokens accepted besides :attr:`token` (the credentials a salt-cloud
+    #: providers file names; empty when the fake insists on one token).
+    accepted: frozenset[str] = frozenset()
+
     def authenticate(self, req: Request) -> bool:
         """True when the request carries this dialect's token (``Authorization: Bearer``)."""
         header = req.headers.get("Authorization", "")
-        return header == f"Bearer {self.token}"
+        if header == f"Bearer {self.token}":
+            return True
+        return header.startswith("Bearer ") and header[len("Bearer ") :] in self.accepted
 
     def error_body(self, status: int, message: str, field_name: str | None = None) -> Any:
         """Return the provider's error body for *status* (subclasses shape it)."""
@@ -212,6 +218,16 @@ class Dialect:
     def not_found(self) -> Reply:
         """Return the provider's 404 reply for an endpoint it does not serve."""
         return Reply(404, self.error_body(404, "The resource could not be found."))
+
+    def unserved(self, req: Request) -> Reply:
+        """Return the 404 for an endpoint the fake does not serve, naming method and path.
+
+        The provider's error body shape, so a client's own error message (a
+        Salt driver's "Linode API reported error(s): ...") carries the endpoint.
+        """
+        path = urlsplit(req.url).path
+        message = f"Not found: plugsim's fake {self.name} API does not serve {req.method} {path}"
+        return Reply(404, self.error_body(404, message))
 
     def fail(
         self, status: int, message: str, field_name: str | None = None

@@ -22,6 +22,7 @@ from fake_clouds.rest.common import (
     iso,
     paginate,
     parse_int,
+    rest_state,
     settle_resize,
 )
 from fake_clouds.rest.http import Dialect, Reply, Request, route
@@ -145,8 +146,28 @@ class Linode(Dialect):
             "successor": None,
         }
 
+    def public_address(self, addr: str) -> str:
+        """Return the address Linode shows for a public address of the fake cloud.
+
+        The fake's external network may use a private range (the default world's
+        172.24.4.0/24), which a client's own classification - Salt's linode driver
+        asks ``ipaddress.ip_address(a).is_private`` - would file under private
+        addresses. Such an address is shown in the RFC 6598 shared range
+        100.64.0.0/10 (never routed on the Internet, yet not ``is_private``;
+        the RFC 5737 documentation ranges are ``is_private`` in Python), keeping
+        its last two octets; the alias is remembered so the simulated deploy
+        finds the server behind it. Nothing is ever contacted.
+        """
+        ip = ipaddress.ip_address(addr)
+        if ip.version != 4 or not ip.is_private:
+            return addr
+        octets = addr.split(".")
+        shown = f"100.64.{octets[2]}.{octets[3]}"
+        rest_state(self.cloud).aliases[shown] = addr
+        return shown
+
     def addresses(self, server: dict[str, Any]) -> tuple[list[str], list[str]]:
-        """Return (public, private) IPv4 addresses of a server."""
+        """Return (public, private) IPv4 addresses of a server (public ones as shown)."""
         public: list[str] = []
         private: list[str] = []
         for net_name in sorted(server.get("addresses") or {}):
@@ -155,8 +176,12 @@ class Linode(Dialect):
                 nets = self.cloud.service("network").list_networks(name=net_name)
                 external = bool(nets and nets[0].get("router:external"))
             for addr in server["addresses"][net_name]:
-                if addr.get("version") == 4:
-                    (public if external else private).append(addr["addr"])
+                if addr.get("version") != 4:
+                    continue
+                if external:
+                    public.append(self.public_address(addr["addr"]))
+                else:
+                    private.append(addr["addr"])
         return public, private
 
     def instance_view(self, server: dict[str, Any]) -> dict[str, Any]:
@@ -207,6 +232,7 @@ class Linode(Dialect):
         for flavor in self.compute.list_flavors():
             if ref in (flavor_slug(flavor, LINODE_TYPES), flavor["name"]):
                 return flavor
+        rest_state(self.cloud).misses.append((self.name, "type", str(ref)))
         raise self.fail(400, f"A valid plan type by that ID was not found ({ref!r})", "type")
 
     def find_image(self, ref: Any) -> dict[str, Any] | None:
@@ -251,15 +277,18 @@ class Linode(Dialect):
                 raise self.fail(400, f"{name} is required", name)
         flavor = self.find_type(body["type"])
         if body["region"] not in {r for r, _, _ in REGIONS}:
+            rest_state(self.cloud).misses.append((self.name, "region", str(body["region"])))
             raise self.fail(400, f"region is not valid ({body['region']!r})", "region")
         image = self.find_image(body["image"])
         if image is None:
+            rest_state(self.cloud).misses.append((self.name, "image", str(body["image"])))
             raise self.fail(400, f"image is not valid ({body['image']!r})", "image")
         label = self.check_label(body["label"]) if "label" in body else None
         tags = self.check_tags(body.get("tags", []))
         for name in ("root_pass",):
-            if name in body and (not isinstance(body[name], str) or len(body[name]) < 11):
-                raise self.fail(400, f"{name} must be a string of at least 11 characters", name)
+            value = body.get(name)
+            if name in body and (not isinstance(value, str) or not 7 <= len(value) <= 128):
+                raise self.fail(400, f"{name} must be a string of 7 to 128 characters", name)
         keys = body.get("authorized_keys", [])
         if not isinstance(keys, list) or not all(
             isinstance(k, str) and k.startswith(("ssh-", "ecdsa-")) for k in keys
@@ -286,6 +315,7 @@ class Linode(Dialect):
         if label is None:
             server = self.compute.update_server(server["id"], name=f"linode{int_id(server['id'])}")
         req.entity_id = server["id"]
+        self.record_event("linode_create", server, ("ACTIVE",))
         return Reply(200, self.instance_view(server))
 
     @route("GET", "/linode/instances/{id}", op=_SERVER)
@@ -314,6 +344,7 @@ class Linode(Dialect):
         server = self.find_instance(req.params["id"])
         req.entity_id = server["id"]
         self.compute.delete_server(server["id"])
+        self.record_event("linode_delete", server, ())
         return Reply(200, {})
 
     def _power(self, req: Request, verb: str) -> Reply:
@@ -329,7 +360,85 @@ class Linode(Dialect):
             self.compute.stop_server(server["id"])
         else:
             self.compute.reboot_server(server["id"], "SOFT")
+        done = ("SHUTOFF",) if verb == "shutdown" else ("ACTIVE",)
+        self.record_event(f"linode_{verb}", server, done)
         return Reply(200, {})
+
+    # --- account events ----------------------------------------------------------------------
+
+    def record_event(self, action: str, server: dict[str, Any], done: tuple[str, ...]) -> None:
+        """Record an account event following *server*'s transition (``started``/``finished``)."""
+        number = int_id(server["id"])
+        rest_state(self.cloud).start_action(
+            self.cloud,
+            action,
+            number,
+            "linode",
+            str(server.get("OS-EXT-AZ:availability_zone") or "us-east"),
+            ("compute", "server", server["id"]),
+            done,
+        )
+        self._labels[number] = server["name"]
+
+    @property
+    def _labels(self) -> dict[int, str]:
+        return rest_state(self.cloud).__dict__.setdefault("linode_labels", {})
+
+    def event_view(self, action: Any) -> dict[str, Any]:
+        """Return a Linode account event for a recorded action."""
+        status = {"in-progress": "started", "completed": "finished", "errored": "failed"}[
+            action.status(self.cloud)
+        ]
+        finished = action.completed_at if status != "started" else None
+        return {
+            "id": action.id,
+            "action": action.type,
+            "created": iso(action.started_at, zulu=False),
+            "entity": {
+                "id": action.resource_id,
+                "type": "linode",
+                "label": self._labels.get(action.resource_id, ""),
+                "url": f"/v4/linode/instances/{action.resource_id}",
+            },
+            "status": status,
+            "percent_complete": 100 if status == "finished" else 50,
+            "seen": False,
+            "read": False,
+            "rate": None,
+            "time_remaining": None,
+            "duration": None if finished is None else finished - action.started_at,
+            "username": "plugsim",
+        }
+
+    def events(self) -> list[Any]:
+        """Return the recorded Linode actions, oldest first."""
+        actions = rest_state(self.cloud).actions.values()
+        return [a for a in actions if a.resource_type == "linode"]
+
+    @route("GET", "/account/events")
+    def list_events(self, req: Request) -> Reply:
+        """``GET /account/events`` honouring ``X-Filter`` (fields, ``+gt``, ``+order``)."""
+        raw = req.headers.get("X-Filter")
+        try:
+            wanted = json.loads(raw) if raw else {}
+        except ValueError:
+            raise self.fail(400, f"X-Filter is not valid JSON: {raw!r}", "X-Filter") from None
+        if not isinstance(wanted, dict):
+            raise self.fail(400, "X-Filter must be a JSON object", "X-Filter")
+        views = [self.event_view(a) for a in self.events()]
+        views = [v for v in views if _matches(v, wanted)]
+        if wanted.get("+order") == "desc":
+            views.reverse()
+        return self.page(req, views)
+
+    @route("GET", "/account/events/{id}")
+    def get_event(self, req: Request) -> Reply:
+        """``GET /account/events/{id}``."""
+        number = parse_int(req.params["id"])
+        for action in self.events():
+            if action.id == number:
+                return Reply(200, self.event_view(action))
+        return Reply(404, self.error_body(404, "Not found"))
 
     @route("POST", "/linode/instances/{id}/boot", op=("compute", "servers.start", "server"))
     def boot(self, req: Request) -> Reply:
@@ -446,3 +555,23 @@ class Linode(Dialect):
             if region[0] == req.params["id"]:
                 return Reply(200, self.region_view(region))
         return self.not_found()
+
+
+def _field(view: dict[str, Any], dotted: str) -> Any:
+    value: Any = view
+    for part in dotted.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def _matches(view: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    """True when an event satisfies an ``X-Filter`` (plain fields and ``+gt`` on the id)."""
+    for key, value in wanted.items():
+        if key == "+gt":
+            if not isinstance(value, int) or view["id"] <= value:
+                return False
+        elif key.startswith("+"):
+            continue
+        elif _field(view, key) != value:
+            return False
+    return True

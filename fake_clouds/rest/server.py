@@ -97,13 +97,15 @@ class RestReport:
 def dialect_classes() -> dict[str, type[Dialect]]:
     """Return the built-in dialect classes by name."""
     from fake_clouds.rest.digitalocean import DigitalOcean
+    from fake_clouds.rest.hetzner import Hetzner
     from fake_clouds.rest.linode import Linode
     from fake_clouds.rest.openstack import OpenStackCompute
+    from fake_clouds.rest.vultr import Vultr
 
-    return {cls.name: cls for cls in (DigitalOcean, Linode, OpenStackCompute)}
+    return {cls.name: cls for cls in (DigitalOcean, Linode, OpenStackCompute, Hetzner, Vultr)}
 
 
-DIALECTS: tuple[str, ...] = ("digitalocean", "linode", "openstack")
+DIALECTS: tuple[str, ...] = ("digitalocean", "linode", "openstack", "hetzner", "vultr")
 
 
 class RestServer:
@@ -188,6 +190,18 @@ class RestServer:
         """Return the token *dialect* accepts."""
         return self.dialects[dialect].token
 
+    def address_of(self, shown: str) -> str:
+        """Return the fake cloud's own address behind an address a dialect shows."""
+        from fake_clouds.rest.common import rest_state
+
+        return rest_state(self.cloud).aliases.get(shown, shown)
+
+    def catalogue_misses(self) -> list[tuple[str, str, str]]:
+        """Return ``(dialect, kind, value)`` of every catalogue entry asked for and lacking."""
+        from fake_clouds.rest.common import rest_state
+
+        return list(rest_state(self.cloud).misses)
+
     def headers(self, dialect: str) -> dict[str, str]:
         """Return the auth headers a client of *dialect* sends."""
         d = self.dialects[dialect]
@@ -251,7 +265,7 @@ class RestServer:
             elif found is None or missing is not None:
                 self._unserved[(dialect.name, req.method, req.url.split("?", 1)[0])] += 1
                 self._charge(dialect, "unserved")
-                reply = dialect.not_found()
+                reply = dialect.unserved(req)
             else:
                 reply = self._run(dialect, found[0], op, req)
         except requests.exceptions.Timeout as ex:

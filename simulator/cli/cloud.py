@@ -3,6 +3,8 @@
 Flags follow salt-cloud::
 
     plugsim cloud -p PROFILE NAME [NAME ...]        create
+    plugsim cloud -m MAP [-P]                       create a map's nodes (-P: at the same time)
+    plugsim cloud --list-providers | --list-profiles PROVIDER|all
     plugsim cloud -d NAME [NAME ...]                destroy
     plugsim cloud -Q | -F | -S                      list nodes (brief, full, query.selection)
     plugsim cloud -a ACTION NAME [k=v ...]          run an action on nodes
@@ -32,8 +34,25 @@ from sdk.exception import PlugsimError
 from simulator.cli._shared import emit_rows
 from simulator.events import format_time
 
-_ACTIONS = ("profile", "destroy", "query", "full_query", "select_query", "action", "function")
+_ACTIONS = (
+    "profile",
+    "map",
+    "destroy",
+    "query",
+    "full_query",
+    "select_query",
+    "action",
+    "function",
+    "list_providers",
+    "list_profiles",
+    "update_bootstrap",
+)
 _LISTINGS = {"list_images": "images", "list_sizes": "sizes", "list_locations": "locations"}
+_AUTH_META = "cloud_rest_auth"
+_NO_BOOTSTRAP_UPDATE = (
+    "-u/--update-bootstrap is refused: plugsim never downloads bootstrap-salt.sh (nothing "
+    "reaches the network and deployment is simulated), so there is nothing to update"
+)
 
 
 class _SaltCloudGroup(click.Group):
@@ -104,6 +123,27 @@ def _merge(into: dict[str, Any], more: dict[str, Any]) -> None:
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 @click.option("-p", "--profile", metavar="PROFILE", help="Create NAME... from PROFILE.")
+@click.option(
+    "-m", "--map", metavar="MAP", help="Create the nodes of a map file (with -d: destroy them)."
+)
+@click.option(
+    "-P",
+    "--parallel",
+    is_flag=True,
+    help="Create a map's nodes at the same time (in virtual time).",
+)
+@click.option("--list-providers", is_flag=True, help="List the configured providers.")
+@click.option(
+    "--list-profiles",
+    metavar="PROVIDER",
+    help="List the profiles of PROVIDER ('all': every provider).",
+)
+@click.option(
+    "-u",
+    "--update-bootstrap",
+    is_flag=True,
+    help="Refused: plugsim never downloads bootstrap-salt.sh.",
+)
 @click.option("-d", "--destroy", is_flag=True, help="Destroy the named nodes.")
 @click.option("-Q", "--query", is_flag=True, help="list_nodes on every provider.")
 @click.option("-F", "--full-query", is_flag=True, help="list_nodes_full on every provider.")
@@ -128,11 +168,30 @@ def _merge(into: dict[str, Any], more: dict[str, Any]) -> None:
 @click.option("--cloud-config", default=None, help="Global settings (query.selection ...).")
 @click.option("--driver", "drivers", multiple=True, metavar="NAME=PATH", help="Driver source.")
 @click.option("--driver-dir", "driver_dirs", multiple=True, help="Directory of driver modules.")
-@click.option("--rest-token", "rest_tokens", multiple=True, metavar="DIALECT=TOKEN")
+@click.option(
+    "--rest-token",
+    "rest_tokens",
+    multiple=True,
+    metavar="DIALECT=TOKEN",
+    help="A token the fake API of DIALECT (digitalocean, linode ...) accepts; the "
+    "credentials in the providers file are accepted anyway.",
+)
+@click.option(
+    "--strict-auth",
+    metavar="TOKEN",
+    default=None,
+    help="Make every fake API accept only TOKEN (remembered by the world).",
+)
 @click.option("--seed", type=int, default=None, help="Seed of a new world.")
 @click.option("--faults", default=None, help="Fault preset, profile file or YAML rules.")
 @click.option("--state", default=None, help="World store (default: $PLUGSIM_STATE).")
-@click.option("--out", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@click.option(
+    "--out",
+    type=click.Choice(["yaml", "json"]),
+    default="yaml",
+    show_default=True,
+    help="Output format of the result (salt-cloud's default is YAML-like).",
+)
 @click.option("--events", "show_events", is_flag=True, help="Print fired events on stderr.")
 @click.option("-y", "--assume-yes", is_flag=True, help="Accepted for salt-cloud compatibility.")
 @click.option("--debug", is_flag=True, help="Show tracebacks.")
@@ -147,12 +206,20 @@ def cloud(ctx: click.Context, **opts: Any) -> None:
         ctx.obj = opts
         return
     names = ctx.meta.get("plugsim.cloud.names", [])
+    if opts["update_bootstrap"]:
+        click.echo(f"Error: {_NO_BOOTSTRAP_UPDATE}", err=True)
+        sys.exit(1)
     chosen = [a for a in _ACTIONS if opts[a]] + [k for k in _LISTINGS if opts[k]]
+    if chosen == ["map", "destroy"]:
+        chosen = ["map_destroy"]
     if len(chosen) != 1:
         raise click.UsageError(
-            "give exactly one of -p, -d, -Q, -F, -S, -a, -f, --list-images, --list-sizes, "
-            "--list-locations" + (f" (got {len(chosen)})" if chosen else "")
+            "give exactly one of -p, -m, -d, -Q, -F, -S, -a, -f, --list-images, --list-sizes, "
+            "--list-locations, --list-providers, --list-profiles"
+            + (f" (got {len(chosen)})" if chosen else "")
         )
+    if opts["parallel"] and chosen[0] != "map":
+        raise click.UsageError("-P/--parallel goes with -m MAP")
     _run(chosen[0], names, opts)
 
 
@@ -161,6 +228,8 @@ def _open(opts: dict[str, Any]) -> tuple[Any, Any]:
     from simulator.world import World
 
     world = World.open(opts["state"], seed=opts["seed"], faults=opts["faults"])
+    auth = world.store.get_meta(_AUTH_META, {}) or {}
+    strict = opts["strict_auth"] or auth.get("strict")
     try:
         harness = DriverHarness(
             opts["providers_config"],
@@ -171,7 +240,11 @@ def _open(opts: dict[str, Any]) -> tuple[Any, Any]:
             seed=world.seed,
             cloud=world.cloud,
             rest_tokens=_pairs(opts["rest_tokens"], "--rest-token") or None,
+            strict_auth=strict,
+            accept_tokens=auth.get("accepted", []),
         )
+        remembered = sorted(set(auth.get("accepted", [])) | set(harness.accepted_tokens))
+        world.store.set_meta(_AUTH_META, {"strict": strict, "accepted": remembered})
     except BaseException:
         world.close()
         raise
@@ -180,6 +253,41 @@ def _open(opts: dict[str, Any]) -> tuple[Any, Any]:
 
 def _dispatch(what: str, names: list[str], opts: dict[str, Any], harness: Any) -> Any:
     positional, kwargs = _split_kwargs(names)
+    if what in ("map", "map_destroy"):
+        from simulator.drivers.cloudmap import load_map
+
+        entries = load_map(opts["map"])
+        if what == "map":
+            return harness.create_map(entries, parallel=opts["parallel"])
+        result: dict[str, Any] = {}
+        for entry in entries:
+            if harness.locate(entry.name) is not None:
+                _merge(result, harness.destroy(entry.name))
+        return result
+    if what == "list_providers":
+        return {
+            alias: {
+                harness.config.driver_of(alias): {
+                    "profiles": sorted(
+                        p
+                        for p, conf in harness.config.profiles.items()
+                        if str(conf.get("provider", "")).split(":", 1)[0] == alias
+                    )
+                }
+            }
+            for alias in harness.aliases()
+        }
+    if what == "list_profiles":
+        wanted = opts["list_profiles"]
+        if wanted != "all":
+            harness.config.resolve_provider(wanted, f"--list-profiles {wanted}")
+        out: dict[str, Any] = {}
+        for name, conf in sorted(harness.config.profiles.items()):
+            alias = str(conf.get("provider", "")).split(":", 1)[0]
+            if wanted in ("all", alias):
+                driver = harness.config.driver_of(alias)
+                out.setdefault(alias, {}).setdefault(driver, {})[name] = conf
+        return out
     if what == "profile":
         if not positional:
             raise click.UsageError("-p PROFILE needs at least one NAME")

@@ -29,21 +29,90 @@ LISTING_FUNCTIONS = frozenset(
     }
 )
 
+#: Functions the driver-module guide asks of every driver. ``avail_sizes`` and
+#: ``avail_locations`` are not among them: the guide says sizes "may not be present on
+#: some cloud providers" and locations are needed only with several data centres.
+GUIDE_FUNCTIONS = (
+    "create",
+    "destroy",
+    "list_nodes",
+    "list_nodes_full",
+    "list_nodes_select",
+    "show_instance",
+    "avail_images",
+)
+
+#: Functions a conformance scenario cannot run without.
+SCENARIO_FUNCTIONS = ("create", "destroy", "list_nodes")
+
 CREATE_ORDER = ("creating", "requesting", "deploying", "created")
 DESTROY_ORDER = ("destroying", "destroyed")
 
 
+#: Where a finding comes from: the driver departs from the driver-module guide, the driver
+#: misbehaves under an injected fault (beyond the guide), or plugsim lacks something.
+ORIGINS = ("driver", "robustness", "plugsim")
+
+#: The rule of the driver-module guide (docs: "Writing Cloud Driver Modules") each check enforces.
+GUIDE_RULES: dict[str, str] = {
+    "functions.required": "All Driver Modules: the functions every driver module defines",
+    "create": "The create() Function: request the VM, wait for it, deploy, return its description",
+    "create.result": "The create() Function: return a data structure that describes the new VM",
+    "create.deploy": "The create() Function: (optionally) log in and install Salt",
+    "events.missing": "The create()/destroy() Function: the required events are fired",
+    "events.order": "The create() Function: creating, requesting, deploying, created, in order",
+    "events.payload": "The create() Function: each event's payload (names of VM, profile, "
+    "provider; requesting carries the request's kwargs)",
+    "events.secret": "The create() Function: private information must not be sent in events",
+    "list_nodes": "The list_nodes() Function",
+    "list_nodes.type": "The list_nodes() Function",
+    "list_nodes.created": "The list_nodes() Function: the nodes available on the provider",
+    "list_nodes.fields": "The list_nodes() Function: exactly id, image, size, state, "
+    "private_ips, public_ips",
+    "list_nodes.types": "The list_nodes() Function: id, image, size, state are str; the IP "
+    "fields lists",
+    "list_nodes_full": "The list_nodes_full() Function",
+    "list_nodes_full.type": "The list_nodes_full() Function",
+    "list_nodes_full.fields": "The list_nodes_full() Function: the list_nodes() fields are "
+    "returned too",
+    "list_nodes_select": "The list_nodes_select() Function",
+    "list_nodes_select.type": "The list_nodes_select() Function",
+    "list_nodes_select.selection": "The list_nodes_select() Function: only the query.selection "
+    "fields",
+    "show_instance": "The show_instance() Function",
+    "show_instance.result": "The show_instance() Function: the information about one node",
+    "call.refusal": "Actions and Functions: verify it has been called correctly (call) first",
+    "call.default": "Actions and Functions: accept call with a default of None",
+    "kwargs.generic": "Actions and Functions: generic kwargs arrive as kwargs, not **kwargs",
+    "destroy": "The destroy() Function: irreversibly destroys the VM",
+    "destroy.gone": "The destroy() Function: irreversibly destroys the VM",
+    "leaks": "The destroy() Function: irreversibly destroys the VM",
+}
+
+
 @dataclass(frozen=True)
 class Finding:
-    """One conformance problem: which check, how bad, what, and under which scenario."""
+    """One conformance problem: which check, how bad, what, under which scenario, whose.
+
+    *origin* is ``driver`` (a departure from the driver-module guide; *rule*
+    names the guide's rule), ``robustness`` (the driver under an injected
+    fault, beyond what the guide asks) or ``plugsim`` (a gap of plugsim: an
+    endpoint its fake does not serve, a catalogue entry it lacks - not the
+    driver's fault).
+    """
 
     check: str
     severity: str
     message: str
     scenario: str = "baseline"
+    origin: str = "driver"
+    rule: str = ""
 
     def __str__(self) -> str:
-        return f"[{self.severity}] {self.scenario}: {self.check}: {self.message}"
+        text = f"[{self.severity}] {self.scenario}: {self.check}: {self.message}"
+        if self.origin == "plugsim":
+            return f"{text} (plugsim gap, not the driver's fault)"
+        return text
 
     def to_dict(self) -> dict[str, str]:
         """Return the finding as plain data."""
@@ -52,6 +121,8 @@ class Finding:
             "severity": self.severity,
             "message": self.message,
             "scenario": self.scenario,
+            "origin": self.origin,
+            "rule": self.rule,
         }
 
 
@@ -62,13 +133,21 @@ class Collector:
         self.scenario = scenario
         self.findings: list[Finding] = []
 
-    def error(self, check: str, message: str) -> None:
-        """Record an error."""
-        self.findings.append(Finding(check, "error", message, self.scenario))
+    def _add(self, check: str, severity: str, message: str, origin: str) -> None:
+        rule = GUIDE_RULES.get(check, "") if origin == "driver" else ""
+        self.findings.append(Finding(check, severity, message, self.scenario, origin, rule))
 
-    def warning(self, check: str, message: str) -> None:
+    def error(self, check: str, message: str, origin: str = "driver") -> None:
+        """Record an error (a departure from the guide unless *origin* says otherwise)."""
+        self._add(check, "error", message, origin)
+
+    def warning(self, check: str, message: str, origin: str = "driver") -> None:
         """Record a warning."""
-        self.findings.append(Finding(check, "warning", message, self.scenario))
+        self._add(check, "warning", message, origin)
+
+    def gap(self, check: str, message: str) -> None:
+        """Record a gap of plugsim (a warning: the driver is not to blame)."""
+        self._add(check, "warning", message, "plugsim")
 
 
 # --- static checks ----------------------------------------------------------------------------
@@ -109,6 +188,13 @@ def check_static(loaded: LoadedDriver, out: Collector) -> None:
     """Required functions exist; actions/functions take ``call=None`` and no ``**kwargs``."""
     for name in loaded.missing_functions():
         out.error("functions.required", f"{loaded.source}: required function {name}() is missing")
+    for name in GUIDE_FUNCTIONS:
+        if name not in loaded.required and loaded.function(name) is None:
+            out.error(
+                "functions.required",
+                f"{loaded.source}: {name}() is missing (the guide asks every driver for it; "
+                "salt-cloud refuses only the operations that need it)",
+            )
     actions, functions = classify(loaded)
     for name in [*actions, *functions]:
         params = inspect.signature(loaded.function(name)).parameters  # type: ignore[arg-type]

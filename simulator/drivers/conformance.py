@@ -27,12 +27,14 @@ wrap :func:`check_driver`; every finding names its check and scenario.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sdk import cloud_driver as cd
 from sdk.exception import PlugsimError
 from simulator.drivers._conformance_checks import (
+    SCENARIO_FUNCTIONS,
     Collector,
     Finding,
     check_create_events,
@@ -95,6 +97,12 @@ FAULT_KINDS: dict[str, list[dict[str, Any]]] = {
         }
     ],
 }
+
+#: A driver's own "not found" for a profile's size/image/location (Salt's DigitalOcean driver
+#: looks them up in the listings before it asks for a droplet).
+_CLIENT_SIDE_MISS = re.compile(
+    r"specified (size|image|location|region)\W+'?([^',]+)'?,? could not be found", re.I
+)
 
 #: Virtual seconds allowed after destroy for the node to be gone.
 DEFAULT_SETTLE = 900.0
@@ -187,13 +195,51 @@ class _Scenario:
         self.vm_name = "conformance-" + name.replace("_", "-")
 
     def _fail(self, check: str, ex: DriverCallError, what: str) -> None:
+        gap = self._gap(ex)
+        if gap is not None:
+            self.gap = gap
+            self.out.gap(check, f"{what} failed on a gap of plugsim - {gap}: {ex}")
+            return
         clean = ex.cause is not None and (
             type(ex.cause).__name__.startswith("SaltCloud") or isinstance(ex.cause, PlugsimError)
         )
         if self.rules is not None and clean:
-            self.out.warning(check, f"{what} failed under fault kind {self.name!r}: {ex}")
+            self.out.warning(
+                check, f"{what} failed under fault kind {self.name!r}: {ex}", "robustness"
+            )
+        elif self.rules is not None:
+            self.out.error(
+                check, f"{what} failed under fault kind {self.name!r}: {ex}", "robustness"
+            )
         else:
             self.out.error(check, f"{what} failed: {ex}")
+
+    def _gap(self, ex: DriverCallError) -> str | None:
+        """Return what plugsim lacks when *ex* comes from a gap of plugsim, else None."""
+        text = str(ex)
+        if "no fake cloud serves" in text:
+            return text[text.index("no fake cloud serves") :].split(" (", 1)[0]
+        report = self.harness.rest_report()
+        if report is not None:
+            new = [
+                f"{u.method} {u.url}"
+                for u in report.unserved
+                if u.count > self.unserved_before.get((u.method, u.url), 0)
+            ]
+            if new:
+                return f"its fake {report.unserved[0].dialect} API does not serve " + ", ".join(new)
+        misses = self._misses()[self.misses_before :]
+        if misses:
+            dialect, kind, value = misses[-1]
+            return f"the fake {dialect} catalogue has no {kind} {value!r}"
+        found = _CLIENT_SIDE_MISS.search(text)
+        if found:
+            return f"the fake catalogue has no {found.group(1)} {found.group(2)!r} (or the profile names one the provider lacks)"
+        return None
+
+    def _misses(self) -> list[tuple[str, str, str]]:
+        lister = getattr(self.harness.rest, "catalogue_misses", None)
+        return list(lister()) if callable(lister) else []
 
     def run(self) -> list[Finding]:
         try:
@@ -213,9 +259,17 @@ class _Scenario:
             self.out.error("load", str(ex))
             return self.out.findings
         self.harness = harness
+        report = harness.rest_report()
+        self.unserved_before = {
+            (u.method, u.url): u.count for u in (report.unserved if report else ())
+        }
+        self.misses_before = len(self._misses())
+        self.gap: str | None = None
         if self.rules is None:
             check_static(loaded, self.out)
-        if loaded.missing_functions():
+        if loaded.missing_functions() or any(
+            loaded.function(n) is None for n in SCENARIO_FUNCTIONS
+        ):
             return self.out.findings
         snapshot = harness.cloud.snapshot_inventory()
         created = self._create()
@@ -281,6 +335,8 @@ class _Scenario:
             check_list_nodes_select(selected, full, self.selection, self.out)
 
     def _call(self, function: str, *args: Any, **kwargs: Any) -> Any:
+        if self.harness.driver(self.alias).function(function) is None:
+            return None  # reported once, by the functions.required check
         try:
             return self.harness.call(self.alias, function, *args, **kwargs)
         except DriverCallError as ex:
@@ -291,7 +347,14 @@ class _Scenario:
         try:
             self.harness.call(self.alias, function, *args, call=call)
         except DriverCallError as ex:
-            if not ex.refused:
+            kind = type(ex.cause).__name__ if ex.cause is not None else ""
+            if not ex.refused and kind.startswith("SaltCloud"):
+                self.out.warning(
+                    "call.refusal",
+                    f"{function}(call={call!r}) refused with {kind}, not SaltCloudSystemExit "
+                    "(the guide's refusal)",
+                )
+            elif not ex.refused:
                 self.out.error(
                     "call.refusal",
                     f"{function}(call={call!r}) should raise SaltCloudSystemExit, raised: {ex}",
@@ -326,18 +389,29 @@ class _Scenario:
     def _leaks(self, snapshot: Any) -> None:
         h = self.harness
         for item in h.cloud.leaks(snapshot):
+            if self.gap is not None:
+                self.out.gap(
+                    "leaks",
+                    f"{item.service} {item.kind} {item.name!r} ({item.id}) was left behind after "
+                    f"a call failed on a gap of plugsim ({self.gap}); not counted as the "
+                    "driver's leak",
+                )
+                continue
             self.out.error(
                 "leaks",
                 f"{item.service} {item.kind} {item.name!r} ({item.id}) is still there after "
                 f"destroy and {self.settle:g} s",
+                "robustness" if self.rules is not None else "driver",
             )
         try:
             nodes = h.call(self.alias, "list_nodes")
         except DriverCallError:
             return
-        if isinstance(nodes, Mapping) and self.vm_name in nodes:
+        if isinstance(nodes, Mapping) and self.vm_name in nodes and self.gap is None:
             self.out.error(
-                "destroy.gone", f"list_nodes() still shows {self.vm_name!r} after destroy"
+                "destroy.gone",
+                f"list_nodes() still shows {self.vm_name!r} after destroy",
+                "robustness" if self.rules is not None else "driver",
             )
 
     def _secrets(self) -> None:

@@ -13,7 +13,7 @@ the port never opened, the credentials were never accepted).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -51,6 +51,8 @@ class DeploySimulator:
     poll_interval: float = 5.0
     win_credential_delay: float = 0.0
     records: list[DeployRecord] = field(default_factory=list)
+    #: Maps an address a REST dialect shows to the fake cloud's own (None: identity).
+    resolve_address: Callable[[str], str] | None = None
     _delays: dict[str, float] = field(default_factory=dict)
 
     def _delay(self, server_id: str) -> float:
@@ -73,6 +75,8 @@ class DeploySimulator:
         start = self.clock.now()
         rec = DeployRecord(host, method, None, start, start, False, "")
         server = self.cloud.find_server(host)
+        if server is None and self.resolve_address is not None:
+            server = self.cloud.find_server(self.resolve_address(host))
         if server is None:
             self._fail(
                 rec,

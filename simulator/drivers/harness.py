@@ -27,6 +27,8 @@ function and - for unexpected errors - the line.
 
 from __future__ import annotations
 
+import copy
+import functools
 import os
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -39,9 +41,11 @@ from sdk import cloud_driver as cd
 from sdk.exception import ConfigurationError, EntityNotFound, PlugsimError
 from simulator.backend import DEFAULT_BACKEND, CloudBackend, RestReport, RestService, load_backend
 from simulator.clock import VirtualClock
+from simulator.drivers.cloudmap import MapEntry
 from simulator.drivers.config import CloudConfig, load_cloud_config
 from simulator.drivers.deploy import DeploySimulator
 from simulator.drivers.loader import (
+    SALT_CLOUD_REQUIRED,
     DriverLoadError,
     DriverLocator,
     DriverUnavailable,
@@ -49,6 +53,7 @@ from simulator.drivers.loader import (
     load_driver,
 )
 from simulator.drivers.netguard import guard_sockets
+from simulator.drivers.parallel import Outcome, run_parallel
 from simulator.drivers.salt_mode import SaltMode, salt_mode_wanted
 from simulator.drivers.utils import build_salt, build_utils
 from simulator.drivers.vtime import DEFAULT_EPOCH, VirtualTimeModule
@@ -79,7 +84,9 @@ def _short_connection_error(ex: BaseException) -> str | None:
     for line in text.splitlines():
         line = line.strip()
         if line.startswith("- ") and "://" in line:
-            return f"no fake cloud serves {line[2:]} (real network I/O is refused)"
+            # The query string may carry a credential (Vultr v1's api_key=...): never shown.
+            method_url = line[2:].split("?", 1)[0]
+            return f"no fake cloud serves {method_url} (real network I/O is refused)"
     return "a request went to a host no fake cloud serves (real network I/O is refused)"
 
 
@@ -105,6 +112,8 @@ class DriverHarness:
         win_credential_delay: float = 0.0,
         epoch: float = DEFAULT_EPOCH,
         salt_mode: bool | None = None,
+        strict_auth: str | None = None,
+        accept_tokens: Iterable[str] = (),
     ) -> None:
         """Build a harness (no driver is loaded until first used).
 
@@ -113,7 +122,9 @@ class DriverHarness:
         otherwise the ``default`` backend is built from *seed* and *faults*.
         *salt_mode*: run drivers with Salt's own ``__opts__``/``__utils__``
         (see :mod:`simulator.drivers.salt_mode`); None turns it on when Salt
-        imports (or as ``PLUGSIM_SALT_MODE`` says).
+        imports (or as ``PLUGSIM_SALT_MODE`` says). The fake REST APIs accept
+        the credentials the providers name (and *accept_tokens*) besides their
+        default tokens; *strict_auth* makes every dialect accept that one token only.
         """
         self.config: CloudConfig = load_cloud_config(providers, profiles, settings)
         if cloud is None:
@@ -150,13 +161,26 @@ class DriverHarness:
             self.opts = self.config.opts()
             self.utils = build_utils(self.opts, self.cachedir_index)
             self.salt = build_salt(self.opts)
-        self.locator = DriverLocator(drivers, driver_dirs, bundled=bundled)
+        self.locator = DriverLocator(
+            drivers, driver_dirs, bundled=bundled, salt=self.salt_mode is not None
+        )
         self._drivers: dict[str, LoadedDriver] = {}
         self._depth = 0
         self.mock = responses.RequestsMock(assert_all_requests_are_fired=False)
         self.rest: RestService | None = None
+        self.strict_auth = strict_auth or None
+        self.accepted_tokens: list[str] = []
         if rest:
             self.rest = cloud.serve_rest(self.mock, tokens=rest_tokens, base_urls=rest_base_urls)
+            self.deployer.resolve_address = getattr(self.rest, "address_of", None)
+            accepted = set(provider_credentials(self.config)) | set(accept_tokens)
+            if self.strict_auth is None:
+                self.accepted_tokens = sorted(accepted)
+            for name, dialect in getattr(self.rest, "dialects", {}).items():
+                if self.strict_auth is None:
+                    dialect.accepted = frozenset(accepted)
+                elif name not in (rest_tokens or {}):
+                    dialect.token = self.strict_auth
 
     # --- sessions -------------------------------------------------------------------
 
@@ -197,6 +221,7 @@ class DriverHarness:
             known = ", ".join(self.locator.known()) or "none"
             raise ConfigurationError(f"{where}: unknown driver {name!r} (known: {known})")
         before = len(self.runtime.notes)
+        warned = len(self.salt_mode.warnings) if self.salt_mode is not None else 0
         try:
             loaded = load_driver(
                 source,
@@ -210,9 +235,19 @@ class DriverHarness:
                 runtime=self.runtime,
                 where=where,
             )
-        except DriverUnavailable:
+        except DriverUnavailable as ex:
             self._raise_missing(alias, name, source, before)
+            said = self.salt_mode.warnings_since(warned) if self.salt_mode is not None else []
+            if said and str(ex).endswith("without a reason"):
+                raise DriverUnavailable(
+                    f"{str(ex)[: -len('it returned False without a reason')]}"
+                    f"it returned False; Salt said: {'; '.join(said)}"
+                ) from None
             raise
+        if self.salt_mode is not None:
+            loaded.required = SALT_CLOUD_REQUIRED
+        if loaded.name != name and self.locator.by_file_name(name, source):
+            loaded.name = name
         if loaded.name != name:
             raise DriverLoadError(
                 f"{where}: {loaded.source} is the driver {loaded.name!r} (its __virtual__() says "
@@ -287,11 +322,50 @@ class DriverHarness:
 
     # --- salt-cloud operations ---------------------------------------------------------
 
-    def create(self, profile: str, name: str) -> Any:
-        """Create *name* from *profile* (``salt-cloud -p PROFILE NAME``); return create()'s result."""
+    def create(self, profile: str, name: str, overrides: Mapping[str, Any] | None = None) -> Any:
+        """Create *name* from *profile* (``salt-cloud -p PROFILE NAME``); return create()'s result.
+
+        *overrides* replace the profile's settings for this node (a map file's).
+        """
         vm_ = self.vm(profile, name)
+        if overrides:
+            vm_.update(copy.deepcopy(dict(overrides)))
         alias = vm_["provider"].split(":", 1)[0]
         return self.call(alias, "create", vm_)
+
+    def create_map(self, entries: Iterable[MapEntry], parallel: bool = False) -> dict[str, Any]:
+        """Create a map's nodes (``salt-cloud -m MAP [-P]``); existing ones are left alone.
+
+        With *parallel* the creates run at the same time in virtual time
+        (:func:`~simulator.drivers.parallel.run_parallel`). Returns ``{name:
+        result}`` (``{"Already exists": True}`` for a node that exists); the
+        first failure is raised after every create has finished.
+        """
+        entries = list(entries)
+        existing: set[str] = set()
+        for alias in self.aliases():
+            nodes = self.call(alias, "list_nodes")
+            if isinstance(nodes, Mapping):
+                existing.update(str(n) for n in nodes)
+        todo = [e for e in entries if e.name not in existing]
+        results: dict[str, Any] = {e.name: {"Already exists": True} for e in entries}
+        calls = [functools.partial(self.create, e.profile, e.name, e.overrides) for e in todo]
+        if parallel and len(calls) > 1:
+            with self.session():
+                outcomes = run_parallel(self.clock, calls)
+        else:
+            outcomes = []
+            for call in calls:
+                try:
+                    outcomes.append(Outcome(call()))
+                except DriverCallError as ex:
+                    outcomes.append(Outcome(error=ex))
+        for entry, outcome in zip(todo, outcomes, strict=True):
+            results[entry.name] = outcome.value
+        for outcome in outcomes:
+            if outcome.error is not None:
+                raise outcome.error
+        return results
 
     def vm(self, profile: str, name: str) -> dict[str, Any]:
         """Return the ``vm_`` that ``create`` gets for *name* on *profile* (Salt's in salt mode)."""
@@ -369,6 +443,16 @@ class DriverHarness:
     def rest_report(self) -> RestReport | None:
         """Return the fake REST server's report (calls, unserved endpoints, bugs), or None."""
         return self.rest.report() if self.rest is not None else None
+
+
+def provider_credentials(config: CloudConfig) -> list[str]:
+    """Return the credential values the providers name (secret-looking settings), sorted."""
+    found = set()
+    for alias in config.aliases():
+        for key, value in config.provider_settings(alias).items():
+            if isinstance(value, str) and value and (cd.is_secret_key(key) or key == "key"):
+                found.add(value)
+    return sorted(found)
 
 
 def cloud_driver_bus(clock: VirtualClock) -> cd.EventBus:

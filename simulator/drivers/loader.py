@@ -18,6 +18,7 @@ disables it.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import itertools
 import os
@@ -39,6 +40,12 @@ BUNDLED_DIR = Path(__file__).resolve().parents[2] / "examples" / "drivers"
 
 _COUNTER = itertools.count(1)
 
+#: What salt-cloud itself requires of a driver: it drops a provider whose driver lacks
+#: ``get_configured_provider`` ("could not be loaded"); every other function is looked
+#: up only when an operation needs it (``--list-sizes`` without ``avail_sizes`` is refused
+#: then, not at load time).
+SALT_CLOUD_REQUIRED: tuple[str, ...] = ("get_configured_provider",)
+
 
 class DriverLoadError(PluginLoadError):
     """A driver module could not be found, imported or initialised."""
@@ -57,6 +64,9 @@ class LoadedDriver:
     module: types.ModuleType
     source: str
     time_patched: list[str] = field(default_factory=list)
+    #: The functions the module must define to be used at all (plugsim's contract, or
+    #: salt-cloud's in real-Salt mode: :data:`SALT_CLOUD_REQUIRED`).
+    required: tuple[str, ...] = REQUIRED_FUNCTIONS
 
     @property
     def provider(self) -> str:
@@ -70,7 +80,7 @@ class LoadedDriver:
 
     def missing_functions(self) -> list[str]:
         """Return the required functions the module does not define, in contract order."""
-        return [n for n in REQUIRED_FUNCTIONS if self.function(n) is None]
+        return [n for n in self.required if self.function(n) is None]
 
 
 def declared_virtualname(path: Path) -> str | None:
@@ -89,7 +99,18 @@ def declared_virtualname(path: Path) -> str | None:
 
 
 class DriverLocator:
-    """Finds the source of a driver by name."""
+    """Finds the source of a driver by name.
+
+    Without Salt the order is: the explicit ``drivers`` mapping, the driver
+    directories, the bundled examples (by file name or declared
+    ``__virtualname__``). With *salt* set (real-Salt mode) it is salt-cloud's
+    own: the explicit mapping, then the driver directories (Salt's
+    ``cloud_dirs`` / extension modules, which Salt 3007 searches before its
+    own package), then Salt's in-tree drivers in ``salt.cloud.clouds`` (by
+    file name or ``__virtualname__``: ``vultr`` is ``vultrpy.py``), and the
+    bundled examples only by their own file names (``digitalocean_v2``), so
+    ``driver: digitalocean`` is Salt's driver as it is for a salt-cloud user.
+    """
 
     def __init__(
         self,
@@ -97,23 +118,26 @@ class DriverLocator:
         driver_dirs: Iterable[str | os.PathLike[str]] = (),
         *,
         bundled: bool = True,
+        salt: bool = False,
     ) -> None:
         self.drivers = {k: os.fspath(v) for k, v in (drivers or {}).items()}
         self.dirs = [Path(d) for d in driver_dirs]
+        self.salt = salt
+        self.bundled: list[Path] = []
         if bundled and BUNDLED_DIR.is_dir():
-            self.dirs.append(BUNDLED_DIR)
+            self.bundled = [BUNDLED_DIR, *(BUNDLED_DIR / d for d in BUNDLED_SUBDIRS)]
+            if not salt:
+                self.dirs.append(BUNDLED_DIR)
 
     def _scan(self) -> dict[str, str]:
         found: dict[str, str] = {}
         for directory in self.dirs:
-            if not directory.is_dir():
-                continue
-            for path in sorted(directory.glob("*.py")):
-                if path.name.startswith("_"):
-                    continue
-                for name in (declared_virtualname(path), path.stem):
-                    if name and name not in found:
-                        found[name] = str(path)
+            _scan_dir(directory, found, virtualnames=True)
+        if self.salt:
+            for name, module in salt_in_tree_drivers().items():
+                found.setdefault(name, module)
+            for directory in self.bundled:
+                _scan_dir(directory, found, virtualnames=False)
         return found
 
     def known(self) -> list[str]:
@@ -125,6 +149,57 @@ class DriverLocator:
         if name in self.drivers:
             return self.drivers[name]
         return self._scan().get(name)
+
+    def by_file_name(self, name: str, source: str) -> bool:
+        """True when *source* was found by its file name *name* among the bundled examples.
+
+        Such a driver is served under *name* whatever its ``__virtual__()``
+        returns (``digitalocean_v2.py`` calls itself ``digitalocean``).
+        """
+        return (
+            self.salt
+            and name not in self.drivers
+            and Path(source).stem == name
+            and any(Path(source).parent == d for d in self.bundled)
+        )
+
+
+#: Sub-directories of the bundled examples also searched in real-Salt mode (by file name).
+BUNDLED_SUBDIRS = ("salt_style",)
+
+
+@functools.cache
+def salt_in_tree_drivers() -> dict[str, str]:
+    """Return Salt's in-tree driver names (file names and ``__virtualname__``) -> import names."""
+    directory = salt_clouds_dir()
+    if directory is None:
+        return {}
+    inner: dict[str, str] = {}
+    _scan_dir(directory, inner, virtualnames=True)
+    return {name: f"salt.cloud.clouds.{Path(path).stem}" for name, path in inner.items()}
+
+
+def salt_clouds_dir() -> Path | None:
+    """Return the directory of Salt's in-tree cloud drivers, or None without Salt."""
+    try:
+        spec = importlib.util.find_spec("salt.cloud.clouds")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def _scan_dir(directory: Path, found: dict[str, str], *, virtualnames: bool) -> None:
+    if not directory.is_dir():
+        return
+    for path in sorted(directory.glob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        names = (declared_virtualname(path), path.stem) if virtualnames else (path.stem,)
+        for name in names:
+            if name and name not in found:
+                found[name] = str(path)
 
 
 def _is_path(source: str) -> bool:

@@ -6,8 +6,9 @@ salt-cloud would give it:
 
 * ``__opts__`` built by Salt's own configuration code
   (``salt.config.apply_master_config``, ``apply_cloud_providers_config``,
-  ``apply_vm_profiles_config`` and ``cloud_config``) with every path rooted in
-  a private temporary directory - so ``opts["providers"][alias][driver]``
+  ``apply_vm_profiles_config`` and ``cloud_config``) with Salt's own
+  directories (cache, pki, sockets ...) in a private temporary directory and
+  the user's providers, profiles and settings exactly as written - so ``opts["providers"][alias][driver]``
   carries its ``profiles`` and every profile names ``alias:driver``, exactly as
   in salt-cloud;
 * ``vm_`` built like ``salt.cloud.Cloud.vm_config`` (global settings, then the
@@ -37,6 +38,7 @@ from __future__ import annotations
 import copy
 import functools
 import importlib
+import importlib.metadata
 import importlib.util
 import itertools
 import logging
@@ -46,6 +48,7 @@ import tempfile
 import types
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from importlib.machinery import PathFinder
 from typing import Any
 
 import yaml
@@ -144,7 +147,19 @@ def _drop_vendored_metadata_finders() -> list[str]:
     ]
     for finder in removed:
         sys.meta_path.remove(finder)
-    return [type(f).__qualname__ for f in removed]
+    names = [type(f).__qualname__ for f in removed]
+    # The vendored package also deletes the standard PathFinder's find_distributions
+    # ("give the backport primacy"); without it the standard library finds no
+    # distribution at all. Put the standard behaviour back.
+    if not hasattr(PathFinder, "find_distributions"):
+        PathFinder.find_distributions = staticmethod(_find_distributions)  # type: ignore[attr-defined]
+        names.append("PathFinder.find_distributions (restored)")
+    return names
+
+
+def _find_distributions(*args: Any, **kwargs: Any) -> Any:
+    """The standard library's path-based distribution search (what PathFinder offers)."""
+    return importlib.metadata.MetadataPathFinder.find_distributions(*args, **kwargs)
 
 
 def salt_available() -> bool:
@@ -228,6 +243,35 @@ def reroot(value: Any, root: str, keep: tuple[str, ...] = ()) -> Any:
     return value
 
 
+def redirect_salt_dirs(
+    opts: dict[str, Any], root: str, user_settings: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Move Salt's own directories in *opts* under *root*; leave the user's configuration alone.
+
+    Salt's own directories are the path-valued master options (``cachedir``,
+    ``pki_dir``, ``sock_dir``, ``file_roots`` ...) - always redirected, so a
+    run never writes to ``/var/cache/salt`` or ``/etc/salt/pki``. Everything
+    the user wrote (providers, profiles, other global settings such as
+    ``ssh_key_file: /dev/null`` or a URL) stays exactly as written; so do
+    paths into Salt's package (its deploy scripts).
+    """
+    own = salt_owned_keys()
+    out: dict[str, Any] = {}
+    for key, value in opts.items():
+        if key in ("providers", "profiles") or (key in user_settings and key not in own):
+            out[key] = value
+        else:
+            out[key] = reroot(value, root, keep=(_salt_package_dir(),))
+    return out
+
+
+@functools.cache
+def salt_owned_keys() -> frozenset[str]:
+    """Return the master options whose default value holds a path of Salt's own."""
+    template = _master_template()
+    return frozenset(key for key, value in template.items() if _PLACEHOLDER_ROOT in repr(value))
+
+
 def salt_cloud_opts(config: CloudConfig, root: str) -> dict[str, Any]:
     """Return salt-cloud's ``__opts__`` for *config*, built by Salt's own config code under *root*.
 
@@ -240,7 +284,7 @@ def salt_cloud_opts(config: CloudConfig, root: str) -> dict[str, Any]:
     os.makedirs(root, exist_ok=True)
     cloud_file = os.path.join(root, "cloud")
     with open(cloud_file, "w", encoding="utf-8") as fh:
-        yaml.safe_dump(reroot(config.settings, root), fh)
+        yaml.safe_dump(config.settings, fh)
     raw_providers = {a: copy.deepcopy(config.provider_settings(a)) for a in config.aliases()}
     try:
         providers = salt_config.apply_cloud_providers_config(raw_providers)
@@ -259,7 +303,7 @@ def salt_cloud_opts(config: CloudConfig, root: str) -> dict[str, Any]:
             f"{config.providers_file}, {config.profiles_file}: Salt's configuration code "
             f"refused them: {type(ex).__name__}: {ex}"
         ) from None
-    opts = reroot(dict(opts), root, keep=(_salt_package_dir(),))
+    opts = redirect_salt_dirs(dict(opts), root, config.settings)
     opts.setdefault("query.selection", list(DEFAULT_SELECTION))
     opts.setdefault("deploy", True)
     opts.setdefault("minion", {})
@@ -341,13 +385,24 @@ def simulated_helpers(vm_provider: Callable[[Mapping[str, Any]], Mapping[str, An
 
 
 class _MissingKeyNotes(logging.Handler):
-    """Turns Salt's "required setting is missing" warnings into runtime ConfigNotes."""
+    """Turns Salt's "required setting is missing" warnings into runtime ConfigNotes.
 
-    def __init__(self, runtime: cloud.DriverRuntime) -> None:
+    Salt's other warnings while a driver loads or runs ("Missing dependency:
+    'IPy'. The proxmox driver requires ...") are kept in *warnings* so a driver
+    that disables itself without a reason can be reported with Salt's words.
+    """
+
+    def __init__(self, runtime: cloud.DriverRuntime, warnings: list[str]) -> None:
         super().__init__(logging.WARNING)
         self.runtime = runtime
+        self.warnings = warnings
 
     def emit(self, record: logging.LogRecord) -> None:
+        if not str(record.msg).startswith(_MISSING_KEY_MESSAGE):
+            try:
+                self.warnings.append(record.getMessage())
+            except Exception:  # noqa: BLE001 - a malformed log record must not break a call
+                self.warnings.append(str(record.msg))
         if not str(record.msg).startswith(_MISSING_KEY_MESSAGE) or len(record.args or ()) != 3:
             return
         key, provider, alias = (str(a) for a in record.args)  # type: ignore[union-attr]
@@ -379,6 +434,8 @@ class SaltMode:
         self.simulated = simulated_helpers(self._vm_for_sdk)
         self.utils = UtilsMap()
         self.salt = UtilsMap(salt_functions or {})
+        #: Salt's warnings logged while driver code ran (see :meth:`warnings_since`).
+        self.warnings: list[str] = []
         self.private_utils = _load_private_cloud_utils(
             {
                 "__opts__": self.opts,
@@ -394,6 +451,10 @@ class SaltMode:
         for name, fun in self.simulated.items():
             self.utils[f"cloud.{name}"] = fun
         self.utils["http.query"] = http_query
+
+    def warnings_since(self, mark: int) -> list[str]:
+        """Return Salt's warnings logged during driver calls since *mark* (distinct, in order)."""
+        return list(dict.fromkeys(self.warnings[mark:]))
 
     def close(self) -> None:
         """Remove the temporary directory."""
@@ -438,8 +499,8 @@ class SaltMode:
         (so the harness can name the missing key). Everything is restored on exit.
         """
         saved: list[tuple[types.ModuleType, dict[str, Any]]] = []
-        handler = _MissingKeyNotes(self.runtime)
-        salt_logger = logging.getLogger("salt.config")
+        handler = _MissingKeyNotes(self.runtime, self.warnings)
+        salt_logger = logging.getLogger("salt")
         level = salt_logger.level
         if salt_logger.getEffectiveLevel() > logging.WARNING:
             salt_logger.setLevel(logging.WARNING)

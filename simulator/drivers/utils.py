@@ -65,7 +65,7 @@ def http_query(
         )
     except requests.exceptions.Timeout as ex:
         return {"error": f"{method.upper()} {url}: {type(ex).__name__}: {ex}", "status": None}
-    ret: dict[str, Any] = {}
+    ret: dict[str, Any] = {"body": resp.text}  # Salt's http.query always returns the body
     if status or resp.status_code >= 400:
         ret["status"] = resp.status_code
     if headers:

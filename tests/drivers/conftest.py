@@ -44,3 +44,14 @@ def write_driver(tmp_path: Path):
         return path
 
     return write
+
+
+@pytest.fixture(autouse=True)
+def _plugsim_contract_outside_salt_tests(request: pytest.FixtureRequest, monkeypatch) -> None:
+    """Tests outside tests/drivers/salt exercise plugsim's own contract, Salt installed or not.
+
+    With Salt installed the harness switches to real-Salt mode by itself, where
+    ``driver: digitalocean`` is Salt's driver; these tests mean the bundled one.
+    """
+    if "salt" not in request.node.path.parent.parts[-1:]:
+        monkeypatch.setenv("PLUGSIM_SALT_MODE", "0")

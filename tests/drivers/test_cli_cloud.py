@@ -127,8 +127,8 @@ def test_errors_are_one_line_and_exit_1(run, configs):
 
 
 def test_usage_errors(run):
-    assert "give exactly one of -p, -d" in run().output
-    assert "give exactly one of -p, -d" in run("-Q", "-F").output
+    assert "give exactly one of -p, -m, -d" in run().output
+    assert "give exactly one of -p, -m, -d" in run("-Q", "-F").output
     assert "-p PROFILE needs at least one NAME" in run("-p", "do-small").output
     assert "-f FUNCTION needs exactly one PROVIDER" in run("-f", "list_keypairs").output
     assert run("-Q").exit_code == 0 and run("-Q", "-F").exit_code == 2

@@ -20,7 +20,7 @@ from sdk.exception import ConfigurationError
 from simulator.drivers import DriverCallError, DriverHarness, check_driver
 from simulator.drivers import salt_mode as sm
 from simulator.drivers.utils import http_query
-from tests.drivers.conftest import PROFILES, PROVIDERS, TOKEN
+from tests.drivers.conftest import BUNDLED, PROFILES, PROVIDERS, TOKEN
 
 pytestmark = pytest.mark.skipif(
     not sm.salt_available(), reason=f"needs Salt: {sm.salt_unavailable_reason()}"
@@ -271,7 +271,8 @@ def test_example_driver_cannot_reach_a_host_no_fake_serves() -> None:
 
 
 def test_the_plugsim_native_driver_also_conforms_in_salt_mode(salt_env: None) -> None:
-    assert [str(f) for f in check_driver(None, PROVIDERS, PROFILES)] == []
+    # 'driver: digitalocean' is Salt's own driver in real-Salt mode; the bundled one is named.
+    assert [str(f) for f in check_driver(BUNDLED, PROVIDERS, PROFILES)] == []
 
 
 # --- Salt's own in-tree DigitalOcean driver, unmodified -------------------------------------------

@@ -170,8 +170,11 @@ def test_images_sizes_regions_account(do):
     assert one["distribution"] == "Ubuntu"
     assert s.get(f"{base}/images/{one['id']}").json()["image"] == one
     sizes = s.get(f"{base}/sizes").json()
-    assert [z["slug"] for z in sizes["sizes"]][:2] == ["s-1vcpu-512mb-10gb", "s-1vcpu-2gb"]
-    assert sizes["meta"]["total"] == 5
+    slugs = [z["slug"] for z in sizes["sizes"]]
+    # DigitalOcean's documented slugs, so a profile copied from its docs works
+    assert slugs[:3] == ["s-1vcpu-512mb-10gb", "s-1vcpu-1gb", "s-1vcpu-1gb-amd"]
+    assert {"s-1vcpu-2gb", "s-2vcpu-4gb", "c-2", "g-2vcpu-8gb"} <= set(slugs)
+    assert sizes["meta"]["total"] == len(slugs) == 12
     regions = s.get(f"{base}/regions").json()["regions"]
     assert "nyc3" in [r["slug"] for r in regions]
     account = s.get(f"{base}/account").json()["account"]
@@ -265,3 +268,15 @@ def test_vpcs_are_networks_and_give_droplets_private_addresses(world, do):
     assert s.delete(f"{base}/vpcs/{vpc['id']}").status_code == 204
     assert s.get(f"{base}/vpcs").json()["vpcs"] == []
     assert s.post(f"{base}/vpcs", json={"name": "x", "region": "mars1"}).status_code == 422
+
+
+def test_a_documented_slug_without_a_flavor_of_its_own_is_shown_as_asked(world, do):
+    base, s = do
+    droplet = create(do, size="s-1vcpu-1gb")["droplet"]
+    assert droplet["size_slug"] == "s-1vcpu-1gb"
+    assert (droplet["memory"], droplet["vcpus"], droplet["disk"]) == (1024, 1, 25)
+    again = s.get(f"{base}/droplets/{droplet['id']}").json()["droplet"]
+    assert again["size"]["slug"] == "s-1vcpu-1gb"
+    # it runs on the smallest flavor that fits it
+    (server,) = world.service("compute").list_servers()
+    assert server["flavor"]["original_name"] == "m1.small"

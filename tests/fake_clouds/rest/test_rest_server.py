@@ -62,16 +62,23 @@ def test_unknown_endpoints_get_404_bodies_and_are_reported(server, world):
     for _ in range(2):
         r = requests.get(f"{DO}/kubernetes/clusters?page=2", headers=do_h)
     assert r.status_code == 404
+    # the provider's 404 body, naming the endpoint the fake does not serve
     assert r.json() == {
         "id": "not_found",
-        "message": "The resource you were accessing could not be found.",
+        "message": "Not found: plugsim's fake digitalocean API does not serve GET "
+        "/v2/kubernetes/clusters",
     }
     r = requests.post(f"{LINODE}/nodebalancers", headers=li_h, json={})
-    assert r.status_code == 404 and r.json() == {"errors": [{"reason": "Not found"}]}
-    r = requests.get(f"{NOVA}/os-hypervisors", headers=os_h)
-    assert r.json() == {
-        "itemNotFound": {"code": 404, "message": "The resource could not be found."}
+    assert r.status_code == 404 and r.json() == {
+        "errors": [
+            {"reason": "Not found: plugsim's fake linode API does not serve POST /v4/nodebalancers"}
+        ]
     }
+    r = requests.get(f"{NOVA}/os-hypervisors", headers=os_h)
+    assert r.status_code == 404
+    assert "does not serve GET" in json.dumps(r.json()) and "/os-hypervisors" in json.dumps(
+        r.json()
+    )
     requests.patch(f"{DO}/droplets/1", headers=do_h)
     unserved = [(u.method, u.url, u.count) for u in server.unserved()]
     assert unserved == [
@@ -331,7 +338,7 @@ def test_custom_base_urls_tokens_and_a_caller_owned_mock(world):
             r = requests.get(
                 "http://do.local/api/v2/regions", headers={"Authorization": "Bearer s3cret"}
             )
-            assert r.status_code == 200 and r.json()["meta"]["total"] == 8
+            assert r.status_code == 200 and r.json()["meta"]["total"] == 12
             assert requests.get("http://do.local/api/v2/regions").status_code == 401
     body = json.loads(r.text)
     assert body["regions"][0]["slug"] == "ams3"
@@ -341,6 +348,8 @@ SECTIONS = {
     "digitalocean": "DigitalOcean v2",
     "linode": "Linode v4",
     "openstack": "OpenStack-style compute",
+    "hetzner": "Hetzner Cloud",
+    "vultr": "Vultr v1",
 }
 
 
