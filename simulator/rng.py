@@ -49,6 +49,10 @@ class SeededRNG:
         """Return a JSON-serialisable snapshot of every stream's state."""
         return {name: _state_to_json(r.getstate()) for name, r in sorted(self._streams.items())}
 
+    def stream_states(self) -> dict[str, tuple]:
+        """Return every stream's ``random.Random.getstate()`` (cheap to compare)."""
+        return {name: r.getstate() for name, r in self._streams.items()}
+
     def setstate(self, state: dict[str, object]) -> None:
         """Restore stream states saved by :meth:`getstate`."""
         for name, st in state.items():

@@ -135,7 +135,8 @@ class StackAPI:
             raise exception.NotSupportedAction(
                 f"Cancelling update when stack is {rec.action}_{rec.status} is not supported"
             )
-        self.store.set_meta(f"cancel:{stack.id}", True)
+        with self.store.message():  # the stack's engine may be another process
+            self.store.set_meta(f"cancel:{stack.id}", True)
         return stack
 
     # -- delete / suspend / resume / check -------------------------------------------
@@ -358,6 +359,10 @@ class StackAPI:
         return st, res
 
     def _record_signal(self: World, st: Stack, res: Any, record: Any) -> Any:
+        with self.store.message():  # the stack's engine may be another process
+            return self._record_signal_now(st, res, record)
+
+    def _record_signal_now(self: World, st: Stack, res: Any, record: Any) -> Any:
         if isinstance(record, Mapping):
             key = signals_key(st.id, res.name)
             self.store.set_meta(key, [*(self.store.get_meta(key) or []), dict(record)])
