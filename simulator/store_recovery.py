@@ -29,12 +29,13 @@ class Recovery:
                 return True
         return False
 
-    def in_progress_stacks(self) -> list[tuple[str, str, str]]:
+    def in_progress_stacks(self, *, top_level: bool = False) -> list[tuple[str, str, str]]:
         """``(id, name, action)`` of every stack row left ``IN_PROGRESS``, oldest first."""
+        where = " AND parent_id IS NULL" if top_level else ""
         return [
             (str(a), str(b), str(c))
             for a, b, c in self._db.execute(
-                "SELECT id, name, action FROM stacks WHERE status='IN_PROGRESS' ORDER BY seq"
+                f"SELECT id, name, action FROM stacks WHERE status='IN_PROGRESS'{where} ORDER BY seq"
             ).fetchall()
         ]
 

@@ -168,7 +168,7 @@ class World(StackAPI):
                 f"world lease of {dead.describe()} taken over by `{command}` "
                 f"(pid {os.getpid()}): that process is no longer running"
             )
-            stacks = self.store.in_progress_stacks() or [("", "", "")]
+            stacks = self.store.in_progress_stacks(top_level=True) or [("", "", "")]
             for sid, name, _action in stacks:
                 ev = Event(
                     0, sid, name, name, STACK_TYPE, sid or None, "LEASE", "COMPLETE", reason, now
