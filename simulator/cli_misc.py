@@ -9,6 +9,7 @@ import click
 
 from simulator.cli import (
     Options,
+    durability_option,
     emit_mapping,
     environment_options,
     format_option,
@@ -86,8 +87,17 @@ def validate(
     show_default=True,
     help="With --vs-heat: runs per engine; each phase's median is compared.",
 )
+@durability_option
 @pass_options
-def bench(opts: Options, n: int, width: int, as_json: bool, vs_heat: bool, repeat: int) -> None:
+def bench(
+    opts: Options,
+    n: int,
+    width: int,
+    as_json: bool,
+    vs_heat: bool,
+    repeat: int,
+    durability: str,
+) -> None:
     """Time create/update/suspend/resume/delete of an N-resource layered stack."""
     if vs_heat:
         from simulator.bench_heat import format_vs_heat, run_vs_heat
@@ -102,7 +112,7 @@ def bench(opts: Options, n: int, width: int, as_json: bool, vs_heat: bool, repea
     from simulator.bench import run_bench
 
     with opts.heat_options():
-        result = run_bench(n, width, state=opts.state)
+        result = run_bench(n, width, state=opts.state, durability=durability)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:
