@@ -124,7 +124,7 @@ class World(StackAPI):
         self.rng = SeededRNG(self.seed)
         streams = self.store.load_streams("world")
         self.rng.setstate(streams if streams is not None else self.store.get_meta("rng", {}))
-        self._saved_streams = {n: st for n, st in self.rng.stream_states().items()}
+        self._saved_streams = self.rng.draws()
         self._saved_time = self.clock.now() if stored_seed is not None else None
         self._legacy = streams is None and self.store.get_meta("rng") is not None
         self.project_id = str(self.store.get_meta("project_id") or self.rng.uuid("project"))
@@ -238,10 +238,11 @@ class World(StackAPI):
             return
         try:
             now = self.clock.now()
+            saved = self._saved_streams
             moved = {
-                name: state
-                for name, state in self.rng.stream_states().items()
-                if self._saved_streams.get(name) != state
+                name: self.rng.stream(name).getstate()
+                for name, draws in self.rng.draws().items()
+                if saved.get(name) != draws
             }
             delta = self.cloud.state_delta()
             if not (
@@ -267,7 +268,7 @@ class World(StackAPI):
                     store.delete_meta("rng")
             store.commit()
             self._saved_time = now
-            self._saved_streams.update(moved)
+            self._saved_streams = self.rng.draws()
             self._legacy = False
         except BaseException:
             self.cloud.resync()

@@ -180,7 +180,7 @@ class FakeCloud:
         store = svc._store
         if type(store) is not ServiceStore or store._log is not self._log:
             svc._store = service_store(self._log, svc.name, store)
-        self._log.services.add(svc.name)
+            self._log.services.add(svc.name)
 
     def service(self, name: str) -> Service:
         """Return the service called *name* (Heat-style client names accepted)."""
@@ -246,7 +246,9 @@ class FakeCloud:
         """Run one operation through faults, latency, the state change and the trace."""
         if self._in_call:
             return perform()
-        self._log.services.add(service.name)
+        # A call may change any service's own state (a server create plugs ports
+        # in the network service), so every service is compared at the next delta.
+        self._log.services.add("*")
         start = self.now()
         injection = self.faults.evaluate(
             service.name, operation, kind, start, self.rng.stream("faults")
@@ -428,6 +430,8 @@ class FakeCloud:
         saved = self._saved
         full = full or saved is None
         changed, services = self._log.drain()
+        if "*" in services:
+            services = set(self._services)
         if full:
             saved = self._saved = _SavedMarks()
             services = set(self._services)
@@ -439,10 +443,13 @@ class FakeCloud:
                     changed[key] = stamp
         assert saved is not None
         delta = CloudDelta(full=full)
-        header = {"format": STATE_FORMAT, "seed": self.seed, "latency": self.latency.to_spec()}
         if full or saved.latency is not self.latency:
             saved.latency = self.latency
-            delta.header = header
+            delta.header = {
+                "format": STATE_FORMAT,
+                "seed": self.seed,
+                "latency": self.latency.to_spec(),
+            }
         for key, stamp in changed.items():
             service, kind, eid = key
             svc = self._services.get(service)
@@ -461,25 +468,26 @@ class FakeCloud:
             if saved.services.get(name) != text:
                 saved.services[name] = text
                 delta.services[name] = own
-        faults = self.faults.to_state()
-        injected = faults.pop("injected")
         if saved.faults_engine is not self.faults:
             saved.faults_engine = self.faults
             delta.faults_reset = True
             saved.injected = 0
-        text = _text(faults)
-        if delta.faults_reset or saved.faults != text:
-            saved.faults = text
-            delta.faults = faults
-        delta.injected = injected[saved.injected :]
-        saved.injected = len(injected)
-        delta.trace = [t.to_dict() for t in self._trace[saved.trace :]]
-        saved.trace = len(self._trace)
-        for name, rnd in sorted(self.rng._streams.items()):
-            state = rnd.getstate()
-            if full or saved.rng.get(name) != state:
-                saved.rng[name] = state
-                delta.rng[name] = state
+        if services or delta.faults_reset:  # the fault engine only changes in a call
+            faults = self.faults.to_state()
+            injected = faults.pop("injected")
+            text = _text(faults)
+            if delta.faults_reset or saved.faults != text:
+                saved.faults = text
+                delta.faults = faults
+            delta.injected = injected[saved.injected :]
+            saved.injected = len(injected)
+        if len(self._trace) != saved.trace:
+            delta.trace = [t.to_dict() for t in self._trace[saved.trace :]]
+            saved.trace = len(self._trace)
+        for name, draws in self.rng.draws().items():
+            if full or saved.draws.get(name) != draws:
+                saved.draws[name] = draws
+                delta.rng[name] = self.rng.stream(name).getstate()
         return delta
 
     def mark_saved(self) -> None:
@@ -494,7 +502,7 @@ class FakeCloud:
         saved.trace = len(self._trace)
         for name, svc in self._services.items():
             saved.services[name] = _text(_own_state(svc))
-        saved.rng = {name: rnd.getstate() for name, rnd in self.rng._streams.items()}
+        saved.draws = self.rng.draws()
 
     def resync(self) -> None:
         """Make the next :meth:`state_delta` a full one (the last one was not stored)."""
@@ -511,4 +519,4 @@ class _SavedMarks:
     injected: int = 0
     trace: int = 0
     services: dict[str, str] = field(default_factory=dict)
-    rng: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    draws: dict[str, int] = field(default_factory=dict)
