@@ -244,15 +244,11 @@ class World(StackAPI):
                 for name, draws in self.rng.draws().items()
                 if saved.get(name) != draws
             }
-            delta = self.cloud.state_delta()
-            if not (
-                self.unsaved
-                or moved
-                or delta
-                or self._legacy
-                or now != self._saved_time
-                or store.in_transaction
-            ):
+            delta = self.cloud.state_delta() if self.cloud.changed() else None
+            if not (self.unsaved or moved or delta or self._legacy or now != self._saved_time):
+                # nothing of the world's own: commit the rows written so far, if any
+                if store.in_transaction:
+                    store.commit()
                 return
             with store.transaction():
                 while self.unsaved:

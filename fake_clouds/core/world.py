@@ -504,6 +504,20 @@ class FakeCloud:
             saved.services[name] = _text(_own_state(svc))
         saved.draws = self.rng.draws()
 
+    def changed(self) -> bool:
+        """True when :meth:`state_delta` would hold something (a cheap check)."""
+        saved = self._saved
+        log = self._log
+        return (
+            saved is None
+            or bool(log.entities or log.services)
+            or len(self._trace) != saved.trace
+            or saved.faults_engine is not self.faults
+            or saved.latency is not self.latency
+            or saved.draws != self.rng.draws()
+            or any(type(svc._store) is not ServiceStore for svc in self._services.values())
+        )
+
     def resync(self) -> None:
         """Make the next :meth:`state_delta` a full one (the last one was not stored)."""
         self._saved = None
