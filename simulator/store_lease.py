@@ -121,7 +121,7 @@ class LeaseRows:
             return
         try:
             mine = self._lease_mine
-            if mine is not None and not self._db.in_transaction:
+            if mine is not None and not self._closed() and not self._db.in_transaction:
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
                     self._db.execute(
@@ -135,6 +135,13 @@ class LeaseRows:
             self._unlock()
 
     # -- plumbing -------------------------------------------------------------
+
+    def _closed(self) -> bool:
+        try:
+            self._db.total_changes  # noqa: B018 - raises on a closed connection
+        except sqlite3.ProgrammingError:
+            return True
+        return False
 
     def _busy_text(self) -> str:
         holder = self.lease_holder()

@@ -113,6 +113,7 @@ class World(StackAPI):
             self.store.deferred = True
         stored_seed = self.store.get_meta("seed")
         if stored_seed is not None and seed is not None and int(seed) != int(stored_seed):
+            self.store.release_lease()
             self.store.close()
             raise exception.ConfigurationError(
                 f"{self.store.path}: this world was created with seed {stored_seed}; "
@@ -200,7 +201,10 @@ class World(StackAPI):
         try:
             return cls(store, **kwargs)
         except BaseException:
-            store.close()
+            try:
+                store.release_lease()
+            finally:
+                store.close()
             raise
 
     def _open_cloud(self, faults: Any) -> Any:
