@@ -220,12 +220,15 @@ def test_in_one_process_a_second_writer_is_refused_and_a_reader_is_not(tmp_path)
     World.open(path).close()  # released
 
 
-def test_create_json_on_the_readme_example_prints_the_complete_stack(tmp_path):
+@pytest.mark.parametrize("durability", ["instant", "transition"])
+def test_create_json_on_the_readme_example_prints_the_complete_stack(tmp_path, durability):
     done = subprocess.run(
         plugsim_argv(
             "--state",
             "w.db",
             "stack",
+            "--durability",
+            durability,
             "create",
             "-t",
             str(EXAMPLES / "stack.yaml"),
