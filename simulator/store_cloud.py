@@ -45,7 +45,7 @@ class CloudRows:
                 [(owner, name, *_pack(state)) for name, state in sorted(states.items())],
             )
 
-    def load_streams(self, owner: str) -> dict[str, list[Any]] | None:
+    def load_streams(self, owner: str) -> dict[str, object] | None:
         """Return *owner*'s streams as :meth:`simulator.rng.SeededRNG.setstate` takes them."""
         rows = self._db.execute(
             "SELECT name, version, gauss, state FROM streams WHERE owner=? ORDER BY name",
@@ -53,7 +53,7 @@ class CloudRows:
         ).fetchall()
         if not rows:
             return None
-        out: dict[str, list[Any]] = {}
+        out: dict[str, object] = {}
         for name, version, gauss, blob in rows:
             words = array("I")
             words.frombytes(blob)

@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 
 from sdk import exception
 from sdk.clients import ClientPlugin
+from simulator.backend import DEFAULT_BACKEND, CloudBackend, load_backend, restore_backend
 from simulator.clock import VirtualClock, VirtualTimeEventLoop
 from simulator.events import STACK_TYPE, Event
 from simulator.lifecycle import CONFIG_KEY, LifecycleRegistry, read_config
@@ -72,7 +73,7 @@ class World(StackAPI):
         store: Store | None = None,
         *,
         seed: int | None = None,
-        faults: Any = None,
+        faults: object = None,
         backend: str | None = None,
         plugin_dirs: Iterable[str | os.PathLike[str]] = (),
         entry_points: bool = True,
@@ -129,8 +130,15 @@ class World(StackAPI):
         self._saved_time = self.clock.now() if stored_seed is not None else None
         self._legacy = streams is None and self.store.get_meta("rng") is not None
         self.project_id = str(self.store.get_meta("project_id") or self.rng.uuid("project"))
-        self.backend = backend or self.store.get_meta("backend") or "default"
-        self.cloud = self._open_cloud(faults)
+        stored_backend = self.store.get_meta("backend")
+        if stored_seed is not None and backend and backend != (stored_backend or DEFAULT_BACKEND):
+            raise exception.ConfigurationError(
+                f"{self.store.path}: this world was created with the fake cloud backend "
+                f"{stored_backend or DEFAULT_BACKEND!r}; use a new --state to run on {backend!r}"
+            )
+        #: the ``plugsim.fake_clouds`` entry point the cloud is built (and restored) by
+        self.backend: str = backend or stored_backend or DEFAULT_BACKEND
+        self.cloud: CloudBackend = self._open_cloud(faults)
         self.registry = TypeRegistry(plugin_dirs, entry_points=entry_points)
         #: this engine's stack lifecycle plug-ins (``module:Class`` strings, classes or objects)
         self.lifecycle = LifecycleRegistry(
@@ -207,25 +215,28 @@ class World(StackAPI):
                 store.close()
             raise
 
-    def _open_cloud(self, faults: Any) -> Any:
-        from fake_clouds.core.registry import load_backend
-        from fake_clouds.core.world import FakeCloud
+    def _open_cloud(self, faults: object) -> CloudBackend:
+        """Restore the cloud through the backend that saved it, or build a new one.
 
+        A backend that tracks its changes (``state_delta``) is stored in pieces
+        (:mod:`simulator.store_cloud`); any other backend as one state document
+        rewritten at every commit, as a world written before schema 2 was.
+        """
+        seed = derive_seed(self.seed, "cloud")
         state = self.store.load_cloud(self.clock.now())
         stored = state is not None
         if state is None:
-            state = self.store.get_meta("cloud")  # a world written by plugsim before schema 2
-            self._legacy = self._legacy or state is not None
+            state = self.store.get_meta("cloud")
         if state is not None:
-            cloud = FakeCloud.from_state(state, clock=self.clock)
-            if stored:
+            cloud = restore_backend(self.backend, state, seed=seed, clock=self.clock)
+            if stored and hasattr(cloud, "mark_saved"):
                 cloud.mark_saved()
+            elif not stored and hasattr(cloud, "state_delta"):
+                self._legacy = True  # the first commit stores it in pieces
             if faults is not None:
                 cloud.set_faults(faults)
             return cloud
-        return load_backend(
-            self.backend, seed=derive_seed(self.seed, "cloud"), clock=self.clock, faults=faults
-        )
+        return load_backend(self.backend, seed=seed, clock=self.clock, faults=faults)
 
     # -- housekeeping ---------------------------------------------------------
 
@@ -248,7 +259,10 @@ class World(StackAPI):
                 for name, draws in self.rng.draws().items()
                 if saved.get(name) != draws
             }
-            delta = self.cloud.state_delta() if self.cloud.changed() else None
+            cloud: Any = self.cloud
+            incremental = hasattr(cloud, "state_delta")
+            # a backend without deltas is written whole at every commit
+            delta = (cloud.state_delta() if cloud.changed() else None) if incremental else True
             if not (self.unsaved or moved or delta or self._legacy or now != self._saved_time):
                 # nothing of the world's own: commit the rows written so far, if any
                 if store.in_transaction:
@@ -261,17 +275,21 @@ class World(StackAPI):
                 if now != self._saved_time:
                     store.set_meta("virtual_time", now)
                 store.save_streams("world", moved)
-                if delta:
+                if delta is True:
+                    store.set_meta("cloud", cloud.to_state())
+                elif delta:
                     store.save_cloud(delta)
                 if self._legacy:
-                    store.delete_meta("cloud")
+                    if incremental:
+                        store.delete_meta("cloud")
                     store.delete_meta("rng")
             store.commit()
             self._saved_time = now
             self._saved_streams = self.rng.draws()
             self._legacy = False
         except BaseException:
-            self.cloud.resync()
+            if hasattr(self.cloud, "resync"):
+                self.cloud.resync()
             self._saved_streams.clear()
             self._saved_time = None
             raise
@@ -447,7 +465,7 @@ class World(StackAPI):
             environment,
             parameters,
             files=files,
-            plugin_dirs=[*self.registry.plugin_dirs, *plugin_dirs],
+            plugin_dirs=[*self.registry.plugin_dirs, *(os.fspath(d) for d in plugin_dirs)],
         )
 
 
