@@ -1,12 +1,13 @@
 """Persistence: one SQLite file holds a whole simulated world.
 
 Tables: ``meta`` (seed, virtual time, id counters, mailboxes), ``stacks``,
-``resources``, ``events``, ``snapshots``, ``runs``, the fake cloud in pieces
+``resources``, ``events``, ``snapshots``, ``runs``, ``signals`` (each
+resource's signal mailbox), the fake cloud in pieces
 (``cloud_entities``, ``cloud_state``, ``cloud_log``), the random streams
 (``streams``) and the writer's ``lease``. The schema version lives in
 ``PRAGMA user_version``. The rows of each concept are read and written by a
 mixin: :mod:`simulator.store_rows` (stacks, resources),
-:mod:`simulator.store_log` (events, snapshots, runs),
+:mod:`simulator.store_log` (events, snapshots, runs, signals),
 :mod:`simulator.store_cloud` (fake cloud, random streams),
 :mod:`simulator.store_lease` (one writer per world) and
 :mod:`simulator.store_recovery` (what a dead engine left in progress).
@@ -233,6 +234,7 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery):
             # are read by id range), so it goes.
             with self.transaction():
                 self._db.execute("DROP INDEX events_stack")
+        self._open_signals()
 
     # -- plumbing ------------------------------------------------------------
 

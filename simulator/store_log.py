@@ -1,4 +1,6 @@
-"""Events, snapshots and engine runs in a world's store (a mixin of :class:`simulator.store.Store`).
+"""Events, snapshots, engine runs and signal mailboxes in a world's store.
+
+(A mixin of :class:`simulator.store.Store`.)
 
 The events table has no index besides its id, which every query ranges over
 (an index of events by stack cost a page written with every transition).
@@ -13,6 +15,14 @@ from typing import Any
 from simulator.events import Event
 from simulator.records import RunRecord, SnapshotRecord
 from simulator.store_rows import dumps
+
+_SIGNALS_TABLE = """CREATE TABLE IF NOT EXISTS signals (
+    id INTEGER PRIMARY KEY,
+    stack_id TEXT NOT NULL,
+    resource TEXT NOT NULL,
+    doc TEXT NOT NULL
+)"""
+_INSERT_SIGNAL = "INSERT INTO signals(stack_id, resource, doc) VALUES (?,?,?)"
 
 _EVENT_INSERT = (
     "INSERT INTO events(stack_id, stack_name, resource_name, resource_type,"
@@ -142,3 +152,38 @@ class LogRows:
             "SELECT id, stack_id, action, seed, started, finished, outcome FROM runs ORDER BY id"
         ).fetchall()
         return [RunRecord(*r) for r in rows]
+
+    # -- signals -------------------------------------------------------------
+
+    def _open_signals(self) -> None:
+        """Make the signals table (worlds of earlier versions kept signals in ``meta``)."""
+        if self._db.execute("SELECT 1 FROM sqlite_master WHERE name='signals'").fetchone():
+            return
+        with self.transaction() as db:  # type: ignore[attr-defined]
+            db.execute(_SIGNALS_TABLE)
+            old = db.execute(
+                "SELECT key, value FROM meta WHERE key LIKE 'signals:%' ORDER BY key"
+            ).fetchall()
+            for key, value in old:
+                stack_id, _, resource = key[len("signals:") :].partition(":")
+                for signal in json.loads(value) or []:
+                    db.execute(_INSERT_SIGNAL, (stack_id, resource, dumps(signal)))
+            db.execute("DELETE FROM meta WHERE key LIKE 'signals:%'")
+
+    def add_signal(self, stack_id: str, resource: str, signal: dict[str, Any]) -> None:
+        """Keep *signal* in the mailbox of *resource* of stack *stack_id* (after the others)."""
+        with self.transaction() as db:  # type: ignore[attr-defined]
+            db.execute(_INSERT_SIGNAL, (stack_id, resource, dumps(signal)))
+
+    def signals(self, stack_id: str, resource: str) -> list[dict[str, Any]]:
+        """Return the signals kept for *resource* of stack *stack_id*, oldest first."""
+        rows = self._db.execute(
+            "SELECT doc FROM signals WHERE stack_id=? AND resource=? ORDER BY id",
+            (stack_id, resource),
+        ).fetchall()
+        return [json.loads(row[0]) for row in rows]
+
+    def clear_signals(self, stack_id: str, resource: str) -> None:
+        """Empty the mailbox of *resource* of stack *stack_id*."""
+        with self.transaction() as db:  # type: ignore[attr-defined]
+            db.execute("DELETE FROM signals WHERE stack_id=? AND resource=?", (stack_id, resource))
