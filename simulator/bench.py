@@ -46,6 +46,8 @@ class BenchResult:
     states: dict[str, str] = field(default_factory=dict)
     peak_rss_mib: float = 0.0
 
+    durability: str = "instant"
+
     @property
     def total_wall(self) -> float:
         """Wall seconds of the whole lifecycle."""
@@ -57,6 +59,7 @@ class BenchResult:
         return {
             "resources": self.resources,
             "width": self.width,
+            "durability": self.durability,
             "phases": {
                 p: {
                     "wall_seconds": round(self.wall[p], 4),
@@ -83,7 +86,10 @@ class BenchResult:
     def to_text(self) -> str:
         """Human-readable figures."""
         d = self.to_dict()
-        lines = [f"plugsim bench: {self.resources} resources, width {self.width}"]
+        lines = [
+            f"plugsim bench: {self.resources} resources, width {self.width}, "
+            f"durability {self.durability}"
+        ]
         for name, ph in d["phases"].items():
             lines.append(
                 f"  {name:<8} {ph['wall_seconds']:>8.3f} s wall  "
@@ -102,7 +108,12 @@ class BenchResult:
 
 
 def run_bench(
-    n: int, width: int = 100, *, state: str | None = None, delay: float = 10.0
+    n: int,
+    width: int = 100,
+    *,
+    state: str | None = None,
+    delay: float = 10.0,
+    durability: str = "instant",
 ) -> BenchResult:
     """Run the lifecycle once and return its figures.
 
@@ -120,9 +131,9 @@ def run_bench(
     if state is None:
         tmpdir = tempfile.TemporaryDirectory(prefix="plugsim-bench-")
         state = os.path.join(tmpdir.name, "bench.db")
-    result = BenchResult(n, width)
+    result = BenchResult(n, width, durability=durability)
     try:
-        world = World.open(state)
+        world = World.open(state, durability=durability)
         steps = {
             "create": lambda: world.create_stack("bench", layered_template(n, width, "v1", delay)),
             "update": lambda: world.update_stack("bench", layered_template(n, width, "v2", delay)),

@@ -38,6 +38,9 @@ class VirtualClock:
             weakref.WeakKeyDictionary()
         )
         self._loop: VirtualTimeEventLoop | None = None
+        #: called when the loop has nothing left to run at the current instant,
+        #: before it moves the clock to the next timer (a world commits there)
+        self.before_jump: Callable[[], None] | None = None
 
     def now(self) -> float:
         """Return the current virtual time in seconds."""
@@ -120,6 +123,9 @@ class _VirtualSelector(selectors.DefaultSelector):
                 "simulation deadlock: no task is runnable and no timer is pending"
             )
         if timeout > 0:
+            hook = self._clock.before_jump
+            if hook is not None:
+                hook()
             self._clock.advance(timeout)
         return super().select(0)
 

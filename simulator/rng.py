@@ -18,6 +18,32 @@ def derive_seed(seed: int | str, *names: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
+class _Stream(random.Random):
+    """A random stream that counts how often its state changed (cheap to compare)."""
+
+    draws = 0
+
+    def seed(self, *args: object, **kwargs: object) -> None:  # type: ignore[override]
+        """As ``random.Random.seed``."""
+        self.draws += 1
+        super().seed(*args, **kwargs)  # type: ignore[arg-type]
+
+    def random(self) -> float:
+        """As ``random.Random.random``."""
+        self.draws += 1
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        """As ``random.Random.getrandbits``."""
+        self.draws += 1
+        return super().getrandbits(k)
+
+    def setstate(self, state: tuple) -> None:  # type: ignore[override]
+        """As ``random.Random.setstate``."""
+        self.draws += 1
+        super().setstate(state)
+
+
 class SeededRNG:
     """A family of independent :class:`random.Random` streams derived from one seed."""
 
@@ -29,7 +55,7 @@ class SeededRNG:
         """Return the stream called *name*, creating it on first use."""
         rnd = self._streams.get(name)
         if rnd is None:
-            rnd = random.Random(derive_seed(self.seed, name))
+            rnd = _Stream(derive_seed(self.seed, name))
             self._streams[name] = rnd
         return rnd
 
@@ -48,6 +74,10 @@ class SeededRNG:
     def getstate(self) -> dict[str, object]:
         """Return a JSON-serialisable snapshot of every stream's state."""
         return {name: _state_to_json(r.getstate()) for name, r in sorted(self._streams.items())}
+
+    def draws(self) -> dict[str, int]:
+        """Return how often each stream's state changed so far (to tell which moved)."""
+        return {name: r.draws for name, r in self._streams.items()}
 
     def setstate(self, state: dict[str, object]) -> None:
         """Restore stream states saved by :meth:`getstate`."""

@@ -168,12 +168,14 @@ def simulate(
     listener: Any = None,
     lifecycle_plugins: Iterable[Any] = (),
     strict_lifecycle: bool = False,
+    **world_options: Any,
 ) -> Report:
     """Run the whole life of a stack and report it (see the module docstring).
 
     *lifecycle_plugins* (``module:Class`` strings, classes or instances) run
     around every action; *strict_lifecycle* fails an action whose plug-in
-    changes the stack.
+    changes the stack. Other keyword arguments go to :class:`simulator.world.World`
+    (``durability``, ``wait`` ...).
     """
     from simulator.world import World
 
@@ -185,6 +187,7 @@ def simulate(
         plugin_dirs=plugin_dirs,
         lifecycle_plugins=lifecycle_plugins,
         strict_lifecycle=strict_lifecycle,
+        **world_options,
     )
     if listener is not None:
         world.listeners.append(listener)

@@ -160,7 +160,8 @@ class StackAPI(APIHost):
             raise exception.NotSupportedAction(
                 f"Cancelling update when stack is {rec.action}_{rec.status} is not supported"
             )
-        self.store.set_meta(f"cancel:{stack.id}", True)
+        with self.store.message():  # the stack's engine may be another process
+            self.store.set_meta(f"cancel:{stack.id}", True)
         return stack
 
     # -- delete / suspend / resume / check -------------------------------------------
@@ -381,6 +382,10 @@ class StackAPI(APIHost):
         return st, res
 
     def _record_signal(self, st: Stack, res: Any, record: Any) -> Any:
+        with self.store.message():  # the stack's engine may be another process
+            return self._record_signal_now(st, res, record)
+
+    def _record_signal_now(self, st: Stack, res: Any, record: Any) -> Any:
         if isinstance(record, Mapping):
             self.store.add_signal(st.id, res.name, dict(record))
             parts = [str(record[k]) for k in ("status", "reason") if record.get(k)]

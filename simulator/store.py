@@ -1,37 +1,34 @@
 """Persistence: one SQLite file holds a whole simulated world.
 
-Tables: ``meta`` (seed, virtual time, RNG and fake-cloud state, engine lease),
-``stacks``, ``resources``, ``events``, ``snapshots``, ``runs`` and ``signals``
-(each resource's signal mailbox). The schema
-version lives in ``PRAGMA user_version``.
+Tables: ``meta`` (seed, virtual time, id counters, mailboxes), ``stacks``,
+``resources``, ``events``, ``snapshots``, ``runs``, ``signals`` (each
+resource's signal mailbox), the fake cloud in pieces
+(``cloud_entities``, ``cloud_state``, ``cloud_log``), the random streams
+(``streams``) and the writer's ``lease``. The schema version lives in
+``PRAGMA user_version``. The rows of each concept are read and written by a
+mixin: :mod:`simulator.store_rows` (stacks, resources),
+:mod:`simulator.store_log` (events, snapshots, runs, signals),
+:mod:`simulator.store_cloud` (fake cloud, random streams),
+:mod:`simulator.store_lease` (one writer per world) and
+:mod:`simulator.store_recovery` (what a dead engine left in progress).
 
-Durability. The database runs in WAL mode with ``synchronous=NORMAL``. A
+Commits. A bare :class:`Store` commits every write block at once. A world
+that holds the lease switches it to *deferred* commits (``store.deferred =
+True``): writes join one open transaction and :meth:`Store.commit` ends it, so
+the world decides what one commit holds -- every change of the world since the
+previous commit, the fake cloud, the clock and the random streams included
+(see :class:`simulator.world.World`). A write block inside a deferred
+transaction is a savepoint, so a failing block still leaves nothing behind.
+
+Durability. The database runs in WAL mode with ``synchronous=NORMAL``: a
 ``COMMIT`` appends the transaction's pages to the write-ahead log with a
-``write()`` before it returns, so once :meth:`Store.record` returns the
-transition is in the operating system's hands: it survives the engine process
-being killed at any instant, and the database always opens consistent (WAL is
-never corrupted by a lost tail). Only a power cut or kernel crash can lose the
-last transitions before the next checkpoint (which is when ``NORMAL`` syncs);
-``synchronous=FULL`` would pay an ``fsync`` per transition to cover that, which
-a simulator does not need. New worlds use 1 KiB pages (a transition rewrites
-two or three: the resource row's leaf, the events leaf and, when that is
-full, its parent; smaller pages mean fewer bytes per commit, and 1 KiB
-measured fastest of 512 B to 4 KiB) and the log is checkpointed every
+``write()`` before it returns, so a committed transaction survives the process
+being killed at any instant, and the database always opens consistent (a
+killed process's uncommitted pages are ignored). Only a power cut or kernel
+crash can lose the last commits before the next checkpoint (when ``NORMAL``
+syncs). New worlds use 1 KiB pages and the log is checkpointed every
 :data:`WAL_CHECKPOINT_BYTES` rather than SQLite's default of 1,000 pages, so
 the checkpoint's ``fsync`` pair is rare.
-
-Every state transition is written and committed in one transaction
-(:meth:`Store.record`: the event row and the resource or stack row) before the
-engine moves on. A resource row's JSON document is re-serialised only when it
-changed since this store last wrote it; otherwise only the state columns are
-updated. A changed document is written in place (an upsert keeps the row and
-its index entry where they are). The events table has no index besides its
-id, which every query ranges over. A caller that never mutates a document
-after handing it over says so (``frozen_doc=True``): the store then keeps
-that very object instead of a copy, and a later write passing the same
-object skips the comparison. When a world is opened after an engine died
-mid-action, :meth:`Store.recover` turns whatever was left ``IN_PROGRESS`` into
-``<ACTION>_FAILED`` with the reason ``engine restarted during <ACTION>``.
 """
 
 from __future__ import annotations
@@ -39,13 +36,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from sdk import exception
-from simulator.events import STACK_TYPE, Event
+from simulator.events import Event
 from simulator.records import (  # re-exported: callers import the records from here
     ResourceRecord,
     RunRecord,
@@ -53,9 +50,25 @@ from simulator.records import (  # re-exported: callers import the records from 
     StackRecord,
     _StoredStackRecord,
 )
+from simulator.store_cloud import CloudRows
+from simulator.store_lease import LeaseHolder, LeaseRows, WorldBusy
+from simulator.store_log import LogRows
+from simulator.store_recovery import Recovery
+from simulator.store_rows import StackRows, dumps
+
+__all__ = [
+    "LeaseHolder",
+    "ResourceRecord",
+    "RunRecord",
+    "SnapshotRecord",
+    "StackRecord",
+    "Store",
+    "WorldBusy",
+    "_StoredStackRecord",
+]
 
 #: The schema version this module writes (``PRAGMA user_version``).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 #: The page size of a newly created world (an existing file keeps its own).
 PAGE_SIZE = 1024
@@ -123,71 +136,47 @@ CREATE TABLE IF NOT EXISTS runs (
     finished REAL,
     outcome TEXT
 );
+CREATE TABLE IF NOT EXISTS cloud_entities (
+    service TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (service, kind, id)
+);
+CREATE TABLE IF NOT EXISTS cloud_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cloud_log (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS streams (
+    owner TEXT NOT NULL,
+    name TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    gauss REAL,
+    state BLOB NOT NULL,
+    PRIMARY KEY (owner, name)
+);
+CREATE TABLE IF NOT EXISTS lease (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    command TEXT NOT NULL,
+    started REAL NOT NULL
+);
 """
 
 
-_SIGNALS_TABLE = """CREATE TABLE IF NOT EXISTS signals (
-    id INTEGER PRIMARY KEY,
-    stack_id TEXT NOT NULL,
-    resource TEXT NOT NULL,
-    doc TEXT NOT NULL
-)"""
-_INSERT_SIGNAL = "INSERT INTO signals(stack_id, resource, doc) VALUES (?,?,?)"
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
-
-
-def _same_json(a: Any, b: Any) -> bool:
-    """True when *a* and *b* serialise to the same JSON (types compared strictly).
-
-    ``1 == True == 1.0`` in Python but not in JSON, so types must match
-    exactly; anything unusual (tuples, NaN, odd keys) simply compares unequal
-    and gets re-serialised.
-    """
-    kind = type(a)
-    if kind is not type(b):
-        return False
-    if kind is dict:
-        if len(a) != len(b):
-            return False
-        for key, value in a.items():
-            if type(key) is not str or key not in b or not _same_json(value, b[key]):
-                return False
-        return True
-    if kind is list:
-        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
-    if kind is str or kind is int or kind is bool or a is None:
-        return a == b
-    if kind is float:
-        return a == b and a == a
-    return False
-
-
-_RESOURCE_INSERT = (
-    "INSERT INTO resources(stack_id, rid, name, type, action, status, reason,"
-    " physical_id, current, doc) VALUES (?,?,?,?,?,?,?,?,?,?)"
-    " ON CONFLICT(stack_id, rid) DO UPDATE SET name=excluded.name, type=excluded.type,"
-    " action=excluded.action, status=excluded.status, reason=excluded.reason,"
-    " physical_id=excluded.physical_id, current=excluded.current, doc=excluded.doc"
-)
-_RESOURCE_STATE = (
-    "UPDATE resources SET action=?, status=?, reason=?, physical_id=?, current=?"
-    " WHERE stack_id=? AND rid=?"
-)
-_EVENT_INSERT = (
-    "INSERT INTO events(stack_id, stack_name, resource_name, resource_type,"
-    " physical_id, action, status, reason, time) VALUES (?,?,?,?,?,?,?,?,?)"
-)
-
-
-class Store:
+class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery):
     """The SQLite store of one world (``':memory:'`` keeps it in memory)."""
 
     def __init__(self, path: str | os.PathLike[str] = ":memory:") -> None:
         self.path = str(path)
         self._depth = 0
+        #: deferred commits: writes join one open transaction until :meth:`commit`
+        self.deferred = False
+        #: called before this store opens a write transaction (a read-only world refuses)
+        self.write_gate: Callable[[], None] | None = None
+        #: called after each recorded transition (a world committing per transition)
+        self.on_transition: Callable[[], None] | None = None
+        self._savepoints = 0
         #: (stack_id, rid) -> the resource doc as this store last wrote it
         self._docs: dict[tuple[str, int], Any] = {}
         #: (stack_id, key) -> (frozen value of a stack doc, its JSON text)
@@ -201,7 +190,9 @@ class Store:
                     f"Cannot create the state directory {parent}: {ex.strerror or ex}"
                 ) from None
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+            )
             self._db.execute(f"PRAGMA page_size={PAGE_SIZE}")  # no effect on an existing file
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -228,16 +219,19 @@ class Store:
                 raise exception.ConfigurationError(
                     f"{self.path}: an SQLite database that is not a plugsim world"
                 )
+        if version < SCHEMA_VERSION:
+            # A new world, or one written by an earlier version: every table is
+            # created if missing (version 2 added the fake cloud in pieces, the
+            # random streams and the lease).
             with self.transaction():
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         self._db.execute(statement)
                 self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        elif self._db.execute("SELECT 1 FROM sqlite_master WHERE name='events_stack'").fetchone():
+        if self._db.execute("SELECT 1 FROM sqlite_master WHERE name='events_stack'").fetchone():
             # Worlds written by earlier versions carry an index of events by stack: it cost
             # a page written with every transition and no query needs it (events
-            # are read by id range), so it goes; an older plugsim opens the world
-            # just as well without it.
+            # are read by id range), so it goes.
             with self.transaction():
                 self._db.execute("DROP INDEX events_stack")
         self._open_signals()
@@ -245,12 +239,29 @@ class Store:
     # -- plumbing ------------------------------------------------------------
 
     def close(self) -> None:
-        """Close the database connection."""
+        """Close the database connection (an uncommitted transaction is lost) and the lease."""
+        try:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
+        self._unlock()
         self._db.close()
+
+    def _begin(self) -> None:
+        """Open the write transaction if none is open (the write gate may refuse)."""
+        if not self._db.in_transaction:
+            if self.write_gate is not None:
+                self.write_gate()
+            self._db.execute("BEGIN IMMEDIATE")
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """Run a block in one transaction (nested blocks join the outer one)."""
+        """Run a block in one transaction (nested blocks join the outer one).
+
+        With deferred commits the block joins the open transaction as a
+        savepoint and :meth:`commit` makes it durable.
+        """
         depth = self._depth
         if depth:
             self._depth = depth + 1
@@ -260,7 +271,23 @@ class Store:
                 self._depth -= 1
             return
         self._depth = 1
-        self._db.execute("BEGIN IMMEDIATE")
+        if self.deferred:
+            self._begin()
+            self._db.execute("SAVEPOINT block")
+            try:
+                yield self._db
+                self._db.execute("RELEASE block")
+            except BaseException:
+                self._docs.clear()
+                self._cloud_top = None
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK TO block")
+                    self._db.execute("RELEASE block")
+                raise
+            finally:
+                self._depth = 0
+            return
+        self._begin()
         try:
             yield self._db
             self._db.execute("COMMIT")
@@ -273,8 +300,35 @@ class Store:
     def _abort(self) -> None:
         """Roll back the open transaction; what this store remembers of rows may be stale."""
         self._docs.clear()
+        self._cloud_top = None
         if self._db.in_transaction:
             self._db.execute("ROLLBACK")
+
+    @property
+    def in_transaction(self) -> bool:
+        """True while a write transaction is open (changes not yet committed)."""
+        return self._db.in_transaction
+
+    @property
+    def in_block(self) -> bool:
+        """True inside a :meth:`transaction` block (no commit may happen there)."""
+        return self._depth > 0
+
+    def commit(self) -> bool:
+        """Commit the open deferred transaction; return True when there was one."""
+        if self._depth or not self._db.in_transaction:
+            return False
+        try:
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._abort()
+            raise
+        return True
+
+    def rollback(self) -> None:
+        """Drop the open deferred transaction (everything since the last commit)."""
+        if not self._depth:
+            self._abort()
 
     # -- meta ----------------------------------------------------------------
 
@@ -286,9 +340,27 @@ class Store:
     def set_meta(self, key: str, value: Any) -> None:
         """Store a JSON value under *key*."""
         with self.transaction() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, _dumps(value))
-            )
+            db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, dumps(value)))
+
+    def delete_meta(self, key: str) -> None:
+        """Remove *key*."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM meta WHERE key=?", (key,))
+
+    @contextmanager
+    def message(self) -> Iterator[sqlite3.Connection]:
+        """Run a block that leaves a message for the world's writer (a cancel, a signal).
+
+        A message needs no lease: in a read-only world the block is one short
+        transaction of its own, committed between the writer's commits; in the
+        writer's own world it is part of the writer's next commit.
+        """
+        gate, self.write_gate = self.write_gate, None
+        try:
+            with self.transaction() as db:
+                yield db
+        finally:
+            self.write_gate = gate
 
     def next_seq(self, name: str) -> int:
         """Return the next value of the named counter (1, 2, ...)."""
@@ -297,246 +369,7 @@ class Store:
             self.set_meta(f"seq:{name}", value)
         return value
 
-    # -- signals -------------------------------------------------------------
-
-    def _open_signals(self) -> None:
-        """Make the signals table (worlds of earlier versions kept signals in ``meta``)."""
-        if self._db.execute("SELECT 1 FROM sqlite_master WHERE name='signals'").fetchone():
-            return
-        with self.transaction() as db:
-            db.execute(_SIGNALS_TABLE)
-            old = db.execute(
-                "SELECT key, value FROM meta WHERE key LIKE 'signals:%' ORDER BY key"
-            ).fetchall()
-            for key, value in old:
-                stack_id, _, resource = key[len("signals:") :].partition(":")
-                for signal in json.loads(value) or []:
-                    db.execute(_INSERT_SIGNAL, (stack_id, resource, _dumps(signal)))
-            db.execute("DELETE FROM meta WHERE key LIKE 'signals:%'")
-
-    def add_signal(self, stack_id: str, resource: str, signal: dict[str, Any]) -> None:
-        """Keep *signal* in the mailbox of *resource* of stack *stack_id* (after the others)."""
-        with self.transaction() as db:
-            db.execute(_INSERT_SIGNAL, (stack_id, resource, _dumps(signal)))
-
-    def signals(self, stack_id: str, resource: str) -> list[dict[str, Any]]:
-        """Return the signals kept for *resource* of stack *stack_id*, oldest first."""
-        rows = self._db.execute(
-            "SELECT doc FROM signals WHERE stack_id=? AND resource=? ORDER BY id",
-            (stack_id, resource),
-        ).fetchall()
-        return [json.loads(row[0]) for row in rows]
-
-    def clear_signals(self, stack_id: str, resource: str) -> None:
-        """Empty the mailbox of *resource* of stack *stack_id*."""
-        with self.transaction() as db:
-            db.execute("DELETE FROM signals WHERE stack_id=? AND resource=?", (stack_id, resource))
-
-    # -- stacks --------------------------------------------------------------
-
-    def save_stack(self, rec: StackRecord, *, frozen_keys: Collection[str] = ()) -> None:
-        """Insert or replace a stack row.
-
-        *frozen_keys* name top-level entries of ``rec.doc`` whose values the
-        caller never mutates after handing them over (e.g. a stack's template
-        source, which can be megabytes): the store serialises such a value
-        once and reuses the text while the same object comes back.
-        """
-        doc = self._stack_doc_text(rec, frozen_keys)
-        with self.transaction() as db:
-            if not rec.seq:
-                rec.seq = self.next_seq("stack")
-            db.execute(
-                "INSERT OR REPLACE INTO stacks(id, seq, name, parent_id, action, status, reason,"
-                " deleted, created, updated, doc) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    rec.id,
-                    rec.seq,
-                    rec.name,
-                    rec.parent_id,
-                    rec.action,
-                    rec.status,
-                    rec.reason,
-                    int(rec.deleted),
-                    rec.created,
-                    rec.updated,
-                    doc,
-                ),
-            )
-
-    def _stack_doc_text(self, rec: StackRecord, frozen_keys: Collection[str]) -> str:
-        """``_dumps(rec.doc)``, reusing the text of frozen values handed over before."""
-        doc = rec.doc
-        if not frozen_keys or not all(type(k) is str for k in doc):
-            return _dumps(doc)
-        parts = []
-        for key in sorted(doc):
-            value = doc[key]
-            if key in frozen_keys:
-                memo = self._frozen_text.get((rec.id, key))
-                if memo is not None and memo[0] is value:
-                    text = memo[1]
-                else:
-                    text = _dumps(value)
-                    self._frozen_text[(rec.id, key)] = (value, text)
-            else:
-                text = _dumps(value)
-            parts.append(f"{json.dumps(key)}:{text}")
-        return "{" + ",".join(parts) + "}"
-
-    @staticmethod
-    def _stack(row: tuple) -> StackRecord:
-        sid, seq, name, parent, action, status, reason, deleted, created, updated, doc = row
-        rec = _StoredStackRecord.__new__(_StoredStackRecord)
-        rec.id, rec.seq, rec.name, rec.parent_id = sid, seq, name, parent
-        rec.action, rec.status, rec.reason = action, status, reason
-        rec.deleted, rec.created, rec.updated = bool(deleted), created, updated
-        rec._doc_text = doc
-        return rec
-
-    _STACK_COLS = "id, seq, name, parent_id, action, status, reason, deleted, created, updated, doc"
-
-    def get_stack(self, name_or_id: str) -> StackRecord | None:
-        """Return the live stack with this id or name (a live one wins over deleted)."""
-        row = self._db.execute(
-            f"SELECT {self._STACK_COLS} FROM stacks WHERE id=?", (name_or_id,)
-        ).fetchone()
-        if row is None:
-            row = self._db.execute(
-                f"SELECT {self._STACK_COLS} FROM stacks WHERE name=? AND parent_id IS NULL"
-                " ORDER BY deleted, seq DESC LIMIT 1",
-                (name_or_id,),
-            ).fetchone()
-        return None if row is None else self._stack(row)
-
-    def list_stacks(
-        self, *, include_deleted: bool = False, nested: bool = False, parent_id: str | None = None
-    ) -> list[StackRecord]:
-        """Return stacks in creation order (top-level only unless *nested*)."""
-        sql = f"SELECT {self._STACK_COLS} FROM stacks WHERE 1=1"
-        args: list[Any] = []
-        if parent_id is not None:
-            sql += " AND parent_id=?"
-            args.append(parent_id)
-        elif not nested:
-            sql += " AND parent_id IS NULL"
-        if not include_deleted:
-            sql += " AND deleted=0"
-        rows = self._db.execute(sql + " ORDER BY seq", args).fetchall()
-        return [self._stack(r) for r in rows]
-
-    def purge_stack(self, stack_id: str) -> None:
-        """Remove a stack's rows (stack, resources, snapshots); events stay."""
-        with self.transaction() as db:
-            db.execute("DELETE FROM resources WHERE stack_id=?", (stack_id,))
-            db.execute("DELETE FROM snapshots WHERE stack_id=?", (stack_id,))
-            db.execute("DELETE FROM stacks WHERE id=?", (stack_id,))
-        for key in [k for k in self._docs if k[0] == stack_id]:
-            del self._docs[key]
-        for frozen in [k for k in self._frozen_text if k[0] == stack_id]:
-            del self._frozen_text[frozen]
-
-    # -- resources -----------------------------------------------------------
-
-    def save_resource(self, rec: ResourceRecord, *, frozen_doc: bool = False) -> None:
-        """Insert or replace a resource row.
-
-        With *frozen_doc* the caller promises never to mutate ``rec.doc``
-        afterwards (see :meth:`record`).
-        """
-        with self.transaction():
-            self._write_resource(rec, frozen_doc)
-
-    def _write_resource(self, rec: ResourceRecord, frozen: bool = False) -> None:
-        key = (rec.stack_id, rec.rid)
-        last = self._docs.get(key)
-        if last is not None and ((frozen and last is rec.doc) or _same_json(rec.doc, last)):
-            cur = self._db.execute(
-                _RESOURCE_STATE,
-                (
-                    rec.action,
-                    rec.status,
-                    rec.reason,
-                    rec.physical_id,
-                    int(rec.current),
-                    rec.stack_id,
-                    rec.rid,
-                ),
-            )
-            if cur.rowcount == 1:
-                return
-        doc = _dumps(rec.doc)
-        self._db.execute(
-            _RESOURCE_INSERT,
-            (
-                rec.stack_id,
-                rec.rid,
-                rec.name,
-                rec.type,
-                rec.action,
-                rec.status,
-                rec.reason,
-                rec.physical_id,
-                int(rec.current),
-                doc,
-            ),
-        )
-        # A frozen doc is kept as is; otherwise an independent copy, so a caller
-        # mutating its dict later cannot fool the check.
-        self._docs[key] = rec.doc if frozen else json.loads(doc)
-
-    def delete_resource(self, stack_id: str, rid: int) -> None:
-        """Remove one resource row."""
-        with self.transaction() as db:
-            db.execute("DELETE FROM resources WHERE stack_id=? AND rid=?", (stack_id, rid))
-        self._docs.pop((stack_id, rid), None)
-
-    def resources(self, stack_id: str) -> list[ResourceRecord]:
-        """Return a stack's resource rows in insertion order."""
-        rows = self._db.execute(
-            "SELECT stack_id, rid, name, type, action, status, reason, physical_id, current, doc"
-            " FROM resources WHERE stack_id=? ORDER BY rid",
-            (stack_id,),
-        ).fetchall()
-        return [
-            ResourceRecord(
-                stack_id=r[0],
-                rid=r[1],
-                name=r[2],
-                type=r[3],
-                action=r[4],
-                status=r[5],
-                reason=r[6],
-                physical_id=r[7],
-                current=bool(r[8]),
-                doc=json.loads(r[9]),
-            )
-            for r in rows
-        ]
-
-    # -- events --------------------------------------------------------------
-
-    def add_event(self, ev: Event) -> Event:
-        """Append an event; returns it with its assigned id."""
-        with self.transaction():
-            return self._insert_event(ev)
-
-    def _insert_event(self, ev: Event) -> Event:
-        cur = self._db.execute(
-            _EVENT_INSERT,
-            (
-                ev.stack_id,
-                ev.stack_name,
-                ev.resource_name,
-                ev.resource_type,
-                ev.physical_resource_id,
-                ev.action,
-                ev.status,
-                ev.reason,
-                ev.time,
-            ),
-        )
-        return ev.with_id(int(cur.lastrowid or 0))
+    # -- transitions -----------------------------------------------------------
 
     def record(
         self,
@@ -549,12 +382,12 @@ class Store:
     ) -> Event:
         """Persist a transition (event + new resource/stack row) in one transaction.
 
-        The transaction is committed before this returns, so the transition
-        is durable before the engine starts the next one. With *frozen_doc*
-        the caller promises never to mutate ``resource.doc`` afterwards: the
-        store keeps the object itself, and when the next write of the row
-        passes the very same object only the state columns are updated.
-        *frozen_keys* are passed on to :meth:`save_stack`.
+        A bare store commits it before this returns; with deferred commits it
+        joins the world's open transaction (and ``on_transition`` may commit).
+        With *frozen_doc* the caller promises never to mutate ``resource.doc``
+        afterwards: the store keeps the object itself, and when the next write
+        of the row passes the very same object only the state columns are
+        updated. *frozen_keys* are passed on to :meth:`save_stack`.
         """
         if self._depth or stack is not None:
             with self.transaction():
@@ -562,163 +395,33 @@ class Store:
                     self._write_resource(resource, frozen_doc)
                 if stack is not None:
                     self.save_stack(stack, frozen_keys=frozen_keys)
-                return self._insert_event(ev)
-        # The hot path (one resource transition): the same transaction without
-        # the context-manager machinery.
-        db = self._db
-        self._depth = 1
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            if resource is not None:
-                self._write_resource(resource, frozen_doc)
-            written = self._insert_event(ev)
-            db.execute("COMMIT")
-        except BaseException:
-            self._abort()
-            raise
-        finally:
-            self._depth = 0
-        return written
-
-    def events(
-        self, stack_id: str | None = None, *, after: int = 0, resource_name: str | None = None
-    ) -> list[Event]:
-        """Return events in the order they happened (optionally filtered)."""
-        sql = (
-            "SELECT id, stack_id, stack_name, resource_name, resource_type, physical_id,"
-            " action, status, reason, time FROM events WHERE id>?"
-        )
-        args: list[Any] = [after]
-        if stack_id is not None:
-            sql += " AND stack_id=?"
-            args.append(stack_id)
-        if resource_name is not None:
-            sql += " AND resource_name=?"
-            args.append(resource_name)
-        return [Event(*row) for row in self._db.execute(sql + " ORDER BY id", args)]
-
-    def last_event_id(self) -> int:
-        """Return the id of the newest event (0 when there is none)."""
-        return int(self._db.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0])
-
-    # -- snapshots -----------------------------------------------------------
-
-    def save_snapshot(self, rec: SnapshotRecord) -> None:
-        """Insert or replace a snapshot row."""
-        with self.transaction() as db:
-            if not rec.seq:
-                rec.seq = self.next_seq("snapshot")
-            db.execute(
-                "INSERT OR REPLACE INTO snapshots(id, seq, stack_id, name, status, reason, created,"
-                " doc) VALUES (?,?,?,?,?,?,?,?)",
-                (
-                    rec.id,
-                    rec.seq,
-                    rec.stack_id,
-                    rec.name,
-                    rec.status,
-                    rec.reason,
-                    rec.created,
-                    _dumps(rec.doc),
-                ),
-            )
-
-    def snapshots(self, stack_id: str) -> list[SnapshotRecord]:
-        """Return a stack's snapshots, oldest first."""
-        rows = self._db.execute(
-            "SELECT id, seq, stack_id, name, status, reason, created, doc FROM snapshots"
-            " WHERE stack_id=? ORDER BY seq",
-            (stack_id,),
-        ).fetchall()
-        return [
-            SnapshotRecord(
-                id=r[0],
-                seq=r[1],
-                stack_id=r[2],
-                name=r[3],
-                status=r[4],
-                reason=r[5],
-                created=r[6],
-                doc=json.loads(r[7]),
-            )
-            for r in rows
-        ]
-
-    def delete_snapshot(self, snapshot_id: str) -> None:
-        """Remove a snapshot row."""
-        with self.transaction() as db:
-            db.execute("DELETE FROM snapshots WHERE id=?", (snapshot_id,))
-
-    # -- runs ----------------------------------------------------------------
-
-    def start_run(self, stack_id: str | None, action: str, seed: Any, started: float) -> int:
-        """Record the start of an engine run and return its id."""
-        with self.transaction() as db:
-            cur = db.execute(
-                "INSERT INTO runs(stack_id, action, seed, started) VALUES (?,?,?,?)",
-                (stack_id, action, str(seed), started),
-            )
-            return int(cur.lastrowid or 0)
-
-    def finish_run(self, run_id: int, finished: float, outcome: str) -> None:
-        """Record how a run ended."""
-        with self.transaction() as db:
-            db.execute(
-                "UPDATE runs SET finished=?, outcome=? WHERE id=?", (finished, outcome, run_id)
-            )
-
-    def runs(self) -> list[RunRecord]:
-        """Return every run, oldest first."""
-        rows = self._db.execute(
-            "SELECT id, stack_id, action, seed, started, finished, outcome FROM runs ORDER BY id"
-        ).fetchall()
-        return [RunRecord(*r) for r in rows]
-
-    # -- recovery ------------------------------------------------------------
-
-    def recover(self, now: float) -> list[Event]:
-        """Fail whatever a dead engine left IN_PROGRESS; return the events written."""
-        written: list[Event] = []
-        with self.transaction() as db:
-            rows = db.execute(
-                "SELECT stack_id, rid, name, type, action, physical_id FROM resources"
-                " WHERE status='IN_PROGRESS' ORDER BY stack_id, rid"
-            ).fetchall()
-            names = dict(db.execute("SELECT id, name FROM stacks").fetchall())
-            for stack_id, rid, name, rtype, action, physical in rows:
-                reason = f"engine restarted during {action}"
-                db.execute(
-                    "UPDATE resources SET status='FAILED', reason=? WHERE stack_id=? AND rid=?",
-                    (reason, stack_id, rid),
-                )
-                written.append(
-                    self.add_event(
-                        Event(
-                            0,
-                            stack_id,
-                            names.get(stack_id, ""),
-                            name,
-                            rtype,
-                            physical,
-                            action,
-                            "FAILED",
-                            reason,
-                            now,
-                        )
-                    )
-                )
-            for sid, name, action in db.execute(
-                "SELECT id, name, action FROM stacks WHERE status='IN_PROGRESS' ORDER BY seq"
-            ).fetchall():
-                reason = f"engine restarted during {action}"
-                db.execute(
-                    "UPDATE stacks SET status='FAILED', reason=?, updated=? WHERE id=?",
-                    (reason, now, sid),
-                )
-                written.append(
-                    self.add_event(
-                        Event(0, sid, name, name, STACK_TYPE, sid, action, "FAILED", reason, now)
-                    )
-                )
-            db.execute("UPDATE runs SET outcome='interrupted' WHERE outcome IS NULL")
+                written = self._insert_event(ev)
+        elif self.deferred:
+            # The hot path with deferred commits: plain statements in the open transaction.
+            self._begin()
+            try:
+                if resource is not None:
+                    self._write_resource(resource, frozen_doc)
+                written = self._insert_event(ev)
+            except BaseException:
+                self._docs.clear()
+                raise
+        else:
+            # The hot path of a bare store: the same transaction without the
+            # context-manager machinery.
+            db = self._db
+            self._depth = 1
+            self._begin()
+            try:
+                if resource is not None:
+                    self._write_resource(resource, frozen_doc)
+                written = self._insert_event(ev)
+                db.execute("COMMIT")
+            except BaseException:
+                self._abort()
+                raise
+            finally:
+                self._depth = 0
+        if self.on_transition is not None and not self._depth:
+            self.on_transition()
         return written

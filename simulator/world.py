@@ -3,15 +3,32 @@
 :class:`World` is what the CLI opens and what tests drive. Every stack action
 is available as a coroutine (``acreate_stack`` ...) and as a blocking method
 (``create_stack`` ...) that runs it on the world's
-:class:`simulator.clock.VirtualTimeEventLoop`; between actions the virtual
-time, the RNG streams and the fake cloud's state are saved in the store, so the
-next process continues the same world.
+:class:`simulator.clock.VirtualTimeEventLoop`.
+
+Commits. A world that may change (the default) holds its store's lease (one
+writer per world, :mod:`simulator.store_lease`) and commits *all* of itself
+atomically: the stack, resource and event rows, the fake cloud's changed
+entities, the virtual clock, the random streams and the id counters go into
+one SQLite transaction, so a world reopened after a crash at any instant
+equals a committed state (resources and cloud agree, the clock and the
+streams continue from there, no id is drawn twice). When to commit is the
+*durability*:
+
+* ``instant`` (the default): one commit per virtual instant -- when every
+  task has done what it does at the current virtual time and the loop is about
+  to move the clock on (a group commit), and at the end of every run;
+* ``transition``: also one commit per resource or stack transition, for a
+  process watching the world live.
+
+A world opened ``readonly`` never writes (it is what ``stack show`` and the
+other readers use): a stack another process is working on stays as it is.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -19,7 +36,7 @@ from sdk import exception
 from sdk.clients import ClientPlugin
 from simulator.backend import DEFAULT_BACKEND, CloudBackend, load_backend, restore_backend
 from simulator.clock import VirtualClock, VirtualTimeEventLoop
-from simulator.events import Event
+from simulator.events import STACK_TYPE, Event
 from simulator.lifecycle import LifecycleRegistry, cancel_quietly
 from simulator.nested_stacks import EngineNestedStacks
 from simulator.project_config import LIFECYCLE_PLUGINS, lifecycle_specs
@@ -28,7 +45,7 @@ from simulator.stack import Stack
 from simulator.stack_api import StackAPI
 from simulator.stack_loader import load_stack
 from simulator.stack_source import StackSource
-from simulator.store import StackRecord, Store
+from simulator.store import LeaseHolder, StackRecord, Store, WorldBusy
 from simulator.type_sources import world_registry
 
 T = TypeVar("T")
@@ -42,18 +59,12 @@ def default_state_path() -> str:
     return os.environ.get("PLUGSIM_STATE") or DEFAULT_STATE
 
 
-def _pid_alive(pid: Any) -> bool:
-    if not isinstance(pid, int) or pid <= 0:
-        return False
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+#: The commit granularities of a world (see the module docstring).
+DURABILITIES = ("instant", "transition")
+
+
+def _command_line() -> str:
+    return " ".join(os.path.basename(a) if i == 0 else a for i, a in enumerate(sys.argv[:8]))
 
 
 class World(StackAPI):
@@ -70,10 +81,43 @@ class World(StackAPI):
         entry_points: bool = True,
         lifecycle_plugins: Iterable[Any] = (),
         strict_lifecycle: bool = False,
+        readonly: bool = False,
+        wait: bool = False,
+        durability: str = "instant",
+        command: str | None = None,
+        on_wait: Callable[[str], None] | None = None,
     ) -> None:
+        """Open (or start) the world kept in *store* (default: a new in-memory one).
+
+        *readonly*: never write (no lease; a world whose writer died is still
+        recovered when nobody else holds the lease). Otherwise the lease is
+        taken for *command* (default: this process's command line); a world
+        busy with another live process is :class:`~simulator.store.WorldBusy`,
+        unless *wait* (then ``on_wait(text)`` is called and this blocks until
+        the lease is free). *durability*: ``instant`` or ``transition``.
+        """
+        if durability not in DURABILITIES:
+            raise exception.ConfigurationError(
+                f"durability must be one of {', '.join(DURABILITIES)}, not {durability!r}"
+            )
         self.store = store if store is not None else Store()
+        self.readonly = readonly
+        self.durability = durability
+        self.recovered: list[Event] = []
+        #: the dead holder whose lease this world took over (None: it was free)
+        self.took_over: LeaseHolder | None = None
+        command = command or _command_line()
+        lease_for_recovery = False
+        if readonly:
+            if self.store.needs_recovery():
+                lease_for_recovery, self.took_over = self.store.try_lease(command)
+        else:
+            self.took_over = self.store.acquire_lease(command, wait=wait, on_wait=on_wait)
+            self.store.deferred = True
         stored_seed = self.store.get_meta("seed")
         if stored_seed is not None and seed is not None and int(seed) != int(stored_seed):
+            self.store.release_lease()
+            self.store.close()
             raise exception.ConfigurationError(
                 f"{self.store.path}: this world was created with seed {stored_seed}; "
                 f"use a new --state to run with seed {seed}"
@@ -82,7 +126,11 @@ class World(StackAPI):
         self.clock = VirtualClock(float(self.store.get_meta("virtual_time", 0.0)))
         self.loop = VirtualTimeEventLoop(self.clock)
         self.rng = SeededRNG(self.seed)
-        self.rng.setstate(self.store.get_meta("rng", {}))
+        streams = self.store.load_streams("world")
+        self.rng.setstate(streams if streams is not None else self.store.get_meta("rng", {}))
+        self._saved_streams = self.rng.draws()
+        self._saved_time = self.clock.now() if stored_seed is not None else None
+        self._legacy = streams is None and self.store.get_meta("rng") is not None
         self.project_id = str(self.store.get_meta("project_id") or self.rng.uuid("project"))
         stored_backend = self.store.get_meta("backend")
         if stored_seed is not None and backend and backend != (stored_backend or DEFAULT_BACKEND):
@@ -104,28 +152,89 @@ class World(StackAPI):
         self.unsaved: dict[int, tuple[Any, Any]] = {}
         self._stacks: dict[str, Stack] = {}
         self._plugins: dict[str, ClientPlugin] = {}
-        self.recovered: list[Event] = []
         self._cancel_checked = -1.0
+        if readonly:
+            if lease_for_recovery:
+                self._recover(command)
+                self.store.release_lease()
+            self.store.write_gate = self._refuse_write
+            return
         if stored_seed is None:
             self.store.set_meta("seed", self.seed)
             self.store.set_meta("project_id", self.project_id)
             self.store.set_meta("backend", self.backend)
-        if not _pid_alive(self.store.get_meta("engine_pid")):
-            self.recovered = self.store.recover(self.clock.now())
-        self.save()
+        self._recover(command)
+        self.commit()
+        if self.store.path != ":memory:":
+            self.clock.before_jump = self._instant_done
+            if durability == "transition":
+                self.store.on_transition = self.commit
+
+    def _recover(self, command: str) -> None:
+        """Fail what a dead engine left in progress, saying whose lease was taken over."""
+        now = self.clock.now()
+        dead = self.took_over
+        if dead is not None:
+            reason = (
+                f"world lease of {dead.describe()} taken over by `{command}` "
+                f"(pid {os.getpid()}): that process is no longer running"
+            )
+            stacks = self.store.in_progress_stacks(top_level=True) or [("", "", "")]
+            for sid, name, _action in stacks:
+                ev = Event(
+                    0, sid, name, name, STACK_TYPE, sid or None, "LEASE", "COMPLETE", reason, now
+                )
+                self.recovered.append(self.store.add_event(ev))
+        if self.store.needs_recovery():
+            self.recovered.extend(self.store.recover(now))
+
+    def _refuse_write(self) -> None:
+        holder = self.store.lease_holder()
+        if holder is not None:
+            raise WorldBusy(
+                f"world {self.store.path} is busy: {holder.describe()}; "
+                "use `plugsim --wait ...` to queue"
+            )
+        raise exception.PlugsimError(
+            f"world {self.store.path} was opened read-only; this command cannot change it"
+        )
 
     @classmethod
     def open(cls, state: str | os.PathLike[str] | None = None, **kwargs: Any) -> World:
-        """Open (or create) the world stored at *state* (default: :func:`default_state_path`)."""
+        """Open (or create) the world stored at *state* (default: :func:`default_state_path`).
+
+        Keyword arguments go to :class:`World` (``readonly``, ``wait``,
+        ``durability`` ...); a failure to open closes the store again.
+        """
         path = str(state) if state is not None else default_state_path()
-        return cls(Store(path), **kwargs)
+        store = Store(path)
+        try:
+            return cls(store, **kwargs)
+        except BaseException:
+            try:
+                store.release_lease()
+            finally:
+                store.close()
+            raise
 
     def _open_cloud(self, faults: object) -> CloudBackend:
-        """Restore the cloud through the backend that saved it, or build a new one."""
+        """Restore the cloud through the backend that saved it, or build a new one.
+
+        A backend that tracks its changes (``state_delta``) is stored in pieces
+        (:mod:`simulator.store_cloud`); any other backend as one state document
+        rewritten at every commit, as a world written before schema 2 was.
+        """
         seed = derive_seed(self.seed, "cloud")
-        state = self.store.get_meta("cloud")
+        state = self.store.load_cloud(self.clock.now())
+        stored = state is not None
+        if state is None:
+            state = self.store.get_meta("cloud")
         if state is not None:
             cloud = restore_backend(self.backend, state, seed=seed, clock=self.clock)
+            if stored and hasattr(cloud, "mark_saved"):
+                cloud.mark_saved()
+            elif not stored and hasattr(cloud, "state_delta"):
+                self._legacy = True  # the first commit stores it in pieces
             if faults is not None:
                 cloud.set_faults(faults)
             return cloud
@@ -133,23 +242,82 @@ class World(StackAPI):
 
     # -- housekeeping ---------------------------------------------------------
 
+    def commit(self) -> None:
+        """Commit everything that changed in this world since the last commit, atomically.
+
+        The rows written so far, the resource rows still waiting for their next
+        transition, the fake cloud's changes, the virtual clock and the random
+        streams go into one transaction. A read-only world commits nothing; a
+        commit is put off while a write block is open.
+        """
+        store = self.store
+        if self.readonly or store.in_block:
+            return
+        try:
+            now = self.clock.now()
+            saved = self._saved_streams
+            moved = {
+                name: self.rng.stream(name).getstate()
+                for name, draws in self.rng.draws().items()
+                if saved.get(name) != draws
+            }
+            cloud: Any = self.cloud
+            incremental = hasattr(cloud, "state_delta")
+            # a backend without deltas is written whole at every commit
+            delta = (cloud.state_delta() if cloud.changed() else None) if incremental else True
+            if not (self.unsaved or moved or delta or self._legacy or now != self._saved_time):
+                # nothing of the world's own: commit the rows written so far, if any
+                if store.in_transaction:
+                    store.commit()
+                return
+            with store.transaction():
+                while self.unsaved:
+                    _, (stack, res) = self.unsaved.popitem()
+                    stack.persist_resource(res)
+                if now != self._saved_time:
+                    store.set_meta("virtual_time", now)
+                store.save_streams("world", moved)
+                if delta is True:
+                    store.set_meta("cloud", cloud.to_state())
+                elif delta:
+                    store.save_cloud(delta)
+                if self._legacy:
+                    if incremental:
+                        store.delete_meta("cloud")
+                    store.delete_meta("rng")
+            store.commit()
+            self._saved_time = now
+            self._saved_streams = self.rng.draws()
+            self._legacy = False
+        except BaseException:
+            if hasattr(self.cloud, "resync"):
+                self.cloud.resync()
+            self._saved_streams.clear()
+            self._saved_time = None
+            raise
+
     def save(self) -> None:
-        """Persist virtual time, RNG streams and the fake cloud's state."""
-        with self.store.transaction():
-            while self.unsaved:
-                _, (stack, res) = self.unsaved.popitem()
-                stack.persist_resource(res)
-            self.store.set_meta("virtual_time", self.clock.now())
-            self.store.set_meta("rng", self.rng.getstate())
-            self.store.set_meta("cloud", self.cloud.to_state())
+        """Commit the world now (see :meth:`commit`)."""
+        self.commit()
+
+    def _instant_done(self) -> None:
+        """The loop is about to move the clock on: commit this virtual instant."""
+        self.commit()
 
     def close(self) -> None:
-        """Save and close the store and the event loop."""
+        """Commit, give the lease back and close the store and the event loop (once)."""
+        if self.loop.is_closed():
+            return
         try:
-            self.save()
+            self.commit()
         finally:
+            self.clock.before_jump = None
+            self.store.on_transition = None
             self.loop.close()
-            self.store.close()
+            try:
+                self.store.release_lease()
+            finally:
+                self.store.close()
 
     def __enter__(self) -> World:
         return self
@@ -194,22 +362,28 @@ class World(StackAPI):
     ) -> T:
         """Run a coroutine on the world's virtual-time loop, recording the run and its seed."""
         run_id = self.store.start_run(stack_id, action, self.seed, self.clock.now())
-        self.store.set_meta("engine_pid", os.getpid())
         outcome = "error"
         try:
             result = self.loop.run_until_complete(coro_factory())
             outcome = "done"
             return result
         finally:
-            self.store.set_meta("engine_pid", None)
             self.store.finish_run(run_id, self.clock.now(), outcome)
-            self.save()
+            self.commit()
 
     # -- stacks ---------------------------------------------------------------
 
     def new_stack_id(self) -> str:
-        """Return a new stack id from the seeded ``stack-ids`` stream."""
-        return self.rng.uuid("stack-ids")
+        """Return a new stack id from the seeded ``stack-ids`` stream, never one in use.
+
+        The stream's state is committed with the world, so a world reopened after
+        a crash continues it; an id that is somehow taken (a stack row from a
+        world whose streams were lost) is skipped, so a stack is never overwritten.
+        """
+        while True:
+            sid = self.rng.uuid("stack-ids")
+            if not self.store.stack_exists(sid):
+                return sid
 
     def stack_records(self, *, include_deleted: bool = False) -> list[StackRecord]:
         """Return the top-level stacks' rows, oldest first."""

@@ -5,6 +5,11 @@ An :class:`Entity` has a current ``status`` and a queue of pending
 lazily: :meth:`Entity.advance` applies every transition due at or before
 ``now``. A transition whose status is ``None`` removes the entity (a
 ``DELETING`` entity is *gone* once its transition is due).
+
+An entity put into a service's store is attached to the fake cloud's
+:class:`~fake_clouds.core.tracking.ChangeLog`: from then on every attribute
+it is given and every change made in place to its ``attrs`` or ``pending``
+is logged, so the world's store writes only the entities that changed.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from typing import Any
+
+from fake_clouds.core.tracking import ChangeLog, EntityKey, plain, track
 
 
 @dataclass
@@ -53,6 +60,25 @@ class Entity:
     deleted: bool = False
     pending: list[Transition] = field(default_factory=list)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "attrs" or name == "pending":
+            value = track(value, self)
+        object.__setattr__(self, name, value)
+        log = self.__dict__.get("_log")
+        if log is not None:
+            log.touch(self.__dict__["_key"])
+
+    def _touch(self) -> None:
+        """Log a change made in place (called by the tracked ``attrs`` and ``pending``)."""
+        log = self.__dict__.get("_log")
+        if log is not None:
+            log.touch(self.__dict__["_key"])
+
+    def _attach(self, log: ChangeLog, key: EntityKey) -> None:
+        """Report every later change of this entity to *log* under *key*."""
+        self.__dict__["_log"] = log
+        self.__dict__["_key"] = key
+
     def advance(self, now: float) -> bool:
         """Apply transitions due by *now*; return False once the entity is gone for good."""
         while self.pending and self.pending[0].at <= now:
@@ -75,7 +101,7 @@ class Entity:
 
     def view(self) -> dict[str, Any]:
         """Return a JSON-able copy of what a client sees."""
-        out = copy.deepcopy(self.attrs)
+        out = plain(self.attrs)
         out.update(
             id=self.id,
             name=self.name,
@@ -93,7 +119,7 @@ class Entity:
             "id": self.id,
             "name": self.name,
             "status": self.status,
-            "attrs": copy.deepcopy(self.attrs),
+            "attrs": plain(self.attrs),
             "created_at": self.created_at,
             "updated_at": self.updated_at,
             "preseeded": self.preseeded,

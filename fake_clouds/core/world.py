@@ -14,13 +14,20 @@ Every operation of every service runs through :meth:`FakeCloud.dispatch`:
 "Now" for the world is ``clock.now() + clock.debt()``: the local time of the
 calling task, so a server created after 0.8 s of charged latency starts
 booting at 0.8 s even before the task settles its debt.
+
+The state round-trips whole through :meth:`FakeCloud.to_state` /
+:meth:`FakeCloud.from_state`, and in pieces through :meth:`FakeCloud.state_delta`:
+what changed since the previous delta (entities, services' own state, fault
+bookkeeping, new trace entries, random streams), which is what a world's store
+commits.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fake_clouds.core import registry
@@ -36,6 +43,13 @@ from fake_clouds.core.inventory import (
 )
 from fake_clouds.core.latency import LatencyModel, parse_distribution
 from fake_clouds.core.service import Service
+from fake_clouds.core.tracking import (
+    ChangeLog,
+    ServiceStore,
+    keys_of,
+    service_store,
+    without_entities,
+)
 from sdk import exception
 from sdk.clients import ClientPlugin
 from simulator.clock import VirtualClock
@@ -67,6 +81,54 @@ class TraceEntry:
         return asdict(self)
 
 
+@dataclass
+class CloudDelta:
+    """What changed in a fake cloud since the previous delta (see :meth:`FakeCloud.state_delta`).
+
+    ``entities`` holds ``(service, kind, id, doc, stamp)``: ``doc`` is the
+    entity's :meth:`~fake_clouds.core.entities.Entity.to_dict` or None when it
+    is gone; a non-zero ``stamp`` means the entity took a new place in its
+    store's creation order (stamps order such entities among themselves).
+    With ``full`` the delta holds everything, and entities it does not list
+    no longer exist.
+    """
+
+    full: bool
+    header: dict[str, Any] | None = None
+    faults: dict[str, Any] | None = None
+    faults_reset: bool = False
+    services: dict[str, dict[str, Any]] = field(default_factory=dict)
+    entities: list[tuple[str, str, str, dict[str, Any] | None, int]] = field(default_factory=list)
+    trace: list[dict[str, Any]] = field(default_factory=list)
+    injected: list[dict[str, Any]] = field(default_factory=list)
+    rng: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(
+            self.full
+            or self.header is not None
+            or self.faults is not None
+            or self.services
+            or self.entities
+            or self.trace
+            or self.injected
+            or self.rng
+        )
+
+
+def _own_state(svc: Service) -> dict[str, Any]:
+    """A service's state without its entities, plus the kinds its store holds, in order."""
+    with without_entities(svc._store):  # type: ignore[arg-type]
+        own = svc.to_state()
+    own.pop("entities", None)
+    own["entity_kinds"] = list(svc._store)
+    return own
+
+
+def _text(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
 class FakeCloud:
     """A stateful fake cloud running in virtual time, deterministic from one seed."""
 
@@ -94,6 +156,8 @@ class FakeCloud:
         self.clock = clock if clock is not None else VirtualClock()
         self.rng = SeededRNG(seed)
         self.latency = latency if isinstance(latency, LatencyModel) else LatencyModel(latency)
+        self._log = ChangeLog()
+        self._saved: _SavedMarks | None = None
         self._services: dict[str, Service] = {}
         for item in services if services is not None else registry.builtin_service_names():
             self.add_service(item)
@@ -119,7 +183,15 @@ class FakeCloud:
             raise exception.ConfigurationError(f"service '{cls.name}' is already in this world")
         instance = cls(self)
         self._services[cls.name] = instance
+        self._track(instance)
         return instance
+
+    def _track(self, svc: Service) -> None:
+        """Attach *svc*'s entity store to this cloud's change log."""
+        store = svc._store
+        if type(store) is not ServiceStore or store._log is not self._log:
+            svc._store = service_store(self._log, svc.name, store)
+            self._log.services.add(svc.name)
 
     def service(self, name: str) -> Service:
         """Return the service called *name* (Heat-style client names accepted)."""
@@ -185,6 +257,9 @@ class FakeCloud:
         """Run one operation through faults, latency, the state change and the trace."""
         if self._in_call:
             return perform()
+        # A call may change any service's own state (a server create plugs ports
+        # in the network service), so every service is compared at the next delta.
+        self._log.services.add("*")
         start = self.now()
         injection = self.faults.evaluate(
             service.name, operation, kind, start, self.rng.stream("faults")
@@ -348,8 +423,129 @@ class FakeCloud:
             preseed=False,
         )
         for name, svc_state in state["services"].items():
-            world._services[name].load_state(svc_state)
+            svc = world._services[name]
+            svc.load_state(svc_state)
+            world._track(svc)
         world.faults = FaultEngine.from_state(state["faults"])
         world.rng.setstate(state["rng"])
         world._trace = [TraceEntry(**t) for t in state["trace"]]
         return world
+
+    # --- incremental persistence -------------------------------------------------
+
+    def state_delta(self, *, full: bool = False) -> CloudDelta:
+        """Return what changed since the previous delta, and forget it.
+
+        The first delta of a cloud (and any with *full*) holds the whole state.
+        Call :meth:`resync` when a delta could not be stored, so the next one is
+        full again.
+        """
+        for svc in self._services.values():  # a service that replaced its store
+            self._track(svc)
+        saved = self._saved
+        full = full or saved is None
+        changed, services = self._log.drain()
+        if "*" in services:
+            services = set(self._services)
+        if full:
+            saved = self._saved = _SavedMarks()
+            services = set(self._services)
+            changed = {}
+            stamp = 0
+            for name in sorted(self._services):
+                for key in keys_of(self._services[name]._store):  # type: ignore[arg-type]
+                    stamp += 1
+                    changed[key] = stamp
+        assert saved is not None
+        delta = CloudDelta(full=full)
+        if full or saved.latency is not self.latency:
+            saved.latency = self.latency
+            delta.header = {
+                "format": STATE_FORMAT,
+                "seed": self.seed,
+                "latency": self.latency.to_spec(),
+            }
+        for key, stamp in changed.items():
+            service, kind, eid = key
+            svc = self._services.get(service)
+            ent = None
+            if svc is not None:
+                ent = dict.get(svc._store, kind, {}).get(eid)
+            delta.entities.append(
+                (service, kind, eid, None if ent is None else ent.to_dict(), stamp)
+            )
+        for name in sorted(services):
+            svc = self._services.get(name)
+            if svc is None:
+                continue
+            own = _own_state(svc)
+            text = _text(own)
+            if saved.services.get(name) != text:
+                saved.services[name] = text
+                delta.services[name] = own
+        if saved.faults_engine is not self.faults:
+            saved.faults_engine = self.faults
+            delta.faults_reset = True
+            saved.injected = 0
+        if services or delta.faults_reset:  # the fault engine only changes in a call
+            faults = self.faults.to_state()
+            injected = faults.pop("injected")
+            text = _text(faults)
+            if delta.faults_reset or saved.faults != text:
+                saved.faults = text
+                delta.faults = faults
+            delta.injected = injected[saved.injected :]
+            saved.injected = len(injected)
+        if len(self._trace) != saved.trace:
+            delta.trace = [t.to_dict() for t in self._trace[saved.trace :]]
+            saved.trace = len(self._trace)
+        for name, draws in self.rng.draws().items():
+            if full or saved.draws.get(name) != draws:
+                saved.draws[name] = draws
+                delta.rng[name] = self.rng.stream(name).getstate()
+        return delta
+
+    def mark_saved(self) -> None:
+        """Take the current state as stored (a cloud just rebuilt from its store)."""
+        for svc in self._services.values():
+            self._track(svc)
+        self._log.drain()
+        saved = self._saved = _SavedMarks(latency=self.latency, faults_engine=self.faults)
+        faults = self.faults.to_state()
+        saved.injected = len(faults.pop("injected"))
+        saved.faults = _text(faults)
+        saved.trace = len(self._trace)
+        for name, svc in self._services.items():
+            saved.services[name] = _text(_own_state(svc))
+        saved.draws = self.rng.draws()
+
+    def changed(self) -> bool:
+        """True when :meth:`state_delta` would hold something (a cheap check)."""
+        saved = self._saved
+        log = self._log
+        return (
+            saved is None
+            or bool(log.entities or log.services)
+            or len(self._trace) != saved.trace
+            or saved.faults_engine is not self.faults
+            or saved.latency is not self.latency
+            or saved.draws != self.rng.draws()
+            or any(type(svc._store) is not ServiceStore for svc in self._services.values())
+        )
+
+    def resync(self) -> None:
+        """Make the next :meth:`state_delta` a full one (the last one was not stored)."""
+        self._saved = None
+
+
+@dataclass
+class _SavedMarks:
+    """What the last delta of a cloud held, to tell what changed since."""
+
+    latency: Any = None
+    faults_engine: Any = None
+    faults: str = ""
+    injected: int = 0
+    trace: int = 0
+    services: dict[str, str] = field(default_factory=dict)
+    draws: dict[str, int] = field(default_factory=dict)

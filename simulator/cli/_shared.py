@@ -34,6 +34,8 @@ class Options:
     heat_compat: bool = False
     #: ``--heat-plugin``: Heat plug-ins whose types win over plugsim's own
     heat_plugins: list[str] = field(default_factory=list)
+    #: ``--wait``: queue behind another process holding the world instead of failing
+    wait: bool = False
 
     def heat_options(self) -> Any:
         """A context manager making every world built inside it honour the Heat options.
@@ -45,12 +47,40 @@ class Options:
 
         return using_heat_options(force=self.heat_compat, plugins=self.heat_plugins)
 
-    def open_world(self, **kwargs: Any) -> Any:
-        """Open the world at ``--state`` (or ``PLUGSIM_STATE`` / ``./.plugsim/world.db``)."""
+    def open_world(self, *, readonly: bool = False, **kwargs: Any) -> Any:
+        """Open the world at ``--state`` (or ``PLUGSIM_STATE`` / ``./.plugsim/world.db``).
+
+        A command that changes the world takes its lease (``--wait`` queues
+        behind another writer); *readonly* commands never write. The world is
+        closed when the command ends, whichever way it ends.
+        """
         from simulator.world import World
 
+        ctx = click.get_current_context()
+        if not readonly:
+            kwargs.setdefault("wait", self.wait)
+            kwargs.setdefault(
+                "on_wait", lambda text: click.echo(f"plugsim: waiting: {text}", err=True)
+            )
         with self.heat_options():
-            return World.open(self.state, plugin_dirs=self.plugin_dirs, **kwargs)
+            world = World.open(
+                self.state,
+                plugin_dirs=self.plugin_dirs,
+                readonly=readonly,
+                command=_command_text(ctx),
+                **kwargs,
+            )
+        ctx.call_on_close(world.close)
+        return world
+
+
+def _command_text(ctx: click.Context) -> str:
+    """``stack create big``: the subcommand path and the stack name, for the lease row."""
+    words = ctx.command_path.split()[1:]
+    name = ctx.params.get("name")
+    if isinstance(name, str):
+        words.append(name)
+    return " ".join(words)
 
 
 class PlugsimGroup(click.Group):
@@ -173,6 +203,19 @@ def environment_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         multiple=True,
         metavar="KEY=VALUE",
         help="A parameter value (repeatable).",
+    )(fn)
+
+
+def durability_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The ``--durability`` option: when a world commits (see :mod:`simulator.world`)."""
+    return click.option(
+        "--durability",
+        type=click.Choice(["instant", "transition"]),
+        default="instant",
+        envvar="PLUGSIM_DURABILITY",
+        show_default=True,
+        help="Commit the world once per virtual instant, or after every transition "
+        "(for a process watching it live).",
     )(fn)
 
 

@@ -1,6 +1,7 @@
 """The ``plugsim`` entry point: the top-level click group and its global options.
 
-Global options (``--state``, ``--plugin-dir``, ``--heat-compat``, ``--heat-plugin``, ``--debug``)
+Global options (``--state``, ``--plugin-dir``, ``--heat-compat``, ``--heat-plugin``, ``--debug``,
+``--wait``)
 belong to this group; the verbs live in :mod:`simulator.cli.stack` (``plugsim stack ...``),
 :mod:`simulator.cli.misc` (``template validate``, ``bench``), :mod:`simulator.cli.cloud`
 (``cloud``: salt-cloud's flags and ``cloud inventory``), :mod:`sdk.lint.cli` (``lint``),
@@ -69,6 +70,12 @@ from simulator.scaffold import new
     "plugsim's own (repeatable).",
 )
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+@click.option(
+    "--wait",
+    is_flag=True,
+    envvar="PLUGSIM_WAIT",
+    help="When another process is changing the world, wait for it instead of failing.",
+)
 @click.pass_context
 def main(
     ctx: click.Context,
@@ -77,12 +84,14 @@ def main(
     heat_compat: bool,
     heat_plugins: Sequence[str],
     debug: bool,
+    wait: bool,
 ) -> None:
     """plugsim: simulate cloud-orchestration plug-ins on fake clouds in virtual time."""
     ctx.obj = Options(
         state=state,
         plugin_dirs=list(plugin_dirs),
         debug=debug,
+        wait=wait,
         heat_compat=heat_compat,
         heat_plugins=list(heat_plugins),
     )

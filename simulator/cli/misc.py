@@ -9,6 +9,7 @@ import click
 
 from simulator.cli._shared import (
     Options,
+    durability_option,
     emit_mapping,
     environment_options,
     format_option,
@@ -95,6 +96,7 @@ def validate(
     help="Instead: lifecycles per second of the README example over SEEDS seeds, with one "
     "process and with two (medians of --repeat alternating runs).",
 )
+@durability_option
 @pass_options
 def bench(
     opts: Options,
@@ -104,6 +106,7 @@ def bench(
     vs_heat: bool,
     repeat: int,
     campaign_seeds: int | None,
+    durability: str,
 ) -> None:
     """Time create/update/suspend/resume/delete of an N-resource layered stack."""
     if campaign_seeds is not None:
@@ -132,7 +135,7 @@ def bench(
     from simulator.bench import run_bench
 
     with opts.heat_options():
-        result = run_bench(n, width, state=opts.state)
+        result = run_bench(n, width, state=opts.state, durability=durability)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     else:

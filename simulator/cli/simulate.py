@@ -10,7 +10,13 @@ from typing import Any
 
 import click
 
-from simulator.cli._shared import Options, environment_options, parse_parameters, progress_listener
+from simulator.cli._shared import (
+    Options,
+    durability_option,
+    environment_options,
+    parse_parameters,
+    progress_listener,
+)
 
 pass_options = click.make_pass_decorator(Options)
 
@@ -58,6 +64,7 @@ pass_options = click.make_pass_decorator(Options)
 @click.option(
     "--strict-lifecycle", is_flag=True, help="Fail an action whose lifecycle plug-in changes it."
 )
+@durability_option
 @pass_options
 def simulate(
     opts: Options,
@@ -73,6 +80,7 @@ def simulate(
     timeline: bool,
     lifecycle_plugins: Sequence[str],
     strict_lifecycle: bool,
+    durability: str,
 ) -> None:
     """Create, update, suspend, resume, snapshot and delete TEMPLATE in a fresh world.
 
@@ -99,6 +107,8 @@ def simulate(
                 listener=listener,
                 lifecycle_plugins=lifecycle_plugins,
                 strict_lifecycle=strict_lifecycle,
+                durability=durability,
+                wait=opts.wait,
             )
     finally:
         if hasattr(listener, "close"):

@@ -12,6 +12,7 @@ import click
 from sdk import exception
 from simulator.cli._shared import (
     Options,
+    durability_option,
     emit_mapping,
     emit_rows,
     environment_options,
@@ -24,9 +25,24 @@ pass_options = click.make_pass_decorator(Options)
 
 
 def _lifecycle() -> dict[str, Any]:
-    """The ``stack`` group's lifecycle options as World keyword arguments."""
+    """The ``stack`` group's lifecycle and durability options as World keyword arguments."""
     meta = click.get_current_context().meta.get(_LIFECYCLE_META) or {}
     return dict(meta)
+
+
+def _read(opts: Options) -> Any:
+    """Open the world read-only (a reader never changes a live stack)."""
+    return opts.open_world(readonly=True)
+
+
+def _message(opts: Options) -> Any:
+    """Open the world to act on it, or read-only to leave a message for its live writer."""
+    from simulator.store import WorldBusy
+
+    try:
+        return opts.open_world(**_lifecycle())
+    except WorldBusy:
+        return opts.open_world(readonly=True)
 
 
 def _open(opts: Options, fmt: str = "table", **kwargs: Any) -> Any:
@@ -39,9 +55,10 @@ def _open(opts: Options, fmt: str = "table", **kwargs: Any) -> Any:
 
 def _finish(world: Any, stack: Any, fmt: str = "table") -> None:
     """Print the stack's final state; exit 1 when the action failed."""
+    data = _stack_dict(stack) if fmt != "table" else None
     world.close()
-    if fmt != "table":
-        emit_mapping(_stack_dict(stack), fmt)
+    if data is not None:
+        emit_mapping(data, fmt)
     else:
         click.echo(f"{stack.name} {stack.state}: {stack.status_reason}")
     if stack.status == "FAILED":
@@ -95,12 +112,16 @@ _LIFECYCLE_META = "plugsim.lifecycle"
     is_flag=True,
     help="Fail an action whose lifecycle plug-in changes the stack.",
 )
+@durability_option
 @click.pass_context
-def stack(ctx: click.Context, lifecycle_plugins: Sequence[str], strict_lifecycle: bool) -> None:
+def stack(
+    ctx: click.Context, lifecycle_plugins: Sequence[str], strict_lifecycle: bool, durability: str
+) -> None:
     """Create, change and inspect stacks."""
     ctx.meta[_LIFECYCLE_META] = {
         "lifecycle_plugins": list(lifecycle_plugins),
         "strict_lifecycle": strict_lifecycle,
+        "durability": durability,
     }
 
 
@@ -246,7 +267,7 @@ _simple("check", "Check every resource of stack NAME.")
 @pass_options
 def cancel(opts: Options, name: str) -> None:
     """Cancel the in-progress update of stack NAME (it then rolls back)."""
-    world = opts.open_world(**_lifecycle())
+    world = _message(opts)
     world.cancel_update(name)
     world.close()
     click.echo(f"Cancel requested for {name}")
@@ -287,7 +308,7 @@ def snapshot_create(opts: Options, snap_name: str | None, fmt: str, name: str) -
 @pass_options
 def snapshot_list(opts: Options, fmt: str, name: str) -> None:
     """List the snapshots of stack NAME."""
-    world = opts.open_world()
+    world = _read(opts)
     rows = [
         {
             "id": r.id,
@@ -387,7 +408,7 @@ def adopt(
 @pass_options
 def stack_list(opts: Options, fmt: str) -> None:
     """List the stacks of the world."""
-    world = opts.open_world()
+    world = _read(opts)
     rows = [
         {
             "id": r.id,
@@ -408,7 +429,7 @@ def stack_list(opts: Options, fmt: str) -> None:
 @pass_options
 def show(opts: Options, fmt: str, name: str) -> None:
     """Show stack NAME: status, reason, parameters and outputs."""
-    world = opts.open_world()
+    world = _read(opts)
     data = _stack_dict(world.get_stack(name))
     world.close()
     emit_mapping(data, fmt)
@@ -425,7 +446,7 @@ def output() -> None:
 @pass_options
 def output_list(opts: Options, fmt: str, name: str) -> None:
     """List the outputs of stack NAME."""
-    world = opts.open_world()
+    world = _read(opts)
     rows = [
         {"output_key": o["output_key"], "description": o.get("description")}
         for o in world.get_stack(name).outputs()
@@ -444,7 +465,7 @@ def output_show(opts: Options, fmt: str, show_all: bool, name: str, key: str | N
     """Show output KEY (or --all) of stack NAME."""
     if not key and not show_all:
         raise click.UsageError("give an output KEY or --all")
-    world = opts.open_world()
+    world = _read(opts)
     outs = world.get_stack(name).outputs()
     world.close()
     if not show_all:
@@ -478,7 +499,7 @@ def event() -> None:
 @pass_options
 def event_list(opts: Options, fmt: str, no_nested: bool, name: str) -> None:
     """List the events of stack NAME (virtual timestamps)."""
-    world = opts.open_world()
+    world = _read(opts)
     rows = [ev.to_dict() for ev in world.stack_events(name, nested=not no_nested)]
     world.close()
     emit_rows(
@@ -508,7 +529,7 @@ def resource() -> None:
 @pass_options
 def resource_list(opts: Options, fmt: str, name: str) -> None:
     """List the resources of stack NAME."""
-    world = opts.open_world()
+    world = _read(opts)
     st = world.get_stack(name)
     rows = [
         {
@@ -549,7 +570,7 @@ def resource_signal(opts: Options, data: str | None, name: str, resource_name: s
             details = json.loads(data)
         except ValueError as ex:
             raise click.BadParameter(f"not valid JSON: {ex}", param_hint="--data") from None
-    world = opts.open_world()
+    world = _message(opts)
     try:
         record = world.signal_resource(name, resource_name, details)
     finally:

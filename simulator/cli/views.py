@@ -112,7 +112,7 @@ def stack_graph(opts: Options, fmt: str | None, output: str | None, name: str) -
     """Draw stack NAME's dependency graph with each resource's state; nested stacks as clusters."""
     from simulator.views.graph import from_stack
 
-    world = opts.open_world()
+    world = opts.open_world(readonly=True)  # a reader never changes a live stack
     try:
         graph = from_stack(world.get_stack(name))
     finally:
@@ -162,7 +162,7 @@ def stack_timeline(opts: Options, as_svg: bool, output: str | None, name: str) -
 
     from simulator.views.gantt import render_svg, render_terminal
 
-    world = opts.open_world()
+    world = opts.open_world(readonly=True)  # a reader never changes a live stack
     try:
         page = _stack_page(world, name)
     finally:
@@ -190,7 +190,7 @@ def stack_report(opts: Options, output: str | None, name: str) -> None:
     """Write one self-contained HTML page about stack NAME: timeline, graph, events, faults."""
     from simulator.views.page import render_page
 
-    world = opts.open_world()
+    world = opts.open_world(readonly=True)  # a reader never changes a live stack
     try:
         html = render_page(_stack_page(world, name))
     finally:

@@ -27,7 +27,8 @@ def test_in_progress_rows_become_failed_on_reopen(tmp_path):
             }
         )
     )
-    world.store.close()  # no World.close(): the process is gone
+    world.commit()  # the engine committed the IN_PROGRESS rows ...
+    world.store.close()  # ... and died: no World.close(), its lease is dropped unreleased
 
     again = World.open(path)
     st = again.get_stack("s")
@@ -35,7 +36,10 @@ def test_in_progress_rows_become_failed_on_reopen(tmp_path):
     assert st.status_reason == "engine restarted during UPDATE"
     assert str(st.resources["a"].state) == "UPDATE_FAILED"
     assert st.resources["a"].status_reason == "engine restarted during UPDATE"
-    assert [e.reason for e in again.recovered] == ["engine restarted during UPDATE"] * 2
+    taken_over, *failed = again.recovered
+    assert taken_over.action == "LEASE" and taken_over.stack_name == "s"
+    assert "taken over" in taken_over.reason and "no longer running" in taken_over.reason
+    assert [e.reason for e in failed] == ["engine restarted during UPDATE"] * 2
     # and the world keeps working: the failed stack can be deleted
     assert again.delete_stack("s").state == "DELETE_COMPLETE"
     again.close()

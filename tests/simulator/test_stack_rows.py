@@ -1,4 +1,4 @@
-"""What a stack writes to its store per transition: one commit each, rows always current."""
+"""What a stack writes to its store per transition, and when a world commits it."""
 
 import json
 
@@ -28,11 +28,11 @@ def rows(world, name="s"):
 
 
 @pytest.mark.parametrize("phase", ["update", "suspend", "resume", "delete"])
-def test_each_resource_costs_two_commits_per_action(phase):
-    """Every transition is its own commit, and nothing else is written per resource."""
+def test_with_transition_durability_each_resource_costs_two_commits_per_action(phase, tmp_path):
+    """--durability transition: every transition is its own commit, nothing else per resource."""
     per_size = {}
     for n in (3, 7):
-        world = World()
+        world = World.open(tmp_path / f"{phase}-{n}.db", durability="transition")
         try:
             world.create_stack("s", tmpl(n))
             if phase in ("resume",):
@@ -46,6 +46,34 @@ def test_each_resource_costs_two_commits_per_action(phase):
         finally:
             world.close()
     assert per_size[7] - per_size[3] == 2 * 4
+
+
+@pytest.mark.parametrize("phase", ["create", "update", "suspend", "resume", "delete"])
+def test_by_default_a_world_commits_once_per_virtual_instant(phase, tmp_path):
+    """The default group commit: resources acting at the same virtual instants share
+    the commits, so more of them cost no more commits."""
+    per_size = {}
+    for n in (3, 7):
+        world = World.open(tmp_path / f"{phase}-{n}.db")
+        try:
+            if phase != "create":
+                world.create_stack("s", tmpl(n))
+            if phase in ("resume",):
+                world.suspend_stack("s")
+            commits = count_commits(world)
+            instants = set()
+            world.listeners.append(lambda ev, seen=instants: seen.add(ev.time))
+            if phase == "create":
+                world.create_stack("s", tmpl(n))
+            elif phase == "update":
+                world.update_stack("s", tmpl(n, "v2"))
+            else:
+                getattr(world, f"{phase}_stack")("s")
+            per_size[n] = len(commits)
+            assert len(commits) <= len(instants) + 1
+        finally:
+            world.close()
+    assert per_size[7] == per_size[3]
 
 
 def test_an_in_place_update_leaves_rows_with_new_template_and_values():
@@ -177,11 +205,11 @@ def test_the_actions_of_one_template_share_one_dependency_graph(monkeypatch):
         world.close()
 
 
-def test_data_set_mid_action_is_written_with_the_next_transition():
+def test_data_set_mid_action_is_written_with_the_next_transition(tmp_path):
     """resource_id_set during CREATE costs no commit of its own; the COMPLETE row has it."""
     per_size = {}
     for n in (3, 7):
-        world = World()
+        world = World.open(tmp_path / f"{n}.db", durability="transition")
         try:
             commits = count_commits(world)
             world.create_stack("s", tmpl(n))

@@ -229,7 +229,7 @@ def _stack_doc_text(store):
     doc=st.dictionaries(st.text(max_size=3), _json, max_size=4), frozen=st.sets(st.text(max_size=3))
 )
 def test_a_stack_doc_with_frozen_keys_is_stored_byte_for_byte_as_without(doc, frozen):
-    from simulator.store import _dumps
+    from simulator.store_rows import dumps as _dumps
 
     store = Store()
     store.save_stack(_stack_rec(doc), frozen_keys=frozen)
@@ -238,14 +238,14 @@ def test_a_stack_doc_with_frozen_keys_is_stored_byte_for_byte_as_without(doc, fr
 
 
 def test_a_frozen_stack_value_is_serialised_once_while_the_same_object_comes_back(monkeypatch):
-    import simulator.store as store_mod
+    import simulator.store_rows as store_mod
 
     big = {"template": {"resources": {f"r{i}": {"type": "T"} for i in range(50)}}}
     store = Store()
     rec = _stack_rec({"source": big, "n": 1})
     calls = []
-    real = store_mod._dumps
-    monkeypatch.setattr(store_mod, "_dumps", lambda v: calls.append(v) or real(v))
+    real = store_mod.dumps
+    monkeypatch.setattr(store_mod, "dumps", lambda v: calls.append(v) or real(v))
     store.save_stack(rec, frozen_keys={"source"})
     rec.doc["n"] = 2
     store.record(_ev(), stack=rec, frozen_keys={"source"})
