@@ -15,6 +15,7 @@ from typing import Any
 
 from fake_clouds.identity import SCHEMAS, digest, fixed_id
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
+from fake_clouds.openstack.identity_grants import GrantRoutes
 from fake_clouds.rest.common import iso
 from sdk import exception
 
@@ -43,7 +44,7 @@ def _op(kind: str, verb: str) -> tuple[str, str, str]:
     return ("identity", f"{SCHEMAS[kind][0]}.{verb}", kind)
 
 
-class IdentityAPI(ServiceAPI):
+class IdentityAPI(GrantRoutes, ServiceAPI):
     """Keystone v3 (``/identity/v3``)."""
 
     prefix = "identity"

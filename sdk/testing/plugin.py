@@ -197,6 +197,20 @@ def fake_cloud(plugsim_world: Any):
 
 
 @pytest.fixture
+def openstack_connection(fake_cloud: Any, tmp_path: Any):
+    """An ``openstack.connection.Connection`` on the fake cloud's OpenStack wire.
+
+    ``clouds.yaml`` is written to the test's ``tmp_path``; ``conn.plugsim_wire``
+    is the serving :class:`fake_clouds.openstack.WireApp`. Needs ``plugsim[openstack]``.
+    """
+    pytest.importorskip("openstack")
+    from sdk.testing.openstack_wire import openstack_connection as connect
+
+    with connect(fake_cloud, tmp_path / "clouds.yaml") as conn:
+        yield conn
+
+
+@pytest.fixture
 def stack_factory(plugsim_env: Any):
     """``stack_factory(template, environment=(), parameters=None, **kw)`` -> StackHandle."""
     return plugsim_env.stack
