@@ -86,7 +86,10 @@ class Reply:
 
 
 class ApiError(Exception):
-    """An error a handler raises with a ready status and message (shaped by the service)."""
+    """An error a handler raises with a ready status and message (shaped by the service).
+
+    ``unserved=True`` marks a route the fake does not implement: it is counted.
+    """
 
     def __init__(self, status: int, message: str, **extra: Any) -> None:
         super().__init__(message)
@@ -194,6 +197,8 @@ class ServiceAPI:
         try:
             reply = self._handle(req, path, headers)
         except ApiError as ex:
+            if ex.extra.get("unserved"):
+                self.app.count_unserved(self.prefix, req.method, path)
             reply = Reply(ex.status, self.error_body(ex.status, ex.message))
         return self._response(reply, headers)
 

@@ -282,8 +282,7 @@ class IdentityAPI(GrantRoutes, ServiceAPI):
     def _kind(self, collection: str) -> str:
         kind = _COLLECTIONS.get(collection)
         if kind is None:
-            self.app.count_unserved(self.prefix, "ANY", f"/v3/{collection}")
-            raise ApiError(404, "The resource could not be found.")
+            raise ApiError(404, "The resource could not be found.", unserved=True)
         return kind
 
     def _filters(self, req: ApiRequest, kind: str) -> dict[str, Any]:

@@ -25,7 +25,7 @@ class GrantRoutes:
 
     def _grant_target(self, scope: str, sid: str, actors: str, aid: str) -> dict[str, str]:
         if scope not in _TARGETS or actors not in _ACTORS:
-            raise ApiError(404, "The resource could not be found.")
+            raise ApiError(404, "The resource could not be found.", unserved=True)
         self.service._find(scope[:-1], sid)
         self.service._find(actors[:-1], aid)
         return {_TARGETS[scope]: sid, _ACTORS[actors]: aid}

@@ -150,6 +150,8 @@ class NetworkAPI(ServiceAPI):
             out.pop("interfaces", None)
         if kind in ("security_group", "security_group_rule", "subnet"):
             out.pop("status", None)
+        if kind in ("floatingip", "security_group_rule"):
+            out.pop("name", None)
         return out
 
     # --- generic CRUD -------------------------------------------------------------------
@@ -157,8 +159,7 @@ class NetworkAPI(ServiceAPI):
     def _kind(self, collection: str) -> str:
         kind = COLLECTIONS.get(collection)
         if kind is None:
-            self.app.count_unserved(self.prefix, "ANY", f"/v2.0/{collection}")
-            raise ApiError(404, f"The resource {collection} could not be found.")
+            raise ApiError(404, f"The resource {collection} could not be found.", unserved=True)
         return kind
 
     def _op(self, collection: str, verb: str) -> Any:
