@@ -22,6 +22,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+from fake_clouds.core.entities import Entity
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
 from sdk import exception
@@ -189,27 +190,41 @@ class IdentityService(Service):
         self._bootstrap()
 
     def _bootstrap(self) -> None:
-        def add(kind: str, name: str, **attrs: Any) -> str:
-            ident = attrs.pop("id", None) or fixed_id(kind, name)
+        # Entities are built directly: a world under construction (from_state) has no
+        # call in flight yet, and the bootstrap must draw nothing from the seeded streams.
+        now = self.world.clock.now()
+
+        def add(kind: str, name: str, ident: str | None = None, **attrs: Any) -> str:
+            ident = ident or fixed_id(kind, name)
             full = {**copy.deepcopy(SCHEMAS[kind][1]), **attrs}
-            self._create(kind, name, "ACTIVE", full, entity_id=ident, preseeded=True)
+            self._store[kind][ident] = Entity(
+                service=self.name,
+                kind=kind,
+                id=ident,
+                name=name,
+                status="ACTIVE",
+                attrs=full,
+                created_at=now,
+                updated_at=now,
+                preseeded=True,
+            )
             return ident
 
-        add("domain", "Default", id="default", description="The default domain")
-        add("region", "", id="RegionOne")
+        add("domain", "Default", "default", description="The default domain")
+        add("region", "", "RegionOne")
         project = add("project", "admin", description="Bootstrap project")
         add("project", "service")
         user = add("user", "admin", password_digest=digest(ADMIN_PASSWORD))
-        roles = {name: add("role", name) for name in ("admin", "member", "reader")}
         for name in ("admin", "member", "reader"):
-            self._create(
+            role = add("role", name)
+            add(
                 "role_assignment",
                 "",
-                "ACTIVE",
-                {**SCHEMAS["role_assignment"][1], "role_id": roles[name]},
-                entity_id=fixed_id("role_assignment", name),
-                preseeded=True,
-            ).attrs.update(user_id=user, project_id=project)
+                fixed_id("role_assignment", name),
+                role_id=role,
+                user_id=user,
+                project_id=project,
+            )
 
     # --- helpers ----------------------------------------------------------------------
 

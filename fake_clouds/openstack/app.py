@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
@@ -78,11 +78,17 @@ class WireApp:
         base_url: str = DEFAULT_BASE_URL,
         *,
         lock: threading.Lock | threading.RLock | None = None,
+        before_request: Callable[[], None] | None = None,
     ) -> None:
-        """Serve *cloud* at *base_url*; *lock* (if any) is held around every request."""
+        """Serve *cloud* at *base_url*.
+
+        *lock* (if any) is held around every request; *before_request* runs
+        inside it first (``plugsim serve`` moves virtual time forward there).
+        """
         self.cloud = cloud
         self.base_url = base_url.rstrip("/")
         self.lock = lock
+        self.before_request = before_request
         if "identity" not in cloud.service_names():
             cloud.add_service("identity")
         self.apis: dict[str, ServiceAPI] = {}
@@ -153,6 +159,8 @@ class WireApp:
         """Answer one WSGI request."""
         request = Request(environ)
         with self.lock if self.lock is not None else nullcontext():
+            if self.before_request is not None:
+                self.before_request()
             response = self.dispatch(request)
         return response(environ, start_response)
 

@@ -40,6 +40,13 @@ _V3 = {
 }
 
 
+#: Added to a token's ``expires_at`` as shown. Real clients compare it with the wall clock,
+#: which has nothing to do with virtual time; shown unshifted, every token would look
+#: expired and keystoneauth would log in again before each call. Shifted a century ahead
+#: it looks valid, and the fake's own 401 (virtual expiry) makes clients re-authenticate.
+EXPIRY_SHIFT = 100 * 365.25 * 86400
+
+
 def _op(kind: str, verb: str) -> tuple[str, str, str]:
     return ("identity", f"{SCHEMAS[kind][0]}.{verb}", kind)
 
@@ -165,7 +172,7 @@ class IdentityAPI(GrantRoutes, ServiceAPI):
             },
             "audit_ids": [token["id"][:22]],
             "issued_at": iso(token["issued_at"])[:-1] + ".000000Z",
-            "expires_at": iso(token["expires_at"])[:-1] + ".000000Z",
+            "expires_at": iso(token["expires_at"] + EXPIRY_SHIFT)[:-1] + ".000000Z",
             "roles": [{"id": r, "name": names.get(r, r)} for r in token["roles"]],
             "is_domain": False,
         }

@@ -148,3 +148,20 @@ def test_groups_and_application_credentials(session, wire):
     r = requests.post(f"{v3}/auth/tokens", json=body)
     assert r.status_code == 201
     assert r.json()["token"]["project"]["name"] == "admin"
+
+
+def test_session_logs_in_again_after_virtual_expiry(session, world, wire):
+    first = session.get_token()
+    world.clock.advance(TOKEN_TTL + 1)
+    r = session.get(f"{wire.base_url}/compute/v2.1/flavors")
+    assert r.status_code == 200
+    assert session.get_token() != first
+
+
+def test_identity_state_round_trips(world, wire, session):
+    from fake_clouds import FakeCloud
+
+    session.post(f"{wire.auth_url}/projects", json={"project": {"name": "kept"}})
+    again = FakeCloud.from_state(world.to_state())
+    names = [p["name"] for p in again.service("identity").list_projects()]
+    assert names == ["admin", "service", "kept"]
