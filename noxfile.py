@@ -6,6 +6,8 @@
 ``scaffold``     generate every plug-in kind, install it in a fresh venv, run its checks
 ``conformance``  the conformance suite on every bundled plug-in
 ``bench``        the engine benchmark: prints figures, never fails on speed
+``openstacksdk_functional``  openstacksdk's own functional tests against ``plugsim serve``
+                 (a measurement: prints pass/fail/skip figures, see docs/openstack-wire.rst)
 """
 
 import nox
@@ -104,3 +106,12 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".")
     for n in ("1000", "10000"):
         session.run("plugsim", "bench", "--resources", n)
+
+
+@nox.session
+def openstacksdk_functional(session: nox.Session) -> None:
+    """Run openstacksdk's functional tests (identity, compute, network) on ``plugsim serve``."""
+    session.install("-e", ".[openstack]", "pytest", "pytest-timeout", "fixtures", "oslotest")
+    workdir = session.create_tmp()
+    services = session.posargs or ["identity", "compute", "network"]
+    session.run("python", "tools/openstacksdk_functional.py", workdir, *services)

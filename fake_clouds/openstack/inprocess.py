@@ -91,8 +91,8 @@ def serve_openstack(
         yield app
 
 
-def cloud_config(auth_url: str, *, name: str = "plugsim") -> dict[str, Any]:
-    """Return the ``clouds.yaml`` document for the bootstrap admin on *auth_url*."""
+def cloud_config(auth_url: str, *, names: tuple[str, ...] = ("plugsim",)) -> dict[str, Any]:
+    """Return the ``clouds.yaml`` document: each of *names* is the bootstrap admin on *auth_url*."""
     return {
         "clouds": {
             name: {
@@ -108,13 +108,14 @@ def cloud_config(auth_url: str, *, name: str = "plugsim") -> dict[str, Any]:
                 "identity_api_version": "3",
                 "interface": "public",
             }
+            for name in names
         }
     }
 
 
-def clouds_yaml(path: str | Path, auth_url: str, *, name: str = "plugsim") -> Path:
-    """Write a ``clouds.yaml`` for *auth_url* to *path*; return the path."""
+def clouds_yaml(path: str | Path, auth_url: str, *, names: tuple[str, ...] = ("plugsim",)) -> Path:
+    """Write a ``clouds.yaml`` for *auth_url* (one entry per name) to *path*; return the path."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(yaml.safe_dump(cloud_config(auth_url, name=name), sort_keys=True))
+    target.write_text(yaml.safe_dump(cloud_config(auth_url, names=names), sort_keys=True))
     return target

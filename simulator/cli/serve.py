@@ -64,6 +64,13 @@ from simulator.cli._shared import Options
     show_default=True,
     help="Commit the world every N wall seconds while serving.",
 )
+@click.option(
+    "--cloud-name",
+    "cloud_names",
+    multiple=True,
+    metavar="NAME",
+    help="Name of the cloud in clouds.yaml (repeatable; default plugsim).",
+)
 @click.option("--access-log", is_flag=True, help="Log every request to stderr.")
 @click.pass_obj
 def serve(
@@ -76,6 +83,7 @@ def serve(
     clouds_path: str | None,
     save_every: float,
     access_log: bool,
+    cloud_names: tuple[str, ...],
 ) -> None:
     """Serve the world's fake cloud as OpenStack (identity, compute, network) on 127.0.0.1."""
     from werkzeug.serving import WSGIRequestHandler, make_server
@@ -110,7 +118,8 @@ def serve(
     app = WireApp(world.cloud, base_url, lock=lock, before_request=follow_wall_time)
     holder["app"] = app
     target = Path(clouds_path) if clouds_path else _default_clouds_path(world.store.path)
-    clouds_yaml(target, app.auth_url)
+    names = tuple(cloud_names) or ("plugsim",)
+    clouds_yaml(target, app.auth_url, names=names)
     stop = threading.Event()
     previous = {
         sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGTERM, signal.SIGINT)
@@ -118,7 +127,7 @@ def serve(
     thread = threading.Thread(target=server.serve_forever, name="plugsim-serve", daemon=True)
     thread.start()
     click.echo(f"auth URL: {app.auth_url}")
-    click.echo(f"clouds.yaml: {target} (cloud 'plugsim', user admin, password plugsim)")
+    click.echo(f"clouds.yaml: {target} (cloud {', '.join(names)}; user admin, password plugsim)")
     click.echo("serving on 127.0.0.1; stop with Ctrl-C or SIGTERM", err=True)
     try:
         while not stop.wait(save_every):
