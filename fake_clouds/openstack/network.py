@@ -46,6 +46,7 @@ EXTENSIONS = (
     ("router", "Neutron L3 Router"),
     ("security-group", "security-group"),
     ("standard-attr-description", "standard-attr-description"),
+    ("standard-attr-tag", "Tag support for resources with standard attribute"),
     ("standard-attr-timestamp", "Resource timestamps"),
     ("stateful-security-group", "Stateful security group"),
     ("subnet_allocation", "Subnet Allocation"),
@@ -176,11 +177,11 @@ class NetworkAPI(ServiceAPI):
         """The operation a create dispatches as."""
         return self._op(collection, "create")
 
-    def op_get(self, req: ApiRequest, collection: str, ident: str) -> Any:
+    def op_get(self, req: ApiRequest, collection: str, ident: str, **_: Any) -> Any:
         """The operation a show dispatches as."""
         return self._op(collection, "get")
 
-    def op_update(self, req: ApiRequest, collection: str, ident: str) -> Any:
+    def op_update(self, req: ApiRequest, collection: str, ident: str, **_: Any) -> Any:
         """The operation an update dispatches as."""
         return self._op(collection, "update")
 
@@ -282,6 +283,61 @@ class NetworkAPI(ServiceAPI):
         """Delete one entity."""
         kind = self._kind(collection)
         self._call(kind, "delete", ident)
+        return Reply(204)
+
+    # --- tags ----------------------------------------------------------------------------
+
+    def _tagged(self, collection: str, ident: str) -> Any:
+        kind = self._kind(collection)
+        return self.network._get(kind, ident, label=kind.replace("_", " ").capitalize())
+
+    def _set_tags(self, ent: Any, tags: Any) -> list[str]:
+        if not isinstance(tags, list) or not all(isinstance(t, str) and t for t in tags):
+            raise bad("Invalid input for tags. Reason: a list of non-empty strings is required.")
+        if any(len(t) > 255 or "," in t or "/" in t for t in tags):
+            raise bad("Invalid input for tags. Reason: a tag holds no ',' or '/' (<= 255 chars).")
+        self.network._set(ent, tags=sorted(set(tags)))
+        return ent.attrs["tags"]
+
+    @route("GET", "/v2.0/<collection>/<ident>/tags", op="op_get")
+    def get_tags(self, req: ApiRequest, collection: str, ident: str) -> Reply:
+        """The tags of an entity."""
+        return Reply(200, {"tags": list(self._tagged(collection, ident).attrs.get("tags", []))})
+
+    @route("PUT", "/v2.0/<collection>/<ident>/tags", op="op_update")
+    def replace_tags(self, req: ApiRequest, collection: str, ident: str) -> Reply:
+        """Replace every tag."""
+        ent = self._tagged(collection, ident)
+        return Reply(200, {"tags": self._set_tags(ent, req.json().get("tags"))})
+
+    @route("DELETE", "/v2.0/<collection>/<ident>/tags", op="op_update")
+    def clear_tags(self, req: ApiRequest, collection: str, ident: str) -> Reply:
+        """Remove every tag."""
+        self._set_tags(self._tagged(collection, ident), [])
+        return Reply(204)
+
+    @route("GET", "/v2.0/<collection>/<ident>/tags/<tag>", op="op_get")
+    def check_tag(self, req: ApiRequest, collection: str, ident: str, tag: str) -> Reply:
+        """204 when the entity has *tag*."""
+        if tag not in self._tagged(collection, ident).attrs.get("tags", []):
+            raise ApiError(404, f"Tag {tag} could not be found.")
+        return Reply(204)
+
+    @route("PUT", "/v2.0/<collection>/<ident>/tags/<tag>", op="op_update")
+    def add_tag(self, req: ApiRequest, collection: str, ident: str, tag: str) -> Reply:
+        """Add one tag."""
+        ent = self._tagged(collection, ident)
+        self._set_tags(ent, [*ent.attrs.get("tags", []), tag])
+        return Reply(201)
+
+    @route("DELETE", "/v2.0/<collection>/<ident>/tags/<tag>", op="op_update")
+    def remove_tag(self, req: ApiRequest, collection: str, ident: str, tag: str) -> Reply:
+        """Remove one tag."""
+        ent = self._tagged(collection, ident)
+        tags = ent.attrs.get("tags", [])
+        if tag not in tags:
+            raise ApiError(404, f"Tag {tag} could not be found.")
+        self._set_tags(ent, [t for t in tags if t != tag])
         return Reply(204)
 
     # --- routers ----------------------------------------------------------------------------

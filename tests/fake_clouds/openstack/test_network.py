@@ -135,3 +135,12 @@ def test_extensions_list(wire, token):
     r = requests.get(f"{wire.base_url}/network/v2.0/extensions", headers={"X-Auth-Token": token})
     aliases = {e["alias"] for e in r.json()["extensions"]}
     assert {"router", "security-group", "external-net"} <= aliases
+
+
+def test_tags_on_networks(openstack_connection):
+    net_api = openstack_connection.network
+    net = net_api.create_network(name="tagged")
+    net_api.set_tags(net, ["blue", "red"])
+    assert sorted(net_api.get_network(net.id).tags) == ["blue", "red"]
+    net.remove_tag(net_api, "red")
+    assert net_api.get_network(net.id).tags == ["blue"]
