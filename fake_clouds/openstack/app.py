@@ -7,6 +7,7 @@ lays them out::
     {base}/compute/v2.1         nova           (fake_clouds.openstack.compute)
     {base}/network/v2.0         neutron        (fake_clouds.openstack.network)
     {base}/volume/v3/{project}  cinder         (fake_clouds.openstack.block_storage)
+    {base}/image/v2             glance         (fake_clouds.openstack.image)
 
 The catalog a token carries lists exactly these endpoints, so a client that
 only knows the auth URL finds the rest. The same application is served
@@ -66,9 +67,10 @@ def api_classes() -> list[type[ServiceAPI]]:
     """Return the service API classes the wire serves, identity first."""
     from fake_clouds.openstack.block_storage import BlockStorageAPI
     from fake_clouds.openstack.compute import ComputeAPI
+    from fake_clouds.openstack.image import ImageAPI
     from fake_clouds.openstack.network import NetworkAPI
 
-    return [IdentityAPI, ComputeAPI, NetworkAPI, BlockStorageAPI]
+    return [IdentityAPI, ComputeAPI, NetworkAPI, BlockStorageAPI, ImageAPI]
 
 
 class WireApp:
