@@ -221,14 +221,14 @@ class ComputeAPI(ServiceAPI):
             "links": self.link("flavors", flavor["id"]),
         }
 
-    def keypair_view(self, keypair: dict[str, Any]) -> dict[str, Any]:
+    def keypair_view(self, req: ApiRequest, keypair: dict[str, Any]) -> dict[str, Any]:
         """Return a nova keypair body."""
         out = {
             "name": keypair["name"],
             "public_key": keypair.get("public_key"),
             "fingerprint": keypair.get("fingerprint"),
             "type": keypair.get("type", "ssh"),
-            "user_id": "plugsim",
+            "user_id": req.user_id,
         }
         if "private_key" in keypair:
             out["private_key"] = keypair["private_key"]
@@ -341,6 +341,54 @@ class ComputeAPI(ServiceAPI):
             raise bad("Invalid input for field/attribute metadata: expected an object of strings")
         server = self.compute.set_server_metadata(sid, metadata)
         return Reply(200, {"metadata": server["metadata"]})
+
+    @route("GET", "/v2.1/servers/<sid>/metadata/<key>", op=_SERVER)
+    def server_metadata_item(self, req: ApiRequest, sid: str, key: str) -> Reply:
+        """``GET /servers/{id}/metadata/{key}``."""
+        metadata = self.compute.get_server(sid)["metadata"]
+        if key not in metadata:
+            raise ApiError(404, f"Metadata item was not found: {key}")
+        return Reply(200, {"meta": {key: metadata[key]}})
+
+    @route(
+        "PUT", "/v2.1/servers/<sid>/metadata/<key>", op=("compute", "servers.set_meta", "server")
+    )
+    def set_server_metadata_item(self, req: ApiRequest, sid: str, key: str) -> Reply:
+        """``PUT /servers/{id}/metadata/{key}`` with ``{"meta": {key: value}}``."""
+        meta = req.json().get("meta")
+        if not isinstance(meta, dict) or list(meta) != [key] or not isinstance(meta[key], str):
+            raise bad("Request body and URI mismatch: meta must hold exactly the key of the URI")
+        self.compute.set_server_metadata(sid, meta)
+        return Reply(200, {"meta": meta})
+
+    @route("GET", "/v2.1/os-quota-sets/<project>")
+    @route("GET", "/v2.1/os-quota-sets/<project>/detail")
+    def quota_set(self, req: ApiRequest, project: str) -> Reply:
+        """``GET /os-quota-sets/{project}``: the compute quotas (one set for every project)."""
+        quotas = self.compute.quotas
+        body = {
+            "id": project,
+            "instances": quotas["instances"],
+            "cores": quotas["cores"],
+            "ram": quotas["ram"],
+            "key_pairs": quotas["key_pairs"],
+            "metadata_items": 128,
+            "server_groups": 10,
+            "server_group_members": 10,
+        }
+        if req.raw.path.endswith("/detail"):
+            servers = self.compute._live_servers()
+            used = {
+                "instances": len(servers),
+                "cores": sum(self.compute._flavor_of(s)["vcpus"] for s in servers),
+                "ram": sum(self.compute._flavor_of(s)["ram"] for s in servers),
+                "key_pairs": self.compute._count("keypair"),
+            }
+            body = {
+                k: v if k == "id" else {"limit": v, "in_use": used.get(k, 0), "reserved": 0}
+                for k, v in body.items()
+            }
+        return Reply(200, {"quota_set": body})
 
     @route("GET", "/v2.1/servers/<sid>/os-security-groups", op=_SERVER)
     def server_security_groups(self, req: ApiRequest, sid: str) -> Reply:
@@ -475,7 +523,7 @@ class ComputeAPI(ServiceAPI):
     @route("GET", "/v2.1/os-keypairs", op=("compute", "keypairs.list", "keypair"))
     def list_keypairs(self, req: ApiRequest) -> Reply:
         """``GET /os-keypairs``."""
-        items = [{"keypair": self.keypair_view(k)} for k in self.compute.list_keypairs()]
+        items = [{"keypair": self.keypair_view(req, k)} for k in self.compute.list_keypairs()]
         return Reply(200, {"keypairs": items})
 
     @route("POST", "/v2.1/os-keypairs", op=("compute", "keypairs.create", "keypair"))
@@ -490,12 +538,12 @@ class ComputeAPI(ServiceAPI):
             raise bad("Invalid input for field/attribute public_key: expected a string")
         keypair = self.compute.create_keypair(name, public_key)
         status = 201 if (req.version or MIN_VERSION) >= (2, 2) else 200
-        return Reply(status, {"keypair": self.keypair_view(keypair)})
+        return Reply(status, {"keypair": self.keypair_view(req, keypair)})
 
     @route("GET", "/v2.1/os-keypairs/<name>", op=("compute", "keypairs.get", "keypair"))
     def get_keypair(self, req: ApiRequest, name: str) -> Reply:
         """``GET /os-keypairs/{name}``."""
-        keypair = self.keypair_view(self.compute.get_keypair(name))
+        keypair = self.keypair_view(req, self.compute.get_keypair(name))
         keypair.update(id=1, deleted=False, created_at=iso(0), updated_at=None, deleted_at=None)
         return Reply(200, {"keypair": keypair})
 

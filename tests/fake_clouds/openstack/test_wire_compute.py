@@ -156,3 +156,14 @@ def test_fault_rule_applies_to_wire_calls():
     assert r.status_code == 503
     assert "serviceUnavailable" in r.json()
     assert [f.operation for f in world.injected_faults()] == ["servers.create"]
+
+
+def test_server_metadata_items_and_quota_set(openstack_connection, fake_cloud):
+    conn = openstack_connection
+    server = conn.compute.create_server(name="m", image_id=_image(fake_cloud), flavor_id="1")
+    conn.compute.set_server_metadata(server, k0="v0")
+    assert conn.compute.get_server_metadata(server).metadata == {"k0": "v0"}
+    fake_cloud.client("compute").servers.create("other", _image(fake_cloud), "2")
+    quota = conn.compute.get_quota_set(conn.current_project_id, usage=True)
+    assert quota.instances == 10
+    assert quota.usage["instances"] == 2
