@@ -199,6 +199,22 @@ class ComputeAPI(ServiceAPI):
                 "OS-SRV-USG:terminated_at": None,
             },
         )
+        if (req.version or MIN_VERSION) >= (2, 3):
+            index = 0
+            out.update(
+                {
+                    "OS-EXT-SRV-ATTR:reservation_id": "r-" + server["id"][:8],
+                    "OS-EXT-SRV-ATTR:launch_index": index,
+                    "OS-EXT-SRV-ATTR:hostname": server["name"],
+                    "OS-EXT-SRV-ATTR:kernel_id": "",
+                    "OS-EXT-SRV-ATTR:ramdisk_id": "",
+                    "OS-EXT-SRV-ATTR:root_device_name": "/dev/vda",
+                    "OS-EXT-SRV-ATTR:user_data": server.get("user_data"),
+                    "OS-EXT-SRV-ATTR:host": "plugsim",
+                    "OS-EXT-SRV-ATTR:hypervisor_hostname": "plugsim",
+                    "OS-EXT-SRV-ATTR:instance_name": "instance-" + server["id"][:8],
+                }
+            )
         if out.get("fault") is None:
             out.pop("fault", None)
         return out
@@ -360,6 +376,19 @@ class ComputeAPI(ServiceAPI):
             raise bad("Request body and URI mismatch: meta must hold exactly the key of the URI")
         self.compute.set_server_metadata(sid, meta)
         return Reply(200, {"meta": meta})
+
+    @route(
+        "DELETE", "/v2.1/servers/<sid>/metadata/<key>", op=("compute", "servers.set_meta", "server")
+    )
+    def delete_server_metadata_item(self, req: ApiRequest, sid: str, key: str) -> Reply:
+        """``DELETE /servers/{id}/metadata/{key}``."""
+        metadata = dict(self.compute.get_server(sid)["metadata"])
+        if key not in metadata:
+            raise ApiError(404, f"Metadata item was not found: {key}")
+        del metadata[key]
+        ent = self.compute._get("server", sid, label="Instance")
+        self.compute._set(ent, metadata=metadata)
+        return Reply(204)
 
     @route("GET", "/v2.1/os-quota-sets/<project>")
     @route("GET", "/v2.1/os-quota-sets/<project>/detail")
@@ -561,6 +590,11 @@ class ComputeAPI(ServiceAPI):
         zone = {"zoneName": "nova", "zoneState": {"available": True}, "hosts": None}
         return Reply(200, {"availabilityZoneInfo": [zone]})
 
+    def _network_quota(self, kind: str) -> int:
+        if "network" not in self.cloud.service_names():
+            return -1
+        return int(self.cloud.service("network").quotas.get(kind, -1))
+
     @route("GET", "/v2.1/limits")
     def limits(self, req: ApiRequest) -> Reply:
         """``GET /limits``: the compute quotas and what is used."""
@@ -576,6 +610,9 @@ class ComputeAPI(ServiceAPI):
             "totalRAMUsed": sum(compute._flavor_of(s)["ram"] for s in servers),
             "maxTotalKeypairs": quotas["key_pairs"],
             "maxServerMeta": 128,
+            "maxSecurityGroups": self._network_quota("security_group"),
+            "maxSecurityGroupRules": self._network_quota("security_group_rule"),
+            "maxTotalFloatingIps": self._network_quota("floatingip"),
             "maxServerGroups": 10,
             "maxServerGroupMembers": 10,
             "totalServerGroupsUsed": 0,
