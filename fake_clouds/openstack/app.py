@@ -8,6 +8,7 @@ lays them out::
     {base}/network/v2.0         neutron        (fake_clouds.openstack.network)
     {base}/volume/v3/{project}  cinder         (fake_clouds.openstack.block_storage)
     {base}/image/v2             glance         (fake_clouds.openstack.image)
+    {base}/object-store/v1/AUTH_{project}  swift  (fake_clouds.openstack.object_store)
 
 The catalog a token carries lists exactly these endpoints, so a client that
 only knows the auth URL finds the rest. The same application is served
@@ -69,8 +70,9 @@ def api_classes() -> list[type[ServiceAPI]]:
     from fake_clouds.openstack.compute import ComputeAPI
     from fake_clouds.openstack.image import ImageAPI
     from fake_clouds.openstack.network import NetworkAPI
+    from fake_clouds.openstack.object_store import ObjectStoreAPI
 
-    return [IdentityAPI, ComputeAPI, NetworkAPI, BlockStorageAPI, ImageAPI]
+    return [IdentityAPI, ComputeAPI, NetworkAPI, BlockStorageAPI, ImageAPI, ObjectStoreAPI]
 
 
 class WireApp:

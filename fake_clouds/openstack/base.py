@@ -277,6 +277,9 @@ class ServiceAPI:
             return Response(reply.raw, status=reply.status, headers=all_headers)
         if reply.body is None:
             return Response(b"", status=reply.status, headers=all_headers)
+        if isinstance(reply.body, str):
+            all_headers.setdefault("Content-Type", "text/plain; charset=utf-8")
+            return Response(reply.body, status=reply.status, headers=all_headers)
         data = json.dumps(reply.body, sort_keys=True)
         all_headers.setdefault("Content-Type", "application/json")
         return Response(data, status=reply.status, headers=all_headers)
