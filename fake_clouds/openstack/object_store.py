@@ -93,7 +93,14 @@ class ObjectStoreAPI(ServiceAPI):
 
     @staticmethod
     def _meta(req: ApiRequest, kind: str) -> dict[str, str]:
-        keep = (f"x-{kind}-meta-", "x-container-read", "x-container-write", "content-disposition")
+        keep = (
+            f"x-{kind}-meta-",
+            "x-container-read",
+            "x-container-write",
+            "content-disposition",
+            "content-encoding",
+            "x-delete-at",
+        )
         return {k.lower(): v for k, v in req.headers.items() if k.lower().startswith(keep)}
 
     # --- account ----------------------------------------------------------------------------
