@@ -50,6 +50,7 @@ def main(argv: list[str]) -> int:
             "OS_CLIENT_CONFIG_FILE": str(workdir / "clouds.yaml"),
             "OS_CLOUD": "devstack-admin",
             "OPENSTACKSDK_FUNC_TEST_TIMEOUT": "60",
+            "OS_TEST_TIMEOUT": "120",
         }
         rows = []
         for service in services:
