@@ -165,3 +165,39 @@ def test_identity_state_round_trips(world, wire, session):
     again = FakeCloud.from_state(world.to_state())
     names = [p["name"] for p in again.service("identity").list_projects()]
     assert names == ["admin", "service", "kept"]
+
+
+def _script(world) -> list[tuple[int, str, str]]:
+    """Drive a fixed sequence of calls; return (status, request id, body) of each."""
+    from fake_clouds.openstack import serve_openstack
+
+    out = []
+    with serve_openstack(world) as app:
+        user = {"name": "admin", "domain": {"id": "default"}, "password": "plugsim"}
+        body = {
+            "auth": {
+                "identity": {"methods": ["password"], "password": {"user": user}},
+                "scope": {"project": {"name": "admin", "domain": {"id": "default"}}},
+            }
+        }
+        r = requests.post(f"{app.auth_url}/auth/tokens", json=body)
+        out.append((r.status_code, r.headers["X-Openstack-Request-Id"], r.text))
+        headers = {"X-Auth-Token": r.headers["X-Subject-Token"]}
+        calls = [
+            ("POST", "/network/v2.0/networks", {"network": {"name": "d"}}),
+            ("GET", "/network/v2.0/networks", None),
+            ("POST", "/compute/v2.1/os-keypairs", {"keypair": {"name": "k"}}),
+            ("GET", "/compute/v2.1/servers/detail", None),
+        ]
+        for method, path, payload in calls:
+            r = requests.request(method, app.base_url + path, json=payload, headers=headers)
+            out.append((r.status_code, r.headers["X-Openstack-Request-Id"], r.text))
+    return out
+
+
+def test_same_seed_same_answers():
+    from fake_clouds import FakeCloud
+
+    first = _script(FakeCloud(seed=42, faults="flaky"))
+    assert first == _script(FakeCloud(seed=42, faults="flaky"))
+    assert first != _script(FakeCloud(seed=43, faults="flaky"))

@@ -89,3 +89,41 @@ def test_serve_rejects_a_bad_port_in_one_line(tmp_path):
     assert result.returncode == 2
     assert "70000" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_serve_takes_concurrent_clients_without_losing_entities(tmp_path):
+    import threading
+
+    import requests
+
+    proc, auth_url = _start(tmp_path)
+    statuses: list[int] = []
+    try:
+        user = {"name": "admin", "domain": {"id": "default"}, "password": "plugsim"}
+        body = {
+            "auth": {
+                "identity": {"methods": ["password"], "password": {"user": user}},
+                "scope": {"project": {"name": "admin", "domain": {"id": "default"}}},
+            }
+        }
+        token = requests.post(f"{auth_url}/auth/tokens", json=body).headers["X-Subject-Token"]
+        base = auth_url.rsplit("/identity", 1)[0] + "/network/v2.0/networks"
+        headers = {"X-Auth-Token": token}
+
+        def client(n: int) -> None:
+            with requests.Session() as http:
+                for i in range(10):
+                    payload = {"network": {"name": f"c{n}-{i}"}}
+                    statuses.append(http.post(base, json=payload, headers=headers).status_code)
+                    statuses.append(http.get(base, headers=headers).status_code)
+
+        threads = [threading.Thread(target=client, args=(n,)) for n in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        names = {n["name"] for n in requests.get(base, headers=headers).json()["networks"]}
+    finally:
+        _stop(proc)
+    assert sorted(set(statuses)) == [200, 201]
+    assert {f"c{n}-{i}" for n in range(4) for i in range(10)} <= names
