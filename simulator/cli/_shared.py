@@ -134,17 +134,17 @@ def format_option(
 def emit_rows(rows: list[dict[str, Any]], columns: Sequence[str], fmt: str) -> None:
     """Print rows as a table, JSON or YAML."""
     if fmt == "json":
-        click.echo(json.dumps(rows, indent=2, sort_keys=False, default=str))
+        click.echo(json.dumps([with_iso(r) for r in rows], indent=2, default=str))
         return
     if fmt == "yaml":
-        click.echo(yaml.safe_dump(_plain(rows), sort_keys=False), nl=False)
+        click.echo(yaml.safe_dump(_plain([with_iso(r) for r in rows]), sort_keys=False), nl=False)
         return
     from rich.console import Console
     from rich.table import Table
 
     table = Table(*columns, show_lines=False)
     for row in rows:
-        table.add_row(*("" if row.get(c) is None else str(row.get(c)) for c in columns))
+        table.add_row(*("" if row.get(c) is None else _shown(c, row.get(c)) for c in columns))
     Console(soft_wrap=False, width=max(160, _term_width())).print(table)
 
 
@@ -152,15 +152,40 @@ def emit_mapping(data: dict[str, Any], fmt: str) -> None:
     """Print one record as a two-column table, JSON or YAML."""
     if fmt in ("json", "yaml"):
         if fmt == "json":
-            click.echo(json.dumps(data, indent=2, default=str))
+            click.echo(json.dumps(with_iso(data), indent=2, default=str))
         else:
-            click.echo(yaml.safe_dump(_plain(data), sort_keys=False), nl=False)
+            click.echo(yaml.safe_dump(_plain(with_iso(data)), sort_keys=False), nl=False)
         return
     rows = [
-        {"Field": k, "Value": v if isinstance(v, str) else json.dumps(v, default=str)}
+        {"Field": k, "Value": v if isinstance(v, str) else _shown(k, v, json.dumps)}
         for k, v in data.items()
     ]
     emit_rows(rows, ["Field", "Value"], "table")
+
+
+def _is_instant(key: str, value: Any) -> bool:
+    return (key == "time" or key.endswith("_time")) and isinstance(value, int | float)
+
+
+def with_iso(row: dict[str, Any]) -> dict[str, Any]:
+    """*row* with an ISO-8601 ``<key>_iso`` after each virtual instant (which stays in seconds)."""
+    from simulator.events import format_iso
+
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        out[key] = value
+        if _is_instant(key, value) and not isinstance(value, bool):
+            out[f"{key}_iso"] = format_iso(float(value))
+    return out
+
+
+def _shown(key: str, value: Any, other: Callable[[Any], str] = str) -> str:
+    """A table cell: virtual instants (``time``, ``*_time``) as ``HH:MM:SS.mmm``, the rest as given."""
+    if _is_instant(key, value):
+        from simulator.events import format_time
+
+        return format_time(float(value))
+    return other(value)
 
 
 def _plain(value: Any) -> Any:
@@ -178,7 +203,9 @@ def progress_listener(fmt: str = "table") -> Callable[[Any], None] | None:
     """Return an event printer for stderr (rich on a terminal, plain lines otherwise)."""
     if fmt in ("json", "yaml"):
         return None
-    from simulator.events import format_event
+    from simulator.events import StackPaths, format_event
+
+    paths = StackPaths()
 
     if sys.stderr.isatty():
         from rich.console import Console
@@ -187,11 +214,11 @@ def progress_listener(fmt: str = "table") -> Callable[[Any], None] | None:
         styles = {"COMPLETE": "green", "FAILED": "bold red", "IN_PROGRESS": "yellow"}
 
         def show(ev: Any) -> None:
-            console.print(format_event(ev), style=styles.get(ev.status), markup=False)
+            console.print(format_event(ev, paths), style=styles.get(ev.status), markup=False)
 
         return show
 
     def plain(ev: Any) -> None:
-        click.echo(format_event(ev), err=True)
+        click.echo(format_event(ev, paths), err=True)
 
     return plain

@@ -24,12 +24,14 @@ from sdk import __version__
 from sdk.lint.cli import lint
 from sdk.testing.cli import conformance
 from simulator.cli._shared import Options, PlugsimGroup
+from simulator.cli.campaign import campaign
 from simulator.cli.capabilities import capabilities
 from simulator.cli.cloud import cloud
 from simulator.cli.misc import bench, template
 from simulator.cli.serve import serve
 from simulator.cli.simulate import simulate
 from simulator.cli.stack import stack
+from simulator.cli.views import stack_graph, stack_report, stack_timeline, template_graph
 from simulator.scaffold import new
 
 
@@ -88,10 +90,15 @@ def main(
 
 
 main.add_command(stack)
+stack.add_command(stack_graph)
+stack.add_command(stack_timeline)
+stack.add_command(stack_report)
+template.add_command(template_graph)
 main.add_command(template)
 main.add_command(cloud)
 main.add_command(bench)
 main.add_command(simulate)
+main.add_command(campaign)
 main.add_command(lint)
 main.add_command(new)
 main.add_command(capabilities)
