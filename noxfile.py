@@ -114,12 +114,20 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".")
     for n in ("1000", "10000"):
         session.run("plugsim", "bench", "--resources", n)
+    session.run("plugsim", "bench", "--campaign", "200", "--repeat", "3")
 
 
 @nox.session
 def openstacksdk_functional(session: nox.Session) -> None:
-    """Run openstacksdk's functional tests (identity, compute, network) on ``plugsim serve``."""
+    """Run openstacksdk's functional tests against ``plugsim serve`` (a measurement)."""
     session.install("-e", ".[openstack]", "pytest", "pytest-timeout", "fixtures", "oslotest")
     workdir = session.create_tmp()
-    services = session.posargs or ["identity", "compute", "network"]
+    services = session.posargs or [
+        "identity",
+        "compute",
+        "network",
+        "block_storage",
+        "image",
+        "object_store",
+    ]
     session.run("python", "tools/openstacksdk_functional.py", workdir, *services)

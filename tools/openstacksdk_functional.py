@@ -1,7 +1,7 @@
 """Run openstacksdk's own functional tests against ``plugsim serve`` and summarise them.
 
 Usage: ``python tools/openstacksdk_functional.py WORKDIR [SERVICE ...] [-- PYTEST ARGS]``
-(services default to identity, compute and network). Starts ``plugsim serve``
+(services default to all six the wire serves). Starts ``plugsim serve``
 on a free port with a fresh world in WORKDIR and a ``clouds.yaml`` naming the
 clouds the suite expects (``devstack``, ``devstack-admin`` ...), runs the
 suite with pytest, stops the server with SIGTERM and prints the pass/fail/skip
@@ -21,7 +21,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 CLOUDS = ("devstack", "devstack-alt", "devstack-admin", "devstack-system-admin")
-DEFAULT_SERVICES = ("identity", "compute", "network")
+DEFAULT_SERVICES = ("identity", "compute", "network", "block_storage", "image", "object_store")
 
 
 def main(argv: list[str]) -> int:
