@@ -7,6 +7,8 @@
 ``scaffold``     generate every plug-in kind, install it in a fresh venv, run its checks
 ``conformance``  the conformance suite on every bundled plug-in
 ``bench``        the engine benchmark: prints figures, never fails on speed
+``openstacksdk_functional``  openstacksdk's own functional tests against ``plugsim serve``
+                 (a measurement: prints pass/fail/skip figures, see docs/openstack-wire.rst)
 """
 
 import nox
@@ -120,3 +122,19 @@ def bench(session: nox.Session) -> None:
     for n in ("1000", "10000"):
         session.run("plugsim", "bench", "--resources", n)
     session.run("plugsim", "bench", "--campaign", "200", "--repeat", "3")
+
+
+@nox.session
+def openstacksdk_functional(session: nox.Session) -> None:
+    """Run openstacksdk's functional tests against ``plugsim serve`` (a measurement)."""
+    session.install("-e", ".[openstack]", "pytest", "pytest-timeout", "fixtures", "oslotest")
+    workdir = session.create_tmp()
+    services = session.posargs or [
+        "identity",
+        "compute",
+        "network",
+        "block_storage",
+        "image",
+        "object_store",
+    ]
+    session.run("python", "tools/openstacksdk_functional.py", workdir, *services)

@@ -55,6 +55,7 @@ from fake_clouds.clients.compute import ComputeClient
 from fake_clouds.core.inventory import ServerView
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
+from fake_clouds.image_ops import ImageOperations
 from sdk import exception
 
 TASK = "OS-EXT-STS:task_state"
@@ -90,7 +91,7 @@ def _check_ids(server_id: Any, deployment_id: Any) -> None:
 
 
 @register_service
-class ComputeService(Service):
+class ComputeService(ImageOperations, Service):
     """Flavors, images, keypairs and servers with nova-like status transitions."""
 
     name = "compute"

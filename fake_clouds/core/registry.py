@@ -30,6 +30,9 @@ _BUILTIN_MODULES = {
     "entity": "fake_clouds.entity",
 }
 
+#: Services a world gains only when asked (the OpenStack wire adds ``identity``).
+_OPTIONAL_MODULES = {"identity": "fake_clouds.identity"}
+
 _SERVICES: dict[str, type[Service]] = {}
 
 
@@ -53,12 +56,13 @@ def builtin_service_names() -> list[str]:
 
 def service_class(name: str) -> type[Service]:
     """Return the service class registered as *name* (importing built-ins on demand)."""
-    if name not in _SERVICES and name in _BUILTIN_MODULES:
-        importlib.import_module(_BUILTIN_MODULES[name])
+    modules = {**_BUILTIN_MODULES, **_OPTIONAL_MODULES}
+    if name not in _SERVICES and name in modules:
+        importlib.import_module(modules[name])
     try:
         return _SERVICES[name]
     except KeyError:
-        known = ", ".join(sorted(set(_SERVICES) | set(_BUILTIN_MODULES)))
+        known = ", ".join(sorted(set(_SERVICES) | set(modules)))
         raise exception.ConfigurationError(
             f"No fake cloud service type '{name}' (known: {known})"
         ) from None

@@ -205,6 +205,21 @@ def fake_cloud(plugsim_world: PlugsimWorld) -> Any:
 
 
 @pytest.fixture
+def openstack_connection(plugsim_world: PlugsimWorld, tmp_path: Any) -> Iterator[Any]:
+    """An ``openstack.connection.Connection`` on the fake cloud's OpenStack wire.
+
+    ``clouds.yaml`` is written to the test's ``tmp_path``; ``conn.plugsim_wire``
+    is the serving :class:`fake_clouds.openstack.WireApp`. Needs ``plugsim[openstack]``.
+    """
+    pytest.importorskip("openstack")
+    from sdk.testing.openstack_wire import openstack_connection as connect
+
+    cloud = plugsim_world.fake_cloud("the openstack_connection fixture")
+    with connect(cloud, tmp_path / "clouds.yaml") as conn:
+        yield conn
+
+
+@pytest.fixture
 def stack_factory(plugsim_env: PlugsimEnv) -> Callable[..., StackHandle]:
     """``stack_factory(template, environment=(), parameters=None, **kw)`` -> StackHandle."""
     return plugsim_env.stack

@@ -29,6 +29,7 @@ from simulator.cli.campaign import campaign
 from simulator.cli.capabilities import capabilities
 from simulator.cli.cloud import cloud
 from simulator.cli.misc import bench, template
+from simulator.cli.serve import serve
 from simulator.cli.simulate import simulate
 from simulator.cli.stack import stack
 from simulator.cli.stack_inspect import register as register_inspection
@@ -113,3 +114,4 @@ main.add_command(lint)
 main.add_command(new)
 main.add_command(capabilities)
 main.add_command(conformance)
+main.add_command(serve)

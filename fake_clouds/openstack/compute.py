@@ -1,0 +1,620 @@
+"""Compute v2.1 on the wire (nova): servers and their actions, flavors, keypairs,
+availability zones, limits and microversions.
+
+Microversions: a request names one with ``OpenStack-API-Version: compute X.Y``
+or ``X-OpenStack-Nova-API-Version: X.Y`` (``latest`` = :data:`MAX_VERSION`);
+a malformed value is a 400, one outside ``2.1``-:data:`MAX_VERSION` a 406, as
+nova answers. From 2.47 a server embeds its flavor's details instead of a
+link. Servers, flavors, images and keypairs are the compute service's
+entities, so the engine's Python client sees what the wire created.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
+from fake_clouds.rest.common import iso
+from fake_clouds.rest.openstack import ACTIONS
+from sdk import exception
+
+MIN_VERSION = (2, 1)
+MAX_VERSION = (2, 96)
+_KEYS = {
+    400: "badRequest",
+    403: "forbidden",
+    404: "itemNotFound",
+    405: "badMethod",
+    406: "notAcceptable",
+    409: "conflictingRequest",
+    413: "overLimit",
+    429: "overLimit",
+    503: "serviceUnavailable",
+}
+_VM_STATE = {
+    "ACTIVE": ("active", 1),
+    "BUILD": ("building", 0),
+    "SHUTOFF": ("stopped", 4),
+    "SUSPENDED": ("suspended", 7),
+    "ERROR": ("error", 0),
+    "VERIFY_RESIZE": ("resized", 1),
+    "REBOOT": ("active", 1),
+    "HARD_REBOOT": ("active", 1),
+}
+_HIDDEN = ("created_at", "updated_at", "user_data", "previous_flavor")
+_VERSION = re.compile(r"^([1-9]\d*)\.(0|[1-9]\d*)$")
+_SERVER = ("compute", "servers.get", "server")
+
+
+def _text(version: tuple[int, int]) -> str:
+    return f"{version[0]}.{version[1]}"
+
+
+class ComputeAPI(ServiceAPI):
+    """Nova v2.1 (``/compute/v2.1``)."""
+
+    prefix = "compute"
+    catalog_type = "compute"
+    catalog_name = "nova"
+
+    @property
+    def compute(self) -> Any:
+        """The compute service."""
+        return self.cloud.service("compute")
+
+    def endpoint(self, project_id: str) -> str:
+        """Nova's catalog URL (``/compute/v2.1``)."""
+        return self.url("/v2.1")
+
+    def error_body(self, status: int, message: str) -> Any:
+        """Nova's ``{"<kind>": {"code", "message"}}``."""
+        return {_KEYS.get(status, "computeFault"): {"code": status, "message": message}}
+
+    def core_error_body(self, status: int, ex: exception.ClientError) -> Any:
+        """Keep nova-shaped bodies of the compute service; shape anything else."""
+        body = ex.body
+        if isinstance(body, dict) and len(body) == 1:
+            (key,) = body
+            if key in (*_KEYS.values(), "computeFault") and isinstance(body[key], dict):
+                return {key: {**body[key], "code": status}}
+        return self.error_body(status, str(ex))
+
+    # --- microversions ------------------------------------------------------------------
+
+    def negotiate(self, req: ApiRequest) -> dict[str, str]:
+        """Read the requested microversion (400 malformed, 406 unsupported); echo it."""
+        raw = None
+        header = req.headers.get("OpenStack-API-Version")
+        if header:
+            service, _, value = header.strip().partition(" ")
+            if service.lower() == "compute":
+                raw = value.strip()
+        if raw is None:
+            raw = req.headers.get("X-OpenStack-Nova-API-Version")
+        version = MIN_VERSION
+        if raw:
+            if raw.lower() == "latest":
+                version = MAX_VERSION
+            else:
+                match = _VERSION.match(raw.strip())
+                if match is None:
+                    raise ApiError(400, f"Invalid API version request string {raw!r}.")
+                version = (int(match.group(1)), int(match.group(2)))
+                if not MIN_VERSION <= version <= MAX_VERSION:
+                    raise ApiError(
+                        406,
+                        f"Version {raw} is not supported by the API. Minimum is "
+                        f"{_text(MIN_VERSION)} and maximum is {_text(MAX_VERSION)}.",
+                    )
+        req.version = version
+        text = _text(version)
+        return {
+            "OpenStack-API-Version": f"compute {text}",
+            "X-OpenStack-Nova-API-Version": text,
+            "Vary": "OpenStack-API-Version, X-OpenStack-Nova-API-Version",
+        }
+
+    def _version_doc(self) -> dict[str, Any]:
+        return {
+            "id": "v2.1",
+            "status": "CURRENT",
+            "version": _text(MAX_VERSION),
+            "min_version": _text(MIN_VERSION),
+            "updated": "2013-07-23T11:33:21Z",
+            "links": [{"rel": "self", "href": self.url("/v2.1/")}],
+            "media-types": [
+                {
+                    "base": "application/json",
+                    "type": "application/vnd.openstack.compute+json;version=2.1",
+                }
+            ],
+        }
+
+    @route("GET", "/", public=True)
+    def versions(self, req: ApiRequest) -> Reply:
+        """``GET /compute``: the version list."""
+        return Reply(200, {"versions": [self._version_doc()]})
+
+    @route("GET", "/v2.1", public=True)
+    def version(self, req: ApiRequest) -> Reply:
+        """``GET /compute/v2.1``."""
+        return Reply(200, {"version": self._version_doc()})
+
+    # --- views --------------------------------------------------------------------------
+
+    def link(self, kind: str, ident: str) -> list[dict[str, str]]:
+        """Nova's self/bookmark links."""
+        return [
+            {"rel": "self", "href": self.url(f"/v2.1/{kind}/{ident}")},
+            {"rel": "bookmark", "href": self.url(f"/{kind}/{ident}")},
+        ]
+
+    def server_view(self, req: ApiRequest, server: dict[str, Any]) -> dict[str, Any]:
+        """Return a nova server body for the request's microversion."""
+        out = {k: v for k, v in server.items() if k not in _HIDDEN}
+        vm_state, power = _VM_STATE.get(server["status"], ("active", 1))
+        flavor: dict[str, Any]
+        if (req.version or MIN_VERSION) >= (2, 47):
+            flv = self.compute._store["flavor"].get(server["flavor"]["id"])
+            attrs = flv.attrs if flv is not None else {}
+            flavor = {
+                "original_name": server["flavor"].get("original_name", ""),
+                "vcpus": attrs.get("vcpus", 0),
+                "ram": attrs.get("ram", 0),
+                "disk": attrs.get("disk", 0),
+                "ephemeral": attrs.get("ephemeral", 0),
+                "swap": attrs.get("swap", 0) or 0,
+                "extra_specs": dict(attrs.get("extra_specs", {})),
+            }
+        else:
+            flavor = {
+                "id": server["flavor"]["id"],
+                "links": self.link("flavors", server["flavor"]["id"]),
+            }
+        out.update(
+            created=iso(server["created_at"]),
+            updated=iso(server["updated_at"]),
+            flavor=flavor,
+            image={
+                "id": server["image"]["id"],
+                "links": self.link("images", server["image"]["id"]),
+            },
+            links=self.link("servers", server["id"]),
+            tenant_id=req.project_id,
+            user_id=req.user_id,
+            hostId=hashlib.sha224(server["id"].encode()).hexdigest(),
+            accessIPv4="",
+            accessIPv6="",
+            progress=100 if server["status"] == "ACTIVE" else 0,
+            config_drive="",
+            locked=False,
+            tags=[],
+            **{
+                "OS-EXT-STS:vm_state": vm_state,
+                "OS-EXT-STS:power_state": power,
+                "OS-DCF:diskConfig": "MANUAL",
+                "OS-SRV-USG:launched_at": iso(server["created_at"]),
+                "OS-SRV-USG:terminated_at": None,
+            },
+        )
+        if (req.version or MIN_VERSION) >= (2, 3):
+            index = 0
+            out.update(
+                {
+                    "OS-EXT-SRV-ATTR:reservation_id": "r-" + server["id"][:8],
+                    "OS-EXT-SRV-ATTR:launch_index": index,
+                    "OS-EXT-SRV-ATTR:hostname": server["name"],
+                    "OS-EXT-SRV-ATTR:kernel_id": "",
+                    "OS-EXT-SRV-ATTR:ramdisk_id": "",
+                    "OS-EXT-SRV-ATTR:root_device_name": "/dev/vda",
+                    "OS-EXT-SRV-ATTR:user_data": server.get("user_data"),
+                    "OS-EXT-SRV-ATTR:host": "plugsim",
+                    "OS-EXT-SRV-ATTR:hypervisor_hostname": "plugsim",
+                    "OS-EXT-SRV-ATTR:instance_name": "instance-" + server["id"][:8],
+                }
+            )
+        if out.get("fault") is None:
+            out.pop("fault", None)
+        return out
+
+    def flavor_view(self, flavor: dict[str, Any]) -> dict[str, Any]:
+        """Return a nova flavor body."""
+        return {
+            "id": flavor["id"],
+            "name": flavor["name"],
+            "vcpus": flavor["vcpus"],
+            "ram": flavor["ram"],
+            "disk": flavor["disk"],
+            "swap": flavor.get("swap") or 0,
+            "OS-FLV-EXT-DATA:ephemeral": flavor.get("ephemeral", 0),
+            "OS-FLV-DISABLED:disabled": False,
+            "os-flavor-access:is_public": flavor.get("is_public", True),
+            "rxtx_factor": flavor.get("rxtx_factor", 1.0),
+            "description": flavor.get("description"),
+            "extra_specs": dict(flavor.get("extra_specs", {})),
+            "links": self.link("flavors", flavor["id"]),
+        }
+
+    def keypair_view(self, req: ApiRequest, keypair: dict[str, Any]) -> dict[str, Any]:
+        """Return a nova keypair body."""
+        out = {
+            "name": keypair["name"],
+            "public_key": keypair.get("public_key"),
+            "fingerprint": keypair.get("fingerprint"),
+            "type": keypair.get("type", "ssh"),
+            "user_id": req.user_id,
+        }
+        if "private_key" in keypair:
+            out["private_key"] = keypair["private_key"]
+        return out
+
+    # --- servers --------------------------------------------------------------------------
+
+    def _servers(self, req: ApiRequest) -> list[dict[str, Any]]:
+        filters = {k: req.args[k] for k in ("status",) if k in req.args}
+        servers = self.compute.list_servers(**filters)
+        name = req.args.get("name")
+        if name:
+            try:
+                pattern = re.compile(name)
+            except re.error:
+                raise bad(f"Invalid filter name: {name!r} is not a regular expression") from None
+            servers = [s for s in servers if pattern.search(s["name"])]
+        servers = [s for s in servers if s.get("OS-EXT-STS:task_state") != "deleted"]
+        return servers
+
+    @route("GET", "/v2.1/servers", op=("compute", "servers.list", "server"))
+    def list_servers(self, req: ApiRequest) -> Reply:
+        """``GET /servers``: ids, names and links."""
+        servers = [
+            {"id": s["id"], "name": s["name"], "links": self.link("servers", s["id"])}
+            for s in self._servers(req)
+        ]
+        return Reply(200, {"servers": servers})
+
+    @route("GET", "/v2.1/servers/detail", op=("compute", "servers.list", "server"))
+    def list_servers_detail(self, req: ApiRequest) -> Reply:
+        """``GET /servers/detail``."""
+        return Reply(200, {"servers": [self.server_view(req, s) for s in self._servers(req)]})
+
+    @route("POST", "/v2.1/servers", op=("compute", "servers.create", "server"))
+    def create_server(self, req: ApiRequest) -> Reply:
+        """``POST /servers``."""
+        spec = req.member("server")
+        for key in ("name", "flavorRef"):
+            if not isinstance(spec.get(key), str) or not spec[key]:
+                raise bad(f"Invalid input for field/attribute {key}. Value: {spec.get(key)!r}.")
+        image = spec.get("imageRef")
+        if not isinstance(image, str) or not image:
+            raise bad("Invalid input for field/attribute imageRef: an image is required.")
+        options: dict[str, Any] = {}
+        for key in ("key_name", "metadata", "user_data", "availability_zone", "description"):
+            if spec.get(key) is not None:
+                options[key] = spec[key]
+        if "metadata" in options and not isinstance(options["metadata"], dict):
+            raise bad("Invalid input for field/attribute metadata: expected an object")
+        nets = spec.get("networks")
+        if isinstance(nets, list):
+            options["networks"] = nets
+        elif nets not in (None, "auto", "none"):
+            raise bad(
+                "Invalid input for field/attribute networks: expected a list, 'auto' or 'none'"
+            )
+        groups = spec.get("security_groups")
+        if groups is not None:
+            if not isinstance(groups, list) or not all(
+                isinstance(g, dict) and "name" in g for g in groups
+            ):
+                raise bad("Invalid input for field/attribute security_groups")
+            options["security_groups"] = [g["name"] for g in groups]
+        server = self.compute.create_server(spec["name"], image, spec["flavorRef"], **options)
+        body = {
+            "id": server["id"],
+            "links": self.link("servers", server["id"]),
+            "adminPass": hashlib.sha256(server["id"].encode()).hexdigest()[:12],
+            "OS-DCF:diskConfig": "MANUAL",
+            "security_groups": server["security_groups"],
+        }
+        return Reply(202, {"server": body}, {"Location": self.url(f"/v2.1/servers/{server['id']}")})
+
+    @route("GET", "/v2.1/servers/<sid>", op=_SERVER)
+    def get_server(self, req: ApiRequest, sid: str) -> Reply:
+        """``GET /servers/{id}``."""
+        return Reply(200, {"server": self.server_view(req, self.compute.get_server(sid))})
+
+    @route("PUT", "/v2.1/servers/<sid>", op=("compute", "servers.update", "server"))
+    def update_server(self, req: ApiRequest, sid: str) -> Reply:
+        """``PUT /servers/{id}`` (name, description)."""
+        spec = req.member("server")
+        unknown = sorted(set(spec) - {"name", "description", "accessIPv4", "accessIPv6"})
+        if unknown:
+            raise bad(
+                f"Additional properties are not allowed ({', '.join(unknown)} were unexpected)"
+            )
+        changes = {k: spec[k] for k in ("name", "description") if k in spec}
+        server = self.compute.update_server(sid, **changes)
+        return Reply(200, {"server": self.server_view(req, server)})
+
+    @route("DELETE", "/v2.1/servers/<sid>", op=("compute", "servers.delete", "server"))
+    def delete_server(self, req: ApiRequest, sid: str) -> Reply:
+        """``DELETE /servers/{id}``."""
+        self.compute.delete_server(sid)
+        return Reply(204)
+
+    @route("GET", "/v2.1/servers/<sid>/metadata", op=_SERVER)
+    def server_metadata(self, req: ApiRequest, sid: str) -> Reply:
+        """``GET /servers/{id}/metadata``."""
+        return Reply(200, {"metadata": self.compute.get_server(sid)["metadata"]})
+
+    @route("POST", "/v2.1/servers/<sid>/metadata", op=("compute", "servers.set_meta", "server"))
+    @route("PUT", "/v2.1/servers/<sid>/metadata", op=("compute", "servers.set_meta", "server"))
+    def set_server_metadata(self, req: ApiRequest, sid: str) -> Reply:
+        """Merge server metadata."""
+        metadata = req.json().get("metadata")
+        if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
+            raise bad("Invalid input for field/attribute metadata: expected an object of strings")
+        server = self.compute.set_server_metadata(sid, metadata)
+        return Reply(200, {"metadata": server["metadata"]})
+
+    @route("GET", "/v2.1/servers/<sid>/metadata/<key>", op=_SERVER)
+    def server_metadata_item(self, req: ApiRequest, sid: str, key: str) -> Reply:
+        """``GET /servers/{id}/metadata/{key}``."""
+        metadata = self.compute.get_server(sid)["metadata"]
+        if key not in metadata:
+            raise ApiError(404, f"Metadata item was not found: {key}")
+        return Reply(200, {"meta": {key: metadata[key]}})
+
+    @route(
+        "PUT", "/v2.1/servers/<sid>/metadata/<key>", op=("compute", "servers.set_meta", "server")
+    )
+    def set_server_metadata_item(self, req: ApiRequest, sid: str, key: str) -> Reply:
+        """``PUT /servers/{id}/metadata/{key}`` with ``{"meta": {key: value}}``."""
+        meta = req.json().get("meta")
+        if not isinstance(meta, dict) or list(meta) != [key] or not isinstance(meta[key], str):
+            raise bad("Request body and URI mismatch: meta must hold exactly the key of the URI")
+        self.compute.set_server_metadata(sid, meta)
+        return Reply(200, {"meta": meta})
+
+    @route(
+        "DELETE", "/v2.1/servers/<sid>/metadata/<key>", op=("compute", "servers.set_meta", "server")
+    )
+    def delete_server_metadata_item(self, req: ApiRequest, sid: str, key: str) -> Reply:
+        """``DELETE /servers/{id}/metadata/{key}``."""
+        metadata = dict(self.compute.get_server(sid)["metadata"])
+        if key not in metadata:
+            raise ApiError(404, f"Metadata item was not found: {key}")
+        del metadata[key]
+        ent = self.compute._get("server", sid, label="Instance")
+        self.compute._set(ent, metadata=metadata)
+        return Reply(204)
+
+    @route("GET", "/v2.1/os-quota-sets/<project>")
+    @route("GET", "/v2.1/os-quota-sets/<project>/detail")
+    def quota_set(self, req: ApiRequest, project: str) -> Reply:
+        """``GET /os-quota-sets/{project}``: the compute quotas (one set for every project)."""
+        quotas = self.compute.quotas
+        body = {
+            "id": project,
+            "instances": quotas["instances"],
+            "cores": quotas["cores"],
+            "ram": quotas["ram"],
+            "key_pairs": quotas["key_pairs"],
+            "metadata_items": 128,
+            "server_groups": 10,
+            "server_group_members": 10,
+        }
+        if req.raw.path.endswith("/detail"):
+            servers = self.compute._live_servers()
+            used = {
+                "instances": len(servers),
+                "cores": sum(self.compute._flavor_of(s)["vcpus"] for s in servers),
+                "ram": sum(self.compute._flavor_of(s)["ram"] for s in servers),
+                "key_pairs": self.compute._count("keypair"),
+            }
+            body = {
+                k: v if k == "id" else {"limit": v, "in_use": used.get(k, 0), "reserved": 0}
+                for k, v in body.items()
+            }
+        return Reply(200, {"quota_set": body})
+
+    @route("GET", "/v2.1/servers/<sid>/os-security-groups", op=_SERVER)
+    def server_security_groups(self, req: ApiRequest, sid: str) -> Reply:
+        """The server's security groups by name."""
+        groups = self.compute.get_server(sid)["security_groups"]
+        return Reply(200, {"security_groups": [{"name": g["name"]} for g in groups]})
+
+    def action_op(self, req: ApiRequest, sid: str) -> Any:
+        """The compute operation a ``POST /servers/{id}/action`` dispatches as."""
+        try:
+            body = req.json()
+        except ApiError:
+            return _SERVER
+        for key in sorted(body):
+            if key in ACTIONS:
+                return ("compute", ACTIONS[key], "image" if key == "createImage" else "server")
+        return _SERVER
+
+    @route("POST", "/v2.1/servers/<sid>/action", op="action_op")
+    def server_action(self, req: ApiRequest, sid: str) -> Reply:
+        """``POST /servers/{id}/action`` with one action key."""
+        body = req.json()
+        if len(body) != 1:
+            raise bad("The action body must hold exactly one action.")
+        (key,) = body
+        if key not in ACTIONS:
+            self.app.count_unserved(self.prefix, "POST", f"/v2.1/servers/{{id}}/action#{key}")
+            self.compute.get_server(sid)
+            raise bad(f"There is no such action: {key}")
+        arg = body[key]
+        compute = self.compute
+        if key == "reboot":
+            kind = arg.get("type") if isinstance(arg, dict) else None
+            if kind not in ("SOFT", "HARD"):
+                raise bad("Invalid input for field/attribute type. Value: SOFT or HARD required.")
+            compute.reboot_server(sid, kind)
+        elif key == "createImage":
+            if not isinstance(arg, dict) or not isinstance(arg.get("name"), str):
+                raise bad("Invalid input for field/attribute name of createImage.")
+            image = compute.create_image(sid, arg["name"], arg.get("metadata"))
+            location = {"Location": self.url(f"/v2.1/images/{image['id']}")}
+            if (req.version or MIN_VERSION) >= (2, 45):
+                return Reply(202, {"image_id": image["id"]}, location)
+            return Reply(202, None, location)
+        elif key == "resize":
+            if not isinstance(arg, dict) or not isinstance(arg.get("flavorRef"), str):
+                raise bad("Invalid input for field/attribute flavorRef of resize.")
+            compute.resize_server(sid, arg["flavorRef"])
+        elif key == "rebuild":
+            if not isinstance(arg, dict) or not isinstance(arg.get("imageRef"), str):
+                raise bad("Invalid input for field/attribute imageRef of rebuild.")
+            server = compute.rebuild_server(sid, arg["imageRef"], arg.get("name"))
+            return Reply(202, {"server": self.server_view(req, server)})
+        else:
+            method = ACTIONS[key].split(".", 1)[1]
+            if method in ("stop", "start", "suspend", "resume"):
+                method = f"{method}_server"
+            getattr(compute, method)(sid)
+        return Reply(202)
+
+    # --- flavors, keypairs, zones, limits ---------------------------------------------------
+
+    @route("GET", "/v2.1/flavors", op=("compute", "flavors.list", "flavor"))
+    def list_flavors(self, req: ApiRequest) -> Reply:
+        """``GET /flavors``."""
+        flavors = [
+            {"id": f["id"], "name": f["name"], "links": self.link("flavors", f["id"])}
+            for f in self.compute.list_flavors()
+        ]
+        return Reply(200, {"flavors": flavors})
+
+    @route("GET", "/v2.1/flavors/detail", op=("compute", "flavors.list", "flavor"))
+    def list_flavors_detail(self, req: ApiRequest) -> Reply:
+        """``GET /flavors/detail``."""
+        return Reply(200, {"flavors": [self.flavor_view(f) for f in self.compute.list_flavors()]})
+
+    @route("GET", "/v2.1/flavors/<fid>", op=("compute", "flavors.get", "flavor"))
+    def get_flavor(self, req: ApiRequest, fid: str) -> Reply:
+        """``GET /flavors/{id}``."""
+        return Reply(200, {"flavor": self.flavor_view(self.compute.get_flavor(fid))})
+
+    @route("GET", "/v2.1/flavors/<fid>/os-extra_specs", op=("compute", "flavors.get", "flavor"))
+    def flavor_extra_specs(self, req: ApiRequest, fid: str) -> Reply:
+        """``GET /flavors/{id}/os-extra_specs``."""
+        return Reply(
+            200, {"extra_specs": dict(self.compute.get_flavor(fid).get("extra_specs", {}))}
+        )
+
+    def image_view(self, image: dict[str, Any]) -> dict[str, Any]:
+        """Return nova's (proxied) image body."""
+        status = {"active": "ACTIVE", "queued": "SAVING", "saving": "SAVING"}.get(
+            image["status"], image["status"].upper()
+        )
+        return {
+            "id": image["id"],
+            "name": image["name"],
+            "status": status,
+            "minDisk": image.get("min_disk", 0),
+            "minRam": image.get("min_ram", 0),
+            "progress": 100 if status == "ACTIVE" else 50,
+            "metadata": image.get("metadata", {}),
+            "created": iso(image["created_at"]),
+            "updated": iso(image["updated_at"]),
+            "links": self.link("images", image["id"]),
+        }
+
+    @route("GET", "/v2.1/images", op=("compute", "images.list", "image"))
+    def list_images(self, req: ApiRequest) -> Reply:
+        """``GET /images`` (nova's image proxy)."""
+        images = [
+            {"id": i["id"], "name": i["name"], "links": self.link("images", i["id"])}
+            for i in self.compute.list_images()
+        ]
+        return Reply(200, {"images": images})
+
+    @route("GET", "/v2.1/images/detail", op=("compute", "images.list", "image"))
+    def list_images_detail(self, req: ApiRequest) -> Reply:
+        """``GET /images/detail``."""
+        return Reply(200, {"images": [self.image_view(i) for i in self.compute.list_images()]})
+
+    @route("GET", "/v2.1/images/<iid>", op=("compute", "images.get", "image"))
+    def get_image(self, req: ApiRequest, iid: str) -> Reply:
+        """``GET /images/{id}``."""
+        return Reply(200, {"image": self.image_view(self.compute.get_image(iid))})
+
+    @route("DELETE", "/v2.1/images/<iid>", op=("compute", "images.delete", "image"))
+    def delete_image(self, req: ApiRequest, iid: str) -> Reply:
+        """``DELETE /images/{id}``."""
+        self.compute.delete_image(iid)
+        return Reply(204)
+
+    @route("GET", "/v2.1/os-keypairs", op=("compute", "keypairs.list", "keypair"))
+    def list_keypairs(self, req: ApiRequest) -> Reply:
+        """``GET /os-keypairs``."""
+        items = [{"keypair": self.keypair_view(req, k)} for k in self.compute.list_keypairs()]
+        return Reply(200, {"keypairs": items})
+
+    @route("POST", "/v2.1/os-keypairs", op=("compute", "keypairs.create", "keypair"))
+    def create_keypair(self, req: ApiRequest) -> Reply:
+        """``POST /os-keypairs`` (generate or import)."""
+        spec = req.member("keypair")
+        name = spec.get("name")
+        if not isinstance(name, str) or not name:
+            raise bad("Invalid input for field/attribute name. Value: a non-empty string required.")
+        public_key = spec.get("public_key")
+        if public_key is not None and not isinstance(public_key, str):
+            raise bad("Invalid input for field/attribute public_key: expected a string")
+        keypair = self.compute.create_keypair(name, public_key)
+        status = 201 if (req.version or MIN_VERSION) >= (2, 2) else 200
+        return Reply(status, {"keypair": self.keypair_view(req, keypair)})
+
+    @route("GET", "/v2.1/os-keypairs/<name>", op=("compute", "keypairs.get", "keypair"))
+    def get_keypair(self, req: ApiRequest, name: str) -> Reply:
+        """``GET /os-keypairs/{name}``."""
+        keypair = self.keypair_view(req, self.compute.get_keypair(name))
+        keypair.update(id=1, deleted=False, created_at=iso(0), updated_at=None, deleted_at=None)
+        return Reply(200, {"keypair": keypair})
+
+    @route("DELETE", "/v2.1/os-keypairs/<name>", op=("compute", "keypairs.delete", "keypair"))
+    def delete_keypair(self, req: ApiRequest, name: str) -> Reply:
+        """``DELETE /os-keypairs/{name}``."""
+        self.compute.delete_keypair(name)
+        status = 204 if (req.version or MIN_VERSION) >= (2, 2) else 202
+        return Reply(status)
+
+    @route("GET", "/v2.1/os-availability-zone")
+    @route("GET", "/v2.1/os-availability-zone/detail")
+    def availability_zones(self, req: ApiRequest) -> Reply:
+        """The one zone, ``nova``."""
+        zone = {"zoneName": "nova", "zoneState": {"available": True}, "hosts": None}
+        return Reply(200, {"availabilityZoneInfo": [zone]})
+
+    def _network_quota(self, kind: str) -> int:
+        if "network" not in self.cloud.service_names():
+            return -1
+        return int(self.cloud.service("network").quotas.get(kind, -1))
+
+    @route("GET", "/v2.1/limits")
+    def limits(self, req: ApiRequest) -> Reply:
+        """``GET /limits``: the compute quotas and what is used."""
+        compute = self.compute
+        servers = compute._live_servers()
+        quotas = compute.quotas
+        absolute = {
+            "maxTotalInstances": quotas["instances"],
+            "totalInstancesUsed": len(servers),
+            "maxTotalCores": quotas["cores"],
+            "totalCoresUsed": sum(compute._flavor_of(s)["vcpus"] for s in servers),
+            "maxTotalRAMSize": quotas["ram"],
+            "totalRAMUsed": sum(compute._flavor_of(s)["ram"] for s in servers),
+            "maxTotalKeypairs": quotas["key_pairs"],
+            "maxServerMeta": 128,
+            "maxSecurityGroups": self._network_quota("security_group"),
+            "maxSecurityGroupRules": self._network_quota("security_group_rule"),
+            "maxTotalFloatingIps": self._network_quota("floatingip"),
+            "maxServerGroups": 10,
+            "maxServerGroupMembers": 10,
+            "totalServerGroupsUsed": 0,
+        }
+        return Reply(200, {"limits": {"absolute": absolute, "rate": []}})

@@ -1,0 +1,153 @@
+"""``plugsim serve``: the fake cloud's OpenStack APIs on a loopback socket.
+
+The world is the store file the other commands use (``--world`` or the global
+``--state``). The server listens on 127.0.0.1 only (werkzeug's threaded
+server; one lock serialises every request against the world), prints the auth
+URL, writes a ``clouds.yaml`` naming the cloud ``plugsim`` and keeps running
+until SIGTERM or Ctrl-C; then it stops accepting requests and commits the
+world. It also commits every ``--save-every`` wall seconds.
+
+Virtual time follows wall time multiplied by ``--time-scale``: before each
+request the clock is moved forward to ``start + elapsed wall time × scale``
+(it never goes back; latency charged by calls moves it further). A client that
+polls a booting server every 2 s at scale 100 sees 200 virtual seconds pass
+between polls.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from simulator.cli._shared import Options
+
+
+@click.command()
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=0,
+    show_default=True,
+    help="TCP port on 127.0.0.1 (0: any free port).",
+)
+@click.option(
+    "--world",
+    "world_path",
+    metavar="FILE",
+    help="The world's SQLite file (default: the global --state).",
+)
+@click.option("--faults", help="Fault profile: a preset (none, flaky, slow, chaos) or YAML file.")
+@click.option("--seed", type=int, help="Seed of a new world (an existing world keeps its own).")
+@click.option(
+    "--time-scale",
+    type=click.FloatRange(min=0.0),
+    default=1.0,
+    show_default=True,
+    help="Virtual seconds per wall second.",
+)
+@click.option(
+    "--clouds-yaml",
+    "clouds_path",
+    metavar="PATH",
+    help="Where to write clouds.yaml (default: next to the world file).",
+)
+@click.option(
+    "--save-every",
+    type=click.FloatRange(min=0.1),
+    default=5.0,
+    show_default=True,
+    help="Commit the world every N wall seconds while serving.",
+)
+@click.option(
+    "--cloud-name",
+    "cloud_names",
+    multiple=True,
+    metavar="NAME",
+    help="Name of the cloud in clouds.yaml (repeatable; default plugsim).",
+)
+@click.option("--access-log", is_flag=True, help="Log every request to stderr.")
+@click.pass_obj
+def serve(
+    opts: Options,
+    port: int,
+    world_path: str | None,
+    faults: str | None,
+    seed: int | None,
+    time_scale: float,
+    clouds_path: str | None,
+    save_every: float,
+    access_log: bool,
+    cloud_names: tuple[str, ...],
+) -> None:
+    """Serve the world's fake cloud as OpenStack (identity, compute, network) on 127.0.0.1."""
+    from werkzeug.serving import WSGIRequestHandler, make_server
+
+    class QuietHandler(WSGIRequestHandler):
+        def log_request(self, *args: Any, **kwargs: Any) -> None:
+            if access_log:
+                super().log_request(*args, **kwargs)
+
+    from fake_clouds.openstack.app import WireApp
+    from fake_clouds.openstack.inprocess import clouds_yaml
+
+    if world_path is not None:
+        opts.state = world_path
+    world = opts.open_world(seed=seed, faults=faults)
+    lock = threading.RLock()
+    clock = world.clock
+    start_virtual, start_wall = clock.now(), time.monotonic()
+
+    def follow_wall_time() -> None:
+        clock.advance_to(start_virtual + (time.monotonic() - start_wall) * time_scale)
+
+    holder: dict[str, Any] = {}
+    server = make_server(
+        "127.0.0.1",
+        port,
+        lambda env, sr: holder["app"](env, sr),
+        threaded=True,
+        request_handler=QuietHandler,
+    )
+    base_url = f"http://127.0.0.1:{server.server_port}"
+    app = WireApp(world.cloud, base_url, lock=lock, before_request=follow_wall_time)
+    holder["app"] = app
+    target = Path(clouds_path) if clouds_path else _default_clouds_path(world.store.path)
+    names = tuple(cloud_names) or ("plugsim",)
+    clouds_yaml(target, app.auth_url, names=names)
+    stop = threading.Event()
+    previous = {
+        sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGTERM, signal.SIGINT)
+    }
+    thread = threading.Thread(target=server.serve_forever, name="plugsim-serve", daemon=True)
+    thread.start()
+    click.echo(f"auth URL: {app.auth_url}")
+    click.echo(f"clouds.yaml: {target} (cloud {', '.join(names)}; user admin, password plugsim)")
+    click.echo("serving on 127.0.0.1; stop with Ctrl-C or SIGTERM", err=True)
+    try:
+        while not stop.wait(save_every):
+            with lock:
+                world.save()
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
+        with lock:
+            follow_wall_time()
+            world.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    click.echo(f"stopped; world saved to {world.store.path}", err=True)
+
+
+def _default_clouds_path(store_path: Any) -> Path:
+    """Return ``clouds.yaml`` beside the world file (the working directory for ``:memory:``)."""
+    text = str(store_path)
+    if text == ":memory:":
+        return Path(os.getcwd()) / "clouds.yaml"
+    return Path(text).resolve().parent / "clouds.yaml"
