@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sdk.lifecycle_plugin import DEFAULT_ORDINAL, LifecyclePlugin
 
-from {{ cookiecutter.package_name }}.lifecycle import {{ cls }}, JournalEntry, StackProtected
+from {{ cookiecutter.package_name }}.lifecycle import {{ [cls, "JournalEntry", "StackProtected"] | sort | join(", ") }}{# sorted as ruff's isort sorts: case-insensitively #}
 
 ACTIONS = ("CREATE", "UPDATE", "SUSPEND", "RESUME", "CHECK", "SNAPSHOT", "DELETE")
 
