@@ -341,15 +341,27 @@ def check_mapping_call(module: PluginModule) -> Iterator[Hit]:
             yield module.hit(fn, function=call.function, error=call.error)
 
 
-def _same_plugin(a: type, b: type) -> bool:
-    """Whether two classes are one plug-in (the linter imports a file under a private name)."""
-    if a is b:
-        return True
+def _source_file(cls: type, module: PluginModule) -> Path | None:
+    """The file *cls* is defined in: the linted file for a class of the linter's private import."""
+    if cls.__module__.startswith("_plugsim_lint_"):
+        return module.path.resolve()
     try:
-        files = [Path(inspect.getsourcefile(c) or "").resolve() for c in (a, b)]
+        found = inspect.getsourcefile(cls)
     except TypeError:
-        return False
-    return files[0] == files[1] and a.__qualname__ == b.__qualname__
+        return None
+    return Path(found).resolve() if found else None
+
+
+def _same_plugin(linted: type, module: PluginModule, installed: type) -> bool:
+    """Whether two classes are one plug-in (the linter imports a file under a private name)."""
+    if linted is installed:
+        return True
+    here = _source_file(linted, module)
+    return (
+        here is not None
+        and here == _source_file(installed, module)
+        and linted.__qualname__ == installed.__qualname__
+    )
 
 
 @rule(
@@ -393,7 +405,7 @@ def check_installed_conflict(modules: Sequence[PluginModule]) -> Iterator[Hit]:
         }
         for name, line, col in type_names(module):
             other = installed.get(name)
-            if other is None or name not in loaded or _same_plugin(loaded[name], other):
+            if other is None or name not in loaded or _same_plugin(loaded[name], module, other):
                 continue
             where = f"{other.__module__}.{other.__qualname__}"
             yield Hit(module.display, line, col, {"type_name": name, "other": where})

@@ -239,3 +239,9 @@ def test_inclusion_pins_ruff_rules_so_the_sdks_idioms_pass(tmp_path, monkeypatch
     assert [f.message for f in report.findings if f.rule_id == "PS506"] == [
         "ruff F401: `os` imported but unused"
     ]
+
+
+def test_the_installed_plugins_own_file_is_not_a_conflict_with_itself():
+    # plugsim's own built-ins are installed; linting their file imports it under a private name
+    report = lint_paths(["simulator/resources/__init__.py"], config=LintConfig(select=("PS307",)))
+    assert report.findings == []
