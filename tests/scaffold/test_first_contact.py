@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from simulator import scaffold
 from simulator.scaffold import generate, new
@@ -286,3 +288,39 @@ def test_answers_given_as_key_value_are_not_asked(tmp_path):
     assert result.exit_code == 0, result.output
     assert "Project name (human readable)" not in _prompts(result.output)
     assert (tmp_path / "aardvark_audit" / "aardvark_audit" / "lifecycle.py").is_file()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.from_regex(r"[a-z][a-z0-9]{0,12}(_[a-z0-9]{1,12}){0,2}", fullmatch=True))
+def test_the_lifecycle_tests_imports_pass_ruff_for_any_name(package):
+    """The template sorts (and wraps) its import list as ruff does, digits and case included."""
+    import jinja2
+
+    path = scaffold.find_template() / "{{cookiecutter.package_name}}" / "tests"
+    camel = package.replace("_", " ").title().replace(" ", "")
+    environment = jinja2.Environment(keep_trailing_newline=True)  # as cookiecutter renders
+    rendered = environment.from_string((path / "test_lifecycle.py").read_text()).render(
+        cookiecutter={"package_name": package, "__camel_name": camel}
+    )
+    ruff = str(Path(sys.executable).parent / "ruff")
+    config = [
+        "--isolated",
+        "--line-length=100",
+        "--config",
+        f"lint.isort.known-first-party=['{package}']",
+        "--config",
+        "lint.isort.known-third-party=['sdk']",
+    ]
+    for command in (
+        ["check", "--select", "I,E501", *config],
+        ["format", "--check", *config],
+    ):
+        proc = subprocess.run(
+            [ruff, *command, "--stdin-filename", "tests/test_lifecycle.py", "-"],
+            input=rendered,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert proc.returncode == 0, f"{package}: {proc.stdout}{proc.stderr}"
