@@ -43,6 +43,15 @@ def _run(args: list[str], cwd: Path, env: dict[str, str], timeout: float = 900) 
     return proc.stdout
 
 
+#: A suffix per kind for the package names across the alphabet.
+KIND_TAGS = {
+    "resource": "res",
+    "lifecycle": "lc",
+    "cloud_driver": "drv",
+    "fake_cloud_backend": "be",
+}
+
+
 def _readme_run(command: str, python: Path, project: Path, env: dict[str, str]) -> str:
     """Run one README command (``python ...`` pieces joined by ``&&``) with the venv's python."""
     out = ""
@@ -60,8 +69,11 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     projects: dict[str, Path] = {}
     for kind in KINDS:
         for name in NAMES:
+            # one venv holds them all, so each kind's distribution needs a name of its own;
+            # the suffix keeps the name's (and its classes') place in the alphabet
+            package = f"{name}_{KIND_TAGS[kind]}"
             projects[f"{kind}-{name}"] = generate(
-                _answers(kind, name), output_dir=root / "projects" / kind
+                _answers(kind, package), output_dir=root / "projects"
             )
     for service, extra in RESOURCE_VARIANTS.items():
         answers = {"kind": "resource", "service": service, "package_name": f"acme_{service}"}
