@@ -91,6 +91,12 @@ def with_selection(
     metavar="IDS",
     help="Switch these rules off: ids or id prefixes (added to [tool.plugsim.lint] ignore).",
 )
+@click.option(
+    "--against",
+    metavar="OLD",
+    help="Compare each resource type's schemas with the old version OLD (a directory, a wheel, "
+    "an installed distribution or a git ref) and report upgrade problems (PS8xx).",
+)
 @click.option("--list-rules", is_flag=True, help="Print the rule catalogue and exit.")
 @click.option("--explain", "explain_id", metavar="ID", help="Print one rule's documentation.")
 @click.option(
@@ -112,6 +118,7 @@ def lint(
     no_dynamic: bool,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
+    against: str | None,
     list_rules: bool,
     explain_id: str | None,
     config_path: Path | None,
@@ -153,9 +160,13 @@ def lint(
         _fail(str(exc))
     config = with_selection(config, selected, ignored)
     try:
-        report = lint_paths(paths, config=config, inclusion=inclusion, dynamic=not no_dynamic)
+        report = lint_paths(
+            paths, config=config, inclusion=inclusion, dynamic=not no_dynamic, against=against
+        )
     except LintUsageError as exc:
         _fail(str(exc))
+    for note in report.notes:
+        click.echo(f"plugsim lint: note: {note}", err=True)
     click.echo(render(report, fmt), nl=False)
     sys.exit(report.exit_code)
 

@@ -18,7 +18,7 @@ from sdk.lint import LintConfig, Severity, lint_paths, render
 from sdk.lint.cli import lint
 from sdk.lint.inclusion import find_ruff
 from sdk.lint.registry import Finding
-from sdk.lint.runner import LintReport
+from sdk.lint.report import LintReport
 
 HERE = Path(__file__).parent
 SCHEMA = json.loads((HERE / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))

@@ -6,6 +6,7 @@ replacing one; an immutable property a refused one, each with a value the
 schema accepts and that differs from the valid map and the default.
 """
 
+import re
 import shutil
 import subprocess
 import sys
@@ -69,5 +70,5 @@ def test_the_command_runs_the_update_paths_instead_of_skipping_them(tmp_path):
     assert "no update_in_place declared" not in proc.stdout
     assert "no update_replace declared" not in proc.stdout
     # in place, replacing, and the in-place update's rollback: all run, none skipped
-    assert "3 passed, 19 deselected" in proc.stdout
+    assert re.search(r"\b3 passed, \d+ deselected", proc.stdout), proc.stdout
     assert "skipped" not in proc.stdout
