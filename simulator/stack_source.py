@@ -9,11 +9,9 @@ Template resources (a YAML file used as a resource type) are read when the
 source is loaded and kept in :attr:`StackSource.files`, so a nested stack can
 be rebuilt even if the file later changes.
 
-**Project configuration.** When a template file has a ``plugsim.yaml`` next
-to it, its ``plugin_dirs`` (paths relative to that file) are added to the
-stack's plug-in directories and its ``lifecycle_plugins`` (``module:Class``
-strings) run around that stack's actions. This is how the bundled examples
-run with no extra flags.
+When a template file has a ``plugsim.yaml`` next to it
+(:mod:`simulator.project_config`), its ``plugin_dirs`` are added to the
+stack's plug-in directories.
 """
 
 from __future__ import annotations
@@ -21,62 +19,21 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-import yaml
+from typing import Any, Protocol
 
 from sdk import exception
-
-if TYPE_CHECKING:
-    from simulator.registry import TypeRegistry
-    from simulator.stack import Stack
-
-#: The project configuration file looked for next to a template.
-CONFIG_NAME = "plugsim.yaml"
+from simulator.project_config import PLUGIN_DIRS, read_config
 
 
-CONFIG_KEYS = ("lifecycle_plugins", "plugin_dirs")
+class TypeLookups(Protocol):
+    """What :meth:`StackSource.describe` needs of a type registry."""
 
-
-def read_config(template_dir: Path) -> dict[str, Any]:
-    """Read ``plugsim.yaml`` in *template_dir* (empty when there is none).
-
-    Returns ``{"plugin_dirs": [absolute paths], "lifecycle_plugins": ["module:Class"]}``
-    with the keys the file sets; anything else is a configuration error naming
-    the file and the key.
-    """
-    path = Path(template_dir) / CONFIG_NAME
-    if not path.is_file():
-        return {}
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as ex:
-        raise exception.ConfigurationError(f"{path}: cannot read it: {ex}") from None
-    if not isinstance(data, dict):
-        raise exception.ConfigurationError(f"{path}: must be a map (e.g. plugin_dirs: [plugins])")
-    unknown = sorted(str(k) for k in data if k not in CONFIG_KEYS)
-    if unknown:
-        raise exception.ConfigurationError(
-            f"{path}: unknown key {unknown[0]!r} (known: {', '.join(CONFIG_KEYS)})"
-        )
-    out: dict[str, Any] = {}
-    dirs = data.get("plugin_dirs") or []
-    if not isinstance(dirs, list) or not all(isinstance(d, str) for d in dirs):
-        raise exception.ConfigurationError(f"{path}: plugin_dirs must be a list of paths")
-    if dirs:
-        out["plugin_dirs"] = [str((Path(template_dir) / d).resolve()) for d in dirs]
-    specs = data.get("lifecycle_plugins") or []
-    if not isinstance(specs, list) or not all(isinstance(x, str) for x in specs):
-        raise exception.ConfigurationError(
-            f"{path}: lifecycle_plugins must be a list of 'module:Class' strings"
-        )
-    if specs:
-        out["lifecycle_plugins"] = list(specs)
-    return out
+    def type_lookup(self, source: StackSource) -> Callable[..., type]:
+        """Return ``lookup(type_name, resource_name)`` for *source*."""
 
 
 def _read_yaml_file(path: Path, what: str) -> Any:
@@ -129,7 +86,7 @@ class StackSource:
             path = Path(os.fspath(template))
             raw = _read_yaml_file(path, "template")
             name, base = str(path), str(path.resolve().parent)
-            dirs.extend(read_config(path.resolve().parent).get("plugin_dirs", []))
+            dirs.extend(read_config(path.resolve().parent).get(PLUGIN_DIRS, []))
         if not isinstance(raw, dict):
             from simulator.template.loader import load_template
 
@@ -290,18 +247,24 @@ class StackSource:
         """The environments merged into one document (for abandon data)."""
         return self.environment.to_dict()
 
-    def build(self, stack: Stack) -> Any:
-        """Build the :class:`simulator.template.StackDefinition` for *stack*."""
+    def build(
+        self, stack_name: str, stack_id: str, project_id: str, parent_resource: Any = None
+    ) -> Any:
+        """Build the :class:`simulator.template.StackDefinition` of a stack.
+
+        *parent_resource* is the resource a nested stack implements (None at
+        top level); ``resource_facade`` reads its definition.
+        """
         from simulator.template import StackDefinition
 
-        parent = stack.parent_resource
+        parent = parent_resource
         return StackDefinition(
             self.load_template(),
             self.environment,
             dict(self.parameters),
-            stack_name=stack.name,
-            stack_id=stack.id,
-            project_id=stack.world.project_id,
+            stack_name=stack_name,
+            stack_id=stack_id,
+            project_id=project_id,
             parent_resource=_parent_info(parent) if parent is not None else None,
         )
 
@@ -354,7 +317,7 @@ class StackSource:
         )
         child.validate(nested, stack.world.registry.type_lookup(child, stack))
 
-    def describe(self, registry: TypeRegistry, clients: Any = None) -> dict[str, Any]:
+    def describe(self, registry: TypeLookups, clients: Any = None) -> dict[str, Any]:
         """Validate without a stack and return Heat's ``template validate`` shape.
 
         *clients* (``clients(name)`` → client plug-in, e.g. a world's
@@ -424,5 +387,5 @@ def _parent_info(resource: Any) -> Any:
         metadata=defn.metadata,
         deletion_policy=defn.deletion_policy,
         update_policy=defn.update_policy,
-        stack_name=resource.context.engine_stack.name,
+        stack_name=resource.stack.name,
     )

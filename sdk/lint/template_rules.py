@@ -101,13 +101,13 @@ def installed_types() -> dict[str, type]:
 
     plugsim's built-ins, the bundled ``OS::*`` types and every installed
     plug-in (the ``plugsim.resources`` entry points), read through the
-    engine's own :class:`~simulator.registry.TypeRegistry`. When the installed
-    plug-ins cannot be loaded together, only the built-ins.
+    engine's own registry (:func:`simulator.type_sources.world_registry`).
+    When the installed plug-ins cannot be loaded together, only the built-ins.
     """
-    from simulator.registry import TypeRegistry, builtin_mapping
+    from simulator.type_sources import builtin_mapping, world_registry
 
     try:
-        return dict(TypeRegistry(heat_plugins=()).plugins())
+        return dict(world_registry(heat_plugins=()).plugins())
     except exception.PlugsimError:
         return builtin_mapping()
 
