@@ -7,18 +7,29 @@ template lives::
 
 The answers are checked with the template's own pre-generation hook
 (``hooks/pre_gen_project.py``) before cookiecutter writes anything, so a bad
-answer is one clear line and no half-written project.
+answer is one clear line and no half-written project. Interactively, ``plugsim
+new`` asks only the questions of the chosen kind and checks each answer as it
+is given, asking again after a bad one.
+
+The generated project installs plugsim from where the generating plugsim came
+from (:func:`plugsim_source`: this checkout, the wheel or git URL it was
+installed from, else ``plugsim`` from PyPI); the ``plugsim_source`` answer
+overrides it (``plugsim_source=plugsim`` once plugsim is published).
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import json
 import os
+import re
+import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+from urllib.parse import unquote, urlparse
 
 import click
 
@@ -30,8 +41,83 @@ TEMPLATE_DIR_NAME = "cookiecutter-plugin"
 TEMPLATE_ENV = "PLUGSIM_PLUGIN_TEMPLATE"
 
 
+#: The plug-in kinds, in the order offered.
+KINDS = ("resource", "lifecycle", "cloud_driver", "fake_cloud_backend")
+#: The questions every kind is asked, before and after its own.
+COMMON_FIRST = ("project_name", "package_name")
+COMMON_LAST = ("author", "email", "license")
+#: Each kind's own questions (the answers its files use), in cookiecutter.json's order.
+KIND_QUESTIONS: dict[str, tuple[str, ...]] = {
+    "resource": (
+        "resource_type",
+        "service",
+        "support_status",
+        "with_update",
+        "with_suspend_resume",
+        "with_snapshot",
+    ),
+    "lifecycle": (),
+    "cloud_driver": (),
+    "fake_cloud_backend": ("service",),
+}
+#: The module an author edits first, per kind (inside the package).
+KIND_MODULES = {
+    "resource": "resource.py",
+    "lifecycle": "lifecycle.py",
+    "cloud_driver": "driver.py",
+    "fake_cloud_backend": "backend.py",
+}
+
+
 class ScaffoldError(exception.PlugsimError):
     """The template cannot be found or the answers are invalid."""
+
+
+def source_from_direct_url(text: str | None) -> str:
+    """pip arguments that install plugsim again, from its PEP 610 ``direct_url.json``.
+
+    An editable directory is ``-e PATH``, another directory or a wheel its
+    path, a VCS checkout ``git+URL@COMMIT``; without the file (installed from
+    an index) it is ``plugsim``.
+    """
+    if not text:
+        return "plugsim"
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return "plugsim"
+    url = str(data.get("url", ""))
+    vcs = data.get("vcs_info")
+    if isinstance(vcs, dict):
+        commit = vcs.get("commit_id")
+        return f"{vcs.get('vcs', 'git')}+{url}" + (f"@{commit}" if commit else "")
+    parsed = urlparse(url)
+    if parsed.scheme != "file":
+        return url or "plugsim"
+    path = shlex.quote(unquote(parsed.path))
+    if (data.get("dir_info") or {}).get("editable"):
+        return f"-e {path}"
+    return path
+
+
+def plugsim_source() -> str:
+    """pip arguments that install the plugsim running now, recorded in generated projects.
+
+    A checkout (``pyproject.toml`` beside ``simulator/``) is ``-e PATH``;
+    an installed plugsim is what its ``direct_url.json`` says
+    (:func:`source_from_direct_url`); else ``plugsim`` (PyPI).
+    """
+    checkout = Path(__file__).resolve().parents[1]
+    pyproject = checkout / "pyproject.toml"
+    if pyproject.is_file() and re.search(
+        r'^name\s*=\s*"plugsim"', pyproject.read_text(encoding="utf-8"), re.M
+    ):
+        return f"-e {shlex.quote(str(checkout))}"
+    try:
+        text = importlib.metadata.distribution("plugsim").read_text("direct_url.json")
+    except importlib.metadata.PackageNotFoundError:
+        text = None
+    return source_from_direct_url(text)
 
 
 def find_template(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -134,6 +220,16 @@ def validate_answers(template: Path, answers: Mapping[str, Any]) -> None:
         raise ScaffoldError("; ".join(errors))
 
 
+def answer_problems(template: Path, key: str, answers: Mapping[str, Any]) -> list[str]:
+    """The template's complaints about the answer *key*, the others taking their defaults."""
+    errors = _hook(template).validate(resolved_answers(template, answers))
+    return [message for message in errors if message.startswith(f"{key} ")]
+
+
+def _exists_message(path: Path, hint: str) -> str:
+    return f'"{path}" directory already exists ({hint})'
+
+
 def generate(
     answers: Mapping[str, Any],
     *,
@@ -145,15 +241,21 @@ def generate(
     """Generate a plug-in project; return its directory.
 
     With *no_input* the answers not given take the template's defaults and are
-    validated before anything is written. Raises :class:`ScaffoldError` for a
-    missing template, invalid answers or an existing project directory.
+    validated before anything is written. ``plugsim_source`` defaults to
+    :func:`plugsim_source`. Raises :class:`ScaffoldError` for a missing
+    template, invalid answers or an existing project directory.
     """
     from cookiecutter.exceptions import CookiecutterException, OutputDirExistsException
     from cookiecutter.main import cookiecutter
 
     tpl = find_template(template)
+    answers = {"plugsim_source": plugsim_source(), **answers}
     if no_input:
-        validate_answers(tpl, resolved_answers(tpl, answers))
+        resolved = resolved_answers(tpl, answers)
+        validate_answers(tpl, resolved)
+        target = Path(output_dir) / str(resolved["package_name"])
+        if target.exists() and not overwrite:
+            raise ScaffoldError(_exists_message(target, "pass --overwrite to write over it"))
     try:
         result = cookiecutter(
             str(tpl),
@@ -163,16 +265,82 @@ def generate(
             overwrite_if_exists=overwrite,
         )
     except OutputDirExistsException as ex:
-        raise ScaffoldError(f"{ex} (pass --overwrite to write over it)") from None
+        text = str(ex).removeprefix("Error: ")
+        raise ScaffoldError(f"{text} (pass --overwrite to write over it)") from None
     except (CookiecutterException, ValueError) as ex:
         raise ScaffoldError(f"cookiecutter failed: {ex}") from None
     return Path(result)
 
 
+def _package_default(project_name: str) -> str:
+    """A package name made from the project name ("Myco Audit" -> "myco_audit")."""
+    name = re.sub(r"[^a-z0-9]+", "_", project_name.lower()).strip("_")
+    return name if name and not name[0].isdigit() else "example_widget"
+
+
+def _ask_one(
+    template: Path, key: str, answers: dict[str, Any], output_dir: str, overwrite: bool
+) -> Any:
+    """Ask for *key* until the answer passes the template's checks; return it."""
+    defaults = template_defaults(template)
+    prompt = defaults.get("__prompts__", {}).get(key, key)
+    default = defaults[key]
+    while True:
+        if isinstance(default, bool):
+            return click.confirm(prompt, default=default)
+        if isinstance(default, list):
+            value: Any = click.prompt(prompt, type=click.Choice(default), default=default[0])
+        else:
+            if key == "package_name":
+                default = _package_default(str(answers.get("project_name", "")))
+            value = click.prompt(prompt, default=default).strip()
+        problems = answer_problems(template, key, {**answers, key: value})
+        if key == "package_name" and not problems and not overwrite:
+            target = Path(output_dir) / value
+            if target.exists():
+                hint = "choose another package name, or pass --overwrite to write over it"
+                problems = [_exists_message(target, hint)]
+        if not problems:
+            return value
+        for message in problems:
+            click.echo(f"Error: {message}", err=True)
+
+
+def ask(
+    template: Path, given: Mapping[str, Any], output_dir: str = ".", overwrite: bool = False
+) -> dict[str, Any]:
+    """Ask the questions of the chosen kind that *given* does not answer; return all answers.
+
+    The kind is asked first (unless given), then the common questions and the
+    kind's own: ``with_suspend_resume`` only for the compute service.
+    """
+    answers = dict(given)
+    if "kind" not in answers:
+        answers["kind"] = _ask_one(template, "kind", answers, output_dir, overwrite)
+    kind = str(answers["kind"])
+    for key in (*COMMON_FIRST, *KIND_QUESTIONS.get(kind, ()), *COMMON_LAST):
+        if key in answers:
+            continue
+        if key == "with_suspend_resume" and answers.get("service") != "compute":
+            answers[key] = False
+            continue
+        answers[key] = _ask_one(template, key, answers, output_dir, overwrite)
+    return answers
+
+
+def rerun_command(answers: Mapping[str, Any], output_dir: str) -> str:
+    """A ``plugsim new --no-input`` command line that gives *answers* again."""
+    words = ["plugsim", "new", "--no-input", "-o", output_dir]
+    for key, value in answers.items():
+        text = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+        words.append(f"{key}={text}")
+    return shlex.join(words)
+
+
 @click.command("new")
 @click.option(
     "--kind",
-    type=click.Choice(["resource", "lifecycle", "cloud_driver", "fake_cloud_backend"]),
+    type=click.Choice(list(KINDS)),
     help="The kind of plug-in (asked for when missing, unless --no-input).",
 )
 @click.option("--no-input", is_flag=True, help="Ask nothing: the defaults and KEY=VALUE answers.")
@@ -201,16 +369,30 @@ def new(
     overwrite: bool,
     answers: tuple[str, ...],
 ) -> None:
-    """Scaffold a plug-in project (pyproject, module, tests, docs, noxfile, CI)."""
+    """Scaffold a plug-in project (pyproject, module, tests, docs, noxfile, CI).
+
+    Without --no-input, asks the questions of the chosen kind (those not given
+    as KEY=VALUE), checking each answer as it is given. The project installs
+    plugsim from where this plugsim came from (plugsim_source=plugsim for PyPI).
+    """
+    asked = False
+    given: dict[str, Any] = {}
     try:
         tpl = find_template(template)
         given = parse_answers(answers, tpl)
         if kind is not None:
             given["kind"] = kind
-        project = generate(
-            given, output_dir=output_dir, template=tpl, no_input=no_input, overwrite=overwrite
-        )
+        if not no_input:
+            given = ask(tpl, given, output_dir, overwrite)
+            asked = True
+        project = generate(given, output_dir=output_dir, template=tpl, overwrite=overwrite)
     except ScaffoldError as ex:
-        raise click.ClickException(str(ex)) from None
+        message = str(ex)
+        if asked:
+            message += f"; your answers again: {rerun_command(given, output_dir)}"
+        raise click.ClickException(message) from None
+    resolved = resolved_answers(tpl, {"plugsim_source": plugsim_source(), **given})
+    module = project / str(resolved["package_name"]) / KIND_MODULES[str(resolved["kind"])]
+    install = f"python -m pip install {resolved['plugsim_source']} -e '.[test,docs]'"
     click.echo(f"created {project}")
-    click.echo(f"next: cd {project} && python -m pip install -e '.[test,docs]' && python -m pytest")
+    click.echo(f"next: edit {module}, then: cd {project} && {install} && python -m pytest")

@@ -1,5 +1,8 @@
 """Check the answers before cookiecutter writes anything.
 
+Every message starts with the name of the answer it is about, so that
+``plugsim new`` can check each answer as it is given.
+
 :func:`validate` is plain Python so that ``plugsim new`` can call it before
 cookiecutter runs; run as a hook, the file reads the answers cookiecutter
 rendered into :data:`ANSWERS` and exits 1 with one line per problem.
@@ -90,6 +93,12 @@ def validate(answers: Mapping[str, Any]) -> list[str]:
         value = str(answers.get(key, ""))
         if not value.strip() or any(c in value for c in '"\\\n'):
             errors.append(f"{key} {value!r} must be non-empty, without quotes or backslashes")
+    source = str(answers.get("plugsim_source", "plugsim"))
+    if not source.strip() or any(c in source for c in '"\\\n`$'):
+        errors.append(
+            f"plugsim_source {source!r} must be pip arguments on one line, without double "
+            "quotes, backslashes, backquotes or $ (e.g. 'plugsim' or '-e /path/to/plugsim')"
+        )
     email = str(answers.get("email", ""))
     if not re.fullmatch(r"[^@\s\"\\]+@[^@\s\"\\]+", email):
         errors.append(f"email {email!r} is not an e-mail address")

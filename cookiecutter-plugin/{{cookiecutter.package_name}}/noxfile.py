@@ -1,18 +1,20 @@
 """nox sessions: ``tests``, ``lint`` and ``docs`` (``nox`` runs them all).
 
-``PLUGSIM`` names where plugsim comes from (a requirement or a checkout path;
-default ``plugsim``).
+``PLUGSIM`` names where plugsim comes from, as pip arguments (default: what
+``plugsim new`` recorded, the plugsim that generated the project; ``plugsim``
+once it is on PyPI).
 """
 
 import os
+import shlex
 
 import nox
 
-PLUGSIM = os.environ.get("PLUGSIM", "plugsim")
+PLUGSIM = os.environ.get("PLUGSIM", {{ cookiecutter.plugsim_source | tojson }})
 
 
 def _install(session: nox.Session, extras: str) -> None:
-    session.install(PLUGSIM)
+    session.install(*shlex.split(PLUGSIM))
     session.install("-e", f".[{extras}]")
 
 

@@ -1,21 +1,22 @@
 """The ``lint`` click command (registered by the CLI as ``plugsim lint``).
 
-Exit status: 0 when no error was found, 1 when errors were found, 2 when the
-linter could not run (bad arguments, unreadable path, broken configuration).
+Exit status: 0 when no error or warning was found (infos never fail a run), 1
+when errors or warnings were found, 2 when the linter could not run (bad arguments, unreadable path, broken configuration).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
 import click
 
 from sdk.exception import ConfigurationError
-from sdk.lint.config import load_config
+from sdk.lint.config import LintConfig, find_config, load_config
 from sdk.lint.docs import explain, list_rules, render_rules_rst
 from sdk.lint.formatters import FORMATTERS, render
-from sdk.lint.registry import get_rule
+from sdk.lint.registry import all_rules, get_rule
 from sdk.lint.runner import LintUsageError, lint_paths
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -24,6 +25,37 @@ EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 def _fail(message: str) -> None:
     click.echo(f"plugsim lint: error: {message}", err=True)
     sys.exit(EXIT_USAGE)
+
+
+def rule_selectors(option: str, values: tuple[str, ...]) -> tuple[str, ...]:
+    """Split ``--select``/``--ignore`` values (repeatable, comma-separated) into rule prefixes.
+
+    Each must be the start of at least one rule id, so a typo is an error
+    rather than a selection of nothing.
+    """
+    ids = [r.id for r in all_rules()]
+    out: list[str] = []
+    for value in values:
+        for part in value.split(","):
+            prefix = part.strip().upper()
+            if not prefix:
+                continue
+            if not any(i.startswith(prefix) for i in ids):
+                raise click.UsageError(f"{option} {prefix}: no rule id starts with {prefix}")
+            out.append(prefix)
+    return tuple(dict.fromkeys(out))
+
+
+def with_selection(
+    config: LintConfig, select: tuple[str, ...], ignore: tuple[str, ...]
+) -> LintConfig:
+    """*config* with the command line's selection: ``--select`` replaces, ``--ignore`` adds."""
+    changes: dict[str, tuple[str, ...]] = {}
+    if select:
+        changes["select"] = select
+    if ignore:
+        changes["ignore"] = tuple(dict.fromkeys((*config.ignore, *ignore)))
+    return dataclasses.replace(config, **changes) if changes else config
 
 
 @click.command("lint", context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,6 +77,19 @@ def _fail(message: str) -> None:
     "--no-dynamic",
     is_flag=True,
     help="Do not drive plug-ins and drivers on a fake cloud (static checks only).",
+)
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="IDS",
+    help="Run only these rules: ids or id prefixes, comma-separated or repeated "
+    "(replaces [tool.plugsim.lint] select).",
+)
+@click.option(
+    "--ignore",
+    multiple=True,
+    metavar="IDS",
+    help="Switch these rules off: ids or id prefixes (added to [tool.plugsim.lint] ignore).",
 )
 @click.option(
     "--against",
@@ -71,13 +116,19 @@ def lint(
     fmt: str,
     inclusion: bool,
     no_dynamic: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
     against: str | None,
     list_rules: bool,
     explain_id: str | None,
     config_path: Path | None,
     write_docs: Path | None,
 ) -> None:
-    """Check resource plug-ins (and templates) under PATH... against the rule catalogue."""
+    """Check resource plug-ins (and templates) under PATH... against the rule catalogue.
+
+    Exit status: 0 when nothing but infos was found, 1 when an error or a
+    warning was found, 2 when the linter could not run.
+    """
     if list_rules:
         click.echo(_list(), nl=False)
         sys.exit(EXIT_OK)
@@ -96,12 +147,18 @@ def lint(
         sys.exit(EXIT_OK)
     if not paths:
         _fail("no PATH given (try --help)")
-    config = None
-    if config_path is not None:
-        try:
-            config = load_config(config_path)
-        except ConfigurationError as exc:
-            _fail(str(exc))
+    try:
+        selected = rule_selectors("--select", select)
+        ignored = rule_selectors("--ignore", ignore)
+    except click.UsageError as exc:
+        _fail(exc.message)
+    try:
+        config = (
+            load_config(config_path) if config_path is not None else find_config(Path(paths[0]))
+        )
+    except ConfigurationError as exc:
+        _fail(str(exc))
+    config = with_selection(config, selected, ignored)
     try:
         report = lint_paths(
             paths, config=config, inclusion=inclusion, dynamic=not no_dynamic, against=against

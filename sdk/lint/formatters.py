@@ -7,8 +7,11 @@ line, column, rule id) order so that equal inputs give byte-identical output.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from collections.abc import Callable
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from sdk import __version__
@@ -19,6 +22,12 @@ TOOL_NAME = "plugsim-lint"
 SARIF_SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
+#: Where the rule reference (docs/lint-rules.rst) is published; ``PLUGSIM_DOCS_URL`` overrides.
+DOCS_URL = "https://plugsim.readthedocs.io/en/latest/"
+#: The SARIF base id the relative result paths are resolved against (code scanning's name).
+SRCROOT = "%SRCROOT%"
+#: The key of plugsim's own partial fingerprint (bump the version if the recipe changes).
+FINGERPRINT_KEY = "plugsimFinding/v1"
 SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 GITHUB_COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 STATUS_MARKS = {"pass": "✔", "fail": "✘", "not checked": "–"}
@@ -53,8 +62,11 @@ def checklist_table(items: list[ChecklistItem]) -> str:
 
 
 def format_text(report: LintReport) -> str:
-    """``path:line:col: ID message`` per finding, a summary line, then the checklist."""
-    lines = [f"{f.path}:{f.line}:{f.col}: {f.rule_id} {f.message}" for f in report.findings]
+    """``path:line:col: severity ID message`` per finding, a summary line, then the checklist."""
+    lines = [
+        f"{f.path}:{f.line}:{f.col}: {f.severity.value} {f.rule_id} {f.message}"
+        for f in report.findings
+    ]
     lines.append(summary_line(report))
     if report.checklist is not None:
         lines.append("")
@@ -76,6 +88,13 @@ def format_json(report: LintReport) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
+def help_uri(rule: Rule) -> str:
+    """The address of *rule*'s section of the rule reference (Sphinx's anchor for its title)."""
+    base = os.environ.get("PLUGSIM_DOCS_URL") or DOCS_URL
+    anchor = f"{rule.id}-{rule.name}".lower()
+    return f"{base.rstrip('/')}/lint-rules.html#{anchor}"
+
+
 def rule_descriptor(rule: Rule) -> dict[str, Any]:
     """A SARIF ``reportingDescriptor`` for *rule*."""
     markdown = (
@@ -87,17 +106,50 @@ def rule_descriptor(rule: Rule) -> dict[str, Any]:
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.doc},
         "help": {"text": rule.doc, "markdown": markdown},
+        "helpUri": help_uri(rule),
         "defaultConfiguration": {"level": SARIF_LEVELS[rule.severity]},
         "properties": {"tags": [rule.family]},
     }
 
 
+def artifact_location(path: str) -> dict[str, str]:
+    """A SARIF ``artifactLocation``: relative paths against :data:`SRCROOT`, others as file URIs."""
+    if PurePosixPath(path).is_absolute() or Path(path).is_absolute():
+        return {"uri": Path(path).as_uri()}
+    return {"uri": path, "uriBaseId": SRCROOT}
+
+
+def fingerprints(report: LintReport) -> list[dict[str, str]]:
+    """One ``partialFingerprints`` map per finding, stable when lines move.
+
+    The recipe hashes the rule, the file, the message and how many equal
+    findings came before in that file, never the line or column: code
+    scanning then matches a finding across commits that shift it, and tells
+    two equal findings in one file apart.
+    """
+    seen: dict[tuple[str, str, str], int] = {}
+    out = []
+    for finding in report.findings:
+        key = (finding.rule_id, finding.path, finding.message)
+        occurrence = seen.get(key, 0)
+        seen[key] = occurrence + 1
+        text = "\0".join((*key, str(occurrence)))
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+        out.append({FINGERPRINT_KEY: digest})
+    return out
+
+
 def format_sarif(report: LintReport) -> str:
-    """A SARIF 2.1.0 log with the whole rule catalogue in ``tool.driver.rules``."""
+    """A SARIF 2.1.0 log with the whole rule catalogue in ``tool.driver.rules``.
+
+    Result paths are relative to ``%SRCROOT%`` (the working directory, given in
+    ``originalUriBaseIds``), each result has ``partialFingerprints`` and the
+    run one ``invocation`` with the exit status of the lint.
+    """
     rules = all_rules()
     index = {r.id: n for n, r in enumerate(rules)}
     results = []
-    for finding in report.findings:
+    for finding, prints in zip(report.findings, fingerprints(report), strict=True):
         results.append(
             {
                 "ruleId": finding.rule_id,
@@ -107,7 +159,7 @@ def format_sarif(report: LintReport) -> str:
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": {"uri": finding.path},
+                            "artifactLocation": artifact_location(finding.path),
                             "region": {
                                 "startLine": max(finding.line, 1),
                                 "startColumn": max(finding.col, 1),
@@ -115,6 +167,7 @@ def format_sarif(report: LintReport) -> str:
                         }
                     }
                 ],
+                "partialFingerprints": prints,
             }
         )
     run: dict[str, Any] = {
@@ -122,9 +175,12 @@ def format_sarif(report: LintReport) -> str:
             "driver": {
                 "name": TOOL_NAME,
                 "version": __version__,
+                "informationUri": DOCS_URL,
                 "rules": [rule_descriptor(r) for r in rules],
             }
         },
+        "invocations": [{"executionSuccessful": True, "exitCode": report.exit_code}],
+        "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().resolve().as_uri() + "/"}},
         "results": results,
         "columnKind": "unicodeCodePoints",
     }

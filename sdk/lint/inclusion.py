@@ -50,6 +50,13 @@ CHECKLIST: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("resources and properties documented", ("PS101", "PS201", "PS202")),
 )
 
+#: The ruff rules the checklist runs, pinned so that ruff's changing defaults and a user's
+#: ``select = ["ALL"]`` do not move the bar: pyflakes, pycodestyle, isort, bugbear and
+#: pyupgrade (what the plug-in template's projects select). Rules that flag the SDK's own
+#: idioms, such as RUF012 on ``properties_schema = {...}`` or BLE001 on the documented
+#: ``except Exception as ex: ...ignore_not_found(ex)``, are not among them.
+RUFF_RULES = ("E", "F", "W", "I", "B", "UP")
+
 #: The host's own packages: always importable by a plug-in, never a third-party dependency.
 HOST_PACKAGES = frozenset({"sdk", "simulator", "fake_clouds", "__future__"})
 _TEST_FILE = re.compile(r"^(test_.*|.*_test|conftest)\.py$")
@@ -101,7 +108,9 @@ class Package:
         if pyproject is not None:
             root = pyproject.parent
         else:
-            root = first.resolve() if first.is_dir() else first.resolve().parent
+            # no pyproject.toml: the deepest directory holding every path
+            dirs = [q.resolve() if q.is_dir() else q.resolve().parent for q in map(Path, paths)]
+            root = Path(os.path.commonpath(dirs))
         dependencies: set[str] = set()
         problems: list[str] = []
         if pyproject is not None:
@@ -125,6 +134,13 @@ class Package:
             ruff=ruff,
             problems=problems,
         )
+
+    def relative(self, path: Path) -> Path:
+        """*path* relative to the package root; a path from another tree as it is displayed."""
+        try:
+            return path.resolve().relative_to(self.root.resolve())
+        except ValueError:
+            return Path(display_path(path))
 
     def local_names(self, module: PluginModule) -> set[str]:
         """Top-level names importable from the package itself (siblings, root packages)."""
@@ -420,7 +436,7 @@ def check_loader_skips_tests(package: Package) -> Iterator[Hit]:
 
     for directory in package.plugin_dirs:
         for path in iter_plugin_files(directory):
-            relative = path.resolve().relative_to(package.root.resolve())
+            relative = package.relative(path)
             if is_test_file(path) or "tests" in relative.parts[:-1]:
                 yield Hit(display_path(path), 1, 1, {"file": relative.as_posix()})
 
@@ -448,8 +464,14 @@ def find_ruff(name: str | None) -> str | None:
     doc="""
         Contributed code is held to the project's quality bar; ``ruff check`` runs
         on every Python file of the package (named explicitly, so ``exclude``
-        settings do not hide contributed code) with the package's own ruff
-        configuration, and each of its diagnostics is a finding.
+        settings do not hide contributed code) with a pinned rule set (E, F,
+        W, I, B, UP: pyflakes, pycodestyle, isort, bugbear, pyupgrade) and the
+        package's own ruff settings otherwise (line length, isort sections),
+        and each of its diagnostics is a finding. The pin keeps ruff's
+        changing defaults and a broad ``select`` out of the checklist, and with
+        them rules that flag the SDK's own idioms (RUF012 on a
+        ``properties_schema`` dict, BLE001 on ``except Exception`` before
+        ``ignore_not_found``).
     """,
     bad="""
         import os  # F401: imported but unused
@@ -477,7 +499,17 @@ def run_ruff(package: Package) -> list[Hit] | str:
         try:
             files = [p.relative_to(package.root).as_posix() for p in _package_files(package.root)]
             proc = subprocess.run(
-                [executable, "check", "--output-format", "json", "--no-cache", "--", *files],
+                [
+                    executable,
+                    "check",
+                    "--output-format",
+                    "json",
+                    "--no-cache",
+                    "--select",
+                    ",".join(RUFF_RULES),
+                    "--",
+                    *files,
+                ],
                 cwd=package.root,
                 capture_output=True,
                 text=True,

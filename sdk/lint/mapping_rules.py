@@ -10,9 +10,11 @@ literal.
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from sdk.lint.loading import Loaded, MappingCall, call_mapping, import_file, is_resource_class
 from sdk.lint.registry import Hit, Severity, rule
@@ -338,3 +340,73 @@ def check_mapping_call(module: PluginModule) -> Iterator[Hit]:
         if call.error is not None:
             fn = module.functions.get(call.function)
             yield module.hit(fn, function=call.function, error=call.error)
+
+
+def _source_file(cls: type, module: PluginModule) -> Path | None:
+    """The file *cls* is defined in: the linted file for a class of the linter's private import."""
+    if cls.__module__.startswith("_plugsim_lint_"):
+        return module.path.resolve()
+    try:
+        found = inspect.getsourcefile(cls)
+    except TypeError:
+        return None
+    return Path(found).resolve() if found else None
+
+
+def _same_plugin(linted: type, module: PluginModule, installed: type) -> bool:
+    """Whether two classes are one plug-in (the linter imports a file under a private name)."""
+    if linted is installed:
+        return True
+    here = _source_file(linted, module)
+    return (
+        here is not None
+        and here == _source_file(installed, module)
+        and linted.__qualname__ == installed.__qualname__
+    )
+
+
+@rule(
+    "PS307",
+    "type-registered-by-installed-plugin",
+    severity=Severity.WARNING,
+    family="mapping",
+    scope="project",
+    message="type name {type_name!r} is already registered by an installed plug-in ({other}); "
+    "the engine refuses to load both",
+    summary="A linted plug-in claims a type name that a bundled or installed plug-in registers.",
+    doc="""
+        The engine loads plugsim's bundled types and every installed plug-in
+        (the ``plugsim.resources`` entry points) and stops with a conflict
+        when two of them register one type name with different classes: the
+        plug-in passes its own tests, then breaks the first stack that loads
+        both. Rename the type (your vendor name as its first part) or
+        uninstall the other plug-in. The same file installed in development
+        mode is not a conflict. A warning, so the run exits 1.
+    """,
+    bad="""
+        def resource_mapping():
+            return {"OS::Heat::None": Widget}
+    """,
+    good="""
+        def resource_mapping():
+            return {"Example::Widget::Thing": Widget}
+    """,
+)
+def check_installed_conflict(modules: Sequence[PluginModule]) -> Iterator[Hit]:
+    """Type names the linted modules register that the environment registers differently."""
+    from sdk.lint.template_rules import installed_types
+
+    installed = installed_types()
+    for module in sorted(modules, key=lambda m: m.display):
+        loaded = {
+            name: cls
+            for call in mapping_calls(module)
+            for name, cls in (call.mapping or {}).items()
+            if isinstance(name, str)
+        }
+        for name, line, col in type_names(module):
+            other = installed.get(name)
+            if other is None or name not in loaded or _same_plugin(loaded[name], module, other):
+                continue
+            where = f"{other.__module__}.{other.__qualname__}"
+            yield Hit(module.display, line, col, {"type_name": name, "other": where})

@@ -50,8 +50,8 @@ class LintReport:
 
     @property
     def exit_code(self) -> int:
-        """0 when there is no error finding, else 1."""
-        return 1 if self.count(Severity.ERROR) else 0
+        """1 when an error or a warning was found, else 0 (infos never fail a run)."""
+        return 1 if self.count(Severity.ERROR) or self.count(Severity.WARNING) else 0
 
 
 def display_path(path: Path) -> str:

@@ -2,7 +2,8 @@
 
 A YAML file is treated as a template when it is a map with a
 ``heat_template_version`` key; other YAML files are left alone. Resource types
-are looked up among plugsim's built-in types and the plug-ins being linted.
+are looked up as the engine looks them up (built-in, bundled and installed
+plug-ins) and among the plug-ins being linted.
 Line numbers come from the YAML node positions of the offending key.
 """
 
@@ -95,11 +96,25 @@ def _params(tmpl: Any) -> dict[str, Any]:
     return values
 
 
-def known_types(template: TemplateFile) -> dict[str, type]:
-    """plugsim's built-in resource types and those of the plug-ins being linted."""
-    from simulator.type_sources import builtin_mapping
+def installed_types() -> dict[str, type]:
+    """The types the engine knows before the linted plug-ins: what ``template validate`` uses.
 
-    return {**builtin_mapping(), **template.plugin_types}
+    plugsim's built-ins, the bundled ``OS::*`` types and every installed
+    plug-in (the ``plugsim.resources`` entry points), read through the
+    engine's own registry (:func:`simulator.type_sources.world_registry`).
+    When the installed plug-ins cannot be loaded together, only the built-ins.
+    """
+    from simulator.type_sources import builtin_mapping, world_registry
+
+    try:
+        return dict(world_registry(heat_plugins=()).plugins())
+    except exception.PlugsimError:
+        return builtin_mapping()
+
+
+def known_types(template: TemplateFile) -> dict[str, type]:
+    """The engine's installed types and those of the plug-ins being linted."""
+    return {**installed_types(), **template.plugin_types}
 
 
 def validate(template: TemplateFile) -> exception.StackValidationFailed | None:
@@ -111,9 +126,8 @@ def validate(template: TemplateFile) -> exception.StackValidationFailed | None:
 
 def _validate(template: TemplateFile) -> exception.StackValidationFailed | None:
     from simulator.template import StackDefinition, load_template
-    from simulator.type_sources import builtin_mapping
 
-    types = {**builtin_mapping(), **template.plugin_types}
+    types = known_types(template)
 
     def lookup(type_name: str, resource_name: str | None = None) -> type:
         try:
@@ -222,10 +236,11 @@ def check_template(template: TemplateFile) -> Iterator[Hit]:
     family="template",
     scope="template",
     message="{error}",
-    summary="A resource's type is neither built in nor registered by a linted plug-in.",
+    summary="A resource's type is neither known to the engine nor registered by a linted plug-in.",
     doc="""
-        Types are looked up among plugsim's built-in types and the types the
-        linted plug-ins register. Lint the plug-in together with the template
+        Types are looked up as ``plugsim template validate`` looks them up
+        (plugsim's built-in and bundled ``OS::*`` types and the installed
+        plug-ins) and among the types the linted plug-ins register. Lint the plug-in together with the template
         (``plugsim lint plugins/ templates/``) so that its types are known.
     """,
     bad="""

@@ -5,7 +5,11 @@ are loaded) or an importable module (its ``resource_mapping()``). For each
 resource type a :class:`sdk.testing.ResourceConformance` subclass is built
 whose ``valid_properties`` is the simplest map the schema strategies
 generate (deterministic: hypothesis runs derandomised), and pytest runs the
-whole suite on them with the plugsim plugin. The exit code is pytest's.
+whole suite on them with the plugsim plugin. The update paths are derived the
+same way (:func:`derived_updates`): an ``update_allowed`` property of a
+plug-in with ``handle_update`` changes in place, a property that is neither
+``update_allowed`` nor immutable replaces the resource, an immutable one is
+refused. The exit code is pytest's.
 """
 
 from __future__ import annotations
@@ -59,6 +63,73 @@ def find_plugins(target: str) -> dict[str, type]:
     return dict(sorted(report.mapping.items()))
 
 
+def _settings() -> Any:
+    from hypothesis import HealthCheck, settings
+
+    return settings(
+        database=None,
+        derandomize=True,
+        max_examples=50,
+        suppress_health_check=list(HealthCheck),
+    )
+
+
+def _changed_value(name: str, schema: Any, base: dict[str, Any]) -> dict[str, Any] | None:
+    """``{name: value}`` with the simplest valid value unlike *base*'s and the default; or None."""
+    from hypothesis import find
+    from hypothesis.errors import HypothesisException
+
+    from sdk.testing.strategies import Ungeneratable, values
+
+    avoid = [base[name]] if name in base else []
+    if getattr(schema, "default", None) is not None:
+        avoid.append(schema.default)
+    try:
+        strategy = values(schema)
+        value = find(strategy, lambda v: all(v != a for a in avoid), settings=_settings())
+    except (Ungeneratable, HypothesisException):
+        return None
+    return {name: value}
+
+
+def derived_updates(plugin: type, base: dict[str, Any]) -> dict[str, dict[str, Any] | None]:
+    """The update paths the schema implies, as conformance declarations (deterministic).
+
+    ``update_in_place``: the first ``update_allowed`` property (by name) of a
+    plug-in that implements ``handle_update``; ``update_replace``: the first
+    property that is neither ``update_allowed`` nor immutable (Heat replaces
+    the resource for it); ``immutable_update``: the first immutable property.
+    Each gets the simplest valid value that differs from *base* and from the
+    default; a property no value can be found for (a custom constraint) is
+    passed over. A path with no property is None, and its tests skip.
+    """
+    from sdk.testing._conformance_support import declared
+
+    schema = dict(getattr(plugin, "properties_schema", {}) or {})
+    kinds: dict[str, list[str]] = {"update_in_place": [], "update_replace": [], "immutable": []}
+    for name in sorted(schema):
+        prop = schema[name]
+        if getattr(prop, "immutable", False):
+            kinds["immutable"].append(name)
+        elif getattr(prop, "update_allowed", False):
+            kinds["update_in_place"].append(name)
+        else:
+            kinds["update_replace"].append(name)
+    if not declared(plugin, "handle_update"):
+        kinds["update_in_place"] = []
+    out: dict[str, dict[str, Any] | None] = {}
+    for key, names in (
+        ("update_in_place", kinds["update_in_place"]),
+        ("update_replace", kinds["update_replace"]),
+        ("immutable_update", kinds["immutable"]),
+    ):
+        out[key] = next(
+            (c for c in (_changed_value(n, schema[n], base) for n in names) if c is not None),
+            None,
+        )
+    return out
+
+
 def load_overrides(path: str | None) -> dict[str, dict[str, Any]]:
     """Read ``{type name: {property: value}}`` from a YAML file (None: no overrides)."""
     if path is None:
@@ -91,13 +162,15 @@ def conformance_classes(
     for type_name, plugin in find_plugins(target).items():
         clean = "".join(ch if ch.isalnum() else "_" for ch in type_name)
         name = f"Test_{clean}"
+        base = dict(overrides.get(type_name) or simplest_properties(plugin))
         out[name] = type(
             name,
             (ResourceConformance,),
             {
                 "resource_class": plugin,
                 "resource_type": type_name,
-                "valid_properties": overrides.get(type_name) or simplest_properties(plugin),
+                "valid_properties": base,
+                **derived_updates(plugin, base),
                 "__module__": __name__,
             },
         )

@@ -43,7 +43,9 @@ def _home(tmp_path, monkeypatch):
 
 
 @pytest.mark.usefixtures("_home")
-def test_the_plugsim_new_example_prints_what_the_page_shows(tmp_path):
+def test_the_plugsim_new_example_prints_what_the_page_shows(tmp_path, monkeypatch):
+    # the page's plugsim checkout is /home/you/plugsim, wherever this one is
+    monkeypatch.setattr("simulator.scaffold.plugsim_source", lambda: f"-e {tmp_path}/plugsim")
     session = next(b for b in _blocks("console") if b[0].startswith("$ plugsim new"))
     args = shlex.split(session[0].removeprefix("$ "))[1:]
     shown = "\n".join(session[1:]).replace("/home/you", str(tmp_path))

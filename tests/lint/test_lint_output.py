@@ -25,9 +25,9 @@ def _report():
 
 def test_text_format_is_path_line_col_id_message_then_a_summary():
     assert render(_report(), "text").splitlines() == [
-        f"{CONFIGURED}/legacy/old.py:4:1: PS101 resource class OldVolume has no docstring",
-        f"{CONFIGURED}/volume.py:4:1: PS101 resource class Volume has no docstring",
-        f"{CONFIGURED}/volume.py:6:9: PS201 Volume: property size has no description",
+        f"{CONFIGURED}/legacy/old.py:4:1: warning PS101 resource class OldVolume has no docstring",
+        f"{CONFIGURED}/volume.py:4:1: warning PS101 resource class Volume has no docstring",
+        f"{CONFIGURED}/volume.py:6:9: error PS201 Volume: property size has no description",
         "Found 1 error, 2 warnings and 0 infos in 2 files.",
     ]
 
@@ -60,7 +60,7 @@ def test_sarif_output_validates_against_the_sarif_2_1_0_schema():
     assert rules[result["ruleIndex"]]["id"] == "PS201"
     assert result["level"] == "error"
     assert result["locations"][0]["physicalLocation"] == {
-        "artifactLocation": {"uri": f"{CONFIGURED}/volume.py"},
+        "artifactLocation": {"uri": f"{CONFIGURED}/volume.py", "uriBaseId": "%SRCROOT%"},
         "region": {"startLine": 6, "startColumn": 9},
     }
 
@@ -126,9 +126,9 @@ def test_cli_formats_exit_1_when_errors_are_found(fmt):
     assert result.output == render(_report(), fmt)
 
 
-def test_cli_exits_0_when_only_warnings_are_found():
+def test_cli_exits_1_when_only_warnings_are_found():
     result = CliRunner().invoke(lint, ["tests/lint/fixtures/rules/ps103_bad.py"])
-    assert result.exit_code == 0
+    assert result.exit_code == 1
     assert "PS103 resource class Volume does not set support_status" in result.output
 
 
@@ -199,7 +199,8 @@ def test_python_dash_m_entry_point(tmp_path):
     )
     assert proc.returncode == 1
     assert proc.stdout.splitlines()[0] == (
-        "tests/lint/fixtures/rules/ps101_bad.py:5:1: PS101 resource class Volume has no docstring"
+        "tests/lint/fixtures/rules/ps101_bad.py:5:1: error PS101 resource class Volume has no "
+        "docstring"
     )
 
 

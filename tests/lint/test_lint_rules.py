@@ -154,6 +154,11 @@ EXPECTED = {
         f"{R}/ps306_bad.py:10:1: PS306 resource_mapping() returned list, not a dict",
         f"{R}/ps306_bad.py:14:1: PS306 available_resource_mapping() raised KeyError: 'config'",
     ],
+    "PS307": [
+        f"{R}/ps307_bad.py:11:13: PS307 type name 'OS::Heat::None' is already registered by an "
+        "installed plug-in (simulator.resources.NoneResource); the engine refuses to "
+        "load both"
+    ],
 }
 
 

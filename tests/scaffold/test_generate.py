@@ -114,10 +114,12 @@ def test_the_resource_module_reflects_the_answers(tmp_path):
 
 
 def test_the_readme_gives_its_two_commands(tmp_path):
-    project = generate({"package_name": "acme_pkg"}, output_dir=tmp_path)
+    project = generate(
+        {"package_name": "acme_pkg", "plugsim_source": "plugsim"}, output_dir=tmp_path
+    )
     readme = (project / "README.md").read_text()
     assert (
-        "```sh\npython -m pip install -e '.[test,docs]'\n"
+        "```sh\npython -m pip install plugsim -e '.[test,docs]'\n"
         "python -m pytest && python -m sdk.lint --inclusion acme_pkg\n```"
     ) in readme
 

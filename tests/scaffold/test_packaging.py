@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import ORIGINAL_HOME
+from .test_first_contact import readme_commands
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 TEMPLATE = CHECKOUT / "cookiecutter-plugin"
@@ -141,3 +142,5 @@ def test_plugsim_new_works_from_an_installed_wheel(wheel, tmp_path):
     assert (project / "acme_zone" / "resource.py").is_file()
     assert "Acme::DNS::Zone" in (project / "acme_zone" / "resource.py").read_text()
     assert (project / "pyproject.toml").is_file()
+    # the project installs plugsim from the wheel that generated it (plugsim is not on PyPI)
+    assert readme_commands(project)[0] == f"python -m pip install {wheel} -e '.[test,docs]'"

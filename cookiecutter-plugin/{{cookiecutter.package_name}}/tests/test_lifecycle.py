@@ -1,4 +1,7 @@
 {%- set cls = cookiecutter.__camel_name ~ "Plugin" -%}
+{#- the import list sorted as ruff's isort sorts (case-insensitively), wrapped past 100 columns -#}
+{%- set names = [cls, "JournalEntry", "StackProtected"] | sort -%}
+{%- set line = "from " ~ cookiecutter.package_name ~ ".lifecycle import " ~ names | join(", ") -%}
 """Tests of the lifecycle plug-in: journal, veto, entry point, a property of the journal."""
 
 from __future__ import annotations
@@ -10,7 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sdk.lifecycle_plugin import DEFAULT_ORDINAL, LifecyclePlugin
 
-from {{ cookiecutter.package_name }}.lifecycle import {{ cls }}, JournalEntry, StackProtected
+{% if line | length <= 100 %}{{ line }}{% else %}from {{ cookiecutter.package_name }}.lifecycle import (
+    {{ names | join(",\n    ") }},
+){% endif %}
 
 ACTIONS = ("CREATE", "UPDATE", "SUSPEND", "RESUME", "CHECK", "SNAPSHOT", "DELETE")
 
