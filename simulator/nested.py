@@ -39,8 +39,10 @@ def _spec_path(spec: Any) -> str:
 
 
 def _child_template(path: str, source: StackSource) -> tuple[dict[str, Any], str | None]:
+    from simulator.template.files import read_text
     from simulator.template.loader import parse_text
 
+    limits = source.limit_values()
     if path in source.files:
         text = source.files[path]
         base = str(Path(path).parent) if Path(path).is_absolute() else source.base_dir
@@ -48,14 +50,9 @@ def _child_template(path: str, source: StackSource) -> tuple[dict[str, Any], str
         target = Path(path)
         if not target.is_absolute() and source.base_dir:
             target = Path(source.base_dir) / target
-        try:
-            text = target.read_text(encoding="utf-8")
-        except OSError as ex:
-            raise exception.StackValidationFailed(
-                f"Could not fetch the template resource {path}: {ex.strerror or ex}"
-            ) from None
+        text = read_text(target, f"The template resource {path}", limits=limits, source=None)
         base = str(target.resolve().parent)
-    raw = parse_text(text, path, "template")
+    raw = parse_text(text, path, "template", limits=limits)
     if not isinstance(raw, dict):
         raise exception.StackValidationFailed(
             "The template resource's template must be a map of sections", source=path
@@ -139,6 +136,7 @@ class NestedStackResource(Resource):
             environment_names=list(parent.environment_names),
             parameters=dict(parameters or {}),
             plugin_dirs=list(parent.plugin_dirs),
+            limits=dict(parent.limits),
         )
 
     def nested(self) -> Stack | None:
@@ -161,8 +159,10 @@ class NestedStackResource(Resource):
     ) -> Stack:
         """Create the nested stack from *template*; raise when it does not complete."""
         from simulator import stack_actions
+        from simulator.limits import check_nested_depth
 
         parent = self._stack()
+        check_nested_depth(parent, self.name)
         child = parent.world.new_stack(
             f"{parent.name}-{self.name}",
             self.nested_source(template, parameters),
@@ -275,6 +275,7 @@ class TemplateResource(NestedStackResource):
             environment_names=list(parent.environment_names),
             parameters=dict(parameters or {}),
             plugin_dirs=list(parent.plugin_dirs),
+            limits=dict(parent.limits),
         )
 
     async def handle_create(self) -> None:

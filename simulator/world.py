@@ -20,6 +20,7 @@ from sdk.clients import ClientPlugin
 from simulator.clock import VirtualClock, VirtualTimeEventLoop
 from simulator.events import Event
 from simulator.lifecycle import CONFIG_KEY, LifecycleRegistry, read_config
+from simulator.limits import DEFAULTS, Limits
 from simulator.registry import TypeRegistry
 from simulator.rng import SeededRNG, derive_seed
 from simulator.stack import Stack
@@ -67,7 +68,11 @@ class World(StackAPI):
         entry_points: bool = True,
         lifecycle_plugins: Iterable[Any] = (),
         strict_lifecycle: bool = False,
+        limits: Limits | None = None,
     ) -> None:
+        #: the :class:`simulator.limits.Limits` of this engine (a project's plugsim.yaml
+        #: may change them for its stacks)
+        self.limits = limits or DEFAULTS
         self.store = store if store is not None else Store()
         stored_seed = self.store.get_meta("seed")
         if stored_seed is not None and seed is not None and int(seed) != int(stored_seed):
@@ -279,14 +284,22 @@ class World(StackAPI):
         parameters: Mapping[str, Any] | None = None,
         files: Mapping[str, str] | None = None,
         plugin_dirs: Iterable[str | os.PathLike[str]] = (),
+        *,
+        project_plugins: bool = True,
     ) -> StackSource:
-        """Build a :class:`StackSource` from a template path or dict and env paths/dicts."""
+        """Build a :class:`StackSource` from a template path or dict and env paths/dicts.
+
+        *project_plugins* false leaves out the plug-in directories of the
+        template's ``plugsim.yaml`` (see :mod:`simulator.project_trust`).
+        """
         return StackSource.load(
             template,
             environment,
             parameters,
             files=files,
             plugin_dirs=[*self.registry.plugin_dirs, *plugin_dirs],
+            limits=self.limits,
+            project_plugins=project_plugins,
         )
 
 
