@@ -62,12 +62,16 @@ def read_text(
         raise _fail(f"{what} does not exist", source, path) from None
     except OSError as ex:
         raise _fail(f"{what} cannot be read: {ex.strerror or ex}", source, path) from None
-    with os.fdopen(fd, "rb") as handle:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
             raise _fail(f"{what} is {kind}; only regular files can be read", source, path)
         check_size(info.st_size, what, limits, source=source, path=path)
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as handle:
         data = handle.read(limits.max_template_size + 1)
     check_size(len(data), what, limits, source=source, path=path)
     try:

@@ -95,6 +95,18 @@ def test_a_template_that_is_a_pipe_does_not_hang(tmp_path):
     )
 
 
+def test_a_directory_as_environment_or_get_file(world, tmp_path):
+    (tmp_path / "d").mkdir()
+    t = write(tmp_path / "t.yaml", HOT + "outputs:\n  o: {value: {get_file: d}}\n")
+    with pytest.raises(exception.StackValidationFailed) as err:
+        world.validate_template(t)
+    assert str(err.value) == (
+        f"{t}: outputs.o.value.get_file: get_file: d is a directory; only regular files can be read"
+    )
+    with pytest.raises(exception.StackValidationFailed, match="The environment file is a dir"):
+        world.validate_template(write(tmp_path / "u.yaml", HOT), [tmp_path / "d"])
+
+
 def test_a_nul_byte_in_a_get_file_path(world, tmp_path):
     t = write(tmp_path / "t.yaml", HOT + 'outputs:\n  o: {value: {get_file: "a\\0b"}}\n')
     with pytest.raises(exception.StackValidationFailed) as err:
