@@ -190,8 +190,14 @@ def format_option(
     )
 
 
-def emit_rows(rows: list[dict[str, Any]], columns: Sequence[str], fmt: str) -> None:
-    """Print rows as a table, JSON or YAML."""
+def emit_rows(
+    rows: list[dict[str, Any]], columns: Sequence[str], fmt: str, cap: int | None = None
+) -> None:
+    """Print rows as a table, JSON or YAML.
+
+    In a table each cell is cut to *cap* characters (default: the
+    ``max_printed_value_length`` limit); JSON and YAML print everything.
+    """
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2, sort_keys=False, default=str))
         return
@@ -201,14 +207,19 @@ def emit_rows(rows: list[dict[str, Any]], columns: Sequence[str], fmt: str) -> N
     from rich.console import Console
     from rich.table import Table
 
+    from simulator.limits import DEFAULTS, cap_text
+
+    cap = DEFAULTS.max_printed_value_length if cap is None else cap
     table = Table(*columns, show_lines=False)
     for row in rows:
-        table.add_row(*("" if row.get(c) is None else str(row.get(c)) for c in columns))
+        table.add_row(
+            *("" if row.get(c) is None else cap_text(str(row.get(c)), cap) for c in columns)
+        )
     Console(soft_wrap=False, width=max(160, _term_width())).print(table)
 
 
-def emit_mapping(data: dict[str, Any], fmt: str) -> None:
-    """Print one record as a two-column table, JSON or YAML."""
+def emit_mapping(data: dict[str, Any], fmt: str, cap: int | None = None) -> None:
+    """Print one record as a two-column table (cells cut to *cap*), JSON or YAML."""
     if fmt in ("json", "yaml"):
         if fmt == "json":
             click.echo(json.dumps(data, indent=2, default=str))
@@ -219,7 +230,7 @@ def emit_mapping(data: dict[str, Any], fmt: str) -> None:
         {"Field": k, "Value": v if isinstance(v, str) else json.dumps(v, default=str)}
         for k, v in data.items()
     ]
-    emit_rows(rows, ["Field", "Value"], "table")
+    emit_rows(rows, ["Field", "Value"], "table", cap)
 
 
 def _plain(value: Any) -> Any:

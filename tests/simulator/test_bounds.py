@@ -292,3 +292,46 @@ def test_the_limits_are_kept_with_the_stack(world, tmp_path):
     stack = world.create_stack("s", t)
     assert stack.source.limits == {"max_resources_per_stack": 7}
     assert stack.source.limit_values().max_resources_per_stack == 7
+
+
+# --- printing -------------------------------------------------------------------------------
+
+
+def test_tables_cap_long_parameters_and_outputs(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from simulator.cli import main
+
+    t = write(
+        tmp_path / "long.yaml",
+        HOT + "parameters:\n  p: {type: string}\noutputs:\n  o: {value: {get_param: p}}\n",
+    )
+    write(tmp_path / "plugsim.yaml", "limits: {max_printed_value_length: 100}\n")
+    state = ["--state", str(tmp_path / "w.db")]
+
+    def run(*args):
+        result = CliRunner().invoke(main, [*state, *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    run("stack", "create", "-t", str(t), "--parameter", "p=" + "z" * 5000, "s")
+    table = run("stack", "show", "s")
+    words = " ".join(table.replace("\u2502", " ").split())
+    assert "z" * 101 not in words
+    assert words.count("zzz... (4900 more characters; -f json shows all)") == 2  # p and o
+    assert "OS::stack_id" in words  # the other parameters are whole
+    shown = " ".join(run("stack", "output", "show", "s", "o").replace("\u2502", " ").split())
+    assert "z" * 101 not in shown
+    assert "zzz... (4900 more characters; -f json shows all)" in shown
+    full = json.loads(run("stack", "show", "s", "-f", "json"))
+    assert full["outputs"][0]["output_value"] == "z" * 5000
+    assert full["parameters"]["p"] == "z" * 5000
+
+
+def test_cap_text():
+    from simulator.limits import cap_text
+
+    assert cap_text("abc", 3) == "abc"
+    assert cap_text("abcdef", 2) == "ab... (4 more characters; -f json shows all)"
