@@ -2,6 +2,7 @@
 
 ``tests``        the test suite (every available Python from 3.11 on)
 ``lint``         ruff, then ``plugsim lint`` over the bundled plug-ins
+``typecheck``    mypy over the SDK (the configuration is ``[tool.mypy]`` in pyproject.toml)
 ``docs``         the Sphinx site, warnings as errors
 ``scaffold``     generate every plug-in kind, install it in a fresh venv, run its checks
 ``conformance``  the conformance suite on every bundled plug-in
@@ -10,7 +11,7 @@
 
 import nox
 
-nox.options.sessions = ["tests", "lint", "docs", "scaffold", "conformance", "bench"]
+nox.options.sessions = ["tests", "lint", "typecheck", "docs", "scaffold", "conformance", "bench"]
 nox.options.reuse_existing_virtualenvs = True
 
 BUNDLED_PLUGINS = ("simulator/resources/heat", "simulator/resources/openstack")
@@ -30,6 +31,13 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("plugsim", "lint", *BUNDLED_PLUGINS)
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """Type-check the SDK with mypy; the files and settings are pyproject's [tool.mypy]."""
+    session.install("-e", ".[test]")
+    session.run("mypy")
 
 
 @nox.session

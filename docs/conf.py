@@ -22,3 +22,17 @@ autodoc_typehints = "description"
 exclude_patterns = ["_build"]
 html_theme = "alabaster"
 nitpicky = False
+
+
+def _pictures(app):
+    """Draw the quickstart's timeline and graph from a real run of the README's example."""
+    from pathlib import Path
+
+    from simulator.views.docs_pictures import write_example_pictures
+
+    here = Path(__file__).resolve().parent
+    write_example_pictures(here.parent, here / "_generated")
+
+
+def setup(app):
+    app.connect("builder-inited", _pictures)

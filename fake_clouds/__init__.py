@@ -2,9 +2,11 @@
 
 ``FakeCloud(seed=0, clock=None, faults=None, latency=None)`` is one world;
 ``load_backend(name)`` builds a world from the ``plugsim.fake_clouds``
-entry-point group. See :mod:`fake_clouds.core` for the building blocks.
+entry-point group (:mod:`fake_clouds.backend`). See :mod:`fake_clouds.core` for
+the building blocks.
 """
 
+from fake_clouds.backend import ENTRY_POINT_GROUP, available_backends, load_backend
 from fake_clouds.core import (
     CLIENT_ALIASES,
     FakeCloud,
@@ -12,9 +14,7 @@ from fake_clouds.core import (
     InventoryItem,
     InventorySnapshot,
     Service,
-    available_backends,
     leaks,
-    load_backend,
     load_profile,
     operation,
     register_service,
@@ -22,6 +22,7 @@ from fake_clouds.core import (
 
 __all__ = [
     "CLIENT_ALIASES",
+    "ENTRY_POINT_GROUP",
     "FakeCloud",
     "FaultRule",
     "InventoryItem",

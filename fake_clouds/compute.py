@@ -48,9 +48,11 @@ import copy
 import hashlib
 from typing import Any
 
+from fake_clouds import default_world
 from fake_clouds.agent import AGENT_ENDPOINT_PREFIX as AGENT_ENDPOINT_PREFIX
 from fake_clouds.agent import agent_plan
 from fake_clouds.clients.compute import ComputeClient
+from fake_clouds.core.inventory import ServerView
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
 from sdk import exception
@@ -101,6 +103,29 @@ class ComputeService(Service):
         super().__init__(world)
         #: the config agent: per server, when it runs and what it reports to
         self.agent: dict[str, Any] = {"servers": {}}
+
+    def seed_defaults(self) -> None:
+        """Add the default world's flavors, images and ``default`` keypair."""
+        for seed in default_world.seeds(self.name):
+            attrs = (
+                _keypair_attrs(seed.attrs["public_key"]) if seed.kind == "keypair" else seed.attrs
+            )
+            self._create(
+                seed.kind, seed.name, seed.status, attrs, entity_id=seed.id, preseeded=True
+            )
+
+    def find_server(self, address: str) -> ServerView | None:
+        """Return the live server whose id is *address*, else the first with an attribute equal
+        to it (an IP, a name); this is no call: no latency, no fault, no trace."""
+        live = self._live("server")
+        found = [s for s in live if s.id == address] or [
+            s for s in live if _contains(s.view(), address)
+        ]
+        if not found:
+            return None
+        server = found[0]
+        fault = (server.attrs.get("fault") or {}).get("message") or ""
+        return ServerView(server.id, server.status, server.updated_at, str(fault))
 
     # --- lookups shared by operations -----------------------------------------------
 
@@ -580,3 +605,13 @@ def _keypair_attrs(public_key: str) -> dict[str, Any]:
     digest = hashlib.md5(public_key.encode("utf-8"), usedforsecurity=False).hexdigest()
     fingerprint = ":".join(digest[i : i + 2] for i in range(0, 32, 2))
     return {"public_key": public_key, "fingerprint": fingerprint, "type": "ssh"}
+
+
+def _contains(value: Any, needle: str) -> bool:
+    if isinstance(value, str):
+        return value == needle
+    if isinstance(value, dict):
+        return any(_contains(v, needle) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_contains(v, needle) for v in value)
+    return False

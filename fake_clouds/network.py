@@ -24,6 +24,7 @@ import copy
 import ipaddress
 from typing import Any
 
+from fake_clouds import default_world
 from fake_clouds.clients.network import NetworkClient
 from fake_clouds.core.entities import Entity
 from fake_clouds.core.network_schema import PLURALS, SCHEMAS, crud_operations
@@ -47,6 +48,15 @@ class NetworkService(Service):
     kinds = {kind: "ERROR" for kind in SCHEMAS}
     default_quotas = {kind: limit for kind, (_, limit) in PLURALS.items()}  # noqa: RUF012
     client_class = NetworkClient
+
+    def seed_defaults(self) -> None:
+        """Add the default world's ``public`` network, its subnet and the default security group."""
+        for seed in default_world.seeds(self.name):
+            attrs = {k: v for k, v in SCHEMAS[seed.kind][0].items() if k != "name"}
+            attrs.update(seed.attrs)
+            self._create(
+                seed.kind, seed.name, seed.status, attrs, entity_id=seed.id, preseeded=True
+            )
 
     # --- creation hooks (called by the generic create) --------------------------------
 

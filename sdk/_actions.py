@@ -9,17 +9,57 @@ import asyncio
 import inspect
 import logging
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sdk import exception
-
-if TYPE_CHECKING:
-    from sdk.resource import Resource
 
 LOG = logging.getLogger("sdk.resource")
 
 #: How much the delay between two polls grows each time (by half).
 POLL_GROWTH = 1.5
+
+
+class PollingClock(Protocol):
+    """The part of a context's clock handlers are run on."""
+
+    async def sleep(self, seconds: float) -> None:
+        """Sleep in (virtual) time."""
+
+    async def settle(self) -> None:
+        """Pay latency charged by synchronous client calls of the current task."""
+
+
+class PollingContext(Protocol):
+    """The part of a resource's context handlers are run with: the clock and the poll pacing."""
+
+    @property
+    def clock(self) -> PollingClock:
+        """The clock checks are polled on."""
+
+    @property
+    def poll_interval(self) -> float:
+        """Virtual seconds before the second check."""
+
+    @property
+    def max_poll_interval(self) -> float:
+        """The longest wait between two checks."""
+
+
+class Actor(Protocol):
+    """What running a handler needs of a resource: its name and its context.
+
+    The handlers themselves (``handle_<action>``, ``check_<action>_complete``,
+    ``handle_<action>_cancel``) are looked up by name: a plug-in may or may not
+    define them.
+    """
+
+    @property
+    def name(self) -> str:
+        """The resource's name (for log lines)."""
+
+    @property
+    def context(self) -> PollingContext:
+        """The resource's context."""
 
 
 async def call(func: Callable[..., Any], *args: Any) -> Any:
@@ -40,7 +80,7 @@ def _accepts_one_argument(func: Callable[..., Any]) -> bool:
     return True
 
 
-async def call_canceller(resource: Resource, name: str, token: Any) -> None:
+async def call_canceller(resource: Actor, name: str, token: Any) -> None:
     """Call ``handle_<name>_cancel`` if the plug-in defines it; never raise.
 
     Heat passes the handler's token to the canceller; a canceller written
@@ -58,7 +98,7 @@ async def call_canceller(resource: Resource, name: str, token: Any) -> None:
         LOG.exception("Error cancelling %s of resource %s", name, resource.name)
 
 
-def next_poll_delay(delay: float, context: Any) -> float:
+def next_poll_delay(delay: float, context: PollingContext) -> float:
     """Return the delay after *delay*: half as long again, capped at the context's maximum."""
     first = float(context.poll_interval)
     largest = max(first, float(context.max_poll_interval))
@@ -66,7 +106,7 @@ def next_poll_delay(delay: float, context: Any) -> float:
 
 
 async def run_handler(
-    resource: Resource,
+    resource: Actor,
     handler_name: str,
     check_name: str,
     args: Sequence[Any] = (),

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sdk import _actions, exception
+from sdk._core import ResourceCore
 
 LOG = logging.getLogger("sdk.resource")
 
@@ -22,7 +23,7 @@ def _short_id(seed: str) -> str:
     return base64.b32encode(digest).decode("ascii").lower()[:12]
 
 
-class AttributesMixin:
+class AttributesMixin(ResourceCore):
     """Attributes (``show`` included), ``get_attr`` paths, names and reference ids."""
 
     def physical_resource_name(self) -> str:

@@ -113,7 +113,7 @@ class ConstraintRegistry:
         self._origins[name] = origin
 
     def _load_entry_points(self) -> None:
-        if self._loaded:
+        if self._loaded or self.group is None:
             return
         self._loaded = True
         try:

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from sdk._core import ResourceCore
 
-class PersistenceMixin:
+
+class PersistenceMixin(ResourceCore):
     """State transitions, ``resource_id``, resource data and metadata."""
 
     def state_set(self, action: str, status: str, reason: str = "state changed") -> None:

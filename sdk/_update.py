@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sdk import exception, rsrc_defn
+from sdk import exception, rsrc_defn, transitions
 from sdk import properties as props_mod
+from sdk._core import ResourceCore
 
 #: Snippet keys that never make a resource update (the engine handles them).
 IGNORED_SNIPPET_KEYS = frozenset({rsrc_defn.CONDITION, rsrc_defn.DESCRIPTION})
@@ -125,7 +126,7 @@ def template_diff(
     return dict(sorted(diff.items()))
 
 
-class UpdateMixin:
+class UpdateMixin(ResourceCore):
     """``update()``, the default ``handle_update`` and the replacement rules."""
 
     def needs_replace_failed(self) -> bool:
@@ -173,9 +174,9 @@ class UpdateMixin:
             self.action == self.CHECK or self.needs_replace_failed()
         ):
             raise exception.UpdateReplace(self.name)
-        if self.state in ((self.INIT, self.COMPLETE), (self.DELETE, self.COMPLETE)):
+        if self.state in transitions.REPLACED_ON_UPDATE:
             raise exception.UpdateReplace(self.name)
-        if self.status == self.IN_PROGRESS:
+        if not transitions.may_start(self.state, self.UPDATE):
             raise exception.ResourceFailure(
                 f"Resource update already requested: {self.name} is {self.state}",
                 self,

@@ -7,9 +7,10 @@ inherits it and documents the behaviour.
 from __future__ import annotations
 
 from sdk import exception, rsrc_defn
+from sdk._core import ResourceCore
 
 
-class ValidationMixin:
+class ValidationMixin(ResourceCore):
     """``validate()`` and its parts: deletion policy and external resources."""
 
     def validate(self) -> None:

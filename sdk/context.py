@@ -13,13 +13,10 @@ import asyncio
 import inspect
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from sdk import exception
 from sdk.clients import ClientPlugin
-
-if TYPE_CHECKING:
-    from sdk.resource import Resource
 
 
 @runtime_checkable
@@ -75,6 +72,33 @@ class StackInfo:
     timeout_mins: float | None = None
 
 
+class Reporting(Protocol):
+    """What a context reads of the resource reporting a change to it.
+
+    :class:`sdk.resource.Resource` fits; naming only this keeps the context
+    below the resource (the resource holds a context, not the other way round).
+    """
+
+    @property
+    def name(self) -> str:
+        """The resource's name in its stack."""
+
+    @property
+    def action(self) -> str:
+        """The action of the resource's state."""
+
+    @property
+    def status(self) -> str:
+        """The status of the resource's state."""
+
+    @property
+    def resource_id(self) -> Any:
+        """The physical resource's id, or None."""
+
+    def data(self) -> dict[str, Any]:
+        """A copy of the resource's private data."""
+
+
 class ResourceContext(Protocol):
     """The engine-side services a resource uses.
 
@@ -90,10 +114,10 @@ class ResourceContext(Protocol):
     def client_plugin(self, name: str) -> ClientPlugin:
         """Return the client plug-in for service *name*."""
 
-    def state_changed(self, resource: Resource, action: str, status: str, reason: str) -> None:
+    def state_changed(self, resource: Reporting, action: str, status: str, reason: str) -> None:
         """Persist the resource's new state and record the event (before returning)."""
 
-    def data_changed(self, resource: Resource) -> None:
+    def data_changed(self, resource: Reporting) -> None:
         """Persist the resource's ``resource_id`` and data."""
 
 
@@ -154,7 +178,7 @@ class LocalContext:
                 f"No client named '{name}' in this context (known: {known})"
             ) from None
 
-    def state_changed(self, resource: Resource, action: str, status: str, reason: str) -> None:
+    def state_changed(self, resource: Reporting, action: str, status: str, reason: str) -> None:
         """Record the transition as an event and remember the state."""
         self.events.append(
             RecordedEvent(
@@ -163,7 +187,7 @@ class LocalContext:
         )
         self.data_changed(resource)
 
-    def data_changed(self, resource: Resource) -> None:
+    def data_changed(self, resource: Reporting) -> None:
         """Remember the resource's id, state and data."""
         self.saved[resource.name] = {
             "resource_id": resource.resource_id,

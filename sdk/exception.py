@@ -169,6 +169,8 @@ class ResourceFailure(PlugsimError):
     ) -> None:
         self.resource = resource
         self.action = action
+        #: The exception that made the action fail, or None (a refusal carries only a message).
+        self.exc: BaseException | None
         if isinstance(exception_or_error, BaseException):
             self.exc = exception_or_error
             self.error = type(exception_or_error).__name__

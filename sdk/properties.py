@@ -137,7 +137,7 @@ def _looks_like_schema_dict(data: Mapping[str, Any]) -> bool:
     return isinstance(data.get("type"), str) and data.get("type") in constr.Schema.TYPES
 
 
-class _Schemata(dict):  # type: ignore[type-arg]
+class _Schemata(dict[str, Any]):
     """A dict :func:`schemata` already converted (so converting it again is free).
 
     Whoever changes it afterwards must keep every value a :class:`Schema`.
@@ -229,7 +229,7 @@ class Property:
         self.path = list(path) + ([name] if name is not None else [])
 
     @classmethod
-    def _make(cls, schema: Schema, name: str | int, context: Any, base: list[Any]) -> Property:
+    def _make(cls, schema: Schema, name: str | int, context: Any, base: Sequence[Any]) -> Property:
         """Build a Property from an already converted schema (the hot path of Properties)."""
         prop = cls.__new__(cls)
         prop.schema = schema

@@ -6,11 +6,12 @@ See :class:`Resource` for the lifecycle contract.
 from __future__ import annotations
 
 import asyncio
+import builtins
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
-from sdk import _actions, exception, rsrc_defn
+from sdk import _actions, exception, rsrc_defn, transitions
 from sdk import attributes as attributes_mod
 from sdk import properties as properties_mod
 from sdk._attrs import AttributesMixin
@@ -19,37 +20,13 @@ from sdk._schemas import class_schemas
 from sdk._update import UpdateMixin
 from sdk._validation import ValidationMixin
 from sdk.clients import ClientPlugin
+from sdk.context import ResourceContext, StackInfo
 from sdk.support import SupportStatus
+from sdk.transitions import ResourceState
 
 __all__ = ["Resource", "ResourceState"]
 
 LOG = logging.getLogger(__name__)
-
-
-class ResourceState(NamedTuple):
-    """A resource's state: ``(action, status)``.
-
-    ``str()`` gives ``'CREATE_COMPLETE'``, and the state compares equal both
-    to the tuple ``('CREATE', 'COMPLETE')`` and to the string
-    ``'CREATE_COMPLETE'``. Its hash is the tuple's.
-    """
-
-    action: str
-    status: str
-
-    def __str__(self) -> str:
-        return f"{self.action}_{self.status}"
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, str):
-            return str(self) == other
-        return tuple.__eq__(self, other)
-
-    def __ne__(self, other: object) -> bool:
-        result = self.__eq__(other)
-        return result if result is NotImplemented else not result
-
-    __hash__ = tuple.__hash__
 
 
 class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
@@ -79,7 +56,10 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
     ``<ACTION>_FAILED`` with the reason ``'<ExceptionClass>: <message>'`` and
     raises :class:`sdk.exception.ResourceFailure` wrapping it. An action asked
     for in a state that does not allow it raises ``ResourceFailure`` without a
-    state change (e.g. ``'State DELETE_COMPLETE invalid for suspend'``).
+    state change (e.g. ``'State DELETE_COMPLETE invalid for suspend'``). Which
+    states allow which action is the transition table of :mod:`sdk.transitions`,
+    the same table the test kit checks every transition against; the class
+    constants ``Resource.CREATE``, ``Resource.COMPLETE`` ... are its names.
 
     **Retries.** When create fails with :class:`sdk.exception.ResourceInError`
     or an error the client plug-in classifies as a conflict or over-limit, the
@@ -129,37 +109,6 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
     touches a real clock or the engine's internals.
     """
 
-    ACTIONS: ClassVar[tuple[str, ...]] = (
-        "INIT",
-        "CREATE",
-        "DELETE",
-        "UPDATE",
-        "ROLLBACK",
-        "SUSPEND",
-        "RESUME",
-        "ADOPT",
-        "SNAPSHOT",
-        "CHECK",
-    )
-    INIT = "INIT"
-    CREATE = "CREATE"
-    DELETE = "DELETE"
-    UPDATE = "UPDATE"
-    ROLLBACK = "ROLLBACK"
-    SUSPEND = "SUSPEND"
-    RESUME = "RESUME"
-    ADOPT = "ADOPT"
-    SNAPSHOT = "SNAPSHOT"
-    CHECK = "CHECK"
-
-    STATUSES: ClassVar[tuple[str, ...]] = ("IN_PROGRESS", "FAILED", "COMPLETE")
-    IN_PROGRESS = "IN_PROGRESS"
-    FAILED = "FAILED"
-    COMPLETE = "COMPLETE"
-
-    BASE_ATTRIBUTES: ClassVar[tuple[str, ...]] = (attributes_mod.SHOW,)
-    SHOW = attributes_mod.SHOW
-
     #: The property schema: ``{name: sdk.properties.Schema}``.
     properties_schema: ClassVar[Mapping[str, Any]] = {}
     #: The attribute schema: ``{name: sdk.attributes.Schema}`` (``show`` is added).
@@ -182,7 +131,7 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
         self,
         name: str,
         definition: rsrc_defn.ResourceDefinition,
-        context: Any,
+        context: ResourceContext,
         resolver: Callable[[Any], Any] | None = None,
     ) -> None:
         if not isinstance(name, str) or not name:
@@ -249,7 +198,7 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
         return self.t
 
     @property
-    def stack(self) -> Any:
+    def stack(self) -> StackInfo:
         """The :class:`sdk.context.StackInfo` of the stack this resource belongs to."""
         return self.context.stack
 
@@ -337,7 +286,7 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
         action: str,
         body: Callable[[], Awaitable[Any]],
         pre: Callable[[], Any] | None = None,
-        expected: tuple[type[BaseException], ...] = (),
+        expected: tuple[builtins.type[BaseException], ...] = (),
     ) -> Any:
         """Record *action* around *body*: IN_PROGRESS, then COMPLETE or FAILED."""
         self.state_set(action, self.IN_PROGRESS)
@@ -363,7 +312,11 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
             self._running = None
             self.cancel_reason = None
 
-    def _handler(self, handler_name: str, check_name: str | None = None, *args: Any):
+    def _handler(
+        self, handler_name: str, check_name: str | None = None, *args: Any
+    ) -> Callable[[], Awaitable[Any]]:
+        """The body of an action: run ``handle_<handler_name>(*args)``, poll its check."""
+
         async def body() -> Any:
             return await _actions.run_handler(self, handler_name, check_name or handler_name, args)
 
@@ -371,6 +324,11 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
 
     def _invalid(self, action: str, verb: str) -> exception.ResourceFailure:
         return exception.ResourceFailure(f"State {self.state} invalid for {verb}", self, action)
+
+    def _guard(self, action: str) -> None:
+        """Refuse *action* unless the transition table lets it start from the current state."""
+        if not transitions.may_start(self.state, action):
+            raise self._invalid(action, action.lower())
 
     async def _sleep(self, seconds: float, action: str) -> None:
         try:
@@ -389,8 +347,7 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
         adopts that id instead (ADOPT, then CHECK) and ``handle_create`` never
         runs. Retries as the class docstring describes.
         """
-        if self.state != (self.INIT, self.COMPLETE):
-            raise self._invalid(self.CREATE, "create")
+        self._guard(self.CREATE)
         if self.external_id is not None:
             await self._run_action(
                 self.ADOPT, self._handler("adopt", None, {"resource_id": self.external_id})
@@ -430,6 +387,7 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
 
     async def adopt(self, resource_data: Mapping[str, Any]) -> None:
         """Adopt an existing physical resource (``handle_adopt(resource_data)``)."""
+        self._guard(self.ADOPT)
         await self._run_action(self.ADOPT, self._handler("adopt", None, resource_data))
 
     def handle_adopt(self, resource_data: Mapping[str, Any] | None = None) -> None:
@@ -460,8 +418,9 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
         Nothing happens (no event) when the resource was never created
         (``INIT_*``) or is already ``DELETE_COMPLETE``.
         """
-        if self.state == (self.DELETE, self.COMPLETE) or self.action == self.INIT:
+        if self.state in transitions.NOTHING_THERE:
             return
+        self._guard(self.DELETE)
         initial_state = self.state
         policy = self.effective_deletion_policy()
 
@@ -515,24 +474,17 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
         As in Heat, refused in any ``DELETE_*`` state and in any state that is
         neither COMPLETE nor a SUSPEND state (a failed suspend may be retried).
         """
-        if self.action == self.DELETE or (
-            self.action != self.SUSPEND and self.status != self.COMPLETE
-        ):
-            raise self._invalid(self.SUSPEND, "suspend")
+        self._guard(self.SUSPEND)
         await self._run_action(self.SUSPEND, self._handler("suspend"))
 
     async def resume(self) -> None:
         """Resume the resource; allowed from SUSPEND_COMPLETE, RESUME_FAILED, RESUME_COMPLETE."""
-        if self.state not in (
-            (self.SUSPEND, self.COMPLETE),
-            (self.RESUME, self.FAILED),
-            (self.RESUME, self.COMPLETE),
-        ):
-            raise self._invalid(self.RESUME, "resume")
+        self._guard(self.RESUME)
         await self._run_action(self.RESUME, self._handler("resume"))
 
     async def snapshot(self) -> dict[str, Any]:
         """Snapshot the resource; return the resource data (what the stack snapshot keeps)."""
+        self._guard(self.SNAPSHOT)
         await self._run_action(self.SNAPSHOT, self._handler("snapshot"))
         return self.data()
 
@@ -558,6 +510,7 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
         if not callable(getattr(self, "handle_check", None)):
             if self.state == (self.INIT, self.COMPLETE):
                 return
+            self._guard(self.CHECK)
             self.state_set(self.CHECK, self.COMPLETE, f"CHECK not supported for {self.type()}")
             return
         if self.state == (self.INIT, self.COMPLETE):
@@ -567,4 +520,5 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
             raise exception.ResourceFailure(
                 f"Resource {self.name} not created yet.", self, self.CHECK
             )
+        self._guard(self.CHECK)
         await self._run_action(self.CHECK, self._handler("check"))

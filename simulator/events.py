@@ -78,8 +78,84 @@ def format_time(seconds: float) -> str:
     return f"{hours:02d}:{minutes:02d}:{secs:02d}.{millis:03d}"
 
 
-def format_event(ev: Event) -> str:
-    """Render one event as a human-readable timeline line."""
+#: Virtual instant 0 as a calendar time, for ISO-8601 timestamps in machine-readable output.
+VIRTUAL_EPOCH = "1970-01-01T00:00:00Z"
+
+
+def format_iso(seconds: float) -> str:
+    """Render a virtual instant as an ISO-8601 timestamp counted from :data:`VIRTUAL_EPOCH`.
+
+    ``38.036`` gives ``1970-01-01T00:00:38.036Z``; millisecond precision, like :func:`format_time`.
+    """
+    import datetime
+
+    millis = int(round(seconds * 1000))
+    instant = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC) + datetime.timedelta(
+        milliseconds=millis
+    )
+    return instant.strftime("%Y-%m-%dT%H:%M:%S.") + f"{millis % 1000:03d}Z"
+
+
+def format_event(ev: Event, paths: StackPaths | None = None) -> str:
+    """Render one event as a human-readable timeline line.
+
+    With *paths* (fed every event in order), resources of nested stacks are named by their stack path
+    (``web1/server``) and a nested stack's own events by its owner (``web1 (nested stack)``).
+    """
     pid = f" [{ev.physical_resource_id}]" if ev.physical_resource_id else ""
     reason = f": {ev.reason}" if ev.reason else ""
-    return f"{format_time(ev.time)}  {ev.resource_name} {ev.state}{pid}{reason}"
+    name = paths.label(ev) if paths is not None else ev.resource_name
+    return f"{format_time(ev.time)}  {name} {ev.state}{pid}{reason}"
+
+
+class StackPaths:
+    """Names events by stack path while they stream, for logs a person reads.
+
+    A nested stack belongs to the resource whose physical id is the nested stack's id; while that
+    resource has no id yet (its nested stack is being created), the engine's naming of nested stacks
+    (``<parent stack>-<resource>``) tells the owner, checked against the resources seen in the parent.
+    """
+
+    def __init__(self) -> None:
+        self._owner: dict[str, tuple[str, str]] = {}
+        self._names: dict[str, str] = {}
+        self._resources: dict[str, set[str]] = {}
+        self._paths: dict[str, str] = {}
+
+    def prefix(self, stack_id: str) -> str:
+        """The path of stack *stack_id*: '' at the top level, ``web1/`` for the stack web1 owns."""
+        if stack_id in self._paths:
+            return self._paths[stack_id]
+        owner = self._owner.get(stack_id)
+        if owner is None or owner[0] == stack_id:
+            return ""
+        prefix = self.prefix(owner[0]) + owner[1] + "/"
+        self._paths[stack_id] = prefix
+        return prefix
+
+    def feed(self, ev: Event) -> None:
+        """Learn what *ev* tells about stacks and their owners."""
+        if ev.is_stack_event:
+            if ev.stack_id not in self._names:
+                self._names[ev.stack_id] = ev.stack_name
+                for sid, name in self._names.items():
+                    owner = ev.stack_name[len(name) + 1 :]
+                    if ev.stack_name.startswith(name + "-") and owner in self._resources.get(
+                        sid, ()
+                    ):
+                        self._owner.setdefault(ev.stack_id, (sid, owner))
+                        break
+            return
+        self._resources.setdefault(ev.stack_id, set()).add(ev.resource_name)
+        pid = ev.physical_resource_id
+        if pid and pid != ev.stack_id and pid not in self._owner:
+            self._owner[pid] = (ev.stack_id, ev.resource_name)
+            self._paths.pop(pid, None)
+
+    def label(self, ev: Event) -> str:
+        """*ev*'s subject: ``web1/server``, ``web1 (nested stack)`` or the plain name (after feeding it)."""
+        self.feed(ev)
+        prefix = self.prefix(ev.stack_id)
+        if ev.is_stack_event:
+            return f"{prefix.rstrip('/')} (nested stack)" if prefix else ev.resource_name
+        return prefix + ev.resource_name

@@ -10,12 +10,14 @@ The run succeeded when every phase ended COMPLETE and nothing leaked.
 
 from __future__ import annotations
 
+import os
+import shlex
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from simulator.events import Event, format_event, format_time
+from simulator.events import Event, StackPaths, format_event, format_iso, format_time
 
 
 @dataclass
@@ -42,6 +44,8 @@ class Phase:
             "reason": self.reason,
             "virtual_start": self.virtual_start,
             "virtual_end": self.virtual_end,
+            "virtual_start_iso": format_iso(self.virtual_start),
+            "virtual_end_iso": format_iso(self.virtual_end),
             "virtual_seconds": self.virtual_end - self.virtual_start,
             "wall_seconds": round(self.wall_seconds, 6),
             "ok": self.ok,
@@ -60,6 +64,13 @@ class Report:
     faults: list[dict[str, Any]] = field(default_factory=list)
     wall_seconds: float = 0.0
     virtual_seconds: float = 0.0
+    #: what the run was given, for the replay line
+    environment: list[str] = field(default_factory=list)
+    fault_spec: str | None = None
+    update_template: str | None = None
+    #: the stack's graph (with states after create) and its template's dependencies
+    graph: Any = None
+    dependencies: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -75,15 +86,47 @@ class Report:
             "virtual_seconds": self.virtual_seconds,
             "wall_seconds": round(self.wall_seconds, 6),
             "phases": [p.to_dict() for p in self.phases],
-            "events": [e.to_dict() for e in self.events],
+            "events": [{**e.to_dict(), "time_iso": format_iso(e.time)} for e in self.events],
             "leaks": self.leaks,
             "injected_faults": self.faults,
         }
 
+    def replay(self) -> str:
+        """The command line that runs this simulation again, event for event."""
+        words = ["plugsim", "simulate", self.template]
+        for env in self.environment:
+            words += ["-e", env]
+        words += ["--seed", str(self.seed)]
+        if self.fault_spec:
+            words += ["--faults", self.fault_spec]
+        if self.update_template:
+            words += ["--update-template", self.update_template]
+        return shlex.join(words)
+
+    def to_page(self) -> Any:
+        """The run as a :class:`simulator.views.page.RunPage` (render it with ``render_page``)."""
+        from simulator.views.graph import to_svg
+        from simulator.views.page import RunPage
+
+        return RunPage(
+            title=f"plugsim simulate {self.template}",
+            ok=self.ok,
+            seed=self.seed,
+            replay=self.replay(),
+            summary=[("Wall time", f"{self.wall_seconds:.3f} s")],
+            phases=[p.to_dict() for p in self.phases],
+            events=list(self.events),
+            faults=self.faults,
+            leaks=self.leaks,
+            graph_svg=to_svg(self.graph) if self.graph is not None else "",
+            dependencies=self.dependencies,
+        )
+
     def to_text(self) -> str:
         """The human-readable report."""
         lines = [f"plugsim simulate {self.template} (seed {self.seed})", "", "Timeline:"]
-        lines += [f"  {format_event(e)}" for e in self.events]
+        paths = StackPaths()
+        lines += [f"  {format_event(e, paths)}" for e in self.events]
         lines += ["", "Phases:"]
         for p in self.phases:
             lines.append(
@@ -98,7 +141,7 @@ class Report:
         )
         if self.faults:
             lines.append(f"Injected faults: {len(self.faults)}")
-            lines += [f"  {f}" for f in self.faults]
+            lines += _fault_table(self.faults)
         if self.leaks:
             lines.append(f"LEAKED fake-cloud resources: {len(self.leaks)}")
             lines += [
@@ -145,7 +188,15 @@ def simulate(
     )
     if listener is not None:
         world.listeners.append(listener)
-    report = Report(seed=world.seed, template=str(template))
+        if hasattr(listener, "attach"):
+            listener.attach(world)
+    report = Report(
+        seed=world.seed,
+        template=str(template),
+        environment=[str(e) for e in environment if isinstance(e, str | os.PathLike)],
+        fault_spec=faults if isinstance(faults, str) else None,
+        update_template=str(update_template) if update_template is not None else None,
+    )
     first_event = world.store.last_event_id()
     before = world.cloud.snapshot_inventory()
     v0 = world.clock.now()
@@ -169,6 +220,7 @@ def simulate(
 
     try:
         phase("create", lambda: world.create_stack(stack_name, template, envs, parameters))
+        _capture_views(report, world.get_stack(stack_name, deleted_ok=True))
         if report.phases[-1].ok:
             if update_template is not None:
                 phase(
@@ -189,3 +241,35 @@ def simulate(
         world.close()
     report.wall_seconds = time.perf_counter() - started
     return report
+
+
+def _capture_views(report: Report, stack: Any) -> None:
+    """Keep what the pictures need of the stack after create: its graph and dependencies.
+
+    Nothing here may call the fake cloud (resolving outputs would): that would change the run.
+    """
+    from simulator.views.graph import from_stack
+
+    report.graph = from_stack(stack)
+    graph = stack.definition.dependencies()
+    report.dependencies = {"": {name: graph.requires(name) for name in graph}}
+
+
+def _fault_table(faults: list[dict[str, Any]]) -> list[str]:
+    """Injected faults as aligned columns: virtual time, call, effect, rule, entity."""
+    header = ("time", "call", "effect", "rule", "entity")
+    rows = [
+        (
+            format_time(float(f.get("time") or 0.0)),
+            f"{f.get('service')}.{f.get('operation')}",
+            str(f.get("effect") or ""),
+            str(f.get("rule_name") or f.get("rule_index", "")),
+            str(f.get("entity_id") or "-"),
+        )
+        for f in faults
+    ]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return [
+        "  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in [header, *rows]
+    ]

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from sdk import exception
 from sdk.clients import ClientPlugin
+from simulator.backend import DEFAULT_BACKEND, CloudBackend, load_backend, restore_backend
 from simulator.clock import VirtualClock, VirtualTimeEventLoop
 from simulator.events import Event
 from simulator.lifecycle import CONFIG_KEY, LifecycleRegistry, read_config
@@ -62,7 +63,7 @@ class World(StackAPI):
         store: Store | None = None,
         *,
         seed: int | None = None,
-        faults: Any = None,
+        faults: object = None,
         backend: str | None = None,
         plugin_dirs: Iterable[str | os.PathLike[str]] = (),
         entry_points: bool = True,
@@ -86,8 +87,15 @@ class World(StackAPI):
         self.rng = SeededRNG(self.seed)
         self.rng.setstate(self.store.get_meta("rng", {}))
         self.project_id = str(self.store.get_meta("project_id") or self.rng.uuid("project"))
-        self.backend = backend or self.store.get_meta("backend") or "default"
-        self.cloud = self._open_cloud(faults)
+        stored_backend = self.store.get_meta("backend")
+        if stored_seed is not None and backend and backend != (stored_backend or DEFAULT_BACKEND):
+            raise exception.ConfigurationError(
+                f"{self.store.path}: this world was created with the fake cloud backend "
+                f"{stored_backend or DEFAULT_BACKEND!r}; use a new --state to run on {backend!r}"
+            )
+        #: the ``plugsim.fake_clouds`` entry point the cloud is built (and restored) by
+        self.backend: str = backend or stored_backend or DEFAULT_BACKEND
+        self.cloud: CloudBackend = self._open_cloud(faults)
         self.registry = TypeRegistry(plugin_dirs, entry_points=entry_points)
         #: this engine's stack lifecycle plug-ins (``module:Class`` strings, classes or objects)
         self.lifecycle = LifecycleRegistry(
@@ -115,19 +123,16 @@ class World(StackAPI):
         path = str(state) if state is not None else default_state_path()
         return cls(Store(path), **kwargs)
 
-    def _open_cloud(self, faults: Any) -> Any:
-        from fake_clouds.core.registry import load_backend
-        from fake_clouds.core.world import FakeCloud
-
+    def _open_cloud(self, faults: object) -> CloudBackend:
+        """Restore the cloud through the backend that saved it, or build a new one."""
+        seed = derive_seed(self.seed, "cloud")
         state = self.store.get_meta("cloud")
         if state is not None:
-            cloud = FakeCloud.from_state(state, clock=self.clock)
+            cloud = restore_backend(self.backend, state, seed=seed, clock=self.clock)
             if faults is not None:
                 cloud.set_faults(faults)
             return cloud
-        return load_backend(
-            self.backend, seed=derive_seed(self.seed, "cloud"), clock=self.clock, faults=faults
-        )
+        return load_backend(self.backend, seed=seed, clock=self.clock, faults=faults)
 
     # -- housekeeping ---------------------------------------------------------
 
@@ -297,7 +302,7 @@ class World(StackAPI):
             environment,
             parameters,
             files=files,
-            plugin_dirs=[*self.registry.plugin_dirs, *plugin_dirs],
+            plugin_dirs=[*self.registry.plugin_dirs, *(os.fspath(d) for d in plugin_dirs)],
             limits=self.limits,
             project_plugins=project_plugins,
         )

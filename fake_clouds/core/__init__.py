@@ -5,21 +5,13 @@ from fake_clouds.core.injector import InjectedFault
 from fake_clouds.core.inventory import InventoryItem, InventorySnapshot, leaks
 from fake_clouds.core.latency import DEFAULT_LATENCY, LatencyModel, parse_distribution
 from fake_clouds.core.presets import FAULT_PRESETS
-from fake_clouds.core.registry import (
-    CLIENT_ALIASES,
-    ENTRY_POINT_GROUP,
-    available_backends,
-    default_backend,
-    load_backend,
-    register_service,
-)
+from fake_clouds.core.registry import CLIENT_ALIASES, register_service
 from fake_clouds.core.service import Service, operation
 from fake_clouds.core.world import FakeCloud, TraceEntry
 
 __all__ = [
     "CLIENT_ALIASES",
     "DEFAULT_LATENCY",
-    "ENTRY_POINT_GROUP",
     "FAULT_PRESETS",
     "FakeCloud",
     "FaultProfile",
@@ -30,10 +22,7 @@ __all__ = [
     "LatencyModel",
     "Service",
     "TraceEntry",
-    "available_backends",
-    "default_backend",
     "leaks",
-    "load_backend",
     "load_profile",
     "operation",
     "parse_distribution",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
+from typing import Protocol
 
 
 @dataclass(frozen=True, order=True)
@@ -35,12 +36,33 @@ class InventorySnapshot:
     keys: frozenset[tuple[str, str, str]]
 
 
+class InventoryMark(Protocol):
+    """Anything that remembers which identities were alive (an :class:`InventorySnapshot`)."""
+
+    @property
+    def keys(self) -> frozenset[tuple[str, str, str]]:
+        """``(service, kind, id)`` of every entity alive then."""
+
+
+@dataclass(frozen=True)
+class ServerView:
+    """A live server as the simulated deployment of the driver harness sees it."""
+
+    id: str
+    status: str
+    #: the virtual instant the status last changed
+    updated_at: float
+    #: the fault message of a server in error ('' when there is none)
+    fault: str = ""
+
+
 def leaks(
-    before: InventorySnapshot | Iterable[InventoryItem], after: Iterable[InventoryItem]
+    before: InventoryMark | Iterable[InventoryItem], after: Iterable[InventoryItem]
 ) -> list[InventoryItem]:
     """Return the entities in *after* that were not in *before*, pre-seeded ones excluded."""
-    if isinstance(before, InventorySnapshot):
-        known = before.keys
+    keys = getattr(before, "keys", None)
+    if isinstance(keys, frozenset):
+        known = keys
     else:
-        known = frozenset(item.key for item in before)
+        known = frozenset(item.key for item in before)  # type: ignore[union-attr]
     return sorted(item for item in after if item.key not in known and not item.preseeded)

@@ -16,15 +16,49 @@ import copy
 import functools
 import inspect
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
+from fake_clouds.core.call import Call
 from fake_clouds.core.entities import Entity, Transition
 from sdk import exception
-
-if TYPE_CHECKING:
-    from fake_clouds.core.world import FakeCloud
+from simulator.rng import SeededRNG
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
+
+
+class CloudHost(Protocol):
+    """What a service needs of the world it lives in (:class:`~fake_clouds.core.world.FakeCloud`)."""
+
+    @property
+    def rng(self) -> SeededRNG:
+        """The world's seeded streams (``ids``, ``latency``, ``faults`` ...)."""
+
+    @property
+    def call(self) -> Call:
+        """The operation in progress (an idle call outside any operation)."""
+
+    def now(self) -> float:
+        """Return the caller's virtual time."""
+
+    def new_id(self) -> str:
+        """Return a new UUID from the ``ids`` stream."""
+
+    def service(self, name: str) -> Service:
+        """Return another service of the world by name."""
+
+    def service_names(self) -> list[str]:
+        """Return the names of the world's services (sorted)."""
+
+    def dispatch(
+        self,
+        service: Service,
+        operation: str,
+        kind: str | None,
+        entity_id: str | None,
+        perform: Callable[[], T],
+    ) -> T:
+        """Run one operation through faults, latency, the state change and the trace."""
 
 
 def operation(name: str, *, kind: str | None = None, id_arg: str | None = None) -> Callable[[F], F]:
@@ -69,7 +103,7 @@ class Service:
     #: The Python client class (``client_class(service)``); None for no client.
     client_class: ClassVar[type | None] = None
 
-    def __init__(self, world: FakeCloud) -> None:
+    def __init__(self, world: CloudHost) -> None:
         self.world = world
         self.quotas: dict[str, int] = dict(self.default_quotas)
         self.counters: dict[str, Any] = {}
@@ -111,6 +145,14 @@ class Service:
                 raise exception.ConfigurationError(f"Service '{self.name}' has no Python client")
             self._client = self.client_class(self)
         return self._client
+
+    def seed_defaults(self) -> None:
+        """Add what a fresh world holds before any call (see :mod:`fake_clouds.default_world`).
+
+        The base service holds nothing; a service with a default catalogue
+        (flavors, images, a public network ...) adds it here with
+        :meth:`_create` and ``preseeded=True``.
+        """
 
     def set_quotas(self, quotas: dict[str, int]) -> None:
         """Override quotas; unknown names or bad values are a ConfigurationError."""
@@ -158,7 +200,7 @@ class Service:
         )
         if ent.id in self._store[kind]:
             raise exception.Conflict(f"{kind} {ent.id} already exists")
-        lag = self.world._consistency_lag("lag")
+        lag = self.world.call.consistency_lag("lag")
         if lag is not None:
             ent.visible_at = now + lag
         self._store[kind][ent.id] = ent
@@ -233,15 +275,15 @@ class Service:
         deleted entity linger in lists.
         """
         now = self._now()
+        call = self.world.call
         duration = 0.0
         if transitional is not None:
-            duration = self.world._sample_transition(self.name, ent.kind, phase)
-            duration *= self.world._time_factor()
-        effect = self.world._current_effect()
+            duration = call.transition_time(self.name, ent.kind, phase)
+        effect = call.effect
         attrs = dict(final_attrs or {})
         if effect == "error_state":
             final = self._error_status(ent.kind)
-            attrs = {"fault": {"message": self.world._current_reason(), "code": 500}}
+            attrs = {"fault": {"message": call.reason, "code": 500}}
         elif effect == "stuck" and transitional is not None:
             ent.status = transitional
             ent.updated_at = now
@@ -250,7 +292,7 @@ class Service:
         ent.pending.clear()
         ent.updated_at = now
         if final is None:
-            linger = self.world._consistency_lag("linger")
+            linger = call.consistency_lag("linger")
             if linger is not None:
                 ent.linger_until = now + duration + linger
         if transitional is None:

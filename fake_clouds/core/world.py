@@ -21,18 +21,30 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fake_clouds.core import registry
+from fake_clouds.core.call import Call
 from fake_clouds.core.faults import validate_against
 from fake_clouds.core.injector import FaultEngine, InjectedFault, Injection
-from fake_clouds.core.inventory import InventoryItem, InventorySnapshot, leaks
+from fake_clouds.core.inventory import (
+    InventoryItem,
+    InventoryMark,
+    InventorySnapshot,
+    ServerView,
+    leaks,
+)
 from fake_clouds.core.latency import LatencyModel, parse_distribution
 from fake_clouds.core.service import Service
 from sdk import exception
 from sdk.clients import ClientPlugin
 from simulator.clock import VirtualClock
 from simulator.rng import SeededRNG
+
+if TYPE_CHECKING:
+    import responses
+
+    from fake_clouds.rest.server import RestServer
 
 T = TypeVar("T")
 
@@ -75,7 +87,8 @@ class FakeCloud:
         :class:`FaultProfile`. *latency*: a :class:`LatencyModel` or its spec.
         *services*: names or classes (default: every built-in service).
         *quotas*: ``{service: {quota: limit}}`` overriding defaults.
-        *preseed*: add the default world (see :mod:`fake_clouds.core.default_world`).
+        *preseed*: add the default world (each service's :meth:`Service.seed_defaults`,
+        see :mod:`fake_clouds.default_world`).
         """
         self.seed = seed
         self.clock = clock if clock is not None else VirtualClock()
@@ -91,13 +104,11 @@ class FakeCloud:
         self.faults = FaultEngine()
         self.set_faults(faults)
         self._trace: list[TraceEntry] = []
-        self._call: Injection | None = None
+        self._call: Call | None = None
         self._in_call = False
-        self._factor = 1.0
         if preseed:
-            from fake_clouds.core.default_world import seed_default_world
-
-            seed_default_world(self)
+            for svc in self._services.values():
+                svc.seed_defaults()
 
     # --- services and clients -------------------------------------------------
 
@@ -188,8 +199,8 @@ class FakeCloud:
             latency = injection.rule.effect.params["after"]  # type: ignore[union-attr]
         self.clock.charge(latency)
         self._in_call = True
-        self._call = injection
-        self._factor = injection.rule.effect.params["factor"] if effect == "delay" else 1.0
+        factor = injection.rule.effect.params["factor"] if effect == "delay" else 1.0
+        self._call = Call(self.rng, self.latency, injection, factor)
         result: Any = None
         try:
             if effect in ("error", "over_limit", "throttle"):
@@ -210,7 +221,6 @@ class FakeCloud:
         finally:
             self._in_call = False
             self._call = None
-            self._factor = 1.0
         self._finish(service, operation, entity_id, result, "ok", start, latency, injection)
         return result
 
@@ -243,26 +253,10 @@ class FakeCloud:
                 )
             )
 
-    def _current_effect(self) -> str | None:
-        return self._call.effect_type if self._call else None
-
-    def _current_reason(self) -> str:
-        if self._call is None:
-            return ""
-        return str(self._call.rule.effect.params.get("reason") or "Injected fault")
-
-    def _time_factor(self) -> float:
-        return self._factor
-
-    def _sample_transition(self, service: str, kind: str, phase: str) -> float:
-        return self.latency.transition(service, kind, phase, self.rng.stream("latency"))
-
-    def _consistency_lag(self, which: str) -> float | None:
-        """Sample the eventual-consistency lag/linger of the current call, if any."""
-        if self._call is None or self._call.effect_type != "eventual_consistency":
-            return None
-        spec = self._call.rule.effect.params[which]
-        return parse_distribution(spec, which).sample(self.rng.stream("faults"))
+    @property
+    def call(self) -> Call:
+        """The operation in progress: its fault effect and time factor (idle between calls)."""
+        return self._call if self._call is not None else Call(self.rng, self.latency)
 
     # --- records ---------------------------------------------------------------
 
@@ -292,11 +286,32 @@ class FakeCloud:
         return InventorySnapshot(self.now(), frozenset(i.key for i in self.inventory()))
 
     def leaks(
-        self, since: InventorySnapshot | Iterable[InventoryItem] | None = None
+        self, since: InventoryMark | Iterable[InventoryItem] | None = None
     ) -> list[InventoryItem]:
         """Return entities alive now that were not alive at *since* (pre-seeded excluded)."""
         before = since if since is not None else InventorySnapshot(0.0, frozenset())
         return leaks(before, self.inventory())
+
+    # --- what the engine's port asks (see simulator.backend) --------------------------
+
+    def find_server(self, address: str) -> ServerView | None:
+        """Return the live server of the compute service that has *address*, if any."""
+        if "compute" not in self._services:
+            return None
+        return self._services["compute"].find_server(address)  # type: ignore[attr-defined,no-any-return]
+
+    def serve_rest(
+        self,
+        mock: responses.RequestsMock,
+        *,
+        tokens: Mapping[str, str] | None = None,
+        base_urls: Mapping[str, str] | None = None,
+    ) -> RestServer:
+        """Register this world's REST dialects on the ``responses`` mock *mock*."""
+        # Loaded on first use: requests and responses are only needed when REST is served.
+        from fake_clouds.rest.server import RestServer
+
+        return RestServer(self, tokens=tokens, base_urls=base_urls, mock=mock)
 
     # --- persistence -------------------------------------------------------------
 

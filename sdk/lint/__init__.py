@@ -20,7 +20,8 @@ finding.
 from sdk.lint.config import LintConfig, find_config, load_config
 from sdk.lint.formatters import render
 from sdk.lint.registry import Finding, Rule, Severity, all_rules, get_rule
-from sdk.lint.runner import ChecklistItem, LintReport, LintUsageError, lint_paths
+from sdk.lint.report import ChecklistItem, LintReport
+from sdk.lint.runner import LintUsageError, lint_paths
 
 __all__ = [
     "ChecklistItem",

@@ -46,6 +46,12 @@ def _fail(message: str) -> None:
     is_flag=True,
     help="Do not drive plug-ins and drivers on a fake cloud (static checks only).",
 )
+@click.option(
+    "--against",
+    metavar="OLD",
+    help="Compare each resource type's schemas with the old version OLD (a directory, a wheel, "
+    "an installed distribution or a git ref) and report upgrade problems (PS8xx).",
+)
 @click.option("--list-rules", is_flag=True, help="Print the rule catalogue and exit.")
 @click.option("--explain", "explain_id", metavar="ID", help="Print one rule's documentation.")
 @click.option(
@@ -65,6 +71,7 @@ def lint(
     fmt: str,
     inclusion: bool,
     no_dynamic: bool,
+    against: str | None,
     list_rules: bool,
     explain_id: str | None,
     config_path: Path | None,
@@ -96,9 +103,13 @@ def lint(
         except ConfigurationError as exc:
             _fail(str(exc))
     try:
-        report = lint_paths(paths, config=config, inclusion=inclusion, dynamic=not no_dynamic)
+        report = lint_paths(
+            paths, config=config, inclusion=inclusion, dynamic=not no_dynamic, against=against
+        )
     except LintUsageError as exc:
         _fail(str(exc))
+    for note in report.notes:
+        click.echo(f"plugsim lint: note: {note}", err=True)
     click.echo(render(report, fmt), nl=False)
     sys.exit(report.exit_code)
 

@@ -23,6 +23,7 @@ FAMILY_TITLES = {
     "dynamic": "Resource classes on a fake cloud (PS15x, off with --no-dynamic)",
     "driver": "Cloud driver modules (PS6xx)",
     "lifecycle": "Stack lifecycle plug-ins (PS7xx)",
+    "upgrade": "Upgrades: against the previous version (PS8xx, with --against OLD)",
 }
 
 

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from sdk.lint.driver_rules import is_driver, virtual_name
 from sdk.lint.dynamic import DynamicTimeout, bounded
 from sdk.lint.loading import network_blocked
 from sdk.lint.registry import Hit, Severity, rule
@@ -46,7 +47,6 @@ def conformance(module: PluginModule) -> list[Any]:
     """The conformance findings of *module* (cached; empty when the rules do not apply)."""
     if "driver_conformance" in module.cache:
         return module.cache["driver_conformance"]
-    from sdk.lint.driver_rules import is_driver, virtual_name
     from simulator.drivers._conformance_checks import Finding
 
     out: list[Any] = []

@@ -294,7 +294,3 @@ def virtual_name(module: PluginModule) -> str:
                     if isinstance(value, str):
                         return value
     return module.path.stem
-
-
-# The dynamic rules register from their own module (kept apart to keep files small).
-from sdk.lint import driver_dynamic  # noqa: E402, F401

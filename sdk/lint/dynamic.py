@@ -159,9 +159,9 @@ def _reason(exc: BaseException) -> str:
 _SERVICE_BOOKKEEPING = frozenset({"quotas", "counters", "entities"})
 
 
-def _cloud_snapshot(world: Any) -> Any:
+def _cloud_snapshot(world: Any) -> list[tuple[Any, ...]]:
     services = world.cloud.to_state()["services"]
-    out = []
+    out: list[tuple[Any, ...]] = []
     for service, state in sorted(services.items()):
         for key in sorted(set(state) - _SERVICE_BOOKKEEPING):  # e.g. the config agent's jobs
             out.append((service, key, repr(state[key])))

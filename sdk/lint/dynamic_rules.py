@@ -26,7 +26,7 @@ from sdk.lint.dynamic import ClassRun, drive_class
 from sdk.lint.loading import is_resource_class
 from sdk.lint.mapping_rules import MAPPING_FUNCTIONS, loaded, mapping_calls
 from sdk.lint.registry import Hit, Severity, rule
-from sdk.lint.runner import display_path
+from sdk.lint.report import display_path
 from sdk.lint.schema_model import class_attributes, class_properties, walk_properties
 from sdk.lint.source import ClassInfo, PluginModule
 

@@ -3,8 +3,8 @@
 A YAML file is an *environment* when it is a map without
 ``heat_template_version`` that has at least one section only environments
 have (``parameter_defaults``, ``resource_registry``, ``event_sinks``,
-``encrypted_param_names``, ``requires``). These rules register with the
-template family (:mod:`sdk.lint.template_rules` imports this module).
+``encrypted_param_names``, ``requires``). These rules belong to the
+template family; the registry lists this module with it.
 """
 
 from __future__ import annotations

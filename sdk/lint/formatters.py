@@ -1,6 +1,6 @@
 """Output formats: text, JSON, SARIF 2.1.0 and GitHub workflow annotations.
 
-Every formatter takes a :class:`~sdk.lint.runner.LintReport` and returns the
+Every formatter takes a :class:`~sdk.lint.report.LintReport` and returns the
 whole output as one string ending in a newline, with findings in (path,
 line, column, rule id) order so that equal inputs give byte-identical output.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 from sdk import __version__
 from sdk.lint.registry import Rule, Severity, all_rules
-from sdk.lint.runner import ChecklistItem, LintReport
+from sdk.lint.report import ChecklistItem, LintReport
 
 TOOL_NAME = "plugsim-lint"
 SARIF_SCHEMA = (

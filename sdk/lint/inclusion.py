@@ -37,7 +37,7 @@ from sdk.lint.config import LintConfig
 from sdk.lint.loading import network_blocked
 from sdk.lint.mapping_rules import is_plugin
 from sdk.lint.registry import Finding, Hit, Severity, rule
-from sdk.lint.runner import ChecklistItem, display_path
+from sdk.lint.report import ChecklistItem, display_path
 from sdk.lint.schema_model import parse_support
 from sdk.lint.source import PluginModule
 
@@ -152,6 +152,8 @@ class Package:
         local = self.local_names(module)
         seen: dict[str, Any] = {}
         for node in ast.walk(module.tree):
+            if not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
             names: list[str] = []
             if isinstance(node, ast.Import):
                 names = [alias.name.split(".")[0] for alias in node.names]

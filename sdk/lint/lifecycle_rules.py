@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import partial
 
 from sdk.lint.registry import Hit, Severity, rule
 from sdk.lint.source import ClassInfo, PluginModule, dotted_name
@@ -289,9 +290,7 @@ def check_mutation(module: PluginModule) -> Iterator[Hit]:
         except Exception:  # noqa: BLE001 - a class needing arguments cannot be probed
             continue
         try:
-            reasons = bounded(
-                lambda c=plugin_class: _mutation_reports(c), 30.0, f"{info.name} probe"
-            )
+            reasons = bounded(partial(_mutation_reports, plugin_class), 30.0, f"{info.name} probe")
         except Exception:  # noqa: BLE001 - a class that cannot be probed (timeout, crash) is skipped
             continue
         for reason in reasons:

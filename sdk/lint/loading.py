@@ -37,25 +37,20 @@ def network_blocked(while_: str = "importing a plug-in") -> Iterator[None]:
     def _blocked(*args: Any, **kwargs: Any) -> Any:
         raise NetworkBlocked(f"plugsim lint: network access is blocked while {while_}")
 
-    saved = (
-        socket.socket.connect,
-        socket.socket.connect_ex,
-        socket.create_connection,
-        socket.getaddrinfo,
+    names: tuple[tuple[object, str], ...] = (
+        (socket.socket, "connect"),
+        (socket.socket, "connect_ex"),
+        (socket, "create_connection"),
+        (socket, "getaddrinfo"),
     )
-    socket.socket.connect = _blocked  # type: ignore[method-assign]
-    socket.socket.connect_ex = _blocked  # type: ignore[method-assign]
-    socket.create_connection = _blocked  # type: ignore[assignment]
-    socket.getaddrinfo = _blocked  # type: ignore[assignment]
+    saved = [getattr(owner, name) for owner, name in names]
+    for owner, name in names:
+        setattr(owner, name, _blocked)
     try:
         yield
     finally:
-        (
-            socket.socket.connect,
-            socket.socket.connect_ex,
-            socket.create_connection,
-            socket.getaddrinfo,
-        ) = saved  # type: ignore[method-assign,assignment]
+        for (owner, name), original in zip(names, saved, strict=True):
+            setattr(owner, name, original)
 
 
 @dataclass

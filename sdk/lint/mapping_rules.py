@@ -183,7 +183,8 @@ def check_mapping_values(module: PluginModule) -> Iterator[Hit]:
                 shown = value.__name__ if isinstance(value, type) else repr(value)
                 yield module.hit(where, function=call.function, type_name=key, value=shown)
         return
-    if loaded(module) is None or loaded(module).module is not None:
+    result = loaded(module)
+    if result is None or result.module is not None:
         return
     resource_names = {c.name for c in module.resource_classes}
     for entry in static_entries(module):

@@ -4,8 +4,9 @@ A rule has a stable id (``PS101``), a kebab-case name, a default severity, the
 family it belongs to, a one-line message template, documentation with a bad
 and a good example, and a check function. Rule families live in their own
 modules (``resource_rules``, ``schema_rules`` ...) and register their rules
-here when imported; :func:`all_rules` imports every family first, so the
-catalogue is always complete and always in id order.
+here when imported. :data:`FAMILIES` lists every module of every family (a
+family may span several modules); :func:`all_rules` imports them all first,
+so the catalogue is always complete and always in id order.
 """
 
 from __future__ import annotations
@@ -35,19 +36,22 @@ class Severity(StrEnum):
 
 
 #: Where a check function looks. The runner calls each rule with the matching input.
-SCOPES = ("module", "project", "package", "template")
+SCOPES = ("module", "project", "package", "template", "upgrade")
 
-#: The rule families, in catalogue order, with the module that defines each.
-FAMILIES: dict[str, str] = {
-    "general": "sdk.lint.general_rules",
-    "resource": "sdk.lint.resource_rules",
-    "schema": "sdk.lint.schema_rules",
-    "mapping": "sdk.lint.mapping_rules",
-    "template": "sdk.lint.template_rules",
-    "inclusion": "sdk.lint.inclusion",
-    "dynamic": "sdk.lint.dynamic_rules",
-    "driver": "sdk.lint.driver_rules",
-    "lifecycle": "sdk.lint.lifecycle_rules",
+#: The rule families, in catalogue order, with the modules that define their rules. A rule
+#: module registers its rules when imported; it never imports another family module just to
+#: have it register.
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "general": ("sdk.lint.general_rules",),
+    "resource": ("sdk.lint.resource_rules",),
+    "schema": ("sdk.lint.schema_rules",),
+    "mapping": ("sdk.lint.mapping_rules",),
+    "template": ("sdk.lint.template_rules", "sdk.lint.environment_rules"),
+    "inclusion": ("sdk.lint.inclusion",),
+    "dynamic": ("sdk.lint.dynamic_rules",),
+    "driver": ("sdk.lint.driver_rules", "sdk.lint.driver_dynamic"),
+    "lifecycle": ("sdk.lint.lifecycle_rules",),
+    "upgrade": ("sdk.lint.upgrade_rules",),
 }
 
 
@@ -178,8 +182,9 @@ def _dedent(text: str) -> str:
 
 
 def _load_families() -> None:
-    for module in FAMILIES.values():
-        importlib.import_module(module)
+    for modules in FAMILIES.values():
+        for module in modules:
+            importlib.import_module(module)
 
 
 def all_rules() -> list[Rule]:

@@ -24,6 +24,11 @@ def _docstring_node(cls: ClassInfo) -> ast.Constant | None:
     return None
 
 
+def _docstring(node: ast.Constant | None) -> str:
+    """The text of a docstring node (``_docstring_node`` only returns string constants)."""
+    return node.value if node is not None and isinstance(node.value, str) else ""
+
+
 def _is_handler(name: str) -> bool:
     return name.startswith("handle_") or _CHECK.match(name) is not None
 
@@ -61,7 +66,7 @@ def check_docstring_missing(module: PluginModule) -> Iterator[Hit]:
     """Resource classes without a (non-blank) docstring."""
     for cls in module.resource_classes:
         node = _docstring_node(cls)
-        if node is None or not node.value.strip():
+        if node is None or not _docstring(node).strip():
             yield module.hit(cls.node, cls=cls.name)
 
 
@@ -95,9 +100,9 @@ def check_docstring_summary(module: PluginModule) -> Iterator[Hit]:
     """PEP 257 summary-line problems in resource class docstrings."""
     for cls in module.resource_classes:
         node = _docstring_node(cls)
-        if node is None or not node.value.strip():
+        if node is None or not _docstring(node).strip():
             continue
-        lines = node.value.expandtabs().splitlines()
+        lines = _docstring(node).expandtabs().splitlines()
         while lines and not lines[0].strip():
             lines.pop(0)
         summary = lines[0].strip()

@@ -3,21 +3,22 @@
 :func:`lint_paths` is the one entry point the CLI and tests use. It raises
 :class:`LintUsageError` when it cannot run at all (a path that does not exist
 or cannot be read, a broken configuration); everything a plug-in does wrong,
-including crashing on import, is a :class:`~sdk.lint.registry.Finding`.
+including crashing on import, is a :class:`~sdk.lint.registry.Finding`. The
+report's shapes live in :mod:`sdk.lint.report`.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sdk.exception import ConfigurationError, PlugsimError
 from sdk.lint import suppress
 from sdk.lint.config import LintConfig, find_config
-from sdk.lint.registry import Finding, Hit, Rule, Severity, all_rules
+from sdk.lint.registry import Finding, Hit, Rule, all_rules
+from sdk.lint.report import LintReport, display_path
 from sdk.lint.source import PluginModule
 
 #: Directories never descended into: the loader does not load tests, and tools' caches.
@@ -29,51 +30,6 @@ TEMPLATE_SUFFIXES = (".yaml", ".yml")
 
 class LintUsageError(PlugsimError):
     """The linter cannot run: bad arguments, an unreadable path, a broken configuration."""
-
-
-@dataclass
-class ChecklistItem:
-    """One line of the inclusion checklist."""
-
-    title: str
-    rule_ids: tuple[str, ...]
-    status: str
-    note: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain-dict form for JSON output."""
-        return {
-            "item": self.title,
-            "rules": list(self.rule_ids),
-            "status": self.status,
-            "note": self.note,
-        }
-
-
-@dataclass
-class LintReport:
-    """What a lint run found."""
-
-    findings: list[Finding] = field(default_factory=list)
-    files: int = 0
-    checklist: list[ChecklistItem] | None = None
-
-    def count(self, severity: Severity) -> int:
-        """How many findings have *severity*."""
-        return sum(1 for f in self.findings if f.severity is severity)
-
-    @property
-    def exit_code(self) -> int:
-        """0 when there is no error finding, else 1."""
-        return 1 if self.count(Severity.ERROR) else 0
-
-
-def display_path(path: Path) -> str:
-    """*path* relative to the working directory when it is below it, in POSIX form."""
-    try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return path.resolve().as_posix()
 
 
 def collect(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[Path], list[Path]]:
@@ -167,13 +123,16 @@ def lint_paths(
     inclusion: bool = False,
     ruff: str | None = "ruff",
     dynamic: bool = True,
+    against: str | None = None,
 ) -> LintReport:
     """Lint *paths* (files or directories) and return the report.
 
     *config* defaults to the ``[tool.plugsim.lint]`` table found by walking up
     from the first path. With *inclusion* the inclusion checklist rules run
     too and the report carries the checklist; *ruff* names the ruff executable
-    that checklist runs (None: treat ruff as not installed).
+    that checklist runs (None: treat ruff as not installed). With *against* (an
+    old version: directory, wheel, distribution or git ref) the upgrade rules
+    compare each resource type's schemas with the old version's.
     """
     python_files, template_files = collect(paths)
     if config is None:
@@ -194,9 +153,21 @@ def lint_paths(
         from sdk.lint.inclusion import Package
 
         package = Package.discover(paths, modules, ruff=ruff)
+    versions = None
+    if against is not None:
+        from sdk.lint.upgrade import compare
+
+        try:
+            versions = compare(paths, against)
+        except ConfigurationError as exc:
+            raise LintUsageError(str(exc)) from None
     findings: list[Finding] = []
     for rule in rules:
-        for hit in _run(rule, modules, templates, package):
+        if rule.scope == "upgrade":
+            hits = list(rule.check(versions)) if versions is not None else []
+        else:
+            hits = _run(rule, modules, templates, package)
+        for hit in hits:
             path = Path(hit.path)
             if config.ignored_in(path, rule.id):
                 continue
@@ -207,6 +178,8 @@ def lint_paths(
     _add_outside_comments(findings, comments)
     findings = sorted(set(suppress.apply(findings, comments)))
     report = LintReport(findings=findings, files=len(modules) + len(templates))
+    if versions is not None:
+        report.notes = list(versions.notes)
     if package is not None:
         from sdk.lint.inclusion import checklist
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from sdk.lint.source import UNKNOWN, ClassInfo, last_name, literal
 
@@ -168,7 +168,7 @@ def resolve_key(cls: ClassInfo, node: ast.AST) -> str:
     return ast.unparse(node)
 
 
-def _is_schema_call(node: ast.AST) -> bool:
+def _is_schema_call(node: ast.AST | None) -> TypeGuard[ast.Call]:
     return isinstance(node, ast.Call) and last_name(node.func) == "Schema"
 
 

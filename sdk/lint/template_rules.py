@@ -491,7 +491,3 @@ def check_hidden_outputs(template: TemplateFile) -> Iterator[Hit]:
         for name, path in _get_params(body, ("outputs", output)):
             if name in hidden:
                 yield template.hit(path, output=output, param=name)
-
-
-# Environment and capabilities rules belong to this family; importing registers them.
-from sdk.lint import environment_rules  # noqa: E402, F401

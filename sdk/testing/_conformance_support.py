@@ -21,7 +21,7 @@ def declared(cls: type, name: str) -> bool:
     return callable(found) and getattr(Resource, name, None) is not found
 
 
-def resolve_type(type_name: str) -> type:
+def resolve_type(type_name: str) -> type[Resource]:
     """Return the installed plug-in class registered as *type_name*."""
     from simulator.registry import TypeRegistry
 
@@ -31,7 +31,12 @@ def resolve_type(type_name: str) -> type:
             f"resource_type {type_name!r} is not an installed resource type "
             f"(set resource_class to the plug-in class instead)"
         )
-    return mapping[type_name]
+    plugin = mapping[type_name]
+    if not issubclass(plugin, Resource):
+        raise ConformanceDeclarationError(
+            f"resource_type {type_name!r} is registered to {plugin!r}, not a Resource subclass"
+        )
+    return plugin
 
 
 def validate_declaration(cls: type) -> None:

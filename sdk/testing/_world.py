@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from sdk import exception
+from sdk import exception, transitions
 from sdk.testing.watchdog import install_heartbeat, run_watched
 from simulator.registry import TypeRegistry
 from simulator.world import World
+
+if TYPE_CHECKING:
+    from fake_clouds.core.world import FakeCloud
 
 T = TypeVar("T")
 
@@ -39,25 +42,13 @@ class _Registry(TypeRegistry):
         return mapping
 
 
-def legal_transition(before: tuple[str, str], after: tuple[str, str]) -> bool:
-    """Return True when a resource (or stack) may move from *before* to *after*.
-
-    An action starts (``X_IN_PROGRESS``) from any settled state, or again while
-    it is in progress (retry notices); it ends (``X_COMPLETE``/``X_FAILED``)
-    only from ``X_IN_PROGRESS``. CHECK may also be recorded directly from a
-    settled state (a plug-in without ``handle_check``).
-    """
-    b_action, b_status = before
-    a_action, a_status = after
-    if a_status == "IN_PROGRESS":
-        return b_status != "IN_PROGRESS" or b_action == a_action
-    if before == (a_action, "IN_PROGRESS"):
-        return True
-    return a_action == "CHECK" and b_status != "IN_PROGRESS"
-
-
 class TransitionLog:
-    """Every resource transition seen in one world, checked as it happens."""
+    """Every resource transition seen in one world, checked as it happens.
+
+    Legality is :func:`sdk.transitions.legal`, the table the resource's own
+    guards read. A resource first seen is taken to be ``INIT_COMPLETE`` unless
+    :meth:`seed` said otherwise (a resource loaded from the store).
+    """
 
     def __init__(self) -> None:
         self.last: dict[int, tuple[str, str]] = {}
@@ -66,6 +57,12 @@ class TransitionLog:
         self.violations: list[str] = []
         self.count = 0
 
+    def seed(self, res: Any, state: tuple[str, str]) -> None:
+        """Note the state *res* is in before any transition is seen (one restored)."""
+        key = id(res)
+        self.keep[key] = res
+        self.last.setdefault(key, (state[0], state[1]))
+
     def observe(self, res: Any, action: str, status: str) -> None:
         """Record one transition of *res*; remember it when it is illegal."""
         key = id(res)
@@ -73,7 +70,7 @@ class TransitionLog:
         before = self.last.get(key, ("INIT", "COMPLETE"))
         after = (action, status)
         self.count += 1
-        if not legal_transition(before, after):
+        if not transitions.legal(before, after):
             self.violations.append(
                 f"resource '{res.name}' ({res.type()}): illegal transition "
                 f"{before[0]}_{before[1]} -> {action}_{status}"
@@ -101,7 +98,7 @@ class PlugsimWorld(World):
         if latency is not None:
             from fake_clouds.core.latency import LatencyModel
 
-            self.cloud.latency = (
+            self.fake_cloud("a latency marker").latency = (
                 latency if isinstance(latency, LatencyModel) else LatencyModel(latency)
             )
         self.transitions = TransitionLog()
@@ -111,6 +108,21 @@ class PlugsimWorld(World):
         self._lock = threading.Lock()
         self._heartbeat = install_heartbeat(self.loop)
         self.baseline = self.cloud.snapshot_inventory()
+
+    def fake_cloud(self, needed_for: str) -> FakeCloud:
+        """The world's backend as plugsim's :class:`FakeCloud`, which *needed_for* relies on.
+
+        The test kit drives any :class:`~simulator.backend.CloudBackend`; a few of its tools reach
+        into the fake cloud's services and say so clearly on another backend.
+        """
+        from fake_clouds.core.world import FakeCloud
+
+        if not isinstance(self.cloud, FakeCloud):
+            raise exception.ConfigurationError(
+                f"{needed_for} needs plugsim's fake cloud; this world's backend is "
+                f"{type(self.cloud).__name__}"
+            )
+        return self.cloud
 
     def add_type(self, name: str, cls: type) -> None:
         """Register *cls* under the resource type *name* for this world."""
@@ -124,6 +136,8 @@ class PlugsimWorld(World):
             return
         inner = ctx.state_changed
         log = self.transitions
+        for res in list(getattr(stack, "resources", {}).values()):
+            log.seed(res, (res.action, res.status))
 
         def state_changed(resource: Any, action: str, status: str, reason: str) -> None:
             log.observe(resource, action, status)
@@ -164,7 +178,7 @@ class PlugsimWorld(World):
     def leaked(self) -> list[Any]:
         """Entities alive now (after settling) that did not exist when the world began."""
         self.settle()
-        return self.cloud.leaks(self.baseline)
+        return list(self.cloud.leaks(self.baseline))
 
     def entity(self, physical_id: Any) -> Any:
         """Return the inventory item whose id is *physical_id*, or None."""
@@ -177,7 +191,9 @@ class PlugsimWorld(World):
 
     def delete_entity(self, item: Any) -> None:
         """Delete a fake-cloud entity behind the plug-in's back (its service's delete call)."""
-        service = self.cloud.service(item.service)
+        service = self.fake_cloud("deleting an entity behind a plug-in's back").service(
+            item.service
+        )
         for attr in sorted(dir(type(service))):
             meta = getattr(getattr(type(service), attr, None), "__fake_operation__", None)
             if meta is None or not meta[0].endswith(".delete"):

@@ -22,12 +22,13 @@ required attribute fails at import (so collection fails) naming it.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import pytest
 
 from sdk import exception
+from sdk.resource import Resource
 from sdk.testing._conformance_support import (
     ConformanceDeclarationError,
     Spy,
@@ -38,16 +39,17 @@ from sdk.testing._conformance_support import (
     validate_declaration,
 )
 from sdk.testing.harness import PlugsimEnv, ResourceHarness
+from sdk.testing.upgrade import UpgradeConformance
 
 __all__ = ["ConformanceDeclarationError", "ResourceConformance", "conformance_test_names"]
 
 
-class ResourceConformance:
+class ResourceConformance(UpgradeConformance):
     """Base class of a resource plug-in's conformance tests (see the module docstring)."""
 
     #: Mark an intermediate base class as abstract (its attributes are not checked).
     conformance_abstract: ClassVar[bool] = True
-    resource_class: ClassVar[type | None] = None
+    resource_class: ClassVar[type[Resource] | None] = None
     resource_type: ClassVar[str | None] = None
     valid_properties: ClassVar[Mapping[str, Any] | None] = None
     update_in_place: ClassVar[Mapping[str, Any] | None] = None
@@ -56,6 +58,10 @@ class ResourceConformance:
     expected_attributes: ClassVar[Mapping[str, Any] | None] = None
     cloud_states: ClassVar[Mapping[str, str]] = {}
     survives: ClassVar[Sequence[str] | None] = None
+
+    # The property-based validation tests, attached by _schema_checks() below.
+    test_validation_accepts_valid_maps: Callable[[ResourceConformance], None]
+    test_validation_rejects_invalid_maps: Callable[[ResourceConformance], None]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -67,7 +73,7 @@ class ResourceConformance:
     # -- helpers (not collected: no test_ prefix) ---------------------------------
 
     @classmethod
-    def plugin(cls) -> type:
+    def plugin(cls) -> type[Resource]:
         """The plug-in class under test."""
         if cls.resource_class is not None:
             return cls.resource_class
@@ -84,14 +90,14 @@ class ResourceConformance:
         *,
         faults: Any = None,
         seed: int | None = None,
-        plugin: type | None = None,
+        plugin: type[Resource] | None = None,
         properties: Mapping[str, Any] | None = None,
         **kwargs: Any,
     ) -> ResourceHarness:
         world = env.new_world(faults=faults, seed=seed if seed is not None else env.seed)
         return env.harness(
             plugin or self.plugin(),
-            dict(self.valid_properties if properties is None else properties),
+            dict((self.valid_properties or {}) if properties is None else properties),
             world=world,
             type_name=self.type_name(),
             **kwargs,
@@ -419,7 +425,8 @@ class ResourceConformance:
         plugin = self.plugin()
         if plugin.entity and plugin.default_client_name:
             show = res.FnGetAtt("show")
-            client = h.world.cloud.client(plugin.default_client_name)
+            cloud = h.world.fake_cloud("comparing the show attribute with the entity")
+            client = cloud.client(plugin.default_client_name)
             actual = getattr(client, plugin.entity).get(h.physical_id)
             actual = actual if isinstance(actual, dict) else actual.to_dict()
             assert show == actual, "the show attribute differs from the fake cloud's entity"
@@ -441,9 +448,12 @@ class ResourceConformance:
         calls: list[Any] = []
         base = self.plugin()
 
+        original = getattr(base, "handle_create_cancel", None)
+        assert callable(original)
+
         def cancel(resource: Any, *args: Any) -> Any:
             calls.append(args)
-            return base.handle_create_cancel(resource, *args)
+            return original(resource, *args)
 
         spy_class = type(base.__name__, (base,), {"handle_create_cancel": cancel})
         h = self._harness(plugsim_env, plugin=spy_class, timeout_mins=duration / 2 / 60)
@@ -506,7 +516,7 @@ def conformance_test_names() -> list[str]:
     ]
 
 
-def _validate(plugin: type, data: Mapping[str, Any]) -> None:
+def _validate(plugin: type[Resource], data: Mapping[str, Any]) -> None:
     from sdk.properties import Properties
 
     Properties(plugin.properties_schema, data, path=["resources", "r", "properties"]).validate()
@@ -520,7 +530,9 @@ def _is_function(value: Any) -> bool:
     )
 
 
-def _pinned(plugin: type, valid: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+def _pinned(
+    plugin: type[Resource], valid: Mapping[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Split *plugin*'s schema: ``(generated schema, pinned values)``.
 
     A required property with a custom constraint cannot be generated (only the

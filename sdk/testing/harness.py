@@ -25,7 +25,7 @@ import itertools
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import yaml
 
@@ -106,7 +106,7 @@ class StackHandle:
         """The engine's :class:`simulator.stack.Stack` (deleted stacks included)."""
         return self.world.get_stack(self.name, deleted_ok=True)
 
-    def create(self) -> StackHandle:
+    def create(self) -> Self:
         """Create the stack; return self."""
         self._run(
             "CREATE",
@@ -129,7 +129,7 @@ class StackHandle:
         *,
         disable_rollback: bool | None = None,
         timeout_mins: float | None = None,
-    ) -> StackHandle:
+    ) -> Self:
         """Update to *new_template* (None keeps the current one); return self."""
         tmpl = None if new_template is None else _template(new_template)
         if tmpl is not None:
@@ -147,22 +147,22 @@ class StackHandle:
         )
         return self
 
-    def suspend(self) -> StackHandle:
+    def suspend(self) -> Self:
         """Suspend every resource; return self."""
         self._run("SUSPEND", lambda: self.world.asuspend_stack(self.name))
         return self
 
-    def resume(self) -> StackHandle:
+    def resume(self) -> Self:
         """Resume every resource; return self."""
         self._run("RESUME", lambda: self.world.aresume_stack(self.name))
         return self
 
-    def check(self) -> StackHandle:
+    def check(self) -> Self:
         """Check every resource; return self."""
         self._run("CHECK", lambda: self.world.acheck_stack(self.name))
         return self
 
-    def delete(self) -> StackHandle:
+    def delete(self) -> Self:
         """Delete the stack; return self."""
         self._run("DELETE", lambda: self.world.adelete_stack(self.name))
         return self
@@ -171,7 +171,7 @@ class StackHandle:
         """Snapshot the stack; return the :class:`simulator.store.SnapshotRecord`."""
         return self._run("SNAPSHOT", lambda: self.world.asnapshot_stack(self.name, name))
 
-    def restore(self, snap: Any) -> StackHandle:
+    def restore(self, snap: Any) -> Self:
         """Restore from a snapshot (its record, id or name); return self."""
         ref = getattr(snap, "id", snap)
         self._run("RESTORE", lambda: self.world.arestore_stack(self.name, ref))
@@ -201,27 +201,27 @@ class StackHandle:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, functools.partial(method, *args, **kwargs))
 
-    async def acreate(self) -> StackHandle:
+    async def acreate(self) -> Self:
         """Awaitable :meth:`create` (the engine runs in a worker, in virtual time)."""
         return await self._in_worker(self.create)
 
-    async def aupdate(self, new_template: Any = None, **kwargs: Any) -> StackHandle:
+    async def aupdate(self, new_template: Any = None, **kwargs: Any) -> Self:
         """Awaitable :meth:`update`."""
         return await self._in_worker(self.update, new_template, **kwargs)
 
-    async def asuspend(self) -> StackHandle:
+    async def asuspend(self) -> Self:
         """Awaitable :meth:`suspend`."""
         return await self._in_worker(self.suspend)
 
-    async def aresume(self) -> StackHandle:
+    async def aresume(self) -> Self:
         """Awaitable :meth:`resume`."""
         return await self._in_worker(self.resume)
 
-    async def acheck(self) -> StackHandle:
+    async def acheck(self) -> Self:
         """Awaitable :meth:`check`."""
         return await self._in_worker(self.check)
 
-    async def adelete(self) -> StackHandle:
+    async def adelete(self) -> Self:
         """Awaitable :meth:`delete`."""
         return await self._in_worker(self.delete)
 
@@ -229,7 +229,7 @@ class StackHandle:
         """Awaitable :meth:`snapshot`."""
         return await self._in_worker(self.snapshot, name)
 
-    async def arestore(self, snap: Any) -> StackHandle:
+    async def arestore(self, snap: Any) -> Self:
         """Awaitable :meth:`restore`."""
         return await self._in_worker(self.restore, snap)
 

@@ -23,8 +23,10 @@ Nothing here is autouse: a test that asks for no plugsim fixture runs untouched.
 
 from __future__ import annotations
 
+import os
 import shlex
-from typing import Any
+from collections.abc import Callable, Generator, Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -32,6 +34,11 @@ from sdk import exception
 from sdk.testing.report import Coverage
 from sdk.testing.watchdog import DEFAULT_WALL_LIMIT
 from simulator.rng import derive_seed
+
+if TYPE_CHECKING:  # the harness imports the engine: loaded when a fixture is first used
+    from sdk.testing._world import PlugsimWorld
+    from sdk.testing.harness import PlugsimEnv, ResourceHarness, StackHandle
+    from simulator.clock import VirtualClock
 
 COVERAGE_KEY = pytest.StashKey[Coverage]()
 SEED_KEY = pytest.StashKey[int]()
@@ -62,7 +69,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--plugsim-report",
         default=None,
         metavar="PATH",
-        help="write the lifecycle coverage matrix as JSON to PATH",
+        help="PATH ending in .json: write the lifecycle coverage matrix there; any other PATH is "
+        "a directory: coverage.json plus one HTML page per failing plugsim test",
     )
     group.addoption(
         "--plugsim-wall-limit",
@@ -162,7 +170,7 @@ def plugsim_seed(request: pytest.FixtureRequest) -> int:
 
 
 @pytest.fixture
-def plugsim_env(request: pytest.FixtureRequest, plugsim_seed: int):
+def plugsim_env(request: pytest.FixtureRequest, plugsim_seed: int) -> Iterator[PlugsimEnv]:
     """A :class:`PlugsimEnv` for this test; every world it opens is closed afterwards."""
     from sdk.testing.harness import PlugsimEnv
 
@@ -179,45 +187,62 @@ def plugsim_env(request: pytest.FixtureRequest, plugsim_seed: int):
 
 
 @pytest.fixture
-def plugsim_world(plugsim_env: Any):
+def plugsim_world(plugsim_env: PlugsimEnv) -> PlugsimWorld:
     """The test's default simulated world (fresh per test, seeded)."""
     return plugsim_env.world
 
 
 @pytest.fixture
-def virtual_clock(plugsim_world: Any):
+def virtual_clock(plugsim_world: PlugsimWorld) -> VirtualClock:
     """The virtual clock of the test's world."""
     return plugsim_world.clock
 
 
 @pytest.fixture
-def fake_cloud(plugsim_world: Any):
+def fake_cloud(plugsim_world: PlugsimWorld) -> Any:
     """The fake cloud of the test's world (faults/latency from markers and options)."""
     return plugsim_world.cloud
 
 
 @pytest.fixture
-def stack_factory(plugsim_env: Any):
+def stack_factory(plugsim_env: PlugsimEnv) -> Callable[..., StackHandle]:
     """``stack_factory(template, environment=(), parameters=None, **kw)`` -> StackHandle."""
     return plugsim_env.stack
 
 
 @pytest.fixture
-def resource_harness(plugsim_env: Any):
+def resource_harness(plugsim_env: PlugsimEnv) -> Callable[..., ResourceHarness]:
     """``resource_harness(ResourceClass, properties, **kw)`` -> ResourceHarness."""
     return plugsim_env.harness
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]):
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[Any]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """Add the seed and the replay command to the report of a failing plugsim test."""
     report = yield
     if report.failed and item.stash.get(USED_KEY, False):
         seed = item.stash.get(SEED_KEY, None)
         text = f"seed: {seed} (session seed {session_seed(item.config)})\n"
         text += f"replay: {replay_command(item)}"
+        directory = report_directory(item.config)
+        env = getattr(item, "funcargs", {}).get("plugsim_env")
+        if directory is not None and env is not None:
+            from sdk.testing.report_pages import write_failure_pages
+
+            for path in write_failure_pages(directory, item.nodeid, report.when, env, text):
+                text += f"\nreport: {path}"
         report.sections.append(("plugsim", text))
     return report
+
+
+def report_directory(config: pytest.Config) -> str | None:
+    """The ``--plugsim-report`` directory (None when the option names a .json file or is unset)."""
+    path = config.getoption("--plugsim-report", None)
+    if not path or str(path).lower().endswith(".json"):
+        return None
+    return str(path)
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
@@ -226,6 +251,10 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if coverage is None:
         return
     path = config.getoption("--plugsim-report", None)
+    directory = report_directory(config)
+    if directory is not None:
+        os.makedirs(directory, exist_ok=True)
+        path = os.path.join(directory, "coverage.json")
     if coverage.plugins():
         terminalreporter.write_sep("=", "plugsim lifecycle coverage")
         for line in coverage.lines():

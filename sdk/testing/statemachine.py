@@ -22,11 +22,13 @@ and at teardown it deletes the stack and checks that nothing is left.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from sdk.resource import Resource
 from sdk.testing._world import PlugsimWorld
 
 #: The faults a step may run under (``None``: no fault).
@@ -39,7 +41,7 @@ FAULTS: tuple[Any, ...] = (
 
 
 def lifecycle_machine(
-    plugin: type,
+    plugin: type[Resource],
     valid_properties: Mapping[str, Any],
     *,
     updates: Sequence[Mapping[str, Any]] = (),
@@ -47,7 +49,7 @@ def lifecycle_machine(
     faults: Sequence[Any] = FAULTS,
 ) -> type[RuleBasedStateMachine]:
     """Return a state machine class driving *plugin* (see the module docstring)."""
-    type_name = type_name or f"Lifecycle::{plugin.__name__}"
+    registered: str = type_name or f"Lifecycle::{plugin.__name__}"
     base = dict(valid_properties)
     changes = [dict(u) for u in updates]
     fault_choices = list(faults)
@@ -55,7 +57,7 @@ def lifecycle_machine(
     def template(props: Mapping[str, Any]) -> dict[str, Any]:
         return {
             "heat_template_version": "2018-08-31",
-            "resources": {"r": {"type": type_name, "properties": dict(props)}},
+            "resources": {"r": {"type": registered, "properties": dict(props)}},
         }
 
     class LifecycleMachine(RuleBasedStateMachine):
@@ -69,7 +71,7 @@ def lifecycle_machine(
 
         def _world(self, seed: int) -> PlugsimWorld:
             if self.world is None:
-                self.world = PlugsimWorld(seed=seed, types={type_name: plugin}, wall_limit=10.0)
+                self.world = PlugsimWorld(seed=seed, types={registered: plugin}, wall_limit=10.0)
             return self.world
 
         def _act(self, fault: Any, factory: Any) -> None:
@@ -92,7 +94,8 @@ def lifecycle_machine(
         @rule(seed=st.integers(0, 2**16), fault=st.sampled_from(fault_choices))
         def create(self, seed: int, fault: Any) -> None:
             world = self._world(seed)
-            if world.store.get_stack("s") is not None and not world.store.get_stack("s").deleted:
+            stored = world.store.get_stack("s")
+            if stored is not None and not stored.deleted:
                 return
             self.props = dict(base)
             self._act(fault, lambda: world.acreate_stack("s", template(self.props)))
@@ -165,7 +168,7 @@ def lifecycle_machine(
             try:
                 if self.live:
                     for snap in world.list_snapshots("s"):
-                        world.run_blocking(lambda sid=snap.id: world.adelete_snapshot("s", sid))
+                        world.run_blocking(partial(world.adelete_snapshot, "s", snap.id))
                     world.run_blocking(lambda: world.adelete_stack("s"))
                     assert world.get_stack("s", deleted_ok=True).state == "DELETE_COMPLETE"
                 assert world.leaked() == []

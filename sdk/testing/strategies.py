@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from hypothesis import strategies as st
@@ -113,7 +114,7 @@ def _strings(schema: Schema) -> st.SearchStrategy[str]:
     if patterns:
         base: st.SearchStrategy[str] = st.from_regex(patterns[0].pattern, fullmatch=True)
         for extra in patterns[1:]:
-            base = base.filter(lambda s, p=extra.pattern: re.fullmatch(p, s) is not None)
+            base = base.filter(partial(_matches, extra.pattern))
         return base.filter(
             lambda s: (low is None or len(s) >= low) and (high is None or len(s) <= high)
         )
@@ -162,6 +163,36 @@ def values(schema: Schema) -> st.SearchStrategy[Any]:
             _KEY, _SCALAR, min_size=low or 0, max_size=high if high is not None else 4
         )
     return st.one_of(_SCALAR, st.lists(_SCALAR, max_size=3))
+
+
+def _matches(pattern: str, text: str) -> bool:
+    return re.fullmatch(pattern, text) is not None
+
+
+def _mismatches(pattern: str, text: str) -> bool:
+    return re.fullmatch(pattern, text) is None
+
+
+def _below(bound: float, distance: int) -> int:
+    """An integer *distance* below the range's minimum."""
+    return int(bound // 1) - distance
+
+
+def _above(bound: float, distance: int) -> int:
+    """An integer *distance* above the range's maximum."""
+    return int(-(-bound // 1)) + distance
+
+
+def _off_step(c: constr.Modulo, value: int) -> bool:
+    return value % c.step != c.offset
+
+
+def _breaks(constraint: Any, schema: Schema, value: Any) -> bool:
+    return not _ok(constraint, value, schema)
+
+
+def _labelled(name: str, rule: str, value: Any) -> tuple[str, str, Any]:
+    return (name, rule, value)
 
 
 def _ok(constraint: Any, value: Any, schema: Schema) -> bool:
@@ -214,11 +245,11 @@ def _breakers(name: str, schema: Schema) -> list[tuple[str, st.SearchStrategy[An
     for c in schema.constraints:
         bad: st.SearchStrategy[Any] | None = None
         if isinstance(c, constr.Range) and schema.type in (Schema.INTEGER, Schema.NUMBER):
-            sides = []
+            sides: list[st.SearchStrategy[Any]] = []
             if c.min is not None:
-                sides.append(st.integers(1, 1000).map(lambda d, m=c.min: int(m // 1) - d))
+                sides.append(st.integers(1, 1000).map(partial(_below, c.min)))
             if c.max is not None:
-                sides.append(st.integers(1, 1000).map(lambda d, m=c.max: int(-(-m // 1)) + d))
+                sides.append(st.integers(1, 1000).map(partial(_above, c.max)))
             bad = st.one_of(sides) if sides else None
         elif isinstance(c, constr.Length) and schema.type in (Schema.STRING, Schema.LIST):
             sides = []
@@ -236,16 +267,16 @@ def _breakers(name: str, schema: Schema) -> list[tuple[str, st.SearchStrategy[An
                 )
             bad = st.one_of(sides) if sides else None
         elif isinstance(c, constr.AllowedValues):
-            pool = (
+            pool: st.SearchStrategy[Any] = (
                 st.text(min_size=1, max_size=8) if schema.type == Schema.STRING else st.integers()
             )
             if schema.type == Schema.LIST:
                 pool = st.text(min_size=1, max_size=8).map(lambda v: [v])
-            bad = pool.filter(lambda v, c=c: not _ok(c, v, schema))
+            bad = pool.filter(partial(_breaks, c, schema))
         elif isinstance(c, constr.AllowedPattern) and schema.type == Schema.STRING:
-            bad = st.text(max_size=12).filter(lambda v, c=c: re.fullmatch(c.pattern, v) is None)
+            bad = st.text(max_size=12).filter(partial(_mismatches, c.pattern))
         elif isinstance(c, constr.Modulo):
-            bad = st.integers(-1000, 1000).filter(lambda v, c=c: v % c.step != c.offset)
+            bad = st.integers(-1000, 1000).filter(partial(_off_step, c))
         if bad is not None:
             out.append((type(c).__name__, bad))
     return out
@@ -274,7 +305,7 @@ def invalid_properties(
         if s.required and s.default is None:
             labelled.append((st.just((name, "required", None)), "required"))
         for rule, bad in _breakers(name, s):
-            labelled.append((bad.map(lambda v, n=name, r=rule: (n, r, v)), rule))
+            labelled.append((bad.map(partial(_labelled, name, rule)), rule))
 
     choices = [ch for ch, rule in labelled if rule in wanted]
     if not choices:

@@ -15,21 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from sdk.cloud_driver import SaltCloudExecutionTimeout, SaltCloudSystemExit
+from simulator.backend import CloudBackend
 from simulator.clock import VirtualClock
 from simulator.rng import SeededRNG
-
-
-def _contains(value: Any, needle: str) -> bool:
-    if isinstance(value, str):
-        return value == needle
-    if isinstance(value, Mapping):
-        return any(_contains(v, needle) for v in value.values())
-    if isinstance(value, list | tuple):
-        return any(_contains(v, needle) for v in value)
-    return False
 
 
 @dataclass
@@ -53,7 +44,7 @@ class DeployRecord:
 class DeploySimulator:
     """The harness's deploy hook (``DriverRuntime.deploy``)."""
 
-    cloud: Any
+    cloud: CloudBackend
     clock: VirtualClock
     rng: SeededRNG
     port_delay: tuple[float, float] = (5.0, 20.0)
@@ -62,20 +53,13 @@ class DeploySimulator:
     records: list[DeployRecord] = field(default_factory=list)
     _delays: dict[str, float] = field(default_factory=dict)
 
-    def _find_server(self, host: str) -> Any:
-        compute = self.cloud.service("compute")
-        for server in compute._live("server"):
-            if _contains(server.view(), host):
-                return server
-        return None
-
     def _delay(self, server_id: str) -> float:
         if server_id not in self._delays:
             low, high = self.port_delay
             self._delays[server_id] = self.rng.stream("deploy").uniform(low, high)
         return self._delays[server_id]
 
-    def _fail(self, rec: DeployRecord, message: str, timeout: bool = False) -> None:
+    def _fail(self, rec: DeployRecord, message: str, timeout: bool = False) -> NoReturn:
         rec.finished = self.clock.now()
         rec.message = message
         self.records.append(rec)
@@ -88,7 +72,7 @@ class DeploySimulator:
         timeout = float(settings.get("timeout") or 900)
         start = self.clock.now()
         rec = DeployRecord(host, method, None, start, start, False, "")
-        server = self._find_server(host)
+        server = self.cloud.find_server(host)
         if server is None:
             self._fail(
                 rec,
@@ -97,12 +81,11 @@ class DeploySimulator:
             )
         rec.server_id = server.id
         while True:
-            live = {s.id: s for s in self.cloud.service("compute")._live("server")}
-            current = live.get(server.id)
+            current = self.cloud.find_server(server.id)
             if current is None:
                 self._fail(rec, f"deploy to {host}:{port} failed: server {server.id} was deleted")
             if current.status == "ERROR":
-                fault = (current.attrs.get("fault") or {}).get("message", "")
+                fault = current.fault
                 self._fail(
                     rec,
                     f"deploy to {host}:{port} failed: server {server.id} is in ERROR"

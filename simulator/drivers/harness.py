@@ -37,6 +37,8 @@ import responses
 
 from sdk import cloud_driver as cd
 from sdk.exception import ConfigurationError, EntityNotFound, PlugsimError
+from simulator.backend import DEFAULT_BACKEND, CloudBackend, RestReport, RestService, load_backend
+from simulator.clock import VirtualClock
 from simulator.drivers.config import CloudConfig, load_cloud_config
 from simulator.drivers.deploy import DeploySimulator
 from simulator.drivers.loader import (
@@ -94,8 +96,8 @@ class DriverHarness:
         driver_dirs: Iterable[str | os.PathLike[str]] = (),
         bundled: bool = True,
         seed: int = 0,
-        faults: Any = None,
-        cloud: Any = None,
+        faults: object = None,
+        cloud: CloudBackend | None = None,
         rest: bool = True,
         rest_tokens: Mapping[str, str] | None = None,
         rest_base_urls: Mapping[str, str] | None = None,
@@ -107,21 +109,24 @@ class DriverHarness:
         """Build a harness (no driver is loaded until first used).
 
         *providers*/*profiles*/*settings*: paths or mappings in salt-cloud's
-        format. *cloud*: an existing fake cloud (e.g. a stored world's);
-        otherwise a default backend is built from *seed* and *faults*.
+        format. *cloud*: an existing fake cloud backend (e.g. a stored world's);
+        otherwise the ``default`` backend is built from *seed* and *faults*.
         *salt_mode*: run drivers with Salt's own ``__opts__``/``__utils__``
         (see :mod:`simulator.drivers.salt_mode`); None turns it on when Salt
         imports (or as ``PLUGSIM_SALT_MODE`` says).
         """
         self.config: CloudConfig = load_cloud_config(providers, profiles, settings)
         if cloud is None:
-            from fake_clouds.core.registry import load_backend
-
-            cloud = load_backend("default", seed=derive_seed(seed, "cloud"), faults=faults)
+            cloud = load_backend(
+                DEFAULT_BACKEND,
+                seed=derive_seed(seed, "cloud"),
+                clock=VirtualClock(),
+                faults=faults,
+            )
         elif faults is not None:
             cloud.set_faults(faults)
-        self.cloud = cloud
-        self.clock = cloud.clock
+        self.cloud: CloudBackend = cloud
+        self.clock: VirtualClock = cloud.clock
         self.epoch = float(epoch)
         self.bus = cloud_driver_bus(self.clock)
         self.deployer = DeploySimulator(
@@ -149,18 +154,11 @@ class DriverHarness:
         self._drivers: dict[str, LoadedDriver] = {}
         self._depth = 0
         self.mock = responses.RequestsMock(assert_all_requests_are_fired=False)
-        self.rest = self._serve_rest(rest_tokens, rest_base_urls) if rest else None
+        self.rest: RestService | None = None
+        if rest:
+            self.rest = cloud.serve_rest(self.mock, tokens=rest_tokens, base_urls=rest_base_urls)
 
     # --- sessions -------------------------------------------------------------------
-
-    def _serve_rest(
-        self, tokens: Mapping[str, str] | None, base_urls: Mapping[str, str] | None
-    ) -> Any:
-        try:
-            from fake_clouds.rest.server import RestServer
-        except ImportError:
-            return None
-        return RestServer(self.cloud, tokens=tokens, base_urls=base_urls, mock=self.mock)
 
     @contextmanager
     def session(self) -> Iterator[DriverHarness]:
@@ -368,18 +366,18 @@ class DriverHarness:
         """Return the virtual time in seconds."""
         return self.clock.now()
 
-    def rest_report(self) -> Any:
+    def rest_report(self) -> RestReport | None:
         """Return the fake REST server's report (calls, unserved endpoints, bugs), or None."""
         return self.rest.report() if self.rest is not None else None
 
 
-def cloud_driver_bus(clock: Any) -> cd.EventBus:
+def cloud_driver_bus(clock: VirtualClock) -> cd.EventBus:
     """Return an event bus stamping events with *clock*'s virtual time."""
     return cd.EventBus(clock=clock.now)
 
 
 def cloud_driver_runtime(
-    bus: cd.EventBus, clock: Any, epoch: float, deploy: Callable[..., Any]
+    bus: cd.EventBus, clock: VirtualClock, epoch: float, deploy: Callable[..., Any]
 ) -> cd.DriverRuntime:
     """Return the runtime the harness installs: virtual sleep/now, *bus*, simulated *deploy*."""
 

@@ -37,7 +37,7 @@ one) whose message starts with the file and the template path, e.g.
 ``web.yaml: resources.server.properties.name.get_param: ...``.
 """
 
-from simulator.template.definition import ParentInfo, StackDefinition
+from simulator.template.definition import StackDefinition
 from simulator.template.functions import (
     Function,
     FunctionError,
@@ -47,6 +47,7 @@ from simulator.template.functions import (
 )
 from simulator.template.loader import Template, load_template
 from simulator.template.parameters import ParameterValues, ParamSchema
+from simulator.template.scope import ParentInfo
 from simulator.template.versions import ALIASES, VERSIONS
 
 __all__ = [

@@ -10,7 +10,6 @@ and the outputs.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from sdk import exception
@@ -20,6 +19,7 @@ from simulator.template import functions_cfn as cfn
 from simulator.template import functions_core as core
 from simulator.template.conditions import Conditions
 from simulator.template.functions import (
+    OMIT,
     Function,
     ResourceView,
     StaticView,
@@ -29,22 +29,18 @@ from simulator.template.functions import (
 )
 from simulator.template.loader import Template
 from simulator.template.parameters import ParameterValues
-from simulator.template.parser import OMIT, Parser
-from simulator.template.scope import Scope
+from simulator.template.parser import Parser
+from simulator.template.scope import ParentInfo, Scope
+
+#: Function classes that name another resource, and the kind of edge they make.
+_REFERENCE_KINDS = {
+    "GetResource": "get_resource",
+    "Ref": "get_resource",
+    "GetAttr": "get_attr",
+    "GetAttrAll": "get_attr",
+}
 
 _PARSED_KEYS = ("properties", "metadata", "update_policy", "deletion_policy", "external_id")
-
-
-@dataclass(frozen=True)
-class ParentInfo:
-    """The resource a nested stack stands for (its "facade" in the parent stack)."""
-
-    name: str
-    type_name: str = ""
-    metadata: Any = None
-    deletion_policy: str = "Delete"
-    update_policy: Any = None
-    stack_name: str | None = None
 
 
 class _Resource:
@@ -295,6 +291,30 @@ class StackDefinition:
                     reqs.extend(d for d in dependencies(res.fields[key]) if d in enabled)
             graph.add(name, reqs)
         return graph
+
+    def references(self) -> list[tuple[str, str, str]]:
+        """Every ``(resource, requirement, kind)`` edge between enabled resources, in template order.
+
+        *kind* says how the template made the requirement: ``depends_on``, ``get_resource`` (also
+        ``Ref``) or ``get_attr`` (also ``Fn::GetAtt``). One pair may appear under several kinds.
+        """
+        enabled = {n for n, r in self._resources.items() if r.enabled}
+        edges: dict[tuple[str, str, str], None] = {}
+        for name, res in self._resources.items():
+            if not res.enabled:
+                continue
+            for dep in res.depends_on:
+                if dep in enabled:
+                    edges[(name, dep, "depends_on")] = None
+            for key in ("properties", "metadata", "update_policy"):
+                for fn in functions_in(res.fields.get(key)):
+                    kind = _REFERENCE_KINDS.get(type(fn).__name__)
+                    if kind is None:
+                        continue
+                    for dep in fn.dependencies() if kind == "get_resource" else [fn.target()]:
+                        if dep in enabled:
+                            edges[(name, dep, kind)] = None
+        return list(edges)
 
     def resolver(self, view: ResourceView) -> Callable[[Any], Any]:
         """Return a callable that resolves the functions in a parsed value against *view*."""

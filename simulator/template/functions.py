@@ -20,21 +20,28 @@ version accepts is decided in :mod:`simulator.template.versions`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-from sdk import exception
+from simulator.template.scope import FunctionError, Scope
 
-if TYPE_CHECKING:
-    from simulator.template.scope import Scope
+__all__ = ["OMIT", "Function", "FunctionError", "ResourceView"]
 
 
-class FunctionError(exception.StackValidationFailed):
-    """An intrinsic function got arguments it cannot work with.
+class _Omit:
+    """The value of a two-argument ``if`` whose condition is false: drop the item."""
 
-    Raised while parsing (bad argument shapes, a function the version lacks)
-    and while resolving (e.g. ``list_join`` of a map). ``path`` is where the
-    function sits in the template, ``source`` the template file.
-    """
+    _instance: _Omit | None = None
+
+    def __new__(cls) -> _Omit:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "OMIT"
+
+
+OMIT = _Omit()
 
 
 class ResourceView(Protocol):

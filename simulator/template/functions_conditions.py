@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.template.functions import Function, ResourceView, resolve
+from simulator.template.functions import OMIT, Function, ResourceView, resolve
 
 
 class If(Function):
@@ -24,8 +24,6 @@ class If(Function):
     @classmethod
     def parse(cls, parser: Any, fn_name: str, raw_args: Any, path: list[Any]) -> Any:
         """Choose the branch now (or, in a check scope, parse both)."""
-        from simulator.template.parser import OMIT
-
         scope = parser.scope
         where = [*path, fn_name]
         counts = (2, 3) if cls.nullable else (3,)

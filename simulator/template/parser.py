@@ -22,27 +22,11 @@ from __future__ import annotations
 from typing import Any
 
 from simulator.template import versions
+from simulator.template.functions import OMIT
 from simulator.template.scope import Scope
 
 #: Deepest nesting of maps/lists accepted in one template value.
 MAX_DEPTH = 200
-
-
-class _Omit:
-    """The value of a two-argument ``if`` whose condition is false: drop the item."""
-
-    _instance: _Omit | None = None
-
-    def __new__(cls) -> _Omit:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "OMIT"
-
-
-OMIT = _Omit()
 
 
 def check_depth(value: Any, path: list[Any], fail: Any, limit: int = MAX_DEPTH) -> None:

@@ -236,8 +236,11 @@ def test_a_bad_target_fails_the_build_with_a_message_naming_it(tmp_path, capsys)
         ("simulator.cli", "'simulator.cli': expected module:attribute (e.g. simulator.cli:main)"),
         (":main", "':main': expected module:attribute (e.g. simulator.cli:main)"),
         ("no_such_mod_xyz:main", "no_such_mod_xyz:main: cannot import module 'no_such_mod_xyz'"),
-        ("simulator.cli:Options", "simulator.cli:Options: type is not a click command"),
-        ("simulator.cli:parse_parameters", "function is not a click command"),
+        (
+            "simulator.cli._shared:Options",
+            "simulator.cli._shared:Options: type is not a click command",
+        ),
+        ("simulator.cli._shared:parse_parameters", "function is not a click command"),
     ],
 )
 def test_load_command_names_what_is_wrong(spec, message):

@@ -47,7 +47,7 @@ def test_the_yaml_profile_is_a_valid_fault_profile_with_a_name_and_two_rules():
 
 
 def test_the_entry_point_snippet_names_the_group_the_registry_reads():
-    from fake_clouds.core import ENTRY_POINT_GROUP
+    from fake_clouds import ENTRY_POINT_GROUP
 
     (snippet,) = _blocks("toml")
     data = tomllib.loads(snippet)

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from simulator.cli_cloud import cloud
+from simulator.cli.cloud import cloud
 
 
 @pytest.fixture

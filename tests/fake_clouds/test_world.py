@@ -8,7 +8,7 @@ from importlib import metadata
 import pytest
 
 import fake_clouds
-from fake_clouds import FakeCloud, load_backend
+from fake_clouds import FakeCloud, Service, backend, load_backend, operation
 from fake_clouds.core import registry
 from sdk import exception
 from sdk.context import LocalContext
@@ -125,7 +125,7 @@ def test_load_backend_default_and_entry_points(monkeypatch):
     cloud = load_backend(seed=3)
     assert isinstance(cloud, FakeCloud) and cloud.seed == 3
     monkeypatch.setattr(
-        registry.metadata,
+        backend.metadata,
         "entry_points",
         lambda group: [metadata.EntryPoint("tiny", "tests_fc_backend:factory", group)],
     )
@@ -137,15 +137,15 @@ def test_load_backend_default_and_entry_points(monkeypatch):
     monkeypatch.setitem(sys.modules, "tests_fc_backend", module)
     tiny = load_backend("tiny", seed=1)
     assert tiny.service_names() == ["compute"]
-    assert registry.available_backends() == ["default", "tiny"]
+    assert backend.available_backends() == ["default", "tiny"]
     with pytest.raises(exception.ConfigurationError, match="No fake cloud backend 'nope'"):
         load_backend("nope")
-    assert registry.ENTRY_POINT_GROUP == "plugsim.fake_clouds"
+    assert backend.ENTRY_POINT_GROUP == "plugsim.fake_clouds"
 
 
 def test_broken_backend_is_a_plugin_load_error(monkeypatch):
     monkeypatch.setattr(
-        registry.metadata,
+        backend.metadata,
         "entry_points",
         lambda group: [metadata.EntryPoint("broken", "no_such_module_xyz:factory", group)],
     )
@@ -161,3 +161,29 @@ def test_world_without_optional_services():
     assert server.addresses == {}
     with pytest.raises(exception.ConfigurationError, match="No fake cloud service type 'dns'"):
         FakeCloud(services=["dns"])
+
+
+class _Probe(Service):
+    """Reports the call it runs in."""
+
+    name = "probe"
+    kinds = {"thing": "BROKEN"}
+
+    @operation("things.look", kind="thing")
+    def look(self):
+        call = self.world.call
+        return {"effect": call.effect, "factor": call.time_factor, "reason": call.reason}
+
+
+def test_the_call_object_carries_the_fault_of_the_running_operation_only():
+    rules = [
+        {"operation": "things.look", "times": 1, "effect": {"type": "delay", "factor": 3}},
+        {"operation": "things.look", "effect": {"type": "error_state", "reason": "disk gone"}},
+    ]
+    cloud = FakeCloud(seed=2, services=[_Probe], faults=rules)
+    idle = cloud.call
+    assert (idle.effect, idle.time_factor, idle.reason) == (None, 1.0, "")
+    probe = cloud.service("probe")
+    assert probe.look() == {"effect": "delay", "factor": 3, "reason": "Injected fault"}
+    assert probe.look() == {"effect": "error_state", "factor": 1.0, "reason": "disk gone"}
+    assert cloud.call.effect is None

@@ -114,7 +114,7 @@ def test_bundled_examples_are_clean(name):
 def test_rules_are_registered_in_the_lifecycle_family():
     from sdk.lint.registry import FAMILIES
 
-    assert FAMILIES["lifecycle"] == "sdk.lint.lifecycle_rules"
+    assert FAMILIES["lifecycle"] == ("sdk.lint.lifecycle_rules",)
     assert _RULES["PS701"].name == "lifecycle-ordinal-not-int"
     assert {_RULES[r].family for r in CHECKS} == {"lifecycle"}
     assert {_RULES[r].severity.value for r in CHECKS} == {"error"}

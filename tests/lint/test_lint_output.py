@@ -77,7 +77,7 @@ def test_sarif_rule_descriptors_carry_the_documentation():
 
 
 def test_sarif_with_every_severity_and_the_checklist_still_validates():
-    from sdk.lint.runner import ChecklistItem
+    from sdk.lint.report import ChecklistItem
 
     report = LintReport(
         findings=[

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from sdk.exception import PlugsimError, StackValidationFailed
 from simulator.capabilities import find_templates, parse_filters, summarize
 from simulator.cli import main
-from simulator.cli_capabilities import capabilities
+from simulator.cli.capabilities import capabilities
 
 TRIPLEO = Path(__file__).parent / "capabilities" / "tripleo"
 

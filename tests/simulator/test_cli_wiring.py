@@ -48,3 +48,9 @@ def test_bench_vs_heat_without_heat_is_one_clear_line(monkeypatch, tmp_path):
     res = CliRunner().invoke(main, ["bench", "--vs-heat", "--resources", "5"])
     assert res.exit_code == 1
     assert res.output.strip().startswith("plugsim: error: --vs-heat needs openstack-heat")
+
+
+def test_the_state_option_names_its_environment_variable_in_help():
+    out = run("--help").output
+    state_entry = out[out.index("--state") : out.index("--plugin-dir")]
+    assert "env var: PLUGSIM_STATE" in state_entry

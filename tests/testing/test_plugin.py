@@ -259,3 +259,31 @@ def test_hang(resource_harness):
             "(Plugsim::Harness::HangingServer) blocked the event loop for more than 0.3 s*"
         ]
     )
+
+
+def test_a_report_directory_gets_a_page_per_failing_test(scratch, tmp_path):
+    scratch.makepyfile(
+        test_x="""
+import sample_plugins
+
+def test_fails(stack_factory):
+    s = stack_factory({"heat_template_version": "2018-08-31",
+                       "resources": {"b": {"type": "Plugsim::Test::Fail"}}})
+    s.create()
+    assert s.state == "CREATE_COMPLETE"
+
+def test_passes(stack_factory):
+    stack_factory({"heat_template_version": "2018-08-31",
+                   "resources": {"a": {"type": "Plugsim::Test::Trivial"}}}).create()
+"""
+    )
+    out = tmp_path / "pages"
+    result = scratch.runpytest(f"--plugsim-report={out}")
+    result.assert_outcomes(passed=1, failed=1)
+    pages = sorted(p.name for p in out.glob("*.html"))
+    assert pages == ["test_x.py_test_fails.html"]
+    html = (out / pages[0]).read_text()
+    assert "test_x.py::test_fails" in html and "--plugsim-seed=0" in html
+    assert 'class="bar failed' in html
+    assert (out / "coverage.json").exists()
+    result.stdout.fnmatch_lines([f"*report: {out / pages[0]}"])

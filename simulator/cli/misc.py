@@ -1,4 +1,4 @@
-"""``plugsim template validate``, ``plugsim cloud inventory`` and ``plugsim bench``."""
+"""``plugsim template validate`` and ``plugsim bench``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import click
 
-from simulator.cli import (
+from simulator.cli._shared import (
     Options,
     emit_mapping,
     environment_options,

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from sdk import exception
-from simulator.cli import (
+from simulator.cli._shared import (
     Options,
     emit_mapping,
     emit_rows,

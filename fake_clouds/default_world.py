@@ -1,8 +1,10 @@
 """The default world: everything a fresh fake cloud holds before any call.
 
-This module is the one place where pre-seeding happens. Pre-seeded entities
-have stable ids (the same for every seed), cost no latency, leave no trace
-entry, do not count against quotas and are never reported as leaks.
+This module is the one place that says what the default world holds; each
+service adds its part in :meth:`fake_clouds.core.service.Service.seed_defaults`
+when a world is built with ``preseed=True`` (the default). Pre-seeded
+entities have stable ids (the same for every seed), cost no latency, leave no
+trace entry, do not count against quotas and are never reported as leaks.
 
 =================  =============================================================================
 compute flavors    ``m1.tiny`` (id 1: 1 vCPU, 512 MB, 1 GB), ``m1.small`` (2: 1, 2048, 20),
@@ -19,10 +21,7 @@ network            ``public``: external network with subnet ``public-subnet`` 17
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from fake_clouds.core.world import FakeCloud
+from typing import Any, NamedTuple
 
 _NAMESPACE = uuid.UUID("7b0f3c52-6a0e-4c1e-9a57-2d1f1c0c5a11")
 
@@ -50,18 +49,18 @@ def stable_id(label: str) -> str:
     return str(uuid.uuid5(_NAMESPACE, label))
 
 
-def seed_default_world(cloud: FakeCloud) -> None:
-    """Add the default world's entities to every service *cloud* has."""
-    names = cloud.service_names()
-    if "compute" in names:
-        _seed_compute(cloud.service("compute"))
-    if "network" in names:
-        _seed_network(cloud.service("network"))
+class Seed(NamedTuple):
+    """One pre-seeded entity: what a service passes to its ``_create``."""
+
+    kind: str
+    name: str
+    status: str
+    attrs: dict[str, Any]
+    id: str
 
 
-def _seed_compute(compute: Any) -> None:
-    from fake_clouds.compute import _keypair_attrs
-
+def _compute() -> list[Seed]:
+    seeds = []
     for fid, name, vcpus, ram, disk in FLAVORS:
         attrs = {
             "vcpus": vcpus,
@@ -72,7 +71,7 @@ def _seed_compute(compute: Any) -> None:
             "is_public": True,
             "rxtx_factor": 1.0,
         }
-        compute._create("flavor", name, "ACTIVE", attrs, entity_id=fid, preseeded=True)
+        seeds.append(Seed("flavor", name, "ACTIVE", attrs, fid))
     for name, file_name, size, min_disk, min_ram in IMAGES:
         attrs = {
             "file": file_name,
@@ -85,56 +84,43 @@ def _seed_compute(compute: Any) -> None:
             "image_type": "image",
             "metadata": {},
         }
-        compute._create(
-            "image", name, "active", attrs, entity_id=stable_id(f"image:{name}"), preseeded=True
-        )
-    compute._create(
-        "keypair",
-        "default",
-        "ACTIVE",
-        _keypair_attrs(DEFAULT_PUBLIC_KEY),
-        entity_id="default",
-        preseeded=True,
+        seeds.append(Seed("image", name, "active", attrs, stable_id(f"image:{name}")))
+    seeds.append(
+        Seed("keypair", "default", "ACTIVE", {"public_key": DEFAULT_PUBLIC_KEY}, "default")
     )
+    return seeds
 
 
-def _seed_network(network: Any) -> None:
-    from fake_clouds.core.network_schema import SCHEMAS
-
-    def attrs(kind: str, **values: Any) -> dict[str, Any]:
-        out = {k: v for k, v in SCHEMAS[kind][0].items() if k != "name"}
-        out.update(values)
-        return out
-
+def _network() -> list[Seed]:
     net_id = stable_id("network:public")
     sub_id = stable_id("subnet:public-subnet")
-    network._create(
-        "network",
-        "public",
-        "ACTIVE",
-        attrs("network", **{"router:external": True, "subnets": [sub_id]}),
-        entity_id=net_id,
-        preseeded=True,
-    )
-    network._create(
-        "subnet",
-        "public-subnet",
-        "ACTIVE",
-        attrs(
-            "subnet",
-            network_id=net_id,
-            cidr="172.24.4.0/24",
-            gateway_ip="172.24.4.1",
-            allocation_pools=[{"start": "172.24.4.2", "end": "172.24.4.254"}],
+    subnet = {
+        "network_id": net_id,
+        "cidr": "172.24.4.0/24",
+        "gateway_ip": "172.24.4.1",
+        "allocation_pools": [{"start": "172.24.4.2", "end": "172.24.4.254"}],
+    }
+    return [
+        Seed("network", "public", "ACTIVE", {"router:external": True, "subnets": [sub_id]}, net_id),
+        Seed("subnet", "public-subnet", "ACTIVE", subnet, sub_id),
+        Seed(
+            "security_group",
+            "default",
+            "ACTIVE",
+            {"description": "Default security group"},
+            stable_id("security_group:default"),
         ),
-        entity_id=sub_id,
-        preseeded=True,
-    )
-    network._create(
-        "security_group",
-        "default",
-        "ACTIVE",
-        attrs("security_group", description="Default security group"),
-        entity_id=stable_id("security_group:default"),
-        preseeded=True,
-    )
+    ]
+
+
+def seeds(service: str) -> list[Seed]:
+    """Return the entities the default world gives *service*, in creation order.
+
+    Attributes are the ones that differ from the service's defaults; the
+    service completes them (a keypair's fingerprint, a network's defaults).
+    """
+    if service == "compute":
+        return _compute()
+    if service == "network":
+        return _network()
+    return []

@@ -1,16 +1,10 @@
-"""The ``plugsim`` command line.
+"""What the ``plugsim`` commands share: the global options, error handling, option and output helpers.
 
-Global options (``--state``, ``--plugin-dir``, ``--heat-compat``,
-``--heat-plugin``, ``--debug``) belong to the top-level group; the verbs live in :mod:`simulator.cli_stack` (``plugsim
-stack ...``), :mod:`simulator.cli_misc` (``template validate``, ``bench``), :mod:`simulator.cli_cloud`
-(``cloud``: salt-cloud's flags and ``cloud inventory``), :mod:`sdk.lint.cli` (``lint``),
-:mod:`simulator.scaffold` (``new``),
-:mod:`simulator.cli_capabilities` (``capabilities``), :mod:`sdk.testing.cli`
-(``conformance``) and :mod:`simulator.cli_simulate` (``simulate``).
-
-A user error (bad template, unknown stack, bad option value) prints one line,
-``plugsim: error: <what went wrong>``, to stderr and exits 1; ``--debug``
-shows the traceback instead.
+:class:`Options` is what the top-level group (:mod:`simulator.cli.main`) collects for its
+subcommands; :class:`PlugsimGroup` turns a user error anywhere below it (bad template, unknown
+stack, bad option value) into one line, ``plugsim: error: <what went wrong>``, on stderr and exit
+status 1 (``--debug`` shows the traceback instead). The command modules import these helpers from
+here, never the entry module.
 """
 
 from __future__ import annotations
@@ -25,7 +19,7 @@ from typing import Any
 import click
 import yaml
 
-from sdk import __version__, exception
+from sdk import exception
 
 
 @dataclass
@@ -58,7 +52,7 @@ class Options:
             return World.open(self.state, plugin_dirs=self.plugin_dirs, **kwargs)
 
 
-class _Group(click.Group):
+class PlugsimGroup(click.Group):
     """A click group turning plugsim errors into one line and exit status 1."""
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -87,59 +81,6 @@ def _debug(ctx: click.Context) -> bool:
 
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
-
-
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="plugsim")
-@click.option(
-    "--state",
-    envvar="PLUGSIM_STATE",
-    metavar="PATH",
-    help="The world's SQLite file (default ./.plugsim/world.db; ':memory:' for none).",
-)
-@click.option(
-    "--plugin-dir",
-    "plugin_dirs",
-    multiple=True,
-    metavar="DIR",
-    type=click.Path(file_okay=False),
-    help="Load resource plug-ins from DIR (repeatable). A file that imports heat is loaded "
-    "through the Heat compatibility layer.",
-)
-@click.option(
-    "--heat-compat",
-    is_flag=True,
-    help="Load every --plugin-dir file through the Heat compatibility layer, not only "
-    "those that import heat.",
-)
-@click.option(
-    "--heat-plugin",
-    "heat_plugins",
-    multiple=True,
-    metavar="TARGET",
-    help="Load an unmodified Heat plug-in (a file, a directory or a heat.engine.resources... "
-    "module of the openstack-heat found via PLUGSIM_HEAT_PYTHON); its types win over "
-    "plugsim's own (repeatable).",
-)
-@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
-@click.pass_context
-def main(
-    ctx: click.Context,
-    state: str | None,
-    plugin_dirs: Sequence[str],
-    heat_compat: bool,
-    heat_plugins: Sequence[str],
-    debug: bool,
-) -> None:
-    """plugsim: simulate cloud-orchestration plug-ins on fake clouds in virtual time."""
-    ctx.obj = Options(
-        state=state,
-        plugin_dirs=list(plugin_dirs),
-        debug=debug,
-        heat_compat=heat_compat,
-        heat_plugins=list(heat_plugins),
-    )
-    ctx.with_resource(ctx.obj.heat_options())
 
 
 # -- shared helpers ------------------------------------------------------------------
@@ -199,10 +140,10 @@ def emit_rows(
     ``max_printed_value_length`` limit); JSON and YAML print everything.
     """
     if fmt == "json":
-        click.echo(json.dumps(rows, indent=2, sort_keys=False, default=str))
+        click.echo(json.dumps([with_iso(r) for r in rows], indent=2, default=str))
         return
     if fmt == "yaml":
-        click.echo(yaml.safe_dump(_plain(rows), sort_keys=False), nl=False)
+        click.echo(yaml.safe_dump(_plain([with_iso(r) for r in rows]), sort_keys=False), nl=False)
         return
     from rich.console import Console
     from rich.table import Table
@@ -213,7 +154,7 @@ def emit_rows(
     table = Table(*columns, show_lines=False)
     for row in rows:
         table.add_row(
-            *("" if row.get(c) is None else cap_text(str(row.get(c)), cap) for c in columns)
+            *("" if row.get(c) is None else cap_text(_shown(c, row.get(c)), cap) for c in columns)
         )
     Console(soft_wrap=False, width=max(160, _term_width())).print(table)
 
@@ -222,15 +163,40 @@ def emit_mapping(data: dict[str, Any], fmt: str, cap: int | None = None) -> None
     """Print one record as a two-column table (cells cut to *cap*), JSON or YAML."""
     if fmt in ("json", "yaml"):
         if fmt == "json":
-            click.echo(json.dumps(data, indent=2, default=str))
+            click.echo(json.dumps(with_iso(data), indent=2, default=str))
         else:
-            click.echo(yaml.safe_dump(_plain(data), sort_keys=False), nl=False)
+            click.echo(yaml.safe_dump(_plain(with_iso(data)), sort_keys=False), nl=False)
         return
     rows = [
-        {"Field": k, "Value": v if isinstance(v, str) else json.dumps(v, default=str)}
+        {"Field": k, "Value": v if isinstance(v, str) else _shown(k, v, json.dumps)}
         for k, v in data.items()
     ]
     emit_rows(rows, ["Field", "Value"], "table", cap)
+
+
+def _is_instant(key: str, value: Any) -> bool:
+    return (key == "time" or key.endswith("_time")) and isinstance(value, int | float)
+
+
+def with_iso(row: dict[str, Any]) -> dict[str, Any]:
+    """*row* with an ISO-8601 ``<key>_iso`` after each virtual instant (which stays in seconds)."""
+    from simulator.events import format_iso
+
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        out[key] = value
+        if _is_instant(key, value) and not isinstance(value, bool):
+            out[f"{key}_iso"] = format_iso(float(value))
+    return out
+
+
+def _shown(key: str, value: Any, other: Callable[[Any], str] = str) -> str:
+    """A table cell: virtual instants (``time``, ``*_time``) as ``HH:MM:SS.mmm``, the rest as given."""
+    if _is_instant(key, value):
+        from simulator.events import format_time
+
+        return format_time(float(value))
+    return other(value)
 
 
 def _plain(value: Any) -> Any:
@@ -248,7 +214,9 @@ def progress_listener(fmt: str = "table") -> Callable[[Any], None] | None:
     """Return an event printer for stderr (rich on a terminal, plain lines otherwise)."""
     if fmt in ("json", "yaml"):
         return None
-    from simulator.events import format_event
+    from simulator.events import StackPaths, format_event
+
+    paths = StackPaths()
 
     if sys.stderr.isatty():
         from rich.console import Console
@@ -257,30 +225,11 @@ def progress_listener(fmt: str = "table") -> Callable[[Any], None] | None:
         styles = {"COMPLETE": "green", "FAILED": "bold red", "IN_PROGRESS": "yellow"}
 
         def show(ev: Any) -> None:
-            console.print(format_event(ev), style=styles.get(ev.status), markup=False)
+            console.print(format_event(ev, paths), style=styles.get(ev.status), markup=False)
 
         return show
 
     def plain(ev: Any) -> None:
-        click.echo(format_event(ev), err=True)
+        click.echo(format_event(ev, paths), err=True)
 
     return plain
-
-
-def _register() -> None:
-    from sdk.lint.cli import lint
-    from sdk.testing.cli import conformance
-    from simulator import cli_capabilities, cli_cloud, cli_misc, cli_simulate, cli_stack, scaffold
-
-    main.add_command(cli_stack.stack)
-    main.add_command(cli_misc.template)
-    main.add_command(cli_cloud.cloud)
-    main.add_command(cli_misc.bench)
-    main.add_command(cli_simulate.simulate)
-    main.add_command(lint)
-    main.add_command(scaffold.new)
-    main.add_command(cli_capabilities.capabilities)
-    main.add_command(conformance)
-
-
-_register()

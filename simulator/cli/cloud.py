@@ -29,6 +29,7 @@ import click
 import yaml
 
 from sdk.exception import PlugsimError
+from simulator.cli._shared import emit_rows
 from simulator.events import format_time
 
 _ACTIONS = ("profile", "destroy", "query", "full_query", "select_query", "action", "function")
@@ -252,7 +253,6 @@ def _record_events(world: Any, harness: Any, mark: int, show: bool) -> None:
 @click.pass_obj
 def inventory(opts: dict[str, Any], fmt: str | None, show_all: bool) -> None:
     """List what the fake cloud of the world holds (pre-seeded entities only with --all)."""
-    from simulator.cli import emit_rows
     from simulator.world import World
 
     try:

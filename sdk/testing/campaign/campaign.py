@@ -1,0 +1,238 @@
+"""A campaign: many seeds of one stack lifecycle, failures confirmed, deduplicated and shrunk.
+
+:func:`run_campaign` runs the seeds on a backend (:mod:`sdk.testing.campaign.backends`), appending every
+result to ``results.jsonl`` in the output directory as it arrives, so an interrupted campaign resumes where
+it stopped. Then every failure is made useful:
+
+* grouped by :class:`~sdk.testing.campaign.signature.Signature` (one finding, many seeds);
+* confirmed: its smallest seed is run again, and a run that differs from itself (another event-log digest)
+  is reported as nondeterminism, with both event logs written out;
+* shrunk to the fewest injected faults that still fail the same way
+  (:func:`~sdk.testing.campaign.shrink.shrink`), with a fault profile file and a replay line.
+
+Everything a report shows is sorted by seed or signature, never by arrival order.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from sdk.testing.campaign.backends import execute
+from sdk.testing.campaign.runs import RunResult, RunSpec, run_one, run_report
+from sdk.testing.campaign.shrink import Shrunk, shrink
+from sdk.testing.campaign.signature import Signature
+from simulator.events import event_log
+
+RESULTS = "results.jsonl"
+
+
+@dataclass
+class Finding:
+    """One distinct failure: its signature, every seed that showed it, and what was learned about it."""
+
+    signature: Signature
+    seeds: list[int]
+    replay: str
+    nondeterministic: bool = False
+    shrunk: Shrunk | None = None
+    shrunk_replay: str = ""
+    shrunk_profile: str = ""
+
+
+@dataclass
+class CampaignResult:
+    """The outcome of a campaign."""
+
+    spec: RunSpec
+    results: dict[int, RunResult] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    wall_seconds: float = 0.0
+    resumed: int = 0
+    stopped_early: bool = False
+
+    @property
+    def failures(self) -> int:
+        """How many runs failed."""
+        return sum(not r.ok for r in self.results.values())
+
+    @property
+    def seeds_per_second(self) -> float:
+        """Runs done in this invocation per wall second (resumed runs excluded)."""
+        ran = len(self.results) - self.resumed
+        return ran / self.wall_seconds if self.wall_seconds > 0 else 0.0
+
+    def coverage(self) -> dict[tuple[str, str], int]:
+        """How many runs exercised each (action, fault kind) pair (``none``: no fault)."""
+        counts: dict[tuple[str, str], int] = {}
+        for result in self.results.values():
+            for action, kind in result.coverage:
+                counts[(action, kind)] = counts.get((action, kind), 0) + 1
+        return dict(sorted(counts.items()))
+
+
+def parse_seeds(text: str | None, count: int | None) -> list[int]:
+    """``0..999`` (inclusive), ``5,7,9`` or ``--count N`` (0..N-1) as a sorted list of seeds."""
+    from sdk import exception
+
+    if text:
+        seeds: set[int] = set()
+        for part in text.split(","):
+            part = part.strip()
+            lo, sep, hi = part.partition("..")
+            try:
+                if sep:
+                    first, last = int(lo), int(hi)
+                    if last < first or last - first > 10_000_000:
+                        raise ValueError
+                    seeds.update(range(first, last + 1))
+                else:
+                    seeds.add(int(part))
+            except ValueError:
+                raise exception.ConfigurationError(
+                    f"--seeds: {part!r} is not a seed or a range FIRST..LAST"
+                ) from None
+        return sorted(seeds)
+    return list(range(count if count is not None else 100))
+
+
+def _load(out: Path | None) -> dict[int, RunResult]:
+    if out is None or not (out / RESULTS).exists():
+        return {}
+    done: dict[int, RunResult] = {}
+    for line in (out / RESULTS).read_text(encoding="utf-8").splitlines():
+        try:
+            result = RunResult.from_dict(json.loads(line))
+        except (ValueError, TypeError):
+            continue  # a line cut short by an interruption: that seed runs again
+        done[result.seed] = result
+    return done
+
+
+def run_campaign(
+    spec: RunSpec,
+    seeds: Sequence[int],
+    *,
+    backend: str = "local",
+    jobs: int = 1,
+    chunk: int = 25,
+    address: str | None = None,
+    out: Path | None = None,
+    time_budget: float | None = None,
+    shrink_budget: int = 64,
+    progress: Callable[[int, int, int], None] | None = None,
+) -> CampaignResult:
+    """Run *seeds* of *spec* and make every failure useful (see the module docstring).
+
+    *progress(done, total, failures)* is called as results arrive.
+    """
+    started = time.perf_counter()
+    outcome = CampaignResult(spec)
+    previous = _load(out)
+    outcome.results = {s: r for s, r in previous.items() if s in set(seeds)}
+    outcome.resumed = len(outcome.results)
+    todo = [s for s in seeds if s not in outcome.results]
+    sink = None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        sink = (out / RESULTS).open("a", encoding="utf-8")
+    try:
+        for batch in execute(spec, todo, backend=backend, jobs=jobs, chunk=chunk, address=address):
+            for data in batch:
+                result = RunResult.from_dict(data)
+                outcome.results[result.seed] = result
+                if sink is not None:
+                    sink.write(json.dumps(data, sort_keys=True) + "\n")
+            if sink is not None:
+                sink.flush()
+            if progress is not None:
+                progress(len(outcome.results), len(seeds), outcome.failures)
+            if time_budget is not None and time.perf_counter() - started > time_budget:
+                outcome.stopped_early = len(outcome.results) < len(seeds)
+                break
+    finally:
+        if sink is not None:
+            sink.close()
+    outcome.results = dict(sorted(outcome.results.items()))
+    outcome.findings = _findings(spec, outcome.results.values(), out, shrink_budget)
+    outcome.wall_seconds = time.perf_counter() - started
+    return outcome
+
+
+def _findings(
+    spec: RunSpec, results: Iterable[RunResult], out: Path | None, budget: int
+) -> list[Finding]:
+    groups: dict[Signature, list[RunResult]] = {}
+    for result in results:
+        if result.sig is not None:
+            groups.setdefault(result.sig, []).append(result)
+    findings = []
+    for number, (sig, runs) in enumerate(sorted(groups.items(), key=lambda g: (-len(g[1]), g[0]))):
+        first = min(runs, key=lambda r: r.seed)
+        finding = Finding(sig, sorted(r.seed for r in runs), spec.replay(first.seed))
+        again = run_one(spec, first.seed)
+        if again.digest != first.digest or again.signature != first.signature:
+            finding.nondeterministic = True
+            if out is not None:
+                _write_logs(spec, first.seed, out / "nondeterminism" / f"seed-{first.seed}")
+        elif sig.check != "setup":
+            finding.shrunk = shrink(spec, first, budget=budget)
+            if out is not None:
+                path = out / "shrunk" / f"finding-{number + 1}.yaml"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(
+                    yaml.safe_dump({"rules": finding.shrunk.rules}, sort_keys=False),
+                    encoding="utf-8",
+                )
+                finding.shrunk_profile = str(path)
+                finding.shrunk_replay = spec.replay(first.seed, faults=str(path))
+        findings.append(finding)
+    return findings
+
+
+def _write_logs(spec: RunSpec, seed: int, prefix: Path) -> None:
+    """Run *seed* twice more and keep both event logs, so the difference can be read."""
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    for name in ("a", "b"):
+        report = run_report(spec, seed)
+        prefix.with_name(f"{prefix.name}-{name}.log").write_text(
+            event_log(report.events), encoding="utf-8"
+        )
+
+
+def summary(outcome: CampaignResult) -> dict[str, Any]:
+    """The machine-readable report (``summary.json``)."""
+    return {
+        "template": outcome.spec.template,
+        "runs": len(outcome.results),
+        "passed": len(outcome.results) - outcome.failures,
+        "failed": outcome.failures,
+        "resumed": outcome.resumed,
+        "stopped_early": outcome.stopped_early,
+        "wall_seconds": round(outcome.wall_seconds, 3),
+        "seeds_per_second": round(outcome.seeds_per_second, 2),
+        "findings": [
+            {
+                "signature": f.signature.key(),
+                "parts": f.signature.to_list(),
+                "count": len(f.seeds),
+                "seeds": f.seeds,
+                "replay": f.replay,
+                "nondeterministic": f.nondeterministic,
+                "shrunk_faults": len(f.shrunk.faults) if f.shrunk else None,
+                "shrunk_reproduced": f.shrunk.reproduced if f.shrunk else None,
+                "shrunk_profile": f.shrunk_profile or None,
+                "shrunk_replay": f.shrunk_replay or None,
+            }
+            for f in outcome.findings
+        ],
+        "coverage": [
+            {"action": a, "fault": k, "runs": n} for (a, k), n in outcome.coverage().items()
+        ],
+    }

@@ -1,0 +1,135 @@
+"""One run of a campaign: a seed through a stack's whole life, reduced to what the campaign keeps.
+
+A run is a pure function of its :class:`RunSpec` and seed (plugsim's determinism): the same pair gives the
+same events, faults and outcome on any machine, process or backend. :func:`run_one` keeps the outcome, the
+failure's signature, the injected faults (for shrinking), a digest of the event log (to confirm a failure
+repeats exactly) and which actions ran under which fault kinds (the coverage the report shows).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from sdk.testing.campaign.signature import Signature, of_run
+from simulator.events import event_log
+from simulator.simulate import Report, simulate
+from simulator.views.timeline import build_timeline
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What every run of a campaign does; only the seed (and, when shrinking, the faults) change."""
+
+    template: str
+    environment: tuple[str, ...] = ()
+    parameters: tuple[tuple[str, str], ...] = ()
+    update_template: str | None = None
+    faults: Any = None
+    plugin_dirs: tuple[str, ...] = ()
+
+    def replay(self, seed: int, faults: str | None = None) -> str:
+        """The ``plugsim simulate`` command line of one run."""
+        report = Report(
+            seed=seed,
+            template=self.template,
+            environment=list(self.environment),
+            fault_spec=faults if faults is not None else _as_text(self.faults),
+            update_template=self.update_template,
+        )
+        line = report.replay()
+        prefix = "".join(f"--plugin-dir {d} " for d in self.plugin_dirs)
+        params = "".join(f" --parameter {k}={v}" for k, v in self.parameters)
+        return line.replace("plugsim simulate", f"plugsim {prefix}simulate", 1) + params
+
+
+def _as_text(faults: Any) -> str | None:
+    return faults if isinstance(faults, str) else None
+
+
+@dataclass
+class RunResult:
+    """What a campaign keeps of one run (JSON lines in ``results.jsonl``)."""
+
+    seed: int
+    ok: bool
+    signature: list[str] | None
+    phases: list[str]
+    virtual_seconds: float
+    wall_seconds: float
+    digest: str
+    faults: list[dict[str, Any]] = field(default_factory=list)
+    coverage: list[list[str]] = field(default_factory=list)
+
+    @property
+    def sig(self) -> Signature | None:
+        """The failure's :class:`Signature` (None for a run that passed)."""
+        return Signature.from_list(self.signature) if self.signature else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RunResult:
+        """Inverse of :meth:`to_dict`."""
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+
+
+def run_report(spec: RunSpec, seed: int, faults: Any = None) -> Report:
+    """Simulate one run and return plugsim's full report of it."""
+    return simulate(
+        spec.template,
+        list(spec.environment),
+        dict(spec.parameters),
+        seed=seed,
+        faults=spec.faults if faults is None else faults,
+        update_template=spec.update_template,
+        plugin_dirs=list(spec.plugin_dirs),
+    )
+
+
+def run_one(spec: RunSpec, seed: int, faults: Any = None) -> RunResult:
+    """Run *seed* (with *faults* instead of the spec's, when given) and keep what a campaign needs.
+
+    A plug-in or template error that stops the run before any phase is a failure of check ``setup``.
+    """
+    started = time.perf_counter()
+    try:
+        report = run_report(spec, seed, faults)
+    except Exception as ex:  # noqa: BLE001 - a run that cannot start is a finding, not a crash
+        setup = Signature("setup", "", "", type(ex).__name__, str(ex))
+        return RunResult(seed, False, setup.to_list(), [], 0.0, time.perf_counter() - started, "")
+    phases = [p.to_dict() for p in report.phases]
+    sig = of_run(phases, report.events, report.leaks)
+    return RunResult(
+        seed=seed,
+        ok=sig is None,
+        signature=sig.to_list() if sig is not None else None,
+        phases=[p["state"] for p in phases],
+        virtual_seconds=report.virtual_seconds,
+        wall_seconds=time.perf_counter() - started,
+        digest=hashlib.sha256(event_log(report.events).encode()).hexdigest(),
+        faults=list(report.faults),
+        coverage=_coverage(report),
+    )
+
+
+def _coverage(report: Report) -> list[list[str]]:
+    """``[action, fault kind]`` pairs this run exercised (``none`` when no fault hit the action)."""
+    timeline = build_timeline(report.events, report.faults)
+    pairs = {(span.action, "none") for span in timeline.spans}
+    spans = timeline.spans
+    for fault in timeline.faults:
+        hit = [s for s in spans if s.row == fault.row and s.start <= fault.time <= s.end]
+        for span in hit or spans[:0]:
+            pairs.add((span.action, fault.effect))
+    return [list(p) for p in sorted(pairs)]
+
+
+def run_range(spec: RunSpec, seeds: Sequence[int]) -> list[dict[str, Any]]:
+    """Run every seed of a range in this process (what a worker task does)."""
+    return [run_one(spec, seed).to_dict() for seed in seeds]

@@ -1,0 +1,137 @@
+"""Shrinking a failure to the fewest injected faults that still produce it.
+
+A failed run injected some faults. :func:`schedule` turns a list of them into a fault profile that injects
+exactly those, each at the virtual instant and on the operation it hit first (a one-shot rule with a
+window), with the effect of the rule that injected it. :func:`shrink` runs delta debugging (ddmin) over that
+list: it keeps removing faults while the run still fails with the same signature, within a budget of runs.
+The result is a profile a person can read and the replay line that runs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fake_clouds.core.faults import load_profile
+from sdk.testing.campaign.runs import RunResult, RunSpec, run_one
+from sdk.testing.campaign.signature import Signature
+
+#: A window this wide around the recorded instant matches the call the fault hit.
+WINDOW = 1e-9
+
+
+def schedule(faults: Sequence[Mapping[str, Any]], base_faults: Any) -> list[dict[str, Any]]:
+    """Fault rules that inject exactly *faults* (records of injected faults) and nothing else."""
+    effects = [rule.get("effect") for rule in load_profile(base_faults).to_spec()]
+    rules = []
+    for i, fault in enumerate(faults):
+        index = int(fault.get("rule_index", -1))
+        if not 0 <= index < len(effects):
+            continue
+        start = float(fault["time"])
+        rules.append(
+            {
+                "name": f"shrunk-{i}"
+                + (f"-{fault['rule_name']}" if fault.get("rule_name") else ""),
+                "service": fault["service"],
+                "operation": fault["operation"],
+                "window": [start, start + WINDOW],
+                "times": 1,
+                "effect": effects[index],
+            }
+        )
+    return rules
+
+
+@dataclass
+class Shrunk:
+    """The smallest failing run found: its faults (as records and as rules) and how many runs it took."""
+
+    seed: int
+    signature: Signature
+    faults: list[dict[str, Any]]
+    rules: list[dict[str, Any]]
+    result: RunResult
+    runs: int
+    reproduced: bool = True
+    notes: list[str] = field(default_factory=list)
+
+
+def ddmin(
+    items: list[Any], fails: Callable[[list[Any]], bool], budget: int
+) -> tuple[list[Any], int]:
+    """Zeller's delta debugging: a 1-minimal failing subset of *items* (or the best within *budget*).
+
+    *fails(subset)* must be True for *items* itself. Returns the subset and the number of calls made.
+    """
+    calls = 0
+    n = 2
+    current = list(items)
+    while len(current) >= 2 and calls < budget:
+        size = max(1, len(current) // n)
+        chunks = [current[i : i + size] for i in range(0, len(current), size)]
+        reduced = False
+        for chunk in chunks:  # try each chunk alone
+            if calls >= budget:
+                break
+            calls += 1
+            if fails(chunk):
+                current, n, reduced = chunk, 2, True
+                break
+        if not reduced:
+            for i in range(len(chunks)):  # then each complement
+                if calls >= budget:
+                    break
+                complement = [x for j, c in enumerate(chunks) if j != i for x in c]
+                calls += 1
+                if fails(complement):
+                    current, n, reduced = complement, max(n - 1, 2), True
+                    break
+        if not reduced:
+            if n >= len(current):
+                break
+            n = min(len(current), 2 * n)
+    if len(current) == 1 and calls < budget:
+        calls += 1
+        if fails([]):  # the failure needs no fault at all
+            current = []
+    return current, calls
+
+
+def shrink(spec: RunSpec, failed: RunResult, *, budget: int = 64) -> Shrunk:
+    """Shrink *failed* (a failing run of *spec*) to the fewest injected faults with the same signature."""
+    target = failed.sig
+    assert target is not None, "only a failed run can be shrunk"
+    results: dict[tuple[int, ...], RunResult] = {}
+    faults = list(failed.faults)
+
+    def attempt(indices: list[int]) -> bool:
+        key = tuple(indices)
+        if key not in results:
+            rules = schedule([faults[i] for i in indices], spec.faults)
+            results[key] = run_one(spec, failed.seed, faults=rules)
+        return results[key].sig == target
+
+    everything = list(range(len(faults)))
+    if not attempt(everything):
+        return Shrunk(
+            failed.seed,
+            target,
+            faults,
+            schedule(faults, spec.faults),
+            failed,
+            1,
+            reproduced=False,
+            notes=["the failure did not repeat when its faults were injected as a schedule"],
+        )
+    kept, calls = ddmin(everything, attempt, budget)
+    chosen = [faults[i] for i in kept]
+    return Shrunk(
+        failed.seed,
+        target,
+        chosen,
+        schedule(chosen, spec.faults),
+        results[tuple(kept)],
+        calls + 1,
+    )

@@ -1,0 +1,313 @@
+"""Upgrade conformance: a stack built with a plug-in's old version keeps working with the new one.
+
+:func:`check_upgrade` copies the OLD plug-in files into a working directory and creates a stack of each
+resource type with them in a file-backed world. Then the working directory's files are replaced by the
+NEW version, exactly as a deployment upgrades a plug-in in place, and a second interpreter opens the same
+world and checks, per type:
+
+* ``stack check`` passes;
+* every attribute the new version declares still resolves;
+* an update with the same template calls no handler and replaces nothing, and every property reads
+  what the old version stored (a changed default would change the resource at its next update); a
+  finding names the property;
+* an update that sets only properties the new version added works;
+* delete leaves nothing behind in the fake cloud.
+
+Each phase runs in an interpreter of its own (``python -m sdk.testing.upgrade``), so the old and the new
+modules, which share names and paths, never meet in one process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from sdk import exception
+
+STACK = "upgrade"
+
+
+@dataclass
+class UpgradeResult:
+    """What upgrading one resource type showed: ``problems`` is empty when it kept working."""
+
+    resource_type: str
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when the stack survived the upgrade."""
+        return not self.problems
+
+
+def _template(type_name: str, props: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "heat_template_version": "2018-08-31",
+        "resources": {"res": {"type": type_name, "properties": dict(props)}},
+    }
+
+
+def _copy(source: Path, target: Path) -> None:
+    if target.exists():
+        shutil.rmtree(target)
+    if source.is_dir():
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    else:
+        target.mkdir(parents=True)
+        shutil.copy2(source, target / source.name)
+
+
+def _phase(name: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, "-m", "sdk.testing.upgrade", name, json.dumps(dict(args))],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise exception.PlugsimError(f"upgrade {name} phase failed: {last}")
+    return json.loads(lines[-1])
+
+
+def check_upgrade(
+    old: str | os.PathLike[str],
+    new: str | os.PathLike[str],
+    properties: Mapping[str, Mapping[str, Any]] | None = None,
+    *,
+    seed: int = 0,
+) -> list[UpgradeResult]:
+    """Create with *old*, upgrade in place to *new*, check (see the module docstring).
+
+    *old* and *new* are plug-in files or directories; *properties* gives the valid properties of some
+    types (the rest get the simplest map their old schema accepts).
+    """
+    with tempfile.TemporaryDirectory(prefix="plugsim-upgrade-") as scratch:
+        work = Path(scratch) / "plugins"
+        _copy(Path(old), work)
+        state = str(Path(scratch) / "world.db")
+        args = {"plugins": str(work), "state": state, "seed": seed, "properties": properties or {}}
+        created = _phase("create", args)
+        _copy(Path(new), work)
+        checked = _phase("upgrade", {**args, "created": created})
+    return [UpgradeResult(t, problems) for t, problems in sorted(checked.items())]
+
+
+# --- the phases, each in an interpreter of its own ------------------------------------------------
+
+
+def _open(args: Mapping[str, Any]) -> Any:
+    from simulator.world import World
+
+    return World.open(args["state"], seed=args["seed"], plugin_dirs=[args["plugins"]])
+
+
+def _types(plugins: str) -> dict[str, type]:
+    from sdk.plugins import load_plugin_dirs
+
+    return dict(load_plugin_dirs([plugins]).mapping)
+
+
+def phase_create(args: Mapping[str, Any]) -> dict[str, Any]:
+    """Create one stack per type with the old version; return what phase two compares with."""
+    from sdk.testing.cli import simplest_properties
+
+    world = _open(args)
+    out: dict[str, Any] = {"baseline": sorted(map(list, world.cloud.snapshot_inventory().keys))}
+    try:
+        for index, (type_name, cls) in enumerate(sorted(_types(args["plugins"]).items())):
+            props = dict(args["properties"].get(type_name) or simplest_properties(cls))
+            stack = world.create_stack(f"{STACK}-{index}", _template(type_name, props))
+            res = stack.resources["res"]
+            out[type_name] = {
+                "stack": stack.name,
+                "state": str(stack.state),
+                "reason": stack.status_reason,
+                "properties": props,
+                "old_names": sorted(cls.properties_schema),
+                "physical_id": res.resource_id,
+                "stored": _plain(dict(res.properties)),
+            }
+    finally:
+        world.close()
+    return out
+
+
+def _plain(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=str, sort_keys=True))
+
+
+def phase_upgrade(args: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Open the world with the new version and check every stack phase one created."""
+    created = args["created"]
+    world = _open(args)
+    types = _types(args["plugins"])
+    results: dict[str, list[str]] = {}
+    try:
+        for type_name, before in sorted((k, v) for k, v in created.items() if k != "baseline"):
+            problems: list[str] = []
+            results[type_name] = problems
+            if not before["state"].endswith("CREATE_COMPLETE"):
+                problems.append(f"the old version did not create it: {before['reason']}")
+                continue
+            cls = types.get(type_name)
+            if cls is None:
+                problems.append("the new version does not map this resource type any more")
+                continue
+            try:
+                problems += _check_one(world, type_name, before, cls)
+            except exception.PlugsimError as ex:
+                problems.append(f"the stack no longer loads or runs: {ex}")
+                problems += _delete_quietly(world, before["stack"])
+        from sdk.testing._world import SETTLE_SECONDS
+
+        world.clock.advance(SETTLE_SECONDS)  # let deletions the cloud finishes later complete
+        baseline = {tuple(k) for k in created["baseline"]}
+        left = [i for i in world.cloud.inventory() if i.key not in baseline and not i.preseeded]
+        for item in left:
+            results.setdefault("(leaks)", []).append(
+                f"{item.service}/{item.kind} {item.name} ({item.id}) left behind"
+            )
+    finally:
+        world.close()
+    return results
+
+
+def _check_one(world: Any, type_name: str, before: Mapping[str, Any], cls: type) -> list[str]:
+    from sdk.testing.cli import simplest_properties
+
+    problems: list[str] = []
+    name = before["stack"]
+    stack = world.check_stack(name)
+    if stack.status != "COMPLETE":
+        problems.append(f"stack check failed: {stack.status_reason}")
+    res = world.get_stack(name).resources["res"]
+    for attr in sorted(getattr(cls, "attributes_schema", {}) or {}):
+        try:
+            res.FnGetAtt(attr)
+        except Exception as ex:  # noqa: BLE001 - any failure to resolve is the finding
+            problems.append(f"attribute {attr} no longer resolves: {type(ex).__name__}: {ex}")
+    problems += _same_update(world, name, type_name, before)
+    problems += _additions(world, name, type_name, before, cls, simplest_properties)
+    deleted = world.delete_stack(name)
+    if deleted.status != "COMPLETE":
+        problems.append(f"delete failed: {deleted.status_reason}")
+    return problems
+
+
+def _delete_quietly(world: Any, name: str) -> list[str]:
+    """Try to delete a stack the new version cannot run; the leak check reports what stays."""
+    try:
+        world.delete_stack(name)
+    except exception.PlugsimError as ex:
+        return [f"delete failed too: {ex}"]
+    return []
+
+
+def _events_since(world: Any, mark: int) -> list[Any]:
+    return [e for e in world.store.events(after=mark) if not e.is_stack_event]
+
+
+def _same_update(world: Any, name: str, type_name: str, before: Mapping[str, Any]) -> list[str]:
+    mark = world.store.last_event_id()
+    stack = world.update_stack(name, _template(type_name, before["properties"]))
+    problems = []
+    if stack.status != "COMPLETE":
+        problems.append(f"an update with the same template failed: {stack.status_reason}")
+    touched = sorted({e.action for e in _events_since(world, mark)})
+    res = stack.resources["res"]
+    now = _plain(dict(res.properties))
+    old_names = set(before["old_names"])  # what the new version added cannot have changed
+    changed = sorted(k for k in old_names if now.get(k) != before["stored"].get(k))
+    why = (
+        f" (property {', '.join(changed)} differs from what the old version stored)"
+        if changed
+        else ""
+    )
+    if res.resource_id != before["physical_id"]:
+        problems.append(f"an update with the same template replaced the resource{why}")
+    elif touched:
+        problems.append(f"an update with the same template ran {'/'.join(touched)} handlers{why}")
+    else:
+        for key in changed:
+            problems.append(
+                f"property {key} now reads {now.get(key)!r} where the old version stored "
+                f"{before['stored'].get(key)!r}: the stack's next update will change it"
+            )
+    return problems
+
+
+def _additions(
+    world: Any, name: str, type_name: str, before: Mapping[str, Any], cls: type, simplest: Any
+) -> list[str]:
+    added = sorted(set(cls.properties_schema) - set(before["old_names"]))  # type: ignore[attr-defined]
+    if not added:
+        return []
+    values = simplest(cls)
+    props = {**before["properties"], **{k: values[k] for k in added if k in values}}
+    if props == before["properties"]:
+        return []
+    stack = world.update_stack(name, _template(type_name, props))
+    if stack.status != "COMPLETE":
+        return [
+            f"an update setting the new properties {', '.join(added)} failed: {stack.status_reason}"
+        ]
+    return []
+
+
+class UpgradeConformance:
+    """The upgrade check as a conformance test: set ``upgrade_from`` to the previous version.
+
+    ``upgrade_from`` is the previous release's plug-in file or directory (a checkout, an unpacked
+    wheel); the new version is the file that defines ``resource_class`` (its directory when
+    ``upgrade_from`` is a directory). Mixed into :class:`sdk.testing.ResourceConformance`.
+    """
+
+    upgrade_from: ClassVar[str | os.PathLike[str] | None] = None
+
+    def test_upgrade_from_previous_version(self) -> None:
+        """A stack created with ``upgrade_from`` keeps working after an in-place upgrade."""
+        import inspect
+
+        import pytest
+
+        if self.upgrade_from is None:
+            pytest.skip(
+                "no upgrade_from declared (the previous version's plug-in file or directory)"
+            )
+        cls = getattr(self, "resource_class", None)
+        type_name = getattr(self, "resource_type", None)
+        source = Path(inspect.getsourcefile(cls) or "") if cls is not None else Path()
+        new = source.parent if Path(self.upgrade_from).is_dir() else source
+        props = dict(getattr(self, "valid_properties", None) or {})
+        results = check_upgrade(self.upgrade_from, new, {type_name: props} if type_name else {})
+        problems = [
+            f"{r.resource_type}: {p}"
+            for r in results
+            if r.resource_type in (type_name, "(leaks)")
+            for p in r.problems
+        ]
+        assert not problems, "\n".join(problems)
+
+
+def main(argv: Sequence[str]) -> int:
+    """``python -m sdk.testing.upgrade create|upgrade ARGS_JSON``: run one phase, print its JSON."""
+    phase, raw = argv
+    args = json.loads(raw)
+    result = phase_create(args) if phase == "create" else phase_upgrade(args)
+    print(json.dumps(result, sort_keys=True, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

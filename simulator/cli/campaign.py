@@ -1,0 +1,200 @@
+"""``plugsim campaign``: many seeds of a stack's life; failures confirmed, deduplicated and shrunk."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from simulator.cli._shared import Options, environment_options, parse_parameters
+
+pass_options = click.make_pass_decorator(Options)
+
+
+@click.command()
+@click.argument("template", type=click.Path(dir_okay=False))
+@environment_options
+@click.option("--update-template", type=click.Path(dir_okay=False), help="Also update to this.")
+@click.option("--seeds", "seed_text", metavar="FIRST..LAST|A,B,..", help="Seeds to run.")
+@click.option(
+    "--count",
+    type=click.IntRange(min=1),
+    help="Run seeds 0..COUNT-1 (default 100 without --seeds).",
+)
+@click.option("--faults", help="Fault profile for every run: a preset or a YAML file.")
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="local: this machine's processes; ray: a Ray cluster (pip install 'plugsim[ray]').",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes (local) or CPUs asked of a local Ray.",
+)
+@click.option("--address", help="Address of an existing Ray cluster (with --backend ray).")
+@click.option(
+    "--chunk",
+    type=click.IntRange(min=1),
+    default=25,
+    show_default=True,
+    help="Seeds per task: a worker's start-up is paid once per chunk.",
+)
+@click.option(
+    "--time-budget",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Stop starting new runs after this much wall time (results so far are kept).",
+)
+@click.option(
+    "--shrink-budget",
+    type=click.IntRange(min=1),
+    default=64,
+    show_default=True,
+    help="Runs each failure may spend on shrinking its faults.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    help="Directory for results.jsonl (resumable), summary.json, junit.xml, report.html and the "
+    "shrunk fault profiles.",
+)
+@click.option(
+    "-f", "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@pass_options
+def campaign(
+    opts: Options,
+    template: str,
+    environment: Sequence[str],
+    parameters: Sequence[str],
+    update_template: str | None,
+    seed_text: str | None,
+    count: int | None,
+    faults: str | None,
+    backend: str,
+    jobs: int,
+    address: str | None,
+    chunk: int,
+    time_budget: float | None,
+    shrink_budget: int,
+    out: str | None,
+    fmt: str,
+) -> None:
+    """Run TEMPLATE's whole life under many seeds and report every distinct failure.
+
+    Each failure is run again to confirm it repeats (a run that differs from itself is reported as
+    nondeterminism), grouped with the other seeds that failed the same way, and shrunk to the fewest
+    injected faults that still fail, with a line that replays it. Exits 1 when anything failed.
+    """
+    from sdk.testing.campaign import RunSpec, parse_seeds, run_campaign, write_reports
+    from sdk.testing.campaign.campaign import summary
+
+    if seed_text and count:
+        raise click.UsageError("give --seeds or --count, not both")
+    spec = RunSpec(
+        template=template,
+        environment=tuple(environment),
+        parameters=tuple(sorted(parse_parameters(parameters).items())),
+        update_template=update_template,
+        faults=faults,
+        plugin_dirs=tuple(opts.plugin_dirs),
+    )
+    seeds = parse_seeds(seed_text, count)
+    out_dir = Path(out) if out else None
+    with _progress(fmt) as progress:
+        outcome = run_campaign(
+            spec,
+            seeds,
+            backend=backend,
+            jobs=jobs,
+            chunk=chunk,
+            address=address,
+            out=out_dir,
+            time_budget=time_budget,
+            shrink_budget=shrink_budget,
+            progress=progress,
+        )
+    written = write_reports(outcome, out_dir) if out_dir is not None else []
+    if fmt == "json":
+        click.echo(json.dumps(summary(outcome), indent=2, sort_keys=True))
+    else:
+        _print_text(outcome, written)
+    if outcome.findings:
+        raise click.exceptions.Exit(1)
+
+
+class _progress:
+    """A rich progress bar on a terminal (text format), nothing otherwise."""
+
+    def __init__(self, fmt: str) -> None:
+        self.bar: Any = None
+        if fmt == "text" and sys.stderr.isatty():
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            self.bar = Progress(
+                TextColumn("campaign"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[failures]} failed"),
+                transient=True,
+            )
+            self.task = self.bar.add_task("runs", total=None, failures=0)
+
+    def __enter__(self) -> Any:
+        if self.bar is None:
+            return None
+        self.bar.start()
+
+        def update(done: int, total: int, failures: int) -> None:
+            self.bar.update(self.task, completed=done, total=total, failures=failures)
+
+        return update
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _print_text(outcome: Any, written: list[Path]) -> None:
+    runs = len(outcome.results)
+    click.echo(
+        f"{runs} runs, {runs - outcome.failures} passed, {outcome.failures} failed; "
+        f"{len(outcome.findings)} distinct failure(s); {outcome.seeds_per_second:.1f} seeds/s"
+        + (" (resumed " + str(outcome.resumed) + ")" if outcome.resumed else "")
+        + (" (stopped by --time-budget)" if outcome.stopped_early else "")
+    )
+    for number, finding in enumerate(outcome.findings, 1):
+        click.echo("")
+        label = "NONDETERMINISM " if finding.nondeterministic else ""
+        click.echo(f"{number}. {label}{finding.signature.key()}")
+        seeds = ", ".join(str(s) for s in finding.seeds[:10])
+        more = f" ... ({len(finding.seeds)} seeds)" if len(finding.seeds) > 10 else ""
+        click.echo(f"   seeds: {seeds}{more}")
+        click.echo(f"   replay: {finding.replay}")
+        if finding.shrunk is not None:
+            shrunk = finding.shrunk
+            if shrunk.reproduced:
+                click.echo(
+                    f"   shrunk: {len(shrunk.faults)} injected fault(s) "
+                    f"(from {len(outcome.results[finding.seeds[0]].faults)}, {shrunk.runs} runs)"
+                )
+                for fault in shrunk.faults:
+                    click.echo(
+                        f"     {fault['service']}.{fault['operation']} {fault['effect']} "
+                        f"({fault.get('rule_name') or 'rule ' + str(fault.get('rule_index'))})"
+                    )
+                if finding.shrunk_replay:
+                    click.echo(f"   shrunk replay: {finding.shrunk_replay}")
+            for note in shrunk.notes:
+                click.echo(f"   note: {note}")
+    for path in written:
+        click.echo(f"wrote {path}")

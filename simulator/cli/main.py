@@ -1,0 +1,104 @@
+"""The ``plugsim`` entry point: the top-level click group and its global options.
+
+Global options (``--state``, ``--plugin-dir``, ``--heat-compat``, ``--heat-plugin``, ``--debug``)
+belong to this group; the verbs live in :mod:`simulator.cli.stack` (``plugsim stack ...``),
+:mod:`simulator.cli.misc` (``template validate``, ``bench``), :mod:`simulator.cli.cloud`
+(``cloud``: salt-cloud's flags and ``cloud inventory``), :mod:`sdk.lint.cli` (``lint``),
+:mod:`simulator.scaffold` (``new``), :mod:`simulator.cli.capabilities` (``capabilities``),
+:mod:`sdk.testing.cli` (``conformance``) and :mod:`simulator.cli.simulate` (``simulate``). What
+they share (options, output helpers, error handling) is in :mod:`simulator.cli._shared`, which
+they import instead of this module.
+
+A user error (bad template, unknown stack, bad option value) prints one line,
+``plugsim: error: <what went wrong>``, to stderr and exits 1; ``--debug``
+shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import click
+
+from sdk import __version__
+from sdk.lint.cli import lint
+from sdk.testing.cli import conformance
+from simulator.cli._shared import Options, PlugsimGroup
+from simulator.cli.campaign import campaign
+from simulator.cli.capabilities import capabilities
+from simulator.cli.cloud import cloud
+from simulator.cli.misc import bench, template
+from simulator.cli.simulate import simulate
+from simulator.cli.stack import stack
+from simulator.cli.views import stack_graph, stack_report, stack_timeline, template_graph
+from simulator.scaffold import new
+
+
+@click.group(cls=PlugsimGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="plugsim")
+@click.option(
+    "--state",
+    envvar="PLUGSIM_STATE",
+    show_envvar=True,
+    metavar="PATH",
+    help="The world's SQLite file (default ./.plugsim/world.db; ':memory:' for none).",
+)
+@click.option(
+    "--plugin-dir",
+    "plugin_dirs",
+    multiple=True,
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    help="Load resource plug-ins from DIR (repeatable). A file that imports heat is loaded "
+    "through the Heat compatibility layer.",
+)
+@click.option(
+    "--heat-compat",
+    is_flag=True,
+    help="Load every --plugin-dir file through the Heat compatibility layer, not only "
+    "those that import heat.",
+)
+@click.option(
+    "--heat-plugin",
+    "heat_plugins",
+    multiple=True,
+    metavar="TARGET",
+    help="Load an unmodified Heat plug-in (a file, a directory or a heat.engine.resources... "
+    "module of the openstack-heat found via PLUGSIM_HEAT_PYTHON); its types win over "
+    "plugsim's own (repeatable).",
+)
+@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+@click.pass_context
+def main(
+    ctx: click.Context,
+    state: str | None,
+    plugin_dirs: Sequence[str],
+    heat_compat: bool,
+    heat_plugins: Sequence[str],
+    debug: bool,
+) -> None:
+    """plugsim: simulate cloud-orchestration plug-ins on fake clouds in virtual time."""
+    ctx.obj = Options(
+        state=state,
+        plugin_dirs=list(plugin_dirs),
+        debug=debug,
+        heat_compat=heat_compat,
+        heat_plugins=list(heat_plugins),
+    )
+    ctx.with_resource(ctx.obj.heat_options())
+
+
+main.add_command(stack)
+stack.add_command(stack_graph)
+stack.add_command(stack_timeline)
+stack.add_command(stack_report)
+template.add_command(template_graph)
+main.add_command(template)
+main.add_command(cloud)
+main.add_command(bench)
+main.add_command(simulate)
+main.add_command(campaign)
+main.add_command(lint)
+main.add_command(new)
+main.add_command(capabilities)
+main.add_command(conformance)

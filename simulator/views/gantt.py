@@ -1,0 +1,162 @@
+"""Drawing a :class:`~simulator.views.timeline.Timeline`: in the terminal with rich, and as SVG.
+
+One row per resource (a nested stack's resources indented under the resource that owns it), one bar per
+action coloured by how it ended, the critical path drawn heavy, injected faults marked where they happened,
+and a time axis in virtual ``HH:MM:SS.mmm``.
+"""
+
+from __future__ import annotations
+
+import math
+from xml.sax.saxutils import escape
+
+from rich.text import Text
+
+from simulator.events import format_time
+from simulator.views import svg
+from simulator.views.timeline import Span, Timeline
+
+_STYLES = {"COMPLETE": "green", "FAILED": "red", "IN_PROGRESS": "yellow"}
+
+
+def _label(row: str) -> str:
+    depth = row.count("/")
+    return "  " * depth + row.rpartition("/")[2]
+
+
+def render_terminal(timeline: Timeline, width: int = 100) -> Text:
+    """The timeline as rich :class:`~rich.text.Text` fitting *width* columns."""
+    out = Text()
+    rows = timeline.rows()
+    if not rows:
+        out.append("(no resource actions)\n")
+        return out
+    label_w = min(max(len(_label(r)) for r in rows), max(12, width // 3))
+    bar_w = max(width - label_w - 3, 10)
+    span = max(timeline.end - timeline.start, 1e-9)
+
+    def col(t: float) -> int:
+        return min(bar_w - 1, max(0, int((t - timeline.start) / span * (bar_w - 1) + 0.5)))
+
+    for row in rows:
+        cells: list[tuple[str, str]] = [(" ", "")] * bar_w
+        for s in (s for s in timeline.spans if s.row == row):
+            critical = timeline.is_critical(s)
+            char = "█" if critical else "▬"
+            style = _STYLES.get(s.status, "white") + (" bold" if critical else " dim")
+            for c in range(col(s.start), col(s.end) + 1):
+                cells[c] = (char, style)
+        for f in timeline.faults:
+            if f.row == row:
+                cells[col(f.time)] = ("✗", "bold red")
+        out.append(
+            _label(row)[:label_w].ljust(label_w) + " │", style="bold" if "/" not in row else ""
+        )
+        for char, style in cells:
+            out.append(char, style=style)
+        out.append("\n")
+    loose = [f for f in timeline.faults if f.row is None]
+    if loose:
+        cells = [" "] * bar_w
+        for f in loose:
+            cells[col(f.time)] = "✗"
+        out.append("(faults)".ljust(label_w) + " │")
+        out.append("".join(cells), style="bold red")
+        out.append("\n")
+    left, right = format_time(timeline.start), format_time(timeline.end)
+    axis = left + right.rjust(max(bar_w - len(left), len(right) + 1))
+    out.append(" " * label_w + " └" + axis[:bar_w] + "\n", style="dim")
+    out.append("█ critical path  ▬ other actions  ✗ injected fault\n", style="dim")
+    out.append("green: complete  red: failed  yellow: unfinished\n", style="dim")
+    return out
+
+
+# --- SVG ----------------------------------------------------------------------------------------------
+
+_ROW_H, _BAR_H, _TOP, _AXIS_H, _BAR_AREA = 20, 12, 10, 40, 900.0
+
+
+def _tick_step(duration: float, target: int = 8) -> float:
+    if duration <= 0:
+        return 1.0
+    raw = duration / target
+    magnitude = 10 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 5, 10):
+        if raw <= factor * magnitude:
+            return factor * magnitude
+    return 10 * magnitude
+
+
+def render_svg(timeline: Timeline, *, title: str = "Timeline") -> str:
+    """The timeline as a standalone SVG document."""
+    rows = timeline.rows()
+    loose = [f for f in timeline.faults if f.row is None]
+    all_rows = rows + (["(faults)"] if loose else [])
+    label_w = max([svg.text_width(_label(r)) for r in all_rows] + [60.0]) + 16
+    duration = max(timeline.end - timeline.start, 1e-9)
+    scale = _BAR_AREA / duration
+    width = label_w + _BAR_AREA + 20
+    height = _TOP + len(all_rows) * _ROW_H + _AXIS_H
+    y_of = {row: _TOP + i * _ROW_H for i, row in enumerate(all_rows)}
+
+    def x(t: float) -> float:
+        return label_w + (t - timeline.start) * scale
+
+    body: list[str] = []
+    for row in all_rows:
+        y = y_of[row]
+        weight = ' font-weight="bold"' if "/" not in row and row != "(faults)" else ""
+        name = row.rpartition("/")[2]
+        body.append(
+            f'<text class="row-label" x="{4 + 14 * row.count("/")}" y="{y + 14}"{weight}>'
+            f"{escape(name)}</text>"
+        )
+        body.append(
+            f'<line x1="{label_w:.1f}" y1="{y + _ROW_H:.1f}" x2="{width - 10:.1f}" '
+            f'y2="{y + _ROW_H:.1f}" stroke="#eeeeee"/>'
+        )
+    step = _tick_step(duration)
+    tick = math.ceil(timeline.start / step) * step
+    axis_y = _TOP + len(all_rows) * _ROW_H
+    while tick <= timeline.end + 1e-9:
+        body.append(
+            f'<line x1="{x(tick):.1f}" y1="{_TOP}" x2="{x(tick):.1f}" y2="{axis_y + 4}" '
+            f'stroke="#dddddd"/><text x="{x(tick) - 40:.1f}" y="{axis_y + 16}" '
+            f'font-size="10">{format_time(tick)}</text>'
+        )
+        tick += step
+    for s in timeline.spans:
+        body.append(_bar(s, x(s.start), y_of[s.row], max(x(s.end) - x(s.start), 2.0), timeline))
+    for f in timeline.faults:
+        y = y_of[f.row if f.row is not None else "(faults)"] + _ROW_H / 2
+        cx = x(f.time)
+        body.append(
+            f'<g class="fault"><title>{escape(format_time(f.time))} {escape(f.label)}</title>'
+            f'<path d="M {cx - 5:.1f} {y - 5:.1f} L {cx + 5:.1f} {y + 5:.1f} '
+            f'M {cx - 5:.1f} {y + 5:.1f} L {cx + 5:.1f} {y - 5:.1f}" stroke="{svg.FAULT}" '
+            f'stroke-width="2.5"/></g>'
+        )
+    legend_y = axis_y + 32
+    body.append(
+        f'<text x="4" y="{legend_y}" font-size="11">Heavy outline: critical path.  Green: '
+        f"complete; red: failed; yellow: unfinished.  Red cross: injected fault.</text>"
+    )
+    return svg.document(width, height, body, title=title)
+
+
+def _bar(s: Span, x: float, y: float, w: float, timeline: Timeline) -> str:
+    critical = timeline.is_critical(s)
+    css = f"bar {s.status.lower()}" + (" critical" if critical else "")
+    stroke = (
+        f'stroke="{svg.CRITICAL}" stroke-width="2.5"'
+        if critical
+        else 'stroke="#777" stroke-width="1"'
+    )
+    tip = f"{s.row} {s.action}_{s.status} {format_time(s.start)} → {format_time(s.end)}"
+    if s.reason and s.reason != "state changed":
+        tip += f": {s.reason}"
+    return (
+        f'<rect class="{css}" data-row="{escape(s.row)}" data-action="{s.action}" '
+        f'x="{x:.1f}" y="{y + (_ROW_H - _BAR_H) / 2:.1f}" width="{w:.1f}" height="{_BAR_H}" '
+        f'fill="{svg.state_colour(s.status)}" {stroke}><title>{escape(tip)}</title></rect>'
+    )

@@ -1,0 +1,294 @@
+"""A stack's dependency graph: nodes by type and state, edges by how the template made them.
+
+:class:`StackGraph` is built from a template's definition (:func:`from_definition`) and, for a stack that
+exists, carries each resource's state and the graphs of the nested stacks its resources own (drawn as
+clusters). It is written as Graphviz DOT (:func:`to_dot`), as Mermaid (:func:`to_mermaid`) or as SVG
+(:func:`to_svg`, laid out here in Python, so a fresh machine without Graphviz gets a picture).
+
+Arrows point in creation order: from a requirement to the resource that needs it. The edge kinds are
+``get_resource`` (also ``Ref``), ``get_attr`` (also ``Fn::GetAtt``) and ``depends_on``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from xml.sax.saxutils import escape
+
+from simulator.views import svg
+
+#: How each edge kind is drawn: (SVG dash pattern, colour, DOT style, Mermaid arrow).
+EDGE_STYLES = {
+    "get_resource": ("", "#1f4e79", "solid", "-->"),
+    "get_attr": ("6 4", "#6a3d9a", "dashed", "-.->"),
+    "depends_on": ("2 3", "#555555", "dotted", "==>"),
+}
+
+
+@dataclass(frozen=True)
+class Node:
+    """A resource: its name, type and state (None when the graph is of a template only)."""
+
+    name: str
+    type: str
+    state: str | None = None
+
+
+@dataclass
+class StackGraph:
+    """Nodes in template order, edges ``(requirement, dependant, kind)``, nested graphs by owner."""
+
+    name: str
+    nodes: list[Node] = field(default_factory=list)
+    edges: list[tuple[str, str, str]] = field(default_factory=list)
+    nested: dict[str, StackGraph] = field(default_factory=dict)
+
+    def layers(self) -> list[list[str]]:
+        """Columns of a left-to-right layout: every resource one column right of its last requirement."""
+        names = [n.name for n in self.nodes]
+        requires: dict[str, list[str]] = {n: [] for n in names}
+        for req, dep, _ in self.edges:
+            if dep in requires and req in requires and req not in requires[dep]:
+                requires[dep].append(req)
+        level: dict[str, int] = {}
+        for name in names:  # iterative longest path; a cycle (never valid) falls back to column 0
+            todo = [name]
+            while todo:
+                current = todo[-1]
+                missing = [r for r in requires[current] if r not in level and r not in todo]
+                if missing:
+                    todo.extend(missing)
+                    continue
+                todo.pop()
+                level[current] = 1 + max((level.get(r, -1) for r in requires[current]), default=-1)
+        columns: list[list[str]] = [[] for _ in range(max(level.values(), default=-1) + 1)]
+        for name in names:
+            columns[level[name]].append(name)
+        # One barycentre pass: order each column by where its requirements sit in the columns before.
+        position: dict[str, float] = {}
+        for column in columns:
+            column.sort(
+                key=lambda n: (
+                    sum(position[r] for r in requires[n]) / len(requires[n])
+                    if requires[n]
+                    else names.index(n),
+                    names.index(n),
+                )
+            )
+            position.update({n: float(i) for i, n in enumerate(column)})
+        return columns
+
+
+def from_definition(
+    definition: Any,
+    name: str,
+    states: Mapping[str, str] | None = None,
+    nested: Mapping[str, StackGraph] | None = None,
+) -> StackGraph:
+    """Build the graph of a :class:`~simulator.template.definition.StackDefinition`."""
+    states = states or {}
+    types = {n: d.resource_type for n, d in definition.resource_definitions().items()}
+    graph = StackGraph(name=name)
+    graph.nodes = [Node(n, types[n], states.get(n)) for n in types]
+    graph.edges = [(req, dep, kind) for dep, req, kind in definition.references()]
+    graph.nested = dict(nested or {})
+    return graph
+
+
+def from_stack(stack: Any, *, depth: int = 0, max_depth: int = 5) -> StackGraph:
+    """The graph of a stack that exists: resource states, and its nested stacks as clusters.
+
+    *stack* is an engine :class:`~simulator.stack.Stack`; nested stacks are found through its world's
+    store (a nested stack's id is the physical id of the resource that owns it). Only reads.
+    """
+    states = {name: str(res.state) for name, res in stack.resources.items()}
+    owners = {res.resource_id: name for name, res in stack.resources.items() if res.resource_id}
+    nested: dict[str, StackGraph] = {}
+    if depth < max_depth:
+        for record in stack.world.store.list_stacks(parent_id=stack.id):
+            owner = owners.get(record.id)
+            if owner is not None:
+                child = stack.world.get_stack(record.id)
+                nested[owner] = from_stack(child, depth=depth + 1, max_depth=max_depth)
+    return from_definition(stack.definition, stack.name, states, nested)
+
+
+# --- DOT and Mermaid ------------------------------------------------------------------------------
+
+
+def _dot_id(*parts: str) -> str:
+    return '"' + "/".join(parts).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def to_dot(graph: StackGraph) -> str:
+    """The graph as Graphviz DOT; nested stacks become ``cluster_`` subgraphs."""
+    lines = [f"digraph {_dot_id(graph.name)} {{", "  rankdir=LR;", "  node [shape=box];"]
+    lines += _dot_body(graph, (), "  ")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _dot_body(graph: StackGraph, prefix: tuple[str, ...], indent: str) -> list[str]:
+    lines = []
+    for node in graph.nodes:
+        label = f"{node.name}\\n{node.type}" + (f"\\n{node.state}" if node.state else "")
+        colour = svg.state_colour(node.state)
+        lines.append(
+            f'{indent}{_dot_id(*prefix, node.name)} [label="{label}", style=filled, '
+            f'fillcolor="{colour}"];'
+        )
+        inner = graph.nested.get(node.name)
+        if inner is not None:
+            lines.append(f"{indent}subgraph {_dot_id('cluster', *prefix, node.name)} {{")
+            lines.append(f'{indent}  label="{node.name} ({inner.name})";')
+            lines += _dot_body(inner, (*prefix, node.name), indent + "  ")
+            lines.append(f"{indent}}}")
+    for req, dep, kind in graph.edges:
+        style = EDGE_STYLES[kind][2]
+        lines.append(
+            f"{indent}{_dot_id(*prefix, req)} -> {_dot_id(*prefix, dep)} "
+            f'[style={style}, label="{kind}"];'
+        )
+    return lines
+
+
+def _mermaid_id(*parts: str) -> str:
+    return "n_" + "".join(c if c.isalnum() else f"_{ord(c):x}_" for c in "/".join(parts))
+
+
+def to_mermaid(graph: StackGraph) -> str:
+    """The graph as a Mermaid flowchart; nested stacks become subgraphs."""
+    lines = ["flowchart LR"]
+    lines += _mermaid_body(graph, (), "  ")
+    return "\n".join(lines) + "\n"
+
+
+def _mermaid_body(graph: StackGraph, prefix: tuple[str, ...], indent: str) -> list[str]:
+    lines = []
+    for node in graph.nodes:
+        text = f"{node.name}<br/>{node.type}" + (f"<br/>{node.state}" if node.state else "")
+        text = text.replace('"', "#quot;")
+        lines.append(f'{indent}{_mermaid_id(*prefix, node.name)}["{text}"]')
+        inner = graph.nested.get(node.name)
+        if inner is not None:
+            sub = _mermaid_id("cluster", *prefix, node.name)
+            lines.append(f'{indent}subgraph {sub}["{node.name} ({inner.name})"]')
+            lines += _mermaid_body(inner, (*prefix, node.name), indent + "  ")
+            lines.append(f"{indent}end")
+    for req, dep, kind in graph.edges:
+        arrow = EDGE_STYLES[kind][3]
+        lines.append(
+            f"{indent}{_mermaid_id(*prefix, req)} {arrow}|{kind}| {_mermaid_id(*prefix, dep)}"
+        )
+    return lines
+
+
+# --- SVG --------------------------------------------------------------------------------------------
+
+_PAD, _COL_GAP, _ROW_GAP, _LINE = 10, 56, 18, 16
+
+
+@dataclass
+class _Box:
+    x: float
+    y: float
+    w: float
+    h: float
+    node: Node
+    inner: _Layout | None = None
+
+
+@dataclass
+class _Layout:
+    w: float
+    h: float
+    boxes: dict[str, _Box]
+    graph: StackGraph
+
+
+def _layout(graph: StackGraph) -> _Layout:
+    sizes: dict[str, tuple[float, float, _Layout | None]] = {}
+    for node in graph.nodes:
+        lines = [node.name, node.type] + ([node.state] if node.state else [])
+        w = max(svg.text_width(t) for t in lines) + 2 * _PAD
+        h = len(lines) * _LINE + 2 * _PAD
+        inner = graph.nested.get(node.name)
+        sub = _layout(inner) if inner is not None else None
+        if sub is not None:
+            w = max(w, sub.w + 2 * _PAD)
+            h += sub.h + _PAD
+        sizes[node.name] = (w, h, sub)
+    boxes: dict[str, _Box] = {}
+    x = float(_PAD)
+    height = 0.0
+    for column in graph.layers():
+        width = max(sizes[n][0] for n in column)
+        y = float(_PAD)
+        for name in column:
+            w, h, sub = sizes[name]
+            node = next(n for n in graph.nodes if n.name == name)
+            boxes[name] = _Box(x, y, width, h, node, sub)
+            y += h + _ROW_GAP
+        height = max(height, y - _ROW_GAP + _PAD)
+        x += width + _COL_GAP
+    return _Layout(max(x - _COL_GAP + _PAD, 2 * _PAD), max(height, 2 * _PAD), boxes, graph)
+
+
+def _draw(layout: _Layout, dx: float, dy: float, prefix: str, out: list[str]) -> None:
+    for box in layout.boxes.values():
+        x, y = box.x + dx, box.y + dy
+        node = box.node
+        css = "node" + (" failed" if node.state and node.state.endswith("FAILED") else "")
+        out.append(
+            f'<g class="{css}" data-resource="{escape(prefix + node.name)}">'
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="{box.w:.1f}" height="{box.h:.1f}" rx="4" '
+            f'fill="{svg.state_colour(node.state)}" stroke="#333"/>'
+        )
+        lines = [node.name, node.type] + ([node.state] if node.state else [])
+        for i, text in enumerate(lines):
+            weight = ' font-weight="bold"' if i == 0 else ""
+            out.append(
+                f'<text x="{x + _PAD:.1f}" y="{y + _PAD + (i + 0.8) * _LINE:.1f}"{weight}>'
+                f"{escape(text)}</text>"
+            )
+        if box.inner is not None:
+            top = y + _PAD + len(lines) * _LINE
+            out.append(
+                f'<rect x="{x + _PAD / 2:.1f}" y="{top:.1f}" width="{box.w - _PAD:.1f}" '
+                f'height="{box.inner.h:.1f}" fill="#ffffff" fill-opacity="0.6" '
+                f'stroke="#999" stroke-dasharray="3 3"/>'
+            )
+            _draw(box.inner, x + _PAD, top, prefix + node.name + "/", out)
+        out.append("</g>")
+    for req, dep, kind in layout.graph.edges:
+        a, b = layout.boxes.get(req), layout.boxes.get(dep)
+        if a is None or b is None:
+            continue
+        dash, colour, _, _ = EDGE_STYLES[kind]
+        x1, y1 = a.x + a.w + dx, a.y + min(a.h, 3 * _LINE) / 2 + dy
+        x2, y2 = b.x + dx, b.y + min(b.h, 3 * _LINE) / 2 + dy
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(
+            f'<line class="edge {kind}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+            f'stroke="{colour}"{dash_attr} marker-end="url(#arrow)"/>'
+        )
+
+
+def to_svg(graph: StackGraph) -> str:
+    """The graph as a standalone SVG document (no external fonts, scripts or links)."""
+    layout = _layout(graph)
+    legend_h = 2 * _LINE
+    body: list[str] = []
+    _draw(layout, 0.0, 0.0, "", body)
+    x = _PAD
+    y = layout.h + _LINE
+    for kind, (dash, colour, _, _) in EDGE_STYLES.items():
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        body.append(
+            f'<line x1="{x}" y1="{y:.1f}" x2="{x + 30}" y2="{y:.1f}" stroke="{colour}"{dash_attr} '
+            f'marker-end="url(#arrow)"/><text x="{x + 36}" y="{y + 4:.1f}">{kind}</text>'
+        )
+        x += 50 + int(svg.text_width(kind))
+    width = max(layout.w, x)
+    return svg.document(width, layout.h + legend_h, body, title=f"Dependencies of {graph.name}")

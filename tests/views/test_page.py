@@ -1,0 +1,144 @@
+"""The report page: self-contained, complete without JavaScript, and right in a real browser."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from simulator.simulate import simulate
+from simulator.views.page import render_page
+from simulator.views.svg import COLOURS
+
+from ._png import count_colour, read_png
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "three-tier"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+class Collector(HTMLParser):
+    """Collects the tags, the event table's rows and every URL-bearing attribute."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.urls: list[str] = []
+        self.rows: list[list[str]] = []
+        self.row_classes: list[str] = []
+        self._table: str | None = None
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append(tag)
+        for key in ("href", "src"):
+            if key in attrs:
+                self.urls.append(attrs[key])
+        if tag == "table":
+            self._table = attrs.get("id")
+        if tag == "tr" and self._table == "events":
+            self.rows.append([])
+            self.row_classes.append(attrs.get("class") or "")
+        if tag == "td" and self._table == "events":
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self._cell is not None:
+            self.rows[-1].append("".join(self._cell))
+            self._cell = None
+        if tag == "table":
+            self._table = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def _run(seed, faults=None):
+    return simulate(
+        str(EXAMPLE / "stack.yaml"), [str(EXAMPLE / "env.yaml")], seed=seed, faults=faults
+    )
+
+
+@pytest.fixture(scope="module")
+def failed_page(tmp_path_factory):
+    report = _run(3, "flaky")
+    assert not report.ok
+    path = tmp_path_factory.mktemp("page") / "failed.html"
+    path.write_text(render_page(report.to_page()), encoding="utf-8")
+    return report, path
+
+
+def test_the_page_is_self_contained_and_complete_without_javascript(failed_page):
+    report, path = failed_page
+    html = path.read_text()
+    page = Collector()
+    page.feed(html)
+    assert page.urls == [] and "<link" not in html
+    assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "https://" not in html
+    body = [row for row in page.rows if row]
+    assert len(body) == len(report.events)
+    failed = [
+        row for row, css in zip(page.rows[1:], page.row_classes[1:], strict=True) if css == "failed"
+    ]
+    assert failed and all(row[4] == "FAILED" for row in failed)
+    assert ["00:00:15.815", "web2", "server", "CREATE", "FAILED"] == failed[1][:5]
+    assert report.replay() in html
+    assert "CREATE: db_volume → db" in html
+
+
+def _browse(path: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--window-size=1400,1100",
+            *args,
+            path.as_uri(),
+        ],
+        capture_output=True,
+        timeout=90,
+        check=True,
+    )
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+
+
+@pytest.mark.skipif(
+    CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium)"
+)
+def test_a_browser_shows_the_failed_resources_in_red_and_runs_the_filter(failed_page, tmp_path):
+    report, failed_path = failed_page
+    ok_path = tmp_path / "ok.html"
+    ok_report = _run(0)
+    assert ok_report.ok
+    ok_path.write_text(render_page(ok_report.to_page()), encoding="utf-8")
+    pixels = {}
+    for name, path in (("failed", failed_path), ("ok", ok_path)):
+        shot = tmp_path / f"{name}.png"
+        _browse(path, tmp_path, f"--screenshot={shot}")
+        _, _, rows = read_png(shot.read_bytes())
+        pixels[name] = (
+            count_colour(rows, _rgb(COLOURS["FAILED"])),
+            count_colour(rows, _rgb(COLOURS["COMPLETE"])),
+        )
+    # A person sees red bars and nodes only where something failed, and green ones in both runs.
+    assert pixels["failed"][0] > 2000 and pixels["failed"][1] > 2000
+    assert pixels["ok"][0] == 0 and pixels["ok"][1] > 2000
+    dom = _browse(failed_path, tmp_path, "--dump-dom").stdout.decode()
+    assert '<input id="event-filter" type="search" placeholder' in dom  # the script un-hid it
+    assert dom.count('class="bar failed') == len([s for s in report.to_page().timeline().failed()])

@@ -1,0 +1,136 @@
+"""The timeline drawn in the terminal and as SVG, and the dependency graph as DOT, Mermaid and SVG."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from simulator.environment import Environment
+from simulator.simulate import simulate
+from simulator.template import StackDefinition, load_template
+from simulator.views.gantt import render_svg, render_terminal
+from simulator.views.graph import StackGraph, from_definition, to_dot, to_mermaid, to_svg
+from simulator.views.timeline import build_timeline
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "three-tier"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def flaky_run():
+    """Seed 3 under the flaky preset: web1 and web2 fail to create, faults are injected."""
+    return simulate(
+        str(EXAMPLE / "stack.yaml"), [str(EXAMPLE / "env.yaml")], seed=3, faults="flaky"
+    )
+
+
+def _lines(timeline, width):
+    console = Console(width=width, record=True, force_terminal=False, color_system=None)
+    console.print(render_terminal(timeline, width))
+    return console.export_text().splitlines()
+
+
+@pytest.mark.parametrize("width", [60, 100, 160])
+def test_the_terminal_timeline_fits_the_width_and_marks_what_happened(flaky_run, width):
+    timeline = build_timeline(flaky_run.events, flaky_run.faults, flaky_run.dependencies)
+    lines = _lines(timeline, width)
+    assert all(len(line) <= width for line in lines)
+    pairs = [line.split("│", 1) for line in lines if "│" in line]
+    labels = [label.rstrip() for label, _ in pairs]
+    rows = {label.rstrip(): bar for label, bar in pairs}
+    assert "█" in rows["db"] and "█" in rows["db_volume"]  # the create's critical path
+    assert "█" not in rows["web1"]
+    assert sum(bar.count("✗") for _, bar in pairs) == len(flaky_run.faults)
+    assert labels[labels.index("web1") + 1] == "  server"  # nested rows indented under their owner
+    axis = next(line for line in lines if "└" in line)
+    assert "00:00:00.000" in axis and "00:00:53.038" in axis
+
+
+def test_the_svg_timeline_has_a_bar_per_action_coloured_by_outcome(flaky_run):
+    timeline = build_timeline(flaky_run.events, flaky_run.faults, flaky_run.dependencies)
+    root = ET.fromstring(render_svg(timeline))
+    bars = root.findall(f".//{SVG}rect[@data-row]")
+    assert len(bars) == len(timeline.spans)
+    failed = {b.get("data-row") for b in bars if "failed" in b.get("class").split()}
+    assert failed == {s.row for s in timeline.failed()} and "web1" in failed
+    critical = {b.get("data-row") for b in bars if "critical" in b.get("class").split()}
+    assert {"db_volume", "db"} <= critical
+    assert len(root.findall(f".//{SVG}g[@class='fault']")) == len(flaky_run.faults)
+    assert root.find(f"{SVG}title").text == "Timeline"
+
+
+TEMPLATE = """
+heat_template_version: 2018-08-31
+resources:
+  net: {type: OS::Heat::None}
+  port:
+    type: OS::Heat::Value
+    properties: {value: {get_resource: net}}
+  server:
+    type: OS::Heat::Value
+    depends_on: [net]
+    properties: {value: {get_attr: [port, value]}}
+  lonely: {type: OS::Heat::None}
+"""
+
+
+@pytest.fixture
+def graph(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text(TEMPLATE)
+    definition = StackDefinition(
+        load_template(str(path)), Environment(), {}, stack_name="demo", stack_id="demo-id"
+    )
+    return from_definition(definition, "demo")
+
+
+def test_edges_say_how_the_template_made_them(graph):
+    assert graph.edges == [
+        ("net", "port", "get_resource"),
+        ("net", "server", "depends_on"),
+        ("port", "server", "get_attr"),
+    ]
+    assert graph.layers() == [["net", "lonely"], ["port"], ["server"]]
+
+
+def test_dot_and_mermaid_carry_nodes_edges_and_nested_clusters(graph):
+    inner = StackGraph("demo-inner", [graph.nodes[0]], [])
+    graph.nested["server"] = inner
+    dot = to_dot(graph)
+    assert '"net" -> "port" [style=solid, label="get_resource"];' in dot
+    assert '"port" -> "server" [style=dashed, label="get_attr"];' in dot
+    assert 'subgraph "cluster/server"' in dot and '"server/net"' in dot
+    mermaid = to_mermaid(graph)
+    assert mermaid.startswith("flowchart LR\n")
+    assert "n_net -.->|get_attr|" not in mermaid and "n_port -.->|get_attr| n_server" in mermaid
+    assert 'subgraph n_cluster_2f_server["server (demo-inner)"]' in mermaid
+
+
+def test_the_svg_graph_needs_no_graphviz_and_draws_nested_stacks_inside_their_owner(graph):
+    graph.nested["server"] = StackGraph("demo-inner", [graph.nodes[0]], [])
+    root = ET.fromstring(to_svg(graph))
+    nodes = {g.get("data-resource"): g for g in root.iter(f"{SVG}g") if g.get("data-resource")}
+    assert set(nodes) == {"net", "port", "server", "lonely", "server/net"}
+    assert nodes["server"].find(f".//{SVG}g[@data-resource='server/net']") is not None
+    x = {n: float(g.find(f"{SVG}rect").get("x")) for n, g in nodes.items()}
+    assert x["net"] < x["port"] < x["server"]  # requirements left of what needs them
+    edges = [e for e in root.iter(f"{SVG}line") if "edge" in (e.get("class") or "")]
+    assert sorted(e.get("class") for e in edges) == [
+        "edge depends_on",
+        "edge get_attr",
+        "edge get_resource",
+    ]
+
+
+def test_a_stack_graph_shows_states(flaky_run):
+    states = {n.name: n.state for n in flaky_run.graph.nodes}
+    assert states["web1"] == "CREATE_FAILED" and states["net"] == "CREATE_COMPLETE"
+    root = ET.fromstring(to_svg(flaky_run.graph))
+    failed = [
+        g.get("data-resource") for g in root.iter(f"{SVG}g") if "failed" in (g.get("class") or "")
+    ]
+    assert sorted(failed) == ["web1", "web1/data", "web2", "web2/server"]
+    assert sorted(flaky_run.graph.nested) == ["web1", "web2"]
