@@ -27,7 +27,7 @@ from simulator.template import files as template_files
 from simulator.template import versions
 from simulator.template.capabilities import Capabilities, parse_capabilities
 from simulator.template.parameters import PSEUDO_PARAMETERS, ParamSchema, parse_schema
-from simulator.template.plain import check_yaml_nodes, plain_data
+from simulator.template.plain import check_yaml_nodes, may_expand, plain_data
 
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -67,7 +67,8 @@ def parse_text(
             node = loader.get_single_node()
             if node is None:
                 return None
-            check_yaml_nodes(node, limits, source, what)
+            if may_expand(text, limits):
+                check_yaml_nodes(node, limits, source, what)
             data = loader.construct_document(node)
         finally:
             loader.dispose()

@@ -37,6 +37,15 @@ def _key_name(node: Any) -> Any:
     return node.value if isinstance(node, yaml.ScalarNode) else "?"
 
 
+def may_expand(text: str, limits: Limits) -> bool:
+    """Whether *text* needs :func:`check_yaml_nodes`: it may hold aliases, or be large.
+
+    Without a ``*`` there is no alias, and each value takes at least two
+    characters, so a text under twice the budget cannot exceed it.
+    """
+    return "*" in text or len(text) >= 2 * limits.max_yaml_nodes
+
+
 def check_yaml_nodes(root: Any, limits: Limits, source: str | None, what: str) -> None:
     """Refuse a composed YAML document that expands past ``limits.max_yaml_nodes``."""
     budget = limits.max_yaml_nodes
@@ -106,6 +115,8 @@ def plain_data(value: Any, source: str | None, *, convert_keys: bool) -> Any:
     YAML), a non-string scalar key becomes JSON's string for it; otherwise it
     is an error naming the path, like any non-JSON value.
     """
+    if _already_plain(value):
+        return value
     done: set[int] = set()
     on_path: set[int] = set()
     todo: list[tuple[Any, bool, tuple[Any, ...]]] = [(value, False, ())]
@@ -142,6 +153,18 @@ def plain_data(value: Any, source: str | None, *, convert_keys: bool) -> Any:
             _fix_keys(item, source, path, convert_keys)
         todo.extend((v, False, (*path, k)) for k, v in item.items())
     return value
+
+
+def _already_plain(value: Any) -> bool:
+    """The fast path (C speed): True when a JSON round trip gives *value* back unchanged.
+
+    A non-string key, a tuple, a NaN or a self-containing value make it False
+    (or raise), and the walk then says exactly what and where.
+    """
+    try:
+        return bool(json.loads(json.dumps(value)) == value)
+    except (TypeError, ValueError, RecursionError):
+        return False
 
 
 def _fix_keys(

@@ -141,6 +141,21 @@ def test_recursion_the_static_check_cannot_see_fails_at_create(world, tmp_path):
     assert depth <= 5
 
 
+def test_an_autoscaling_group_of_itself_fails_at_create_without_crashing(world, tmp_path):
+    t = write(
+        tmp_path / "asg.yaml",
+        HOT + "parameters:\n  t: {type: string, default: asg.yaml}\nresources:\n"
+        "  g:\n    type: OS::Heat::AutoScalingGroup\n    properties:\n"
+        "      min_size: 1\n      max_size: 1\n      resource: {type: {get_param: t}}\n",
+    )
+    stack = world.create_stack("s", t)
+    assert stack.state == "CREATE_FAILED"
+    assert stack.status_reason.endswith(
+        "would be 6 levels deep, more than max_nested_stack_depth 5 (set limits: "
+        "{max_nested_stack_depth: N} in plugsim.yaml to change it)"
+    )
+
+
 # --- sizes --------------------------------------------------------------------------------
 
 
