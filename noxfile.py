@@ -112,3 +112,4 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".")
     for n in ("1000", "10000"):
         session.run("plugsim", "bench", "--resources", n)
+    session.run("plugsim", "bench", "--campaign", "200", "--repeat", "3")

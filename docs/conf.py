@@ -15,12 +15,19 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
     "sdk.sphinxext",
-    "simulator.clidoc",
+    "sphinx_click",
+    "sphinx_copybutton",
 ]
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 exclude_patterns = ["_build"]
-html_theme = "alabaster"
+# furo: a maintained theme whose content column is wide enough for the README's commands and
+# 100-column code; sphinx-copybutton puts a copy button on every code block.
+html_theme = "furo"
+# Keep "--inclusion" as typed: smart quotes would turn the two hyphens into an en dash.
+smartquotes = False
+copybutton_prompt_text = "$ "
+copybutton_only_copy_prompt_lines = False
 nitpicky = False
 
 

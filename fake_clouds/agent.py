@@ -20,8 +20,10 @@ import re
 import shlex
 from typing import Any
 
-#: Orchestration signal endpoints the config agent recognises in user_data.
-AGENT_ENDPOINT_PREFIX = "https://orchestration.plugsim.invalid/v1/signal/"
+from sdk.signals import SIGNAL_ENDPOINT_PREFIX
+
+#: Orchestration signal endpoints the config agent recognises in user_data (defined by the sdk).
+AGENT_ENDPOINT_PREFIX = SIGNAL_ENDPOINT_PREFIX
 _ENDPOINT = re.compile(re.escape(AGENT_ENDPOINT_PREFIX) + r"[A-Za-z0-9._~-]+")
 
 _DATA_OPTIONS = ("--data-binary", "--data-raw", "--data-ascii", "--data", "-d")

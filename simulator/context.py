@@ -2,8 +2,11 @@
 
 :class:`EngineContext` is the :class:`sdk.context.ResourceContext` the engine
 gives every resource of a stack: the world's virtual clock, the fake cloud's
-client plug-ins, and persistence of every state change (written to SQLite and
-recorded as an event before the call returns).
+client plug-ins, persistence of every state change (written to SQLite and
+recorded as an event before the call returns) and the facets: the stack's
+signal mailboxes (:mod:`simulator.signals`), the nested stacks its resources
+own (:mod:`simulator.nested_stacks`, reached through the world so this
+module stays below the stack actions) and its resources by reference.
 
 :class:`StackView` is the ``ResourceView`` a template resolver reads other
 resources through (``get_resource``, ``get_attr``, ``resource_facade``). A
@@ -13,15 +16,70 @@ resource that has not been created yet raises
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 from sdk import exception
 from sdk.clients import ClientPlugin
-from sdk.context import StackInfo
+from sdk.context import Clock, NestedStacks, Reporting, StackInfo
+from sdk.resource import Resource
+from sdk.rsrc_defn import ResourceDefinition
+from simulator.clock import VirtualClock
+from simulator.signals import StackSignals
+from simulator.store import Store
 
-if TYPE_CHECKING:
-    from sdk.resource import Resource
-    from simulator.stack import Stack
+
+class ContextWorld(Protocol):
+    """What a context needs of the world (:class:`simulator.stack.StackHost` has it)."""
+
+    store: Store
+    clock: VirtualClock
+
+    @property
+    def cloud(self) -> object:
+        """The world's cloud backend."""
+
+    def client_plugin(self, name: str) -> ClientPlugin:
+        """The fake cloud's client plug-in for service *name*."""
+
+    def nested_stacks(self, stack: Any) -> NestedStacks:
+        """The ``nested_stacks()`` facet of the resources of *stack*."""
+
+
+class ContextStack(Protocol):
+    """What a context and a stack view need of their stack (:class:`simulator.stack.Stack`)."""
+
+    resources: dict[str, Resource]
+    parent_definition: ResourceDefinition | None
+
+    @property
+    def world(self) -> ContextWorld:
+        """The world the stack lives in."""
+
+    @property
+    def id(self) -> str:
+        """The stack id."""
+
+    @property
+    def name(self) -> str:
+        """The stack name."""
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """The resolved parameter values."""
+
+    @property
+    def timeout_mins(self) -> float | None:
+        """The stack timeout in virtual minutes."""
+
+    def resource_state_changed(self, res: Resource, action: str, status: str, reason: str) -> None:
+        """Persist a transition and record its event."""
+
+    def defer_persist(self, res: Resource) -> None:
+        """Write the row with the next transition."""
+
+    def persist_resource(self, res: Resource) -> None:
+        """Write the row now."""
+
 
 #: First delay between ``check_<action>_complete`` polls (virtual seconds).
 POLL_INTERVAL = 1.0
@@ -38,29 +96,46 @@ def _not_yet_known(message: str) -> Exception:
 class EngineContext:
     """The :class:`sdk.context.ResourceContext` of every resource in one stack."""
 
-    def __init__(self, stack: Stack) -> None:
-        self.engine_stack = stack
-        self.clock = stack.world.clock
+    def __init__(self, stack: ContextStack) -> None:
+        self._stack = stack
+        self.clock: Clock = stack.world.clock
         self.poll_interval = POLL_INTERVAL
         self.max_poll_interval = MAX_POLL_INTERVAL
 
     @property
-    def stack(self) -> StackInfo:  # type: ignore[override]
+    def stack(self) -> StackInfo:
         """What the resource may know about its stack."""
-        st = self.engine_stack
+        st = self._stack
         return StackInfo(
             name=st.name, id=st.id, parameters=dict(st.parameters), timeout_mins=st.timeout_mins
         )
 
     def client_plugin(self, name: str) -> ClientPlugin:
         """Return the fake cloud's client plug-in for service *name*."""
-        return self.engine_stack.world.client_plugin(name)
+        return self._stack.world.client_plugin(name)
 
-    def state_changed(self, resource: Resource, action: str, status: str, reason: str) -> None:
+    def state_changed(self, resource: Reporting, action: str, status: str, reason: str) -> None:
         """Persist the new state and record the event before returning."""
-        self.engine_stack.resource_state_changed(resource, action, status, reason)
+        # only the stack's own resources hold this context
+        self._stack.resource_state_changed(cast(Resource, resource), action, status, reason)
 
-    def data_changed(self, resource: Resource) -> None:
+    def signals(self) -> StackSignals:
+        """Return the signal mailboxes of the stack's resources."""
+        world = self._stack.world
+        return StackSignals(world.store, self._stack.id, world.cloud)
+
+    def nested_stacks(self) -> NestedStacks:
+        """Return the nested stacks of the stack's resources."""
+        return self._stack.world.nested_stacks(self._stack)
+
+    def resource_by_reference(self, reference: str) -> Resource | None:
+        """Return the stack's current resource whose reference id or name is *reference*."""
+        for res in self._stack.resources.values():
+            if reference in (res.get_reference_id(), res.name):
+                return res
+        return None
+
+    def data_changed(self, resource: Reporting) -> None:
         """Persist ``resource_id`` and the resource's data.
 
         During an action (the resource is ``IN_PROGRESS``) the row is written
@@ -70,15 +145,15 @@ class EngineContext:
         it is written now.
         """
         if resource.status == "IN_PROGRESS":
-            self.engine_stack.defer_persist(resource)
+            self._stack.defer_persist(cast(Resource, resource))
         else:
-            self.engine_stack.persist_resource(resource)
+            self._stack.persist_resource(cast(Resource, resource))
 
 
 class StackView:
     """The ``ResourceView`` the template resolver reads other resources through."""
 
-    def __init__(self, stack: Stack) -> None:
+    def __init__(self, stack: ContextStack) -> None:
         self.stack = stack
 
     def _resource(self, name: str) -> Resource:

@@ -37,12 +37,12 @@ import os
 import re
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sdk import exception
 from simulator.events import Event
 from simulator.lifecycle_view import LifecycleStack, changed_field, stack_data
+from simulator.project_config import LIFECYCLE_PLUGINS
 
 if TYPE_CHECKING:
     from simulator.stack import Stack
@@ -55,8 +55,6 @@ LIFECYCLE_TYPE = "plugsim::LifecyclePlugin"
 ENV_PLUGINS = "PLUGSIM_LIFECYCLE_PLUGINS"
 #: The environment variable that turns strict mode on (``1``, ``true``, ``yes``).
 ENV_STRICT = "PLUGSIM_STRICT_LIFECYCLE"
-#: The ``plugsim.yaml`` key listing a project's plug-ins.
-CONFIG_KEY = "lifecycle_plugins"
 
 PRE_OK, PRE_FAILED = "PRE_OP_COMPLETE", "PRE_OP_FAILED"
 POST_OK, POST_FAILED = "POST_OP_COMPLETE", "POST_OP_FAILED"
@@ -115,13 +113,6 @@ def spec_name(spec: str) -> str:
 def parse_spec_list(text: str | None) -> list[str]:
     """Split ``'a:B, c:D e:F'`` (commas and/or whitespace) into specs."""
     return [item for item in re.split(r"[\s,]+", text or "") if item]
-
-
-def read_config(template_dir: str | os.PathLike[str]) -> list[str]:
-    """Return the ``lifecycle_plugins`` list of the ``plugsim.yaml`` in *template_dir*."""
-    from simulator.stack_source import read_config as read_project_config
-
-    return list(read_project_config(Path(template_dir)).get(CONFIG_KEY, []))
 
 
 class LifecycleRegistry:
@@ -231,7 +222,7 @@ class LifecycleRegistry:
     def for_stack(self, stack: Stack) -> list[RegisteredPlugin]:
         """The plug-ins that run for *stack*: the engine's plus the stack's project ones."""
         found = dict(self._plugins)
-        for spec in stack.record.doc.get(CONFIG_KEY) or []:
+        for spec in stack.record.doc.get(LIFECYCLE_PLUGINS) or []:
             entry = self._stack_plugins.get(spec)
             if entry is None:
                 instance = self._instantiate(resolve_spec(spec), spec)
@@ -494,3 +485,34 @@ def post_cancel(stack: Stack, plugins: list[RegisteredPlugin], cancelled: bool) 
     failures = run_post_ops(stack, "CANCEL", plugins, strict, not cancelled)
     if failures:
         stack.state_set(stack.action, "FAILED", "; ".join([stack.status_reason, *failures]))
+
+
+def _cancel_pre_ops(stack: Stack) -> str | None:
+    if stack.interrupting:
+        return None
+    vetoed, plugins = pre_cancel(stack)
+    stack.cancel_plugins = plugins
+    return vetoed
+
+
+def cancel_update(stack: Stack) -> None:
+    """Cancel *stack*'s update running in this process (a user ``stack cancel``).
+
+    The lifecycle plug-ins' CANCEL pre-ops run first; a veto raises
+    :class:`sdk.exception.PlugsimError` with the plug-in's message and the
+    update goes on. Their post-ops run when the update has ended.
+    """
+    if not stack.updating:
+        raise exception.NotSupportedAction(
+            f"Cancelling update when stack is {stack.state} is not supported"
+        )
+    vetoed = _cancel_pre_ops(stack)
+    if vetoed is not None:
+        raise exception.PlugsimError(f"Stack CANCEL failed: {vetoed}")
+    stack.interrupt_update()
+
+
+def cancel_quietly(stack: Stack) -> None:
+    """Cancel if an update is running (and no lifecycle pre-op vetoes); else do nothing."""
+    if stack.updating and _cancel_pre_ops(stack) is None:
+        stack.interrupt_update()

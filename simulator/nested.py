@@ -4,24 +4,20 @@
 :class:`sdk.resource.Resource` subclass whose properties are the nested
 template's parameters and whose attributes are its outputs. Creating the
 resource creates a real nested stack in the same world (same clock, same
-store, its own events); update, delete, suspend, resume, check and snapshot
-act on that nested stack. ``get_resource`` on a template resource gives the
-nested stack's id, as in Heat.
+store, its own events) through the context's ``nested_stacks()`` facet, like
+any :class:`sdk.stack_resource.StackResource`; update, delete, suspend,
+resume, check and snapshot act on that nested stack. ``get_resource`` on a
+template resource gives the nested stack's id, as in Heat.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sdk import attributes, exception, properties
-from sdk.resource import Resource
+from sdk.stack_resource import StackResource
 from simulator.stack_source import StackSource
-
-if TYPE_CHECKING:
-    from simulator.registry import TypeRegistry
-    from simulator.stack import Stack
 
 _PARAM_TYPES = {
     "string": properties.Schema.STRING,
@@ -60,7 +56,7 @@ def _child_template(path: str, source: StackSource) -> tuple[dict[str, Any], str
     return raw, base
 
 
-def template_resource_class(spec: Any, source: StackSource, registry: TypeRegistry) -> type:
+def template_resource_class(spec: Any, source: StackSource) -> type:
     """Return the Resource class implementing template resource *spec*."""
     from simulator.template.loader import load_template
 
@@ -95,6 +91,8 @@ def template_resource_class(spec: Any, source: StackSource, registry: TypeRegist
             "attributes_schema": attrs,
             "template_path": path,
             "template_base": base,
+            "nested_template_name": path,
+            "nested_base": base,
             "template_raw": raw,
             "type_name": type_name,
         },
@@ -103,147 +101,7 @@ def template_resource_class(spec: Any, source: StackSource, registry: TypeRegist
     return cls
 
 
-class NestedStackResource(Resource):
-    """Base of resources that own one nested stack built from a template dict.
-
-    A subclass builds the nested template (and its parameters) and calls
-    :meth:`create_nested` from ``handle_create`` and :meth:`update_nested`
-    from ``handle_update``; delete, suspend, resume, check and snapshot act on
-    the nested stack through the engine, so its resources have their own
-    events in the same world. The nested stack's id is the ``resource_id``
-    and what ``get_resource`` gives.
-    """
-
-    #: directory relative ``get_file`` / template paths of the nested stack resolve from
-    nested_base: str | None = None
-    #: the name the nested template is known by in errors and ``stack show``
-    nested_template_name: str | None = None
-
-    def _stack(self) -> Stack:
-        return self.context.engine_stack
-
-    def nested_source(
-        self, template: dict[str, Any], parameters: dict[str, Any] | None = None
-    ) -> StackSource:
-        """Return the source of a nested stack: *template* with the parent's files and env."""
-        parent = self._stack().source
-        return StackSource(
-            template=template,
-            template_name=self.nested_template_name or f"{self.name} (nested)",
-            base_dir=self.nested_base if self.nested_base is not None else parent.base_dir,
-            files=dict(parent.files),
-            environments=list(parent.environments),
-            environment_names=list(parent.environment_names),
-            parameters=dict(parameters or {}),
-            plugin_dirs=list(parent.plugin_dirs),
-            limits=dict(parent.limits),
-        )
-
-    def nested(self) -> Stack | None:
-        """Return the nested stack (None before it exists)."""
-        if self.resource_id is None:
-            return None
-        world = self._stack().world
-        try:
-            return world.get_stack(str(self.resource_id))
-        except exception.EntityNotFound:
-            return None
-
-    @staticmethod
-    def _check(child: Stack, ok: bool) -> None:
-        if not ok:
-            raise exception.PlugsimError(f"Nested stack {child.name}: {child.status_reason}")
-
-    async def create_nested(
-        self, template: dict[str, Any], parameters: dict[str, Any] | None = None
-    ) -> Stack:
-        """Create the nested stack from *template*; raise when it does not complete."""
-        from simulator import stack_actions
-        from simulator.limits import check_nested_depth
-
-        parent = self._stack()
-        check_nested_depth(parent, self.name)
-        child = parent.world.new_stack(
-            f"{parent.name}-{self.name}",
-            self.nested_source(template, parameters),
-            parent=parent,
-            parent_resource=self,
-        )
-        self.resource_id_set(child.id)
-        stack_actions.instantiate(child)
-        self._check(child, await stack_actions.create(child))
-        return child
-
-    async def update_nested(
-        self, template: dict[str, Any], parameters: dict[str, Any] | None = None
-    ) -> Stack:
-        """Update the nested stack to *template*; no nested stack yet means replacement."""
-        from simulator import stack_update
-
-        child = self.nested()
-        if child is None:
-            raise exception.UpdateReplace(self.name)
-        new_source = dataclasses.replace(
-            child.source.with_changes(parameters=dict(parameters or {})), template=template
-        )
-        self._check(child, await stack_update.update(child, new_source))
-        return child
-
-    async def handle_delete(self) -> None:
-        """Delete the nested stack (nothing to do when it was never created)."""
-        from simulator import stack_actions
-
-        child = self.nested()
-        if child is None:
-            return
-        self._check(child, await stack_actions.delete(child))
-
-    async def _child_action(self, name: str) -> None:
-        from simulator import stack_actions
-
-        child = self.nested()
-        if child is not None:
-            self._check(child, await getattr(stack_actions, name)(child))
-
-    async def handle_suspend(self) -> None:
-        """Suspend the nested stack."""
-        await self._child_action("suspend")
-
-    async def handle_resume(self) -> None:
-        """Resume the nested stack."""
-        await self._child_action("resume")
-
-    async def handle_check(self) -> None:
-        """Check the nested stack."""
-        await self._child_action("check")
-
-    async def handle_snapshot(self) -> None:
-        """Snapshot every resource of the nested stack into this resource's data."""
-        child = self.nested()
-        if child is None:
-            return
-        entries: dict[str, Any] = {}
-
-        async def job(res: Any) -> None:
-            entries[res.name] = {
-                "resource_id": res.resource_id,
-                "resource_data": dict(await res.snapshot() or {}),
-            }
-
-        from simulator import stack_actions
-
-        ok = await stack_actions.stack_task(
-            child, "SNAPSHOT", job, resources=list(child.resources.values())
-        )
-        self._check(child, ok)
-        self.data_set("nested_snapshot", {k: entries[k] for k in sorted(entries)})
-
-    def get_reference_id(self) -> str:
-        """``get_resource`` gives the nested stack's id."""
-        return str(self.resource_id) if self.resource_id is not None else self.name
-
-
-class TemplateResource(NestedStackResource):
+class TemplateResource(StackResource):
     """Base of the classes :func:`template_resource_class` builds."""
 
     template_path: str = ""
@@ -258,26 +116,6 @@ class TemplateResource(NestedStackResource):
                 params[key] = self.properties[key]
         return params
 
-    def _child_source(self) -> StackSource:
-        return self.nested_source(self.template_raw, self._params())
-
-    def nested_source(
-        self, template: dict[str, Any], parameters: dict[str, Any] | None = None
-    ) -> StackSource:
-        """The template resource's file, with the parent's files and environments."""
-        parent = self._stack().source
-        return StackSource(
-            template=template,
-            template_name=self.template_path,
-            base_dir=self.template_base,
-            files=dict(parent.files),
-            environments=list(parent.environments),
-            environment_names=list(parent.environment_names),
-            parameters=dict(parameters or {}),
-            plugin_dirs=list(parent.plugin_dirs),
-            limits=dict(parent.limits),
-        )
-
     async def handle_create(self) -> None:
         """Create the nested stack from the template file."""
         await self.create_nested(self.template_raw, self._params())
@@ -286,18 +124,15 @@ class TemplateResource(NestedStackResource):
         self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
     ) -> None:
         """Update the nested stack's parameters in place."""
-        from simulator import stack_update
-
         child = self.nested()
         if child is None:
             raise exception.UpdateReplace(self.name)
-        params = dict(child.source.parameters)
+        params = dict(child.parameters)
         params.update({k: v for k, v in (prop_diff or {}).items() if v is not None})
         for key, value in (prop_diff or {}).items():
             if value is None:
                 params.pop(key, None)
-        new_source = child.source.with_changes(parameters=params)
-        self._check(child, await stack_update.update(child, new_source))
+        await self.update_nested(None, params)
 
     def _resolve_attribute(self, name: str) -> Any:
         child = self.nested()

@@ -93,6 +93,20 @@ class ValidationContext:
             f"Resource {resource.name} tried to store data while being validated"
         )
 
+    def signals(self) -> Any:
+        """Refuse: no signal reaches a resource that is only being validated."""
+        raise exception.PlugsimError("Signals are not available while a template is validated")
+
+    def nested_stacks(self) -> Any:
+        """Refuse: validation creates no nested stack (see :meth:`validate_nested`)."""
+        raise exception.PlugsimError(
+            "Nested stacks are not available while a template is validated"
+        )
+
+    def resource_by_reference(self, reference: str) -> Any:
+        """No resource exists yet while validating: the answer is not known."""
+        raise ValueNotYetKnown(f"resource {reference} does not exist while validating")
+
 
 class UnknownResourcesView:
     """A resource view in which no resource exists yet.

@@ -5,30 +5,34 @@ resource and stack state change to the world's store (and so to the event log)
 before the next one starts, and runs stack actions through
 :meth:`Stack.run_action` (timeout, user cancel, engine lease). The actions
 themselves live in :mod:`simulator.stack_actions` (create, delete, suspend,
-resume, check, adopt, abandon), :mod:`simulator.stack_update` (update,
-rollback, restore) and :mod:`simulator.stack_snapshot`.
+resume, check, adopt, abandon) and :mod:`simulator.stack_update` (update,
+rollback, restore); snapshots are taken by :mod:`simulator.stack_api`.
+What a stack needs of the world it lives in is :class:`StackHost` (the
+world implements it), so this module never imports the world.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import uuid
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, Protocol
 
 from sdk import exception
+from sdk.clients import ClientPlugin
+from sdk.context import NestedStacks
+from sdk.resource import Resource
 from sdk.rsrc_defn import ResourceDefinition
+from simulator.backend import CloudBackend
+from simulator.clock import VirtualClock
 from simulator.context import EngineContext, StackView
 from simulator.events import STACK_TYPE, Event
+from simulator.registry import TypeRegistry
+from simulator.resource_rows import json_data, plain, same_scalars
 from simulator.scheduler import fewer_full_collections
 from simulator.stack_source import StackSource
-from simulator.store import ResourceRecord, StackRecord
-
-if TYPE_CHECKING:
-    from sdk.resource import Resource
-    from simulator.world import World
+from simulator.store import ResourceRecord, StackRecord, Store
 
 IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
 
@@ -50,11 +54,61 @@ class UserCancelled(Exception):
         return "Operation cancelled"
 
 
+class StackHost(Protocol):
+    """What the stack machinery needs of the world its stacks live in.
+
+    :class:`simulator.world.World` implements it; the stack modules (this
+    one, :mod:`simulator.stack_loader`, :mod:`simulator.nested_stacks` and,
+    through its extension :class:`simulator.stack_api.APIHost`,
+    :mod:`simulator.stack_api`) reach the world only through it.
+    """
+
+    store: Store
+    clock: VirtualClock
+    registry: TypeRegistry
+    project_id: str
+    cloud: CloudBackend
+    #: resources whose row waits for their next transition: id(resource) -> (stack, resource)
+    unsaved: dict[int, tuple[Any, Any]]
+
+    def client_plugin(self, name: str) -> ClientPlugin:
+        """The fake cloud's client plug-in for service *name*."""
+
+    def emit(self, event: Event) -> None:
+        """Pass a recorded event to the listeners."""
+
+    def check_cancel(self, stack: Stack) -> None:
+        """Honour a cancel request another process left for *stack*."""
+
+    def nested_stacks(self, stack: Stack) -> NestedStacks:
+        """The ``nested_stacks()`` facet of the resources of *stack*."""
+
+    def get_stack(self, name_or_id: str, *, deleted_ok: bool = False) -> Stack:
+        """A live stack by name or id."""
+
+    def new_stack(
+        self,
+        name: str,
+        source: StackSource,
+        *,
+        timeout_mins: float | None = None,
+        disable_rollback: bool = True,
+        parent: Stack | None = None,
+        parent_resource: Any = None,
+        tags: Iterable[str] = (),
+    ) -> Stack:
+        """Build, validate and store a new stack."""
+
+
 class Stack:
     """One stack of a world (top-level or nested)."""
 
     def __init__(
-        self, world: World, record: StackRecord, source: StackSource, parent_resource: Any = None
+        self,
+        world: StackHost,
+        record: StackRecord,
+        source: StackSource,
+        parent_resource: Any = None,
     ) -> None:
         self.world = world
         self.record = record
@@ -65,7 +119,7 @@ class Stack:
             parent_resource.definition if parent_resource is not None else None
         )
         with fewer_full_collections():
-            self.definition = source.build(self)
+            self.definition = self._build(source)
         self._previous: StackSource | None = None
         self._previous_definition: Any = None
         self.view = StackView(self)
@@ -85,7 +139,8 @@ class Stack:
         self._next_rid = 1
         self._task: asyncio.Task[Any] | None = None
         self._interrupt_kind: str | None = None
-        self._cancel_plugins: list[Any] = []
+        #: the lifecycle plug-ins whose CANCEL pre-op passed (post-ops run after the update)
+        self.cancel_plugins: list[Any] = []
         #: id(source) -> (source, its document): one unchanging object per source
         self._source_docs: dict[int, tuple[StackSource, dict[str, Any]]] = {}
         #: the last dependency graph computed: (definition, graph)
@@ -150,7 +205,7 @@ class Stack:
     ) -> Resource:
         """Instantiate the plug-in class for *defn* in this stack (state INIT)."""
         src = source or self.source
-        cls = self.world.registry.get_class(defn.resource_type, defn.name, src, self)
+        cls = self.world.registry.get_class(defn.resource_type, defn.name, src)
         try:
             res = cls(defn.name, defn, self.context, resolver=self.resolver)
         except exception.PlugsimError:
@@ -173,7 +228,7 @@ class Stack:
     ) -> None:
         """Remember the resolved property values *res* was last created/updated with."""
         try:
-            props = _plain(
+            props = plain(
                 {k: self.resolver(v) for k, v in (defn or res.definition).properties.items()}
             )
         except Exception:  # unresolvable now: the next update compares raw values
@@ -212,7 +267,7 @@ class Stack:
         if props is None:
             return None
         # a copy: the remembered values are part of the stored row document
-        return res.definition.freeze(properties=_plain(props))
+        return res.definition.freeze(properties=plain(props))
 
     def rid(self, res: Resource) -> int:
         """Return the engine's row id of *res*."""
@@ -255,7 +310,7 @@ class Stack:
         always a new dict and an unchanged one costs the store no comparison.
         """
         key = id(res)
-        data = _json_data(res)
+        data = json_data(res)
         tmpl = self._tmpl[key]
         props = self._applied.get(key)
         doc = self._row_docs.get(key)
@@ -263,7 +318,7 @@ class Stack:
             doc is None
             or doc["tmpl"] != tmpl
             or doc["props"] is not props
-            or not _same_scalars(doc["data"], data)
+            or not same_scalars(doc["data"], data)
         ):
             doc = {"data": data, "tmpl": tmpl, "props": props}
             self._row_docs[key] = doc
@@ -370,9 +425,18 @@ class Stack:
     def definition_from(self, source: StackSource) -> Any:
         """Build and validate the definition of *source* for this stack."""
         with fewer_full_collections():
-            definition = source.build(self)
+            definition = self._build(source)
             source.validate(definition, self.world.registry.type_lookup(source, self))
         return definition
+
+    def _build(self, source: StackSource) -> Any:
+        """Build *source*'s definition as this stack's (name, id, parent resource)."""
+        return source.build(self.name, self.id, self.world.project_id, self.parent_resource)
+
+    def build(self, source: StackSource) -> Any:
+        """Build *source*'s definition for this stack without validating it."""
+        with fewer_full_collections():
+            return self._build(source)
 
     def remember_previous(self) -> None:
         """Keep the current source as the rollback target of the coming update."""
@@ -497,87 +561,34 @@ class Stack:
         """True while an action of this stack runs in this process."""
         return self._task is not None
 
-    def cancel(self) -> None:
-        """Cancel the in-progress update (a user ``stack cancel``).
+    def interrupt_update(self) -> bool:
+        """Cancel the update running in this process (a user ``stack cancel``).
 
-        The lifecycle plug-ins' CANCEL pre-ops run first; a veto raises
-        :class:`sdk.exception.PlugsimError` with the plug-in's message and the
-        update goes on. Their post-ops run when the update has ended.
+        Every in-progress resource gets the reason "Update cancelled" and runs
+        its cancel handler. Returns False when no update is running or an
+        interruption is already under way. The lifecycle plug-ins' CANCEL
+        pre-ops run before this (:func:`simulator.lifecycle.cancel_update`).
         """
-        if self._task is None or self.state != "UPDATE_IN_PROGRESS":
-            raise exception.NotSupportedAction(
-                f"Cancelling update when stack is {self.state} is not supported"
-            )
-        vetoed = self._cancel_pre_ops()
-        if vetoed is not None:
-            raise exception.PlugsimError(f"Stack CANCEL failed: {vetoed}")
+        if not self.updating or self._interrupt_kind is not None:
+            return False
         self._interrupt("user", "Update cancelled")
+        return True
 
-    def cancel_quietly(self) -> None:
-        """Cancel if an update is running (and no lifecycle pre-op vetoes); else do nothing."""
-        if self._task is not None and self.state == "UPDATE_IN_PROGRESS":
-            if self._cancel_pre_ops() is None:
-                self._interrupt("user", "Update cancelled")
+    @property
+    def updating(self) -> bool:
+        """True while an update of this stack runs in this process."""
+        return self._task is not None and self.state == "UPDATE_IN_PROGRESS"
 
-    def _cancel_pre_ops(self) -> str | None:
-        from simulator.lifecycle import pre_cancel
-
-        if self._interrupt_kind is not None:
-            return None
-        vetoed, plugins = pre_cancel(self)
-        self._cancel_plugins = plugins
-        return vetoed
+    @property
+    def interrupting(self) -> bool:
+        """True once a timeout or a cancel is interrupting the running action."""
+        return self._interrupt_kind is not None
 
     def take_cancel_plugins(self) -> list[Any]:
         """Return (and forget) the plug-ins whose CANCEL pre-op passed, for their post-op."""
-        plugins, self._cancel_plugins = self._cancel_plugins, []
+        plugins, self.cancel_plugins = self.cancel_plugins, []
         return plugins
 
 
 def _pid(resource_id: Any) -> str | None:
     return None if resource_id is None else str(resource_id)
-
-
-_SCALARS = (str, int, float, bool, type(None))
-
-
-def _plain(value: Any) -> Any:
-    """Return *value* as the JSON round trip ``json.loads(json.dumps(value, default=str))`` would.
-
-    Plain data (str, int, float, bool, None, lists, tuples, dicts with string
-    keys) is copied directly; anything else takes the JSON round trip.
-    """
-    kind = type(value)
-    if kind is str or kind is int or kind is float or kind is bool or value is None:
-        return value
-    if kind is dict:
-        out = {}
-        for key, item in value.items():
-            if type(key) is not str:
-                return json.loads(json.dumps(value, default=str))
-            out[key] = _plain(item)
-        return out
-    if kind is list or kind is tuple:
-        return [_plain(item) for item in value]
-    return json.loads(json.dumps(value, default=str))
-
-
-def _json_data(res: Resource) -> dict[str, Any]:
-    try:
-        data = res.data()
-    except Exception:  # a plug-in's data() must not break persistence
-        return {}
-    # no sorting here: the store writes documents with sorted keys
-    return {str(k): v if isinstance(v, _SCALARS) else str(v) for k, v in dict(data).items()}
-
-
-def _same_scalars(old: dict[str, Any], new: dict[str, Any]) -> bool:
-    """True when two flat dicts of JSON scalars are equal, types included (``1`` is not ``True``)."""
-    if len(old) != len(new):
-        return False
-    missing = _SCALARS  # a value no data dict holds
-    for key, value in new.items():
-        before = old.get(key, missing)
-        if type(before) is not type(value) or before != value:
-            return False
-    return True

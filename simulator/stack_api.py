@@ -11,31 +11,56 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any, Protocol, TypeVar
 
 from sdk import exception
 from simulator import stack_actions, stack_update
 from simulator.events import Event
-from simulator.lifecycle import guard
+from simulator.lifecycle import cancel_update, guard
+from simulator.rng import SeededRNG
 from simulator.scheduler import run_graph
-from simulator.stack import COMPLETE, FAILED, IN_PROGRESS, Stack
+from simulator.stack import COMPLETE, FAILED, IN_PROGRESS, Stack, StackHost
 from simulator.stack_actions import stack_task
+from simulator.stack_source import StackSource
 from simulator.store import SnapshotRecord
 
-if TYPE_CHECKING:
-    from simulator.world import World
-
 PathLike = str | os.PathLike[str]
+T = TypeVar("T")
 
 
-class StackAPI:
-    """Mixin of :class:`simulator.world.World` with every stack action."""
+class APIHost(StackHost, Protocol):
+    """What the stack verbs need of the world besides :class:`~simulator.stack.StackHost`."""
+
+    rng: SeededRNG
+
+    def source(
+        self,
+        template: Any,
+        environment: Iterable[Any] = (),
+        parameters: Mapping[str, Any] | None = None,
+        files: Mapping[str, str] | None = None,
+        plugin_dirs: Iterable[str | os.PathLike[str]] = (),
+    ) -> StackSource:
+        """A stack source from a template and environments."""
+
+    def run(
+        self,
+        coro_factory: Callable[[], Awaitable[T]],
+        *,
+        stack_id: str | None = None,
+        action: str = "RUN",
+    ) -> T:
+        """Run a coroutine on the world's virtual-time loop."""
+
+
+class StackAPI(APIHost):
+    """Mixin of :class:`simulator.world.World` with every stack action (the world is its host)."""
 
     # -- create ------------------------------------------------------------------
 
     async def acreate_stack(
-        self: World,
+        self,
         name: str,
         template: Any,
         environment: Iterable[Any] = (),
@@ -62,7 +87,7 @@ class StackAPI:
         return stack
 
     def create_stack(
-        self: World,
+        self,
         name: str,
         template: Any,
         environment: Iterable[Any] = (),
@@ -78,7 +103,7 @@ class StackAPI:
     # -- update / cancel / rollback ------------------------------------------------
 
     async def aupdate_stack(
-        self: World,
+        self,
         name: str,
         template: Any = None,
         environment: Iterable[Any] | None = None,
@@ -110,7 +135,7 @@ class StackAPI:
         return stack
 
     def update_stack(
-        self: World,
+        self,
         name: str,
         template: Any = None,
         environment: Any = None,
@@ -123,11 +148,11 @@ class StackAPI:
             action="UPDATE",
         )
 
-    def cancel_update(self: World, name: str) -> Stack:
+    def cancel_update(self, name: str) -> Stack:
         """Cancel a stack's in-progress update (it then rolls back)."""
         stack = self.get_stack(name)
         if stack.busy:
-            stack.cancel()
+            cancel_update(stack)
             return stack
         rec = self.store.get_stack(stack.id)
         assert rec is not None
@@ -140,7 +165,7 @@ class StackAPI:
 
     # -- delete / suspend / resume / check -------------------------------------------
 
-    async def adelete_stack(self: World, name: str) -> Stack:
+    async def adelete_stack(self, name: str) -> Stack:
         """Delete a stack (dependants first); a failed delete leaves DELETE_FAILED."""
         stack = self.get_stack(name)
         _not_busy(stack)
@@ -158,48 +183,46 @@ class StackAPI:
         await guard(stack, "DELETE", body)
         return stack
 
-    def delete_stack(self: World, name: str) -> Stack:
+    def delete_stack(self, name: str) -> Stack:
         """Blocking :meth:`adelete_stack`."""
         return self.run(lambda: self.adelete_stack(name), action="DELETE")
 
-    async def asuspend_stack(self: World, name: str) -> Stack:
+    async def asuspend_stack(self, name: str) -> Stack:
         """Suspend every resource, dependants first."""
         stack = self.get_stack(name)
         _not_busy(stack)
         await stack_actions.suspend(stack)
         return stack
 
-    def suspend_stack(self: World, name: str) -> Stack:
+    def suspend_stack(self, name: str) -> Stack:
         """Blocking :meth:`asuspend_stack`."""
         return self.run(lambda: self.asuspend_stack(name), action="SUSPEND")
 
-    async def aresume_stack(self: World, name: str) -> Stack:
+    async def aresume_stack(self, name: str) -> Stack:
         """Resume every resource."""
         stack = self.get_stack(name)
         _not_busy(stack)
         await stack_actions.resume(stack)
         return stack
 
-    def resume_stack(self: World, name: str) -> Stack:
+    def resume_stack(self, name: str) -> Stack:
         """Blocking :meth:`aresume_stack`."""
         return self.run(lambda: self.aresume_stack(name), action="RESUME")
 
-    async def acheck_stack(self: World, name: str) -> Stack:
+    async def acheck_stack(self, name: str) -> Stack:
         """Check every resource."""
         stack = self.get_stack(name)
         _not_busy(stack)
         await stack_actions.check(stack)
         return stack
 
-    def check_stack(self: World, name: str) -> Stack:
+    def check_stack(self, name: str) -> Stack:
         """Blocking :meth:`acheck_stack`."""
         return self.run(lambda: self.acheck_stack(name), action="CHECK")
 
     # -- snapshots -------------------------------------------------------------------
 
-    async def asnapshot_stack(
-        self: World, name: str, snapshot_name: str | None = None
-    ) -> SnapshotRecord:
+    async def asnapshot_stack(self, name: str, snapshot_name: str | None = None) -> SnapshotRecord:
         """Snapshot every resource; returns the snapshot record (COMPLETE or FAILED)."""
         stack = self.get_stack(name)
         _not_busy(stack)
@@ -235,22 +258,22 @@ class StackAPI:
         self.store.save_snapshot(rec)
         return rec
 
-    def snapshot_stack(self: World, name: str, snapshot_name: str | None = None) -> SnapshotRecord:
+    def snapshot_stack(self, name: str, snapshot_name: str | None = None) -> SnapshotRecord:
         """Blocking :meth:`asnapshot_stack`."""
         return self.run(lambda: self.asnapshot_stack(name, snapshot_name), action="SNAPSHOT")
 
-    def list_snapshots(self: World, name: str) -> list[SnapshotRecord]:
+    def list_snapshots(self, name: str) -> list[SnapshotRecord]:
         """Return the stack's snapshots, oldest first."""
         return self.store.snapshots(self.get_stack(name).id)
 
-    def find_snapshot(self: World, name: str, snapshot: str) -> SnapshotRecord:
+    def find_snapshot(self, name: str, snapshot: str) -> SnapshotRecord:
         """Return a snapshot of stack *name* by id or name."""
         for rec in self.list_snapshots(name):
             if snapshot in (rec.id, rec.name):
                 return rec
         raise exception.EntityNotFound(entity="Snapshot", name=snapshot)
 
-    async def arestore_stack(self: World, name: str, snapshot: str) -> Stack:
+    async def arestore_stack(self, name: str, snapshot: str) -> Stack:
         """Restore a stack from one of its snapshots (action RESTORE)."""
         stack = self.get_stack(name)
         _not_busy(stack)
@@ -262,11 +285,11 @@ class StackAPI:
         await stack_update.restore(stack, rec.doc)
         return stack
 
-    def restore_stack(self: World, name: str, snapshot: str) -> Stack:
+    def restore_stack(self, name: str, snapshot: str) -> Stack:
         """Blocking :meth:`arestore_stack`."""
         return self.run(lambda: self.arestore_stack(name, snapshot), action="RESTORE")
 
-    async def adelete_snapshot(self: World, name: str, snapshot: str) -> None:
+    async def adelete_snapshot(self, name: str, snapshot: str) -> None:
         """Delete a snapshot: every resource's ``handle_delete_snapshot``, then the record."""
         stack = self.get_stack(name)
         rec = self.find_snapshot(name, snapshot)
@@ -280,7 +303,7 @@ class StackAPI:
         await run_graph([r.name for r in targets], {}, job)
         self.store.delete_snapshot(rec.id)
 
-    def delete_snapshot(self: World, name: str, snapshot: str) -> None:
+    def delete_snapshot(self, name: str, snapshot: str) -> None:
         """Blocking :meth:`adelete_snapshot`; a failing plug-in raises ResourceFailure."""
         from simulator.scheduler import GraphFailed
 
@@ -293,14 +316,14 @@ class StackAPI:
 
     # -- abandon / adopt ---------------------------------------------------------------
 
-    def abandon_stack(self: World, name: str) -> dict[str, Any]:
+    def abandon_stack(self, name: str) -> dict[str, Any]:
         """Forget a stack but leave its physical resources; return the abandon data."""
         stack = self.get_stack(name)
         _not_busy(stack)
         return stack_actions.abandon(stack)
 
     async def aadopt_stack(
-        self: World,
+        self,
         name: str,
         adopt_data: Mapping[str, Any],
         environment: Iterable[Any] = (),
@@ -336,13 +359,13 @@ class StackAPI:
         await stack_actions.adopt(stack, dict(adopt_data))
         return stack
 
-    def adopt_stack(self: World, name: str, adopt_data: Mapping[str, Any], **kwargs: Any) -> Stack:
+    def adopt_stack(self, name: str, adopt_data: Mapping[str, Any], **kwargs: Any) -> Stack:
         """Blocking :meth:`aadopt_stack`."""
         return self.run(lambda: self.aadopt_stack(name, adopt_data, **kwargs), action="ADOPT")
 
     # -- signals -----------------------------------------------------------------------
 
-    def _signal_target(self: World, stack: str, resource: str) -> tuple[Stack, Any]:
+    def _signal_target(self, stack: str, resource: str) -> tuple[Stack, Any]:
         st = self.get_stack(stack)
         res = st.resources.get(resource)
         if res is None:
@@ -357,10 +380,9 @@ class StackAPI:
             )
         return st, res
 
-    def _record_signal(self: World, st: Stack, res: Any, record: Any) -> Any:
+    def _record_signal(self, st: Stack, res: Any, record: Any) -> Any:
         if isinstance(record, Mapping):
-            key = signals_key(st.id, res.name)
-            self.store.set_meta(key, [*(self.store.get_meta(key) or []), dict(record)])
+            self.store.add_signal(st.id, res.name, dict(record))
             parts = [str(record[k]) for k in ("status", "reason") if record.get(k)]
             reason = " ".join(["Signal:", *parts])
         else:
@@ -380,14 +402,14 @@ class StackAPI:
         self.emit(self.store.add_event(ev))
         return record
 
-    async def asignal_resource(self: World, stack: str, resource: str, data: Any = None) -> Any:
+    async def asignal_resource(self, stack: str, resource: str, data: Any = None) -> Any:
         """Send a signal to a resource (inside the world's loop); see :meth:`signal_resource`."""
         st, res = self._signal_target(stack, resource)
         handler = res.handle_signal
         record = await handler(data) if inspect.iscoroutinefunction(handler) else handler(data)
         return self._record_signal(st, res, record)
 
-    def signal_resource(self: World, stack: str, resource: str, data: Any = None) -> Any:
+    def signal_resource(self, stack: str, resource: str, data: Any = None) -> Any:
         """Send *data* as a signal to resource *resource* of stack *stack*.
 
         The resource's ``handle_signal(data)`` checks it; what it returns (a
@@ -409,7 +431,7 @@ class StackAPI:
 
     # -- reading -----------------------------------------------------------------------
 
-    def stack_events(self: World, name: str, *, nested: bool = True) -> list[Any]:
+    def stack_events(self, name: str, *, nested: bool = True) -> list[Any]:
         """Return a stack's events (and its nested stacks' when *nested*), in order."""
         stack = self.get_stack(name, deleted_ok=True)
         ids = {stack.id}
@@ -423,7 +445,7 @@ class StackAPI:
         return [ev for ev in self.store.events() if ev.stack_id in ids]
 
     def validate_template(
-        self: World,
+        self,
         template: Any,
         environment: Iterable[Any] = (),
         parameters: Mapping[str, Any] | None = None,
@@ -450,16 +472,6 @@ class StackAPI:
         if resolution["types"]:
             description["Resolutions"] = resolution
         return description
-
-
-def signals_key(stack_id: str, resource: str) -> str:
-    """The store key of the signals kept for *resource* of the stack *stack_id*."""
-    return f"signals:{stack_id}:{resource}"
-
-
-def resource_signals(stack_id: str, resource: str, store: Any) -> list[dict[str, Any]]:
-    """Return the signals kept for a resource, oldest first."""
-    return list(store.get_meta(signals_key(stack_id, resource)) or [])
 
 
 def _not_busy(stack: Stack) -> None:

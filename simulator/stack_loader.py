@@ -9,16 +9,13 @@ class again and puts that state back.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sdk import exception
 from sdk.rsrc_defn import ResourceDefinition
-from simulator.stack import Stack
+from simulator.stack import Stack, StackHost
 from simulator.stack_source import StackSource
 from simulator.store import ResourceRecord, StackRecord
-
-if TYPE_CHECKING:
-    from simulator.world import World
 
 
 def restore_resource_state(res: Any, row: ResourceRecord) -> None:
@@ -33,7 +30,7 @@ def restore_resource_state(res: Any, row: ResourceRecord) -> None:
     )
 
 
-def load_stack(world: World, rec: StackRecord) -> Stack:
+def load_stack(world: StackHost, rec: StackRecord) -> Stack:
     """Build the :class:`Stack` of a stored row, its resources in their stored states."""
     source = StackSource.from_doc(rec.doc["source"])
     parent_resource = None
@@ -46,7 +43,7 @@ def load_stack(world: World, rec: StackRecord) -> Stack:
         prev = StackSource.from_doc(previous_doc)
         if prev.digest not in sources:
             try:
-                sources[prev.digest] = (prev, prev.build(stack))
+                sources[prev.digest] = (prev, stack.build(prev))
             except exception.PlugsimError:
                 pass
     defn_cache: dict[str, dict[str, ResourceDefinition]] = {}
@@ -79,7 +76,7 @@ def load_stack(world: World, rec: StackRecord) -> Stack:
     return stack
 
 
-def _parent_resource(world: World, rec: StackRecord) -> Any:
+def _parent_resource(world: StackHost, rec: StackRecord) -> Any:
     parent_rec = world.store.get_stack(rec.parent_id or "")
     if parent_rec is None:
         return None

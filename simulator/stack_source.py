@@ -9,11 +9,9 @@ Template resources (a YAML file used as a resource type) are read when the
 source is loaded and kept in :attr:`StackSource.files`, so a nested stack can
 be rebuilt even if the file later changes.
 
-**Project configuration.** When a template file has a ``plugsim.yaml`` next
-to it, its ``plugin_dirs`` (paths relative to that file) are added to the
-stack's plug-in directories and its ``lifecycle_plugins`` (``module:Class``
-strings) run around that stack's actions. This is how the bundled examples
-run with no extra flags.
+When a template file has a ``plugsim.yaml`` next to it
+(:mod:`simulator.project_config`), its ``plugin_dirs`` are added to the
+stack's plug-in directories.
 """
 
 from __future__ import annotations
@@ -21,64 +19,27 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sdk import exception
 from simulator.limits import CONFIG_KEY as LIMITS_KEY
-from simulator.limits import DEFAULTS, Limits, read_config_limits
-from simulator.project_trust import announce, project_plugin_dirs, untrusted_hint
+from simulator.limits import DEFAULTS, Limits
+from simulator.project_config import CONFIG_NAME, PLUGIN_DIRS, read_config
+from simulator.project_trust import announce, untrusted_hint
 
 if TYPE_CHECKING:
-    from simulator.registry import TypeRegistry
-    from simulator.stack import Stack
-
-#: The project configuration file looked for next to a template.
-CONFIG_NAME = "plugsim.yaml"
+    pass
 
 
-CONFIG_KEYS = ("lifecycle_plugins", "plugin_dirs", LIMITS_KEY)
+class TypeLookups(Protocol):
+    """What :meth:`StackSource.describe` needs of a type registry."""
 
-
-def read_config(template_dir: Path) -> dict[str, Any]:
-    """Read ``plugsim.yaml`` in *template_dir* (empty when there is none).
-
-    Returns ``{"plugin_dirs": [absolute paths], "lifecycle_plugins": ["module:Class"],
-    "limits": {name: value}}`` with the keys the file sets; anything else is a
-    configuration error naming the file and the key.
-    """
-    path = Path(template_dir) / CONFIG_NAME
-    if not path.is_file():
-        return {}
-    try:
-        data = _read_yaml_file(path, "project configuration") or {}
-    except exception.StackValidationFailed as ex:
-        raise exception.ConfigurationError(f"cannot read it: {ex}") from None
-    if not isinstance(data, dict):
-        raise exception.ConfigurationError(f"{path}: must be a map (e.g. plugin_dirs: [plugins])")
-    unknown = sorted(str(k) for k in data if k not in CONFIG_KEYS)
-    if unknown:
-        raise exception.ConfigurationError(
-            f"{path}: unknown key {unknown[0]!r} (known: {', '.join(CONFIG_KEYS)})"
-        )
-    out: dict[str, Any] = {}
-    dirs = data.get("plugin_dirs") or []
-    if not isinstance(dirs, list) or not all(isinstance(d, str) for d in dirs):
-        raise exception.ConfigurationError(f"{path}: plugin_dirs must be a list of paths")
-    if dirs:
-        out["plugin_dirs"] = project_plugin_dirs(template_dir, dirs, path)
-    specs = data.get("lifecycle_plugins") or []
-    if not isinstance(specs, list) or not all(isinstance(x, str) for x in specs):
-        raise exception.ConfigurationError(
-            f"{path}: lifecycle_plugins must be a list of 'module:Class' strings"
-        )
-    if specs:
-        out["lifecycle_plugins"] = list(specs)
-    out.update(read_config_limits(data, path))
-    return out
+    def type_lookup(self, source: StackSource) -> Callable[..., type]:
+        """Return ``lookup(type_name, resource_name)`` for *source*."""
 
 
 def _check_path(path: Path, what: str) -> None:
@@ -147,7 +108,7 @@ class StackSource:
             limit_values = limit_values.updated(config.get(LIMITS_KEY, {}))
             raw = _read_yaml_file(path, "template", limit_values)
             name, base = str(path), str(path.resolve().parent)
-            project_dirs = config.get("plugin_dirs", [])
+            project_dirs = config.get(PLUGIN_DIRS, [])
             config_path = path.resolve().parent / CONFIG_NAME
             if project_plugins:
                 announce(project_dirs, config_path)
@@ -359,18 +320,24 @@ class StackSource:
         """The environments merged into one document (for abandon data)."""
         return self.environment.to_dict()
 
-    def build(self, stack: Stack) -> Any:
-        """Build the :class:`simulator.template.StackDefinition` for *stack*."""
+    def build(
+        self, stack_name: str, stack_id: str, project_id: str, parent_resource: Any = None
+    ) -> Any:
+        """Build the :class:`simulator.template.StackDefinition` of a stack.
+
+        *parent_resource* is the resource a nested stack implements (None at
+        top level); ``resource_facade`` reads its definition.
+        """
         from simulator.template import StackDefinition
 
-        parent = stack.parent_resource
+        parent = parent_resource
         return StackDefinition(
             self.load_template(),
             self.environment,
             dict(self.parameters),
-            stack_name=stack.name,
-            stack_id=stack.id,
-            project_id=stack.world.project_id,
+            stack_name=stack_name,
+            stack_id=stack_id,
+            project_id=project_id,
             parent_resource=_parent_info(parent) if parent is not None else None,
         )
 
@@ -426,7 +393,7 @@ class StackSource:
         )
         child.validate(nested, stack.world.registry.type_lookup(child, stack))
 
-    def describe(self, registry: TypeRegistry, clients: Any = None) -> dict[str, Any]:
+    def describe(self, registry: TypeLookups, clients: Any = None) -> dict[str, Any]:
         """Validate without a stack and return Heat's ``template validate`` shape.
 
         *clients* (``clients(name)`` → client plug-in, e.g. a world's
@@ -504,5 +471,5 @@ def _parent_info(resource: Any) -> Any:
         metadata=defn.metadata,
         deletion_policy=defn.deletion_policy,
         update_policy=defn.update_policy,
-        stack_name=resource.context.engine_stack.name,
+        stack_name=resource.stack.name,
     )

@@ -1,7 +1,8 @@
 """Persistence: one SQLite file holds a whole simulated world.
 
 Tables: ``meta`` (seed, virtual time, RNG and fake-cloud state, engine lease),
-``stacks``, ``resources``, ``events``, ``snapshots`` and ``runs``. The schema
+``stacks``, ``resources``, ``events``, ``snapshots``, ``runs`` and ``signals``
+(each resource's signal mailbox). The schema
 version lives in ``PRAGMA user_version``.
 
 Durability. The database runs in WAL mode with ``synchronous=NORMAL``. A
@@ -125,6 +126,15 @@ CREATE TABLE IF NOT EXISTS runs (
 """
 
 
+_SIGNALS_TABLE = """CREATE TABLE IF NOT EXISTS signals (
+    id INTEGER PRIMARY KEY,
+    stack_id TEXT NOT NULL,
+    resource TEXT NOT NULL,
+    doc TEXT NOT NULL
+)"""
+_INSERT_SIGNAL = "INSERT INTO signals(stack_id, resource, doc) VALUES (?,?,?)"
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
@@ -230,6 +240,7 @@ class Store:
             # just as well without it.
             with self.transaction():
                 self._db.execute("DROP INDEX events_stack")
+        self._open_signals()
 
     # -- plumbing ------------------------------------------------------------
 
@@ -285,6 +296,41 @@ class Store:
             value = int(self.get_meta(f"seq:{name}", 0)) + 1
             self.set_meta(f"seq:{name}", value)
         return value
+
+    # -- signals -------------------------------------------------------------
+
+    def _open_signals(self) -> None:
+        """Make the signals table (worlds of earlier versions kept signals in ``meta``)."""
+        if self._db.execute("SELECT 1 FROM sqlite_master WHERE name='signals'").fetchone():
+            return
+        with self.transaction() as db:
+            db.execute(_SIGNALS_TABLE)
+            old = db.execute(
+                "SELECT key, value FROM meta WHERE key LIKE 'signals:%' ORDER BY key"
+            ).fetchall()
+            for key, value in old:
+                stack_id, _, resource = key[len("signals:") :].partition(":")
+                for signal in json.loads(value) or []:
+                    db.execute(_INSERT_SIGNAL, (stack_id, resource, _dumps(signal)))
+            db.execute("DELETE FROM meta WHERE key LIKE 'signals:%'")
+
+    def add_signal(self, stack_id: str, resource: str, signal: dict[str, Any]) -> None:
+        """Keep *signal* in the mailbox of *resource* of stack *stack_id* (after the others)."""
+        with self.transaction() as db:
+            db.execute(_INSERT_SIGNAL, (stack_id, resource, _dumps(signal)))
+
+    def signals(self, stack_id: str, resource: str) -> list[dict[str, Any]]:
+        """Return the signals kept for *resource* of stack *stack_id*, oldest first."""
+        rows = self._db.execute(
+            "SELECT doc FROM signals WHERE stack_id=? AND resource=? ORDER BY id",
+            (stack_id, resource),
+        ).fetchall()
+        return [json.loads(row[0]) for row in rows]
+
+    def clear_signals(self, stack_id: str, resource: str) -> None:
+        """Empty the mailbox of *resource* of stack *stack_id*."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM signals WHERE stack_id=? AND resource=?", (stack_id, resource))
 
     # -- stacks --------------------------------------------------------------
 

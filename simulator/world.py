@@ -20,15 +20,17 @@ from sdk.clients import ClientPlugin
 from simulator.backend import DEFAULT_BACKEND, CloudBackend, load_backend, restore_backend
 from simulator.clock import VirtualClock, VirtualTimeEventLoop
 from simulator.events import Event
-from simulator.lifecycle import CONFIG_KEY, LifecycleRegistry, read_config
+from simulator.lifecycle import LifecycleRegistry, cancel_quietly
 from simulator.limits import DEFAULTS, Limits
-from simulator.registry import TypeRegistry
+from simulator.nested_stacks import EngineNestedStacks
+from simulator.project_config import LIFECYCLE_PLUGINS, lifecycle_specs
 from simulator.rng import SeededRNG, derive_seed
 from simulator.stack import Stack
 from simulator.stack_api import StackAPI
 from simulator.stack_loader import load_stack
 from simulator.stack_source import StackSource
 from simulator.store import StackRecord, Store
+from simulator.type_sources import world_registry
 
 T = TypeVar("T")
 
@@ -96,7 +98,7 @@ class World(StackAPI):
         #: the ``plugsim.fake_clouds`` entry point the cloud is built (and restored) by
         self.backend: str = backend or stored_backend or DEFAULT_BACKEND
         self.cloud: CloudBackend = self._open_cloud(faults)
-        self.registry = TypeRegistry(plugin_dirs, entry_points=entry_points)
+        self.registry = world_registry(plugin_dirs, entry_points=entry_points)
         #: this engine's stack lifecycle plug-ins (``module:Class`` strings, classes or objects)
         self.lifecycle = LifecycleRegistry(
             lifecycle_plugins, entry_points=entry_points, strict=strict_lifecycle
@@ -168,6 +170,10 @@ class World(StackAPI):
             self._plugins[name] = plugin
         return plugin
 
+    def nested_stacks(self, stack: Stack) -> EngineNestedStacks:
+        """The ``nested_stacks()`` facet of the resources of *stack*."""
+        return EngineNestedStacks(stack)
+
     def emit(self, event: Event) -> None:
         """Pass a recorded event to every listener (progress display)."""
         for listener in self.listeners:
@@ -182,7 +188,7 @@ class World(StackAPI):
         key = f"cancel:{stack.id}"
         if self.store.get_meta(key):
             self.store.set_meta(key, False)
-            self.loop.call_soon(stack.cancel_quietly)
+            self.loop.call_soon(cancel_quietly, stack)
 
     def run(
         self,
@@ -270,11 +276,11 @@ class World(StackAPI):
         if tag_list:
             rec.doc["tags"] = tag_list
         if parent is not None:
-            specs = list(parent.record.doc.get(CONFIG_KEY) or [])
+            specs = list(parent.record.doc.get(LIFECYCLE_PLUGINS) or [])
         else:
-            specs = read_config(source.base_dir) if source.base_dir else []
+            specs = lifecycle_specs(source.base_dir) if source.base_dir else []
         if specs:
-            rec.doc[CONFIG_KEY] = specs
+            rec.doc[LIFECYCLE_PLUGINS] = specs
         stack = Stack(self, rec, source, parent_resource=parent_resource)
         self.lifecycle.for_stack(stack)  # a bad plug-in name fails before anything is stored
         stack.validate()

@@ -119,7 +119,7 @@ def property_map(
     from sdk.testing.strategies import Ungeneratable
 
     try:
-        from sdk.testing.cli import simplest_properties
+        from sdk.testing.strategies import simplest_properties
 
         return simplest_properties(cls), "generated from the schema"
     except Ungeneratable as exc:

@@ -109,7 +109,7 @@ def describe(paths: Sequence[str | os.PathLike[str]]) -> dict[str, Any]:
     report._sort()
     return {
         "types": {name: describe_class(cls) for name, cls in report.mapping.items()},
-        "errors": [f"{e.source}: {e.message}" for e in report.errors],
+        "errors": [str(e) for e in report.errors],
     }
 
 

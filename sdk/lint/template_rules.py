@@ -97,7 +97,7 @@ def _params(tmpl: Any) -> dict[str, Any]:
 
 def known_types(template: TemplateFile) -> dict[str, type]:
     """plugsim's built-in resource types and those of the plug-ins being linted."""
-    from simulator.registry import builtin_mapping
+    from simulator.type_sources import builtin_mapping
 
     return {**builtin_mapping(), **template.plugin_types}
 
@@ -110,8 +110,8 @@ def validate(template: TemplateFile) -> exception.StackValidationFailed | None:
 
 
 def _validate(template: TemplateFile) -> exception.StackValidationFailed | None:
-    from simulator.registry import builtin_mapping
     from simulator.template import StackDefinition, load_template
+    from simulator.type_sources import builtin_mapping
 
     types = {**builtin_mapping(), **template.plugin_types}
 

@@ -23,9 +23,9 @@ def declared(cls: type, name: str) -> bool:
 
 def resolve_type(type_name: str) -> type[Resource]:
     """Return the installed plug-in class registered as *type_name*."""
-    from simulator.registry import TypeRegistry
+    from simulator.type_sources import world_registry
 
-    mapping = TypeRegistry().plugins()
+    mapping = world_registry().plugins()
     if type_name not in mapping:
         raise ConformanceDeclarationError(
             f"resource_type {type_name!r} is not an installed resource type "

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from sdk import exception, transitions
 from sdk.testing.watchdog import install_heartbeat, run_watched
 from simulator.registry import TypeRegistry
+from simulator.type_sources import world_registry
 from simulator.world import World
 
 if TYPE_CHECKING:
@@ -32,7 +33,8 @@ class _Registry(TypeRegistry):
     """A type registry that also knows classes registered by a test."""
 
     def __init__(self, extra: Mapping[str, type], entry_points: bool) -> None:
-        super().__init__((), entry_points=entry_points)
+        usual = world_registry((), entry_points=entry_points)
+        super().__init__(usual.sources, template_classes=usual.template_classes)
         self.extra = dict(extra)
 
     def plugins(self, dirs: Iterable[str] = ()) -> dict[str, type]:

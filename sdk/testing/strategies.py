@@ -322,3 +322,19 @@ def invalid_properties(
         return base, Violation(name, rule)
 
     return build()
+
+
+def simplest_properties(plugin: type) -> dict[str, Any]:
+    """The simplest valid property map of *plugin*'s schema (deterministic)."""
+    from hypothesis import HealthCheck, find, settings
+
+    return find(
+        valid_properties(getattr(plugin, "properties_schema", {})),
+        lambda data: True,
+        settings=settings(
+            database=None,
+            derandomize=True,
+            max_examples=50,
+            suppress_health_check=list(HealthCheck),
+        ),
+    )

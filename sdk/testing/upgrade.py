@@ -120,7 +120,7 @@ def _types(plugins: str) -> dict[str, type]:
 
 def phase_create(args: Mapping[str, Any]) -> dict[str, Any]:
     """Create one stack per type with the old version; return what phase two compares with."""
-    from sdk.testing.cli import simplest_properties
+    from sdk.testing.strategies import simplest_properties
 
     world = _open(args)
     out: dict[str, Any] = {"baseline": sorted(map(list, world.cloud.snapshot_inventory().keys))}
@@ -134,7 +134,7 @@ def phase_create(args: Mapping[str, Any]) -> dict[str, Any]:
                 "state": str(stack.state),
                 "reason": stack.status_reason,
                 "properties": props,
-                "old_names": sorted(cls.properties_schema),
+                "old_names": sorted(getattr(cls, "properties_schema", {}) or {}),
                 "physical_id": res.resource_id,
                 "stored": _plain(dict(res.properties)),
             }
@@ -184,7 +184,7 @@ def phase_upgrade(args: Mapping[str, Any]) -> dict[str, list[str]]:
 
 
 def _check_one(world: Any, type_name: str, before: Mapping[str, Any], cls: type) -> list[str]:
-    from sdk.testing.cli import simplest_properties
+    from sdk.testing.strategies import simplest_properties
 
     problems: list[str] = []
     name = before["stack"]

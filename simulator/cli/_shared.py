@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import click
@@ -37,10 +38,10 @@ class Options:
     def heat_options(self) -> Any:
         """A context manager making every world built inside it honour the Heat options.
 
-        (:func:`simulator.registry.using_heat_options`; the top-level group
+        (:func:`simulator.heat_compat.options.using_heat_options`; the top-level group
         enters it for the whole command.)
         """
-        from simulator.registry import using_heat_options
+        from simulator.heat_compat.options import using_heat_options
 
         return using_heat_options(force=self.heat_compat, plugins=self.heat_plugins)
 
@@ -53,7 +54,16 @@ class Options:
 
 
 class PlugsimGroup(click.Group):
-    """A click group turning plugsim errors into one line and exit status 1."""
+    """A click group turning plugsim errors into one line and exit status 1.
+
+    The top-level group also takes its own options after the command name (``plugsim stack list
+    --state w.db``), as the OpenStack client does, unless the command defines an option of that name.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if ctx.parent is None:
+            args = _globals_first(self, ctx, args)
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -71,6 +81,44 @@ class PlugsimGroup(click.Group):
                 message = f"internal error: {type(ex).__name__}: {ex} (run with --debug)"
             click.echo(f"plugsim: error: {_one_line(message)}", err=True)
             ctx.exit(1)
+
+
+def _option_names(command: click.Command) -> set[str]:
+    names = {opt for p in command.params if isinstance(p, click.Option) for opt in p.opts}
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            names |= _option_names(sub)
+    return names
+
+
+def _globals_first(group: click.Group, ctx: click.Context, args: list[str]) -> list[str]:
+    """Move the group's own options found after the command name to the front of *args*."""
+    own = {opt: p for p in group.params if isinstance(p, click.Option) for opt in p.opts}
+    position = next((i for i, a in enumerate(args) if a in group.commands), None)
+    if position is None:
+        return args
+    taken = _option_names(group.commands[args[position]])
+    front, rest = list(args[:position]), [args[position]]
+    tail = args[position + 1 :]
+    i = 0
+    while i < len(tail):
+        word = tail[i]
+        if word == "--":
+            rest += tail[i:]
+            break
+        name, eq, _ = word.partition("=")
+        option = own.get(name)
+        if option is None or name in taken:
+            rest.append(word)
+            i += 1
+            continue
+        if option.is_flag or eq:
+            front.append(word)
+            i += 1
+        else:
+            front += tail[i : i + 2]
+            i += 2
+    return front + rest
 
 
 def _debug(ctx: click.Context) -> bool:
@@ -94,6 +142,9 @@ def parse_parameters(values: Iterable[str]) -> dict[str, str]:
         if not sep or not key:
             raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--parameter")
         out[key] = value
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:  # --parameter-file values (the same key given twice: the file wins)
+        out.update(ctx.meta.get(_PARAMETER_FILES) or {})
     return out
 
 
@@ -107,6 +158,15 @@ def environment_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         type=click.Path(dir_okay=False),
         help="Environment file (repeatable).",
     )(fn)
+    fn = click.option(
+        "--parameter-file",
+        "parameter_files",
+        multiple=True,
+        metavar="KEY=FILE",
+        expose_value=False,
+        callback=_remember_parameter_files,
+        help="A parameter whose value is the content of FILE (repeatable).",
+    )(fn)
     return click.option(
         "--parameter",
         "parameters",
@@ -116,29 +176,122 @@ def environment_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     )(fn)
 
 
-def format_option(
-    choices: Sequence[str] = ("table", "json", "yaml"), default: str = "table"
-) -> Callable[[Any], Any]:
-    """The ``--format`` option of commands with tabular output."""
-    return click.option(
-        "-f",
-        "--format",
-        "fmt",
-        type=click.Choice(list(choices)),
-        default=default,
-        show_default=True,
-        help="Output format.",
-    )
+_PARAMETER_FILES = "plugsim.parameter_files"
+
+
+def _remember_parameter_files(
+    ctx: click.Context, param: click.Parameter, value: Sequence[str]
+) -> None:
+    files: dict[str, str] = {}
+    for item in value:
+        key, sep, path = item.partition("=")
+        if not sep or not key or not path:
+            raise click.BadParameter(f"{item!r} is not KEY=FILE", param_hint="--parameter-file")
+        try:
+            files[key] = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as ex:
+            raise click.BadParameter(
+                f"{path}: cannot read: {ex}", param_hint="--parameter-file"
+            ) from None
+    ctx.meta[_PARAMETER_FILES] = files
+
+
+#: Output formats of commands with tabular output, as the OpenStack client names them.
+FORMATS = ("table", "json", "yaml", "csv", "value", "shell")
+_COLUMNS = "plugsim.columns"
+
+
+def _remember_columns(ctx: click.Context, param: click.Parameter, value: Sequence[str]) -> None:
+    ctx.meta[_COLUMNS] = [c for item in value for c in item.split(",") if c]
+
+
+def format_option(choices: Sequence[str] = FORMATS, default: str = "table") -> Callable[[Any], Any]:
+    """``-f/--format`` (table, json, yaml, csv, value, shell) and ``-c/--column`` (repeatable)."""
+
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn = click.option(
+            "-c",
+            "--column",
+            "columns",
+            multiple=True,
+            expose_value=False,
+            callback=_remember_columns,
+            metavar="COLUMN",
+            help="Show only this column (repeatable, or comma-separated), in this order.",
+        )(fn)
+        return click.option(
+            "-f",
+            "--format",
+            "fmt",
+            type=click.Choice(list(choices)),
+            default=default,
+            show_default=True,
+            help="Output format.",
+        )(fn)
+
+    return decorate
+
+
+def _chosen(columns: Sequence[str], present: Sequence[str] = ()) -> list[str]:
+    """The ``-c`` columns (checked against *columns*), or every column."""
+    try:
+        wanted = click.get_current_context().meta.get(_COLUMNS) or []
+    except RuntimeError:
+        wanted = []
+    if not wanted:
+        return list(columns)
+    known = list(dict.fromkeys([*columns, *present]))
+    unknown = [c for c in wanted if c not in known]
+    if unknown:
+        raise click.BadParameter(
+            f"no column {', '.join(unknown)} (columns: {', '.join(known)})", param_hint="-c"
+        )
+    return list(wanted)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(value, default=str)
+
+
+def _emit_flat(rows: list[dict[str, Any]], columns: Sequence[str], fmt: str) -> None:
+    """csv (header and rows), value (cells separated by spaces) or shell (``key="value"`` lines)."""
+    if fmt == "csv":
+        import csv
+        import io
+
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow([_cell(row.get(c)) for c in columns])
+        click.echo(buffer.getvalue(), nl=False)
+    elif fmt == "value":
+        for row in rows:
+            click.echo(" ".join(_cell(row.get(c)) for c in columns))
+    else:
+        import shlex
+
+        for row in rows:
+            for column in columns:
+                click.echo(f"{column}={shlex.quote(_cell(row.get(column)))}")
 
 
 def emit_rows(
     rows: list[dict[str, Any]], columns: Sequence[str], fmt: str, cap: int | None = None
 ) -> None:
-    """Print rows as a table, JSON or YAML.
+    """Print rows in *fmt* (see :data:`FORMATS`), with only the ``-c`` columns when given.
 
     In a table each cell is cut to *cap* characters (default: the
-    ``max_printed_value_length`` limit); JSON and YAML print everything.
+    ``max_printed_value_length`` limit); the other formats print everything.
     """
+    columns = _chosen(columns, [k for row in rows[:1] for k in row])
+    if _wanted():
+        rows = [{c: row.get(c) for c in columns} for row in rows]
+    if fmt in ("csv", "value", "shell"):
+        _emit_flat(rows, columns, fmt)
+        return
     if fmt == "json":
         click.echo(json.dumps([with_iso(r) for r in rows], indent=2, default=str))
         return
@@ -154,13 +307,29 @@ def emit_rows(
     table = Table(*columns, show_lines=False)
     for row in rows:
         table.add_row(
-            *("" if row.get(c) is None else cap_text(_shown(c, row.get(c)), cap) for c in columns)
+            *(
+                "" if row.get(c) is None else cap_text(_shown(c, row.get(c), _cell), cap)
+                for c in columns
+            )
         )
-    Console(soft_wrap=False, width=max(160, _term_width())).print(table)
+    # On a terminal the table fits its width; into a pipe or file no cell is wrapped.
+    width = _term_width() if sys.stdout.isatty() else 10_000
+    Console(soft_wrap=False, width=width).print(table)
+
+
+def _wanted() -> bool:
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx is not None and ctx.meta.get(_COLUMNS))
 
 
 def emit_mapping(data: dict[str, Any], fmt: str, cap: int | None = None) -> None:
-    """Print one record as a two-column table (cells cut to *cap*), JSON or YAML."""
+    """Print one record as a two-column table (cells cut to *cap*; or any of
+    :data:`FORMATS`), ``-c`` fields only."""
+    if _wanted():
+        data = {k: data.get(k) for k in _chosen(list(data))}
+    if fmt in ("csv", "value", "shell"):
+        _emit_flat([data], list(data), fmt)
+        return
     if fmt in ("json", "yaml"):
         if fmt == "json":
             click.echo(json.dumps(with_iso(data), indent=2, default=str))
@@ -212,7 +381,7 @@ def _term_width() -> int:
 
 def progress_listener(fmt: str = "table") -> Callable[[Any], None] | None:
     """Return an event printer for stderr (rich on a terminal, plain lines otherwise)."""
-    if fmt in ("json", "yaml"):
+    if fmt != "table":
         return None
     from simulator.events import StackPaths, format_event
 

@@ -30,6 +30,7 @@ from simulator.cli.cloud import cloud
 from simulator.cli.misc import bench, template
 from simulator.cli.simulate import simulate
 from simulator.cli.stack import stack
+from simulator.cli.stack_inspect import register as register_inspection
 from simulator.cli.views import stack_graph, stack_report, stack_timeline, template_graph
 from simulator.scaffold import new
 
@@ -89,6 +90,7 @@ def main(
 
 
 main.add_command(stack)
+register_inspection(stack)
 stack.add_command(stack_graph)
 stack.add_command(stack_timeline)
 stack.add_command(stack_report)

@@ -94,11 +94,41 @@ def validate(
     type=click.IntRange(min=1),
     default=3,
     show_default=True,
-    help="With --vs-heat: runs per engine; each phase's median is compared.",
+    help="With --vs-heat: runs per engine; each phase's median is compared. With --campaign: "
+    "alternating runs per process count.",
+)
+@click.option(
+    "--campaign",
+    "campaign_seeds",
+    type=click.IntRange(min=1),
+    metavar="SEEDS",
+    help="Instead: lifecycles per second of the README example over SEEDS seeds, with one "
+    "process and with two (medians of --repeat alternating runs).",
 )
 @pass_options
-def bench(opts: Options, n: int, width: int, as_json: bool, vs_heat: bool, repeat: int) -> None:
+def bench(
+    opts: Options,
+    n: int,
+    width: int,
+    as_json: bool,
+    vs_heat: bool,
+    repeat: int,
+    campaign_seeds: int | None,
+) -> None:
     """Time create/update/suspend/resume/delete of an N-resource layered stack."""
+    if campaign_seeds is not None:
+        from sdk.testing.campaign.bench import run_campaign_bench
+
+        figures = run_campaign_bench(campaign_seeds, repeat=repeat)
+        if as_json:
+            click.echo(json.dumps(figures, indent=2))
+        else:
+            click.echo(
+                f"{figures['seeds']} three-tier lifecycles, median of {figures['repeat']}: "
+                f"{figures['lifecycles_per_second_1']}/s with 1 process, "
+                f"{figures['lifecycles_per_second_2']}/s with 2 (x{figures['scaling']})"
+            )
+        return
     if vs_heat:
         from simulator.bench_heat import format_vs_heat, run_vs_heat
 

@@ -26,6 +26,7 @@ pass_options = click.make_pass_decorator(Options)
     help="Also update the stack to this template.",
 )
 @click.option(
+    "-f",
     "--format",
     "fmt",
     type=click.Choice(["text", "json"]),

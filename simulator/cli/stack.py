@@ -40,7 +40,7 @@ def _open(opts: Options, fmt: str = "table", **kwargs: Any) -> Any:
 def _finish(world: Any, stack: Any, fmt: str = "table") -> None:
     """Print the stack's final state; exit 1 when the action failed."""
     world.close()
-    if fmt in ("json", "yaml"):
+    if fmt != "table":
         emit_mapping(_stack_dict(stack), fmt)
     else:
         click.echo(f"{stack.name} {stack.state}: {stack.status_reason}")
@@ -130,6 +130,9 @@ def stack(ctx: click.Context, lifecycle_plugins: Sequence[str], strict_lifecycle
 @click.option("--timeout", type=float, help="Stack timeout in (virtual) minutes.")
 @click.option("--enable-rollback", is_flag=True, help="Roll back (delete) on failure.")
 @click.option("--tag", "tags", multiple=True, help="A stack tag (repeatable).")
+@click.option(
+    "--dry-run", is_flag=True, help="Validate and list what would be created; change nothing."
+)
 @format_option()
 @click.argument("name")
 @pass_options
@@ -143,11 +146,22 @@ def create(
     timeout: float | None,
     enable_rollback: bool,
     tags: Sequence[str],
+    dry_run: bool,
     fmt: str,
     name: str,
 ) -> None:
     """Create stack NAME from a template."""
     params = parse_parameters(parameters)
+    if dry_run:
+        from simulator.cli.stack_inspect import preview_create
+
+        world = opts.open_world()
+        try:
+            rows = preview_create(world, name, template, list(environment), params)
+        finally:
+            world.close()
+        emit_rows(rows, ["resource_name", "resource_type"], fmt)
+        return
     world = _open(opts, fmt, seed=seed, faults=faults)
     stack = world.create_stack(
         name,
@@ -173,6 +187,11 @@ def create(
 @click.option("--timeout", type=float, help="Stack timeout in (virtual) minutes.")
 @click.option("--rollback/--no-rollback", default=None, help="Roll back on failure.")
 @click.option("--faults", help="Fault profile for this and later runs.")
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Show which resources would be added, deleted, replaced, updated or left; change nothing.",
+)
 @format_option()
 @click.argument("name")
 @pass_options
@@ -185,12 +204,30 @@ def update(
     timeout: float | None,
     rollback: bool | None,
     faults: str | None,
+    dry_run: bool,
     fmt: str,
     name: str,
 ) -> None:
     """Update stack NAME (in place, replacing what must be replaced)."""
     if template is None and not existing and not parameters and not environment:
         raise click.UsageError("give -t/--template, --parameter or --existing")
+    if dry_run:
+        from simulator.cli.stack_inspect import preview_update
+
+        world = opts.open_world()
+        try:
+            plan = preview_update(
+                world,
+                name,
+                None if existing else template,
+                list(environment),
+                parse_parameters(parameters),
+            )
+        finally:
+            world.close()
+        rows = [{"resource_name": n, "change": c} for c, names in plan.items() for n in names]
+        emit_rows(rows, ["resource_name", "change"], fmt)
+        return
     world = _open(opts, fmt, faults=faults)
     stack = world.update_stack(
         name,
@@ -436,8 +473,13 @@ def output_show(opts: Options, fmt: str, show_all: bool, name: str, key: str | N
             raise exception.EntityNotFound(entity="Output", name=key)
     if show_all:
         emit_rows(
-            [{"output_key": o["output_key"], "output_value": o["output_value"]} for o in outs],
-            ["output_key", "output_value"],
+            [
+                {"output_key": o["output_key"], "output_value": o["output_value"]}
+                | ({"output_error": o["output_error"]} if o.get("output_error") else {})
+                for o in outs
+            ],
+            ["output_key", "output_value"]
+            + (["output_error"] if any(o.get("output_error") for o in outs) else []),
             fmt,
             cap,
         )
@@ -463,6 +505,7 @@ def event_list(opts: Options, fmt: str, no_nested: bool, name: str) -> None:
     emit_rows(
         rows,
         [
+            "id",
             "time",
             "stack_name",
             "resource_name",

@@ -11,7 +11,9 @@ Public API::
     load_heat_plugin(*targets) -> sdk.plugins.LoadReport
     HeatCompatLoader(constraint_registry=None, *, force=False)
     use_heat_plugins(world, *targets) -> LoadReport
-    HeatCompatRegistry(heat_plugins, plugin_dirs=(), *, entry_points=True, heat_compat=None)
+    HeatPluginTypes(targets, constraint_registry=None, *, strict=True)  (a registry type source)
+    heat_report(registry) -> LoadReport | None
+    HeatOptions, heat_options(), using_heat_options(force=, plugins=)  (simulator.heat_compat.options)
     resolve_heat_targets(*targets) -> list[Path]
     find_heat_package(python=None) -> Path | None
     heat_python() -> str | None
@@ -23,36 +25,39 @@ Public API::
 From the command line, ``--plugin-dir`` loads a file that imports ``heat``
 through this layer by itself, ``--heat-compat`` loads every plug-in-dir file
 through it and ``--heat-plugin TARGET`` loads Heat plug-ins whose types win
-(see :func:`simulator.registry.using_heat_options`).
+(see :func:`simulator.heat_compat.options.using_heat_options`; the world's
+registry takes its Heat source from :func:`simulator.type_sources.world_registry`).
 """
 
-from simulator.heat_compat._finder import MissingHeatName
 from simulator.heat_compat.loader import (
     CLIENTLESS_PLUGINS,
     DEFAULT_HEAT_VENV,
     HEAT_PYTHON_ENV,
     HeatCompatLoader,
-    HeatCompatRegistry,
     HeatNameMissing,
+    HeatPluginTypes,
     clientless_plugins,
     find_heat_package,
     heat_python,
+    heat_report,
     load_heat_plugin,
     needs_heat_compat,
     resolve_heat_targets,
     use_heat_plugins,
 )
+from simulator.heat_compat.missing import MissingHeatName
 
 __all__ = [
     "CLIENTLESS_PLUGINS",
     "DEFAULT_HEAT_VENV",
     "HEAT_PYTHON_ENV",
     "HeatCompatLoader",
-    "HeatCompatRegistry",
+    "HeatPluginTypes",
     "HeatNameMissing",
     "MissingHeatName",
     "clientless_plugins",
     "find_heat_package",
+    "heat_report",
     "heat_python",
     "load_heat_plugin",
     "needs_heat_compat",

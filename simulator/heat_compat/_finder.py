@@ -20,32 +20,19 @@ import importlib.abc
 import importlib.machinery
 import sys
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from sdk import exception
+from simulator.heat_compat.missing import MissingHeatName
 
 #: Top-level package names the shims take over during a loading.
 ROOTS = ("heat", "oslo_utils", "oslo_log")
 
-#: ``module name -> builder`` returning the module's public names (filled by _shims).
-BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {}
+#: ``module name -> builder`` returning the module's public names (the table is
+#: :data:`simulator.heat_compat._shims.BUILDERS`, passed to :func:`shim_imports`).
+Builders = Mapping[str, Callable[[], dict[str, Any]]]
 
 _BUILT: dict[str, types.ModuleType] = {}
-
-
-class MissingHeatName(exception.PluginLoadError, AttributeError):
-    """A Heat plug-in used a name the compatibility layer does not provide."""
-
-    def __init__(self, qualified_name: str, where: str | None = None) -> None:
-        self.qualified_name = qualified_name
-        #: the plug-in file that needs the name, when known
-        self.where = where
-        prefix = f"{where}: " if where else ""
-        super().__init__(
-            f"{prefix}{qualified_name} is not provided by plugsim's Heat compatibility layer "
-            f"(simulator.heat_compat); the plug-in needs it"
-        )
 
 
 #: Module-name prefixes of plug-in files loaded by path (sdk's and the compat loader's).
@@ -74,26 +61,29 @@ class ShimModule(types.ModuleType):
         raise MissingHeatName(f"{self.__name__}.{name}", _plugin_file(sys._getframe(1)))
 
 
-def _is_package(name: str) -> bool:
+def _is_package(name: str, builders: Builders) -> bool:
     prefix = name + "."
-    return any(other.startswith(prefix) for other in BUILDERS)
+    return any(other.startswith(prefix) for other in builders)
 
 
-def shim_module(name: str) -> types.ModuleType:
-    """Return (building once per process) the shim module *name*."""
+def shim_module(name: str, builders: Builders) -> types.ModuleType:
+    """Return (building once per process) the shim module *name* from *builders*."""
     module = _BUILT.get(name)
     if module is None:
         module = ShimModule(name, f"plugsim Heat compatibility shim for {name}")
-        if _is_package(name):
+        if _is_package(name, builders):
             module.__path__ = []  # a package: its submodules come from the finder
-        module.__dict__.update(BUILDERS[name]())
+        module.__dict__.update(builders[name]())
         _BUILT[name] = module
     return module
 
 
 class _Loader(importlib.abc.Loader):
+    def __init__(self, builders: Builders) -> None:
+        self.builders = builders
+
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
-        return shim_module(spec.name)
+        return shim_module(spec.name, self.builders)
 
     def exec_module(self, module: types.ModuleType) -> None:
         parent, _, child = module.__name__.rpartition(".")
@@ -102,7 +92,10 @@ class _Loader(importlib.abc.Loader):
 
 
 class ShimFinder(importlib.abc.MetaPathFinder):
-    """Serves the shim modules and refuses other names under :data:`ROOTS`."""
+    """Serves the shim modules of *builders* and refuses other names under :data:`ROOTS`."""
+
+    def __init__(self, builders: Builders) -> None:
+        self.builders = builders
 
     def find_spec(
         self, fullname: str, path: Any = None, target: types.ModuleType | None = None
@@ -110,13 +103,15 @@ class ShimFinder(importlib.abc.MetaPathFinder):
         """Return a spec for a shim module; raise for an unknown module under a root."""
         if fullname.split(".", 1)[0] not in ROOTS:
             return None
-        if fullname not in BUILDERS:
+        if fullname not in self.builders:
             raise ModuleNotFoundError(
                 f"No module named {fullname!r}: plugsim's Heat compatibility layer "
                 f"(simulator.heat_compat) does not provide it",
                 name=fullname,
             )
-        return importlib.machinery.ModuleSpec(fullname, _Loader(), is_package=_is_package(fullname))
+        return importlib.machinery.ModuleSpec(
+            fullname, _Loader(self.builders), is_package=_is_package(fullname, self.builders)
+        )
 
 
 def _ours(name: str) -> bool:
@@ -124,12 +119,10 @@ def _ours(name: str) -> bool:
 
 
 @contextlib.contextmanager
-def shim_imports() -> Iterator[None]:
-    """Serve the shims while the block runs; restore :data:`sys.modules` afterwards."""
-    from simulator.heat_compat import _shims  # noqa: F401 - fills BUILDERS
-
+def serving(builders: Builders) -> Iterator[None]:
+    """Serve the shims of *builders* while the block runs; restore :data:`sys.modules` after."""
     saved = {name: sys.modules.pop(name) for name in sorted(sys.modules) if _ours(name)}
-    finder = ShimFinder()
+    finder = ShimFinder(builders)
     sys.meta_path.insert(0, finder)
     try:
         yield

@@ -1,14 +1,17 @@
 """The contents of each shim module (``heat.*``, ``oslo_utils.timeutils``, ``oslo_log.log``).
 
-Importing this module fills :data:`simulator.heat_compat._finder.BUILDERS`;
-each builder returns the public names of one module. The classes are
+:data:`BUILDERS` maps each module name to a builder returning its public
+names; :func:`shim_imports` serves them through the import machinery of
+:mod:`simulator.heat_compat._finder`. The classes are
 plugsim's (:mod:`sdk`) or the compat layer's own, never Heat's.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -16,8 +19,7 @@ from sdk import attributes as sdk_attributes
 from sdk import constraints as sdk_constraints
 from sdk import i18n, rsrc_defn, support
 from sdk import properties as sdk_properties
-from simulator.heat_compat import _vtime
-from simulator.heat_compat._finder import BUILDERS
+from simulator.heat_compat import _finder, _vtime
 
 
 class _HeatSchemaKeys:
@@ -241,4 +243,15 @@ _TABLE: dict[str, Callable[[], dict[str, Any]]] = {
     "oslo_log": _package,
     "oslo_log.log": _log,
 }
-BUILDERS.update(_TABLE)
+#: ``module name -> builder`` of every shim module.
+BUILDERS: dict[str, Callable[[], dict[str, Any]]] = dict(_TABLE)
+
+
+def shim_imports() -> contextlib.AbstractContextManager[None]:
+    """Serve the shim modules while the block runs; restore :data:`sys.modules` afterwards."""
+    return _finder.serving(BUILDERS)
+
+
+def shim_module(name: str) -> types.ModuleType:
+    """Return (building once per process) the shim module *name*."""
+    return _finder.shim_module(name, BUILDERS)

@@ -29,8 +29,10 @@ from sdk import exception
 from sdk.constraints import default_registry
 from sdk.plugins import LoadError, LoadReport, PluginLoader, iter_plugin_files
 from simulator.heat_compat import _vtime
-from simulator.heat_compat._finder import ROOTS, MissingHeatName, shim_imports
-from simulator.registry import TypeRegistry
+from simulator.heat_compat._finder import ROOTS
+from simulator.heat_compat._shims import TestConstraintDelay, shim_imports
+from simulator.heat_compat.missing import MissingHeatName
+from simulator.registry import PluginConstraints, TypeRegistry
 
 #: Environment variable naming the python of a virtualenv with ``openstack-heat``.
 HEAT_PYTHON_ENV = "PLUGSIM_HEAT_PYTHON"
@@ -85,8 +87,6 @@ def needs_heat_compat(path: str | os.PathLike[str]) -> bool:
 
 
 def _register_heat_constraints() -> None:
-    from simulator.heat_compat._shims import TestConstraintDelay
-
     registry = default_registry()
     if "test_constr" not in registry.names():
         registry.register("test_constr", TestConstraintDelay, origin="plugsim heat_compat")
@@ -252,45 +252,83 @@ def clientless_plugins() -> list[Path]:
     return [base / f"{stem}.py" for stem in CLIENTLESS_PLUGINS if (base / f"{stem}.py").is_file()]
 
 
-class HeatCompatRegistry(TypeRegistry):
-    """A type registry where the given Heat plug-ins win over every other class.
+_HEAT_CACHE: dict[tuple[str, ...], LoadReport] = {}
 
-    Unlike a plain :class:`~simulator.registry.TypeRegistry` given
-    ``heat_plugins``, a plug-in that fails to load does not raise: its error
-    is in :attr:`heat_report` and :attr:`errors`.
+
+def _heat_load_failure(errors: list[LoadError]) -> exception.PluginLoadError:
+    """One exception for the load errors of ``--heat-plugin`` targets (a missing name first)."""
+    missing = [e for e in errors if getattr(e, "missing", "")]
+    first = missing[0] if missing else errors[0]
+    others = "; ".join(str(e) for e in errors if e is not first)
+    if missing:
+        failure: exception.PluginLoadError = first.to_exception()  # type: ignore[attr-defined]
+    else:
+        failure = exception.PluginLoadError(f"Heat plug-in {first}")
+    if others:
+        failure.message = f"{failure.message} (also: {others})"
+    return failure
+
+
+def _normalise_target(target: str | os.PathLike[str]) -> str:
+    text = os.fspath(target)
+    return str(Path(text).resolve()) if os.path.exists(text) else text
+
+
+class HeatPluginTypes:
+    """A type source (:class:`simulator.registry.TypeSource`) of Heat plug-ins whose types win.
+
+    The plug-ins (files, directories or ``heat.…`` module names) are loaded
+    when the source is made, once per process for the same files. With
+    *strict* a plug-in that fails to load raises
+    (:class:`MissingHeatName` naming the file and the name when the compat
+    layer lacks a name it needs); otherwise its error is in :attr:`report`.
     """
 
-    heat_strict = False
-    heat_report: LoadReport
+    overrides = True
 
     def __init__(
         self,
-        heat_plugins: Iterable[str | os.PathLike[str]],
-        plugin_dirs: Iterable[str | os.PathLike[str]] = (),
+        targets: Iterable[str | os.PathLike[str]],
+        constraint_registry: Any = None,
         *,
-        entry_points: bool = True,
-        heat_compat: bool | None = None,
+        strict: bool = True,
     ) -> None:
-        super().__init__(
-            plugin_dirs,
-            entry_points=entry_points,
-            heat_compat=heat_compat,
-            heat_plugins=list(heat_plugins),
-        )
-        if self.heat_report is None:
-            self.heat_report = LoadReport()
+        #: the targets, paths resolved
+        self.targets = list(dict.fromkeys(_normalise_target(t) for t in targets))
+        files = tuple(dict.fromkeys(str(p.resolve()) for p in resolve_heat_targets(*self.targets)))
+        report = _HEAT_CACHE.get(files)
+        if report is None:
+            report = load_heat_plugin(*files, constraint_registry=constraint_registry)
+            _HEAT_CACHE[files] = report
+        #: what loading the plug-ins found
+        self.report = report
+        if report.errors and strict:
+            raise _heat_load_failure(report.errors)
+
+    def load(self, dirs: tuple[str, ...]) -> LoadReport:
+        """The Heat plug-ins' types (whatever the directories)."""
+        return self.report
+
+
+def heat_report(registry: TypeRegistry) -> LoadReport | None:
+    """What loading *registry*'s Heat plug-ins found (None when it has none)."""
+    found = [s for s in registry.sources if isinstance(s, HeatPluginTypes)]
+    return found[-1].report if found else None
 
 
 def use_heat_plugins(world: Any, *targets: str | os.PathLike[str]) -> LoadReport:
-    """Make *world* resolve type names to these Heat plug-ins first; return the load report."""
-    registry = HeatCompatRegistry(
-        targets,
-        world.registry.plugin_dirs,
-        entry_points=world.registry.entry_points,
-        heat_compat=getattr(world.registry, "heat_compat", False),
+    """Make *world* resolve type names to these Heat plug-ins first; return the load report.
+
+    A plug-in that fails to load does not raise: its error is in the report
+    (and in the registry's ``errors``).
+    """
+    old: TypeRegistry = world.registry
+    heat = HeatPluginTypes(targets, PluginConstraints(), strict=False)
+    sources = [s for s in old.sources if not isinstance(s, HeatPluginTypes)]
+    world.registry = TypeRegistry(
+        [*sources, heat], plugin_dirs=old.plugin_dirs, template_classes=old.template_classes
     )
-    world.registry = registry
-    return registry.heat_report
+    return heat.report
 
 
 __all__ = [
@@ -299,10 +337,11 @@ __all__ = [
     "HEAT_PYTHON_ENV",
     "ROOTS",
     "HeatCompatLoader",
-    "HeatCompatRegistry",
+    "HeatPluginTypes",
     "HeatNameMissing",
     "clientless_plugins",
     "find_heat_package",
+    "heat_report",
     "heat_python",
     "load_heat_plugin",
     "needs_heat_compat",

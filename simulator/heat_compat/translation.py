@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sdk import exception
-from simulator.heat_compat._finder import MissingHeatName
+from simulator.heat_compat.missing import MissingHeatName
 
 
 class TranslationRule:

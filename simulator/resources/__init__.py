@@ -11,7 +11,11 @@
   cannot be used as a truth value.
 * ``OS::Heat::None`` — accepts any properties and does nothing.
 
-The full library of OpenStack resource types is a separate package.
+The bundled library of Heat and OpenStack types lives in the subpackages
+:mod:`simulator.resources.heat` and :mod:`simulator.resources.openstack`,
+registered through the ``plugsim.resources`` entry points like any plug-in.
+Everything under this package imports only :mod:`sdk`: a resource reaches the
+engine through its context's facets.
 """
 
 from __future__ import annotations

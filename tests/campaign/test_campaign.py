@@ -191,3 +191,28 @@ def test_ray_finds_what_the_local_backend_finds():
     assert {s: r.digest for s, r in distributed.results.items()} == {
         s: r.digest for s, r in local.results.items()
     }
+
+
+def test_bench_campaign_reports_rates_for_one_and_two_processes():
+    result = CliRunner().invoke(main, ["bench", "--campaign", "4", "--repeat", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["seeds"] == 4 and figures["lifecycles_per_second_1"] > 0
+    assert figures["lifecycles_per_second_2"] > 0 and len(figures["runs_2"]) == 1
+
+
+def test_a_worker_that_dies_costs_one_seed_not_the_campaign(tmp_path):
+    template = tmp_path / "t.yaml"
+    template.write_text(
+        "heat_template_version: 2018-08-31\n"
+        "parameters:\n  die: {type: boolean, default: false}\n"
+        "resources:\n  a: {type: Test::Campaign::Exits, properties: {die: {get_param: die}}}\n"
+    )
+    plugins = (str(Path(__file__).parent / "crashing"),)
+    alive = RunSpec(str(template), plugin_dirs=plugins)
+    results = [r for batch in execute(alive, list(range(6)), jobs=2, chunk=3) for r in batch]
+    assert sorted(r["seed"] for r in results) == list(range(6)) and all(r["ok"] for r in results)
+    dying = RunSpec(str(template), parameters=(("die", "true"),), plugin_dirs=plugins)
+    results = [r for batch in execute(dying, [0, 1], jobs=2, chunk=2) for r in batch]
+    assert sorted(r["seed"] for r in results) == [0, 1]
+    assert {tuple(r["signature"][:2]) for r in results} == {("crash", "")}

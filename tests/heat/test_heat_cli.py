@@ -18,10 +18,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from simulator.cli import main
-from simulator.heat_compat import MissingHeatName
-from simulator.heat_compat._finder import shim_imports, shim_module
+from simulator.heat_compat import MissingHeatName, heat_report
+from simulator.heat_compat._shims import shim_imports, shim_module
 from simulator.heat_compat.loader import HeatNameMissing, load_heat_plugin
-from simulator.registry import HeatOptions, TypeRegistry, heat_options, using_heat_options
+from simulator.heat_compat.options import HeatOptions, heat_options, using_heat_options
+from simulator.type_sources import PluginDirTypes, world_registry
 
 HEAT_STYLE = Path(__file__).resolve().parent / "heat_style"
 
@@ -205,10 +206,10 @@ def test_heat_plugin_dir_serves_simulate_and_template_validate(greeter_dir, gree
 
 
 def test_files_that_do_not_import_heat_load_as_before(greeter_dir):
-    found = TypeRegistry([greeter_dir], entry_points=False).plugins()
+    found = world_registry([greeter_dir], entry_points=False).plugins()
     assert found["Test::CliHeat::Plain"].__module__.startswith("plugsim_plugins.")
     assert found["Test::CliHeat::Greeter"].__module__.startswith("plugsim_heat_plugins.")
-    forced = TypeRegistry([greeter_dir], entry_points=False, heat_compat=True).plugins()
+    forced = world_registry([greeter_dir], entry_points=False, heat_compat=True).plugins()
     assert forced["Test::CliHeat::Plain"].__module__.startswith("plugsim_heat_plugins.")
 
 
@@ -355,14 +356,14 @@ def test_heat_options_last_only_for_the_command(greeter_dir):
     greeter = str(greeter_dir / "greeter.py")
     assert _invoke("--state", ":memory:", "--heat-plugin", greeter, "stack", "list").exit_code == 0
     assert heat_options() == HeatOptions()
-    assert TypeRegistry().heat_report is None
+    assert heat_report(world_registry()) is None
     with using_heat_options(force=True, plugins=[greeter]) as options:
         assert options == HeatOptions(True, (greeter,))
-        registry = TypeRegistry(entry_points=False)
-        assert registry.heat_compat is True
+        registry = world_registry(entry_points=False)
+        assert _forced(registry) is True
         assert "Test::CliHeat::Greeter" in registry.plugins()
-        explicit = TypeRegistry(entry_points=False, heat_compat=False, heat_plugins=[])
-        assert explicit.heat_compat is False and explicit.heat_report is None
+        explicit = world_registry(entry_points=False, heat_compat=False, heat_plugins=[])
+        assert _forced(explicit) is False and heat_report(explicit) is None
     assert heat_options() == HeatOptions()
 
 
@@ -451,3 +452,8 @@ def test_heat_random_string_by_module_name_through_the_cli(tmp_path):
     ours = _invoke("template", "validate", "-t", str(bad))
     assert ours.exit_code == 1
     assert "Length property cannot be smaller" not in ours.stderr
+
+
+def _forced(registry):
+    """Whether *registry* loads every plug-in-dir file through the Heat compat layer."""
+    return next(s for s in registry.sources if isinstance(s, PluginDirTypes)).force

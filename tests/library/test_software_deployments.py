@@ -3,8 +3,8 @@
 import json
 
 from fake_clouds.compute import AGENT_ENDPOINT_PREFIX
+from sdk.signals import SIGNAL_ENDPOINT_PREFIX
 from simulator.resources.heat.software_deployment import substitute_inputs
-from simulator.resources.heat.wait_condition import ENDPOINT_PREFIX
 from simulator.world import World
 from tests.library.conftest import outputs, tmpl
 
@@ -49,7 +49,7 @@ def deployment(input_values=None, server_meta=None, kind="OS::Heat::SoftwareDepl
 
 
 def test_both_sides_agree_on_the_signal_endpoint():
-    assert AGENT_ENDPOINT_PREFIX == ENDPOINT_PREFIX
+    assert AGENT_ENDPOINT_PREFIX == SIGNAL_ENDPOINT_PREFIX
 
 
 def test_deployment_completes_when_the_agent_reports_with_the_outputs_given(world):

@@ -148,10 +148,9 @@ def test_wait_condition_runs_are_deterministic():
 
 
 def test_deleting_the_handle_forgets_its_signals(world):
-    from simulator.stack_api import resource_signals
 
     stack = world.create_stack("s", tmpl({"h": {"type": "OS::Heat::WaitConditionHandle"}}))
     world.signal_resource("s", "h", {"data": 1})
-    assert [s["data"] for s in resource_signals(stack.id, "h", world.store)] == [1]
+    assert [s["data"] for s in world.store.signals(stack.id, "h")] == [1]
     world.delete_stack("s")
-    assert resource_signals(stack.id, "h", world.store) == []
+    assert world.store.signals(stack.id, "h") == []

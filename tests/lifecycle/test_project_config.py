@@ -5,7 +5,7 @@ import sys
 import pytest
 
 from sdk import exception
-from simulator.stack_source import read_config
+from simulator.project_config import read_config
 from simulator.world import World
 
 PLUGIN = '''

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from sdk import exception
 from sdk.lifecycle_plugin import LifecyclePlugin
 from simulator import lifecycle
-from simulator.lifecycle import LifecycleRegistry, parse_spec_list, read_config
+from simulator.lifecycle import LifecycleRegistry, parse_spec_list
+from simulator.project_config import lifecycle_specs
 from simulator.world import World
 
 from .conftest import Recorder, simple
@@ -180,11 +181,11 @@ def test_unregister(world):
 
 def test_plugsim_yaml_list_is_read_and_checked(tmp_path):
     (tmp_path / "plugsim.yaml").write_text("lifecycle_plugins: [a.b:C, d:E]\n")
-    assert read_config(tmp_path) == ["a.b:C", "d:E"]
+    assert lifecycle_specs(tmp_path) == ["a.b:C", "d:E"]
     (tmp_path / "plugsim.yaml").write_text("lifecycle_plugins: a.b:C\n")
     with pytest.raises(exception.ConfigurationError, match="lifecycle_plugins must be a list"):
-        read_config(tmp_path)
-    assert read_config(tmp_path / "nowhere") == []
+        lifecycle_specs(tmp_path)
+    assert lifecycle_specs(tmp_path / "nowhere") == []
 
 
 def test_stack_stored_plugins_run_for_that_stack_only(world, plugin_module):

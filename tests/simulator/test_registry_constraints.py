@@ -8,7 +8,8 @@ import pytest
 
 from sdk import exception
 from sdk.constraints import default_registry
-from simulator.registry import PluginConstraints, TypeRegistry
+from simulator.registry import PluginConstraints
+from simulator.type_sources import world_registry
 from simulator.world import World
 
 PLUGIN = textwrap.dedent(
@@ -79,7 +80,7 @@ def test_a_stack_plugin_dir_constraint_works_too(plugins):
 
 
 def test_the_bundled_modules_constraints_cause_no_duplicate_warnings():
-    registry = TypeRegistry()
+    registry = world_registry()
     registry.plugins()
     assert "glance.image" in default_registry().names()
     assert not [err for err in default_registry().load_errors if "also provided" in err[1]]
@@ -108,7 +109,7 @@ def test_a_rejected_constraint_mapping_is_a_load_error_not_a_crash(tmp_path):
         "def constraint_mapping():\n    return {'acme.bad': int}\n"
         "def resource_mapping():\n    return {}\n"
     )
-    registry = TypeRegistry([tmp_path], entry_points=False)
+    registry = world_registry([tmp_path], entry_points=False)
     registry.plugins()
     assert any("acme.bad" in str(err) for err in registry.errors)
     assert "acme.bad" not in default_registry().names()

@@ -145,3 +145,28 @@ def test_a_stack_row_read_back_has_its_document_and_compares_equal():
     [listed] = store.list_stacks()
     assert (listed.name, listed.doc) == ("web", {"source": {"t": [1]}})
     assert "doc=" in repr(store.get_stack("s1"))
+
+
+def test_signals_have_their_own_table_in_order_per_resource():
+    store = Store()
+    store.add_signal("st", "h", {"id": "1"})
+    store.add_signal("st", "other", {"id": "x"})
+    store.add_signal("st", "h", {"id": "2"})
+    assert store.signals("st", "h") == [{"id": "1"}, {"id": "2"}]
+    store.clear_signals("st", "h")
+    assert store.signals("st", "h") == []
+    assert store.signals("st", "other") == [{"id": "x"}]
+    assert store.get_meta("signals:st:h") is None
+
+
+def test_signals_kept_in_meta_by_an_earlier_version_move_to_the_table(tmp_path):
+    path = tmp_path / "w.db"
+    store = Store(path)
+    with store.transaction() as db:
+        db.execute("DROP TABLE signals")
+    store.set_meta("signals:st:h", [{"id": "1"}, {"id": "2"}])
+    store.close()
+    reopened = Store(path)
+    assert reopened.signals("st", "h") == [{"id": "1"}, {"id": "2"}]
+    assert reopened.get_meta("signals:st:h") is None
+    reopened.close()

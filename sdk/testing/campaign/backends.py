@@ -36,30 +36,87 @@ def run_serial(spec: RunSpec, ranges: Iterable[list[int]]) -> Iterator[list[dict
         yield run_range(spec, seeds)
 
 
+def crashed(seed: int) -> dict[str, Any]:
+    """The result of a seed whose worker process died twice running it alone (a crash finding)."""
+    from sdk.testing.campaign.signature import Signature
+
+    sig = Signature("crash", "", "", "WorkerDied", "the worker process died running this seed")
+    return {
+        "seed": seed,
+        "ok": False,
+        "signature": sig.to_list(),
+        "phases": [],
+        "virtual_seconds": 0.0,
+        "wall_seconds": 0.0,
+        "digest": "",
+    }
+
+
 def run_local(
     spec: RunSpec, ranges: Iterable[list[int]], jobs: int
 ) -> Iterator[list[dict[str, Any]]]:
-    """Run ranges in a pool of *jobs* worker processes (``spawn``, so no engine state is inherited)."""
+    """Run ranges in a pool of *jobs* worker processes (``spawn``, so no engine state is inherited).
+
+    A worker that dies (a plug-in calling ``os._exit``, the kernel's OOM killer) breaks the pool: the
+    ranges it had in flight run again in a new pool, then seed by seed; a seed whose worker dies
+    again alone is reported as a ``crash`` finding instead of ending the campaign.
+    """
     if jobs <= 1:
         yield from run_serial(spec, ranges)
         return
     context = multiprocessing.get_context("spawn")
-    pending: set[concurrent.futures.Future[list[dict[str, Any]]]] = set()
-    todo = iter(ranges)
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        for seeds in todo:
-            pending.add(pool.submit(run_range, spec, seeds))
-            if len(pending) >= jobs * IN_FLIGHT:
-                break
-        while pending:
-            done, pending = concurrent.futures.wait(
-                pending, return_when=concurrent.futures.FIRST_COMPLETED
-            )
-            for future in done:
-                yield future.result()
-                nxt = next(todo, None)
-                if nxt is not None:
-                    pending.add(pool.submit(run_range, spec, nxt))
+    todo: Iterator[list[int]] = iter(ranges)
+    retry: list[tuple[list[int], int]] = []  # (seeds, times they already broke a pool)
+    while True:
+        broken: list[tuple[list[int], int]] = []
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            pending: dict[concurrent.futures.Future[list[dict[str, Any]]], tuple[list[int], int]]
+            pending = {}
+            _refill(pool, spec, pending, retry, todo, jobs * IN_FLIGHT)
+            while pending:
+                done, _ = concurrent.futures.wait(
+                    list(pending), return_when=concurrent.futures.FIRST_COMPLETED
+                )
+                for future in done:
+                    item = pending.pop(future)
+                    try:
+                        results = future.result()
+                    except concurrent.futures.process.BrokenProcessPool:
+                        broken.append(item)
+                        continue
+                    yield results
+                if broken:
+                    broken += list(pending.values())  # every range in flight is lost with the pool
+                    pending.clear()
+                    break
+                _refill(pool, spec, pending, retry, todo, jobs * IN_FLIGHT)
+        if not broken:
+            return
+        for seeds, failures in broken:
+            if failures == 0 or len(seeds) > 1:  # again as it was, then seed by seed
+                retry += [([s], failures + 1) for s in seeds] if failures else [(seeds, 1)]
+            else:
+                yield [crashed(seeds[0])]
+
+
+def _refill(
+    pool: concurrent.futures.ProcessPoolExecutor,
+    spec: RunSpec,
+    pending: dict[Any, tuple[list[int], int]],
+    retry: list[tuple[list[int], int]],
+    todo: Iterator[list[int]],
+    limit: int,
+) -> None:
+    """Submit retried ranges first, then new ones, until *limit* ranges are in flight."""
+    while len(pending) < limit:
+        if retry:
+            item = retry.pop(0)
+        else:
+            seeds = next(todo, None)
+            if seeds is None:
+                return
+            item = (seeds, 0)
+        pending[pool.submit(run_range, spec, item[0])] = item
 
 
 def run_ray(

@@ -23,7 +23,8 @@ from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
 from sdk.resource import Resource
-from simulator.nested import NestedStackResource
+from sdk.signals import signal_endpoint
+from sdk.stack_resource import StackResource
 from simulator.resources.heat.group import (
     MAX_BATCH_SIZE,
     MIN_IN_SERVICE,
@@ -76,7 +77,7 @@ def new_capacity(
     return max(lower, min(upper, target))
 
 
-class AutoScalingGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the package
+class AutoScalingGroup(StackResource):  # plugsim: ignore[PS301] - see the package
     """``OS::Heat::AutoScalingGroup``: members of ``resource`` scaled by policies.
 
     Attributes: ``current_size``, ``refs``, ``refs_map``, ``outputs`` (with a
@@ -244,7 +245,7 @@ class AutoScalingGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the
         if child is None:
             return False
         names = self._names()
-        if all(child.source.template["resources"].get(n) == body for n in names):
+        if all(child.template["resources"].get(n) == body for n in names):
             return False
         batches = rolling_batches(
             len(names), len(names), policy[MAX_BATCH_SIZE], policy[MIN_IN_SERVICE]
@@ -252,7 +253,7 @@ class AutoScalingGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the
         check_pauses(len(batches), policy[PAUSE_TIME], self.context.stack.timeout_mins)
         fresh = self._fresh_names()
         for index, (size, changed) in enumerate(batches):
-            entries = child.source.template["resources"]
+            entries = child.template["resources"]
             old = [(n, entries[n]) for n in self._names()]
             members = rolling_members(old, lambda _n: dict(body), size, changed, fresh)
             await self._nested_step(self._nested_template(members))
@@ -398,9 +399,9 @@ class ScalingPolicy(Resource):  # plugsim: ignore[PS301] - see the package
 
     def _group(self) -> AutoScalingGroup:
         ref = str(self.properties["auto_scaling_group_id"])
-        for res in self.context.engine_stack.resources.values():
-            if isinstance(res, AutoScalingGroup) and ref in (res.get_reference_id(), res.name):
-                return res
+        res = self.context.resource_by_reference(ref)
+        if isinstance(res, AutoScalingGroup):
+            return res
         raise exception.StackValidationFailed(
             error_message=f"{ref} is not an OS::Heat::AutoScalingGroup of this stack",
             path=["resources", self.name, "properties", "auto_scaling_group_id"],
@@ -444,5 +445,5 @@ class ScalingPolicy(Resource):  # plugsim: ignore[PS301] - see the package
 
     def _resolve_attribute(self, name: str) -> Any:
         if name in ("signal_url", "alarm_url") and self.resource_id is not None:
-            return f"https://orchestration.plugsim.invalid/v1/signal/{self.resource_id}"
+            return signal_endpoint(str(self.resource_id))
         return None

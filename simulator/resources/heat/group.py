@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
-from simulator.nested import NestedStackResource
+from sdk.stack_resource import StackResource
 
 __all__ = [
     "BATCH_CREATE_SCHEMA",
@@ -240,7 +240,7 @@ def rolling_order(existing: Sequence[str], wanted: Sequence[str], target: int) -
     return sorted(existing, key=priority)
 
 
-class ResourceGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the package
+class ResourceGroup(StackResource):  # plugsim: ignore[PS301] - see the package
     """``OS::Heat::ResourceGroup``: a nested stack of *count* identical members.
 
     Attributes: ``refs`` (each member's ``get_resource`` value, in index
@@ -484,7 +484,7 @@ class ResourceGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the pa
         if rolling is not None and "resource_def" in (prop_diff or {}):
             await self._roll(new_props, removed, rolling)
             child = self.nested()
-            if child is not None and child.source.template == target:
+            if child is not None and child.template == target:
                 return
         await self._nested_step(target)
 
@@ -493,7 +493,7 @@ class ResourceGroup(NestedStackResource):  # plugsim: ignore[PS301] - see the pa
         child = self.nested()
         if child is None:
             return {}
-        entries = dict(child.source.template.get("resources") or {})
+        entries = dict(child.template.get("resources") or {})
         return {n: entries[n] for n in sorted(entries, key=int) if n not in removed}
 
     async def _roll(self, props: Any, removed: list[str], policy: Mapping[str, Any]) -> None:

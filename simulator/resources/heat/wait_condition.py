@@ -1,7 +1,7 @@
 """``OS::Heat::WaitConditionHandle`` and ``OS::Heat::WaitCondition``.
 
-A handle is where signals arrive: through :meth:`simulator.world.World.signal_resource`
-(``plugsim stack resource signal``), or from the config agent of a fake server
+A handle is where signals arrive: sent by ``plugsim stack resource signal``
+(kept in the handle's mailbox, read through ``context.signals()``), or from the config agent of a fake server
 whose ``user_data`` names the handle's endpoint (the handle's ``curl_cli``,
 ``endpoint`` or ``signal`` attribute put in ``user_data``). A wait condition
 completes once its handle has ``count`` successful signals, fails at the
@@ -17,19 +17,15 @@ from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
 from sdk.resource import Resource
+from sdk.signals import signal_endpoint
 
 __all__ = [
-    "ENDPOINT_PREFIX",
     "WaitCondition",
     "WaitConditionFailure",
     "WaitConditionHandle",
     "WaitConditionTimeout",
     "normalise_signal",
 ]
-
-#: Handle endpoints are ``ENDPOINT_PREFIX + <handle physical id>``; the fake
-#: cloud's config agent recognises this prefix in a server's user_data.
-ENDPOINT_PREFIX = "https://orchestration.plugsim.invalid/v1/signal/"
 
 STATUSES = ("SUCCESS", "FAILURE")
 
@@ -72,12 +68,6 @@ def normalise_signal(details: Any, default_id: str) -> dict[str, Any]:
     }
 
 
-def _mailbox_key(resource: Resource) -> str:
-    from simulator.stack_api import signals_key
-
-    return signals_key(resource.stack.id, resource.name)
-
-
 class WaitConditionHandle(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Heat::WaitConditionHandle``: receives the signals a wait condition counts.
 
@@ -98,27 +88,23 @@ class WaitConditionHandle(Resource):  # plugsim: ignore[PS301] - see the package
         "signal": attributes.Schema("The url and token as a map.", type=attributes.Schema.MAP),
     }
 
-    def _world(self) -> Any:
-        return self.context.engine_stack.world
-
     def handle_create(self) -> None:
         """Give the handle its id and an empty mailbox."""
         self.resource_id_set(self.physical_resource_name())
-        self._world().store.set_meta(_mailbox_key(self), [])
+        self.context.signals().clear(self.name)
 
     def handle_delete(self) -> None:
         """Forget the handle's signals (unless a replacement of the same name now owns them)."""
-        stack = self.context.engine_stack
-        if stack.resources.get(self.name) in (None, self):
-            self._world().store.set_meta(_mailbox_key(self), [])
+        if self.context.resource_by_reference(self.name) in (None, self):
+            self.context.signals().clear(self.name)
 
     def handle_signal(self, details: Any = None) -> dict[str, Any]:
         """Check and normalise one signal; the engine keeps it in the handle's mailbox."""
         return normalise_signal(details, str(len(self.signals()) + 1))
 
     def endpoint(self) -> str:
-        """Return the URL the config agent and users signal."""
-        return ENDPOINT_PREFIX + str(self.resource_id or self.name)
+        """Return the URL the config agent and users signal (:func:`sdk.signals.signal_endpoint`)."""
+        return signal_endpoint(str(self.resource_id or self.name))
 
     def token(self) -> str:
         """Return the handle's token (derived from the stack id and the handle name)."""
@@ -127,22 +113,15 @@ class WaitConditionHandle(Resource):  # plugsim: ignore[PS301] - see the package
 
     def signals(self) -> list[dict[str, Any]]:
         """Return every signal received so far: API/CLI ones, then the config agent's."""
-        received = list(self._world().store.get_meta(_mailbox_key(self)) or [])
+        received = self.context.signals().received(self.name)
         if self.resource_id is not None:
             received.extend(self._agent_signals())
         return received
 
     def _agent_signals(self) -> list[dict[str, Any]]:
-        world = self._world()
-        if "compute" not in world.cloud.service_names():
-            return []
-        service = world.cloud.service("compute")
-        reports = getattr(service, "agent_signals", None)
-        if reports is None:
-            return []
         return [
             normalise_signal({k: r[k] for k in ("id", "status", "reason", "data")}, r["id"])
-            for r in reports(self.endpoint())
+            for r in self.context.signals().from_agents(self.endpoint())
         ]
 
     def _resolve_attribute(self, name: str) -> Any:
@@ -213,12 +192,9 @@ class WaitCondition(Resource):  # plugsim: ignore[PS301] - see the package
 
     def _handle(self) -> WaitConditionHandle:
         ref = str(self.properties["handle"])
-        for res in self.context.engine_stack.resources.values():
-            if isinstance(res, WaitConditionHandle) and ref in (
-                res.get_reference_id(),
-                res.name,
-            ):
-                return res
+        res = self.context.resource_by_reference(ref)
+        if isinstance(res, WaitConditionHandle):
+            return res
         raise exception.StackValidationFailed(
             error_message=f"{ref} is not an OS::Heat::WaitConditionHandle of this stack",
             path=["resources", self.name, "properties", "handle"],

@@ -1,0 +1,58 @@
+"""Campaign throughput: lifecycles per second per core, and how it scales to more processes.
+
+``plugsim bench --campaign N`` runs N seeds of the README's three-tier example (every phase) with one
+process and with two, alternating ``repeat`` times so a noisy machine affects both alike, and reports
+medians. A figure, never a pass/fail test.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from sdk.testing.campaign.backends import execute
+from sdk.testing.campaign.runs import RunSpec
+
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "three-tier"
+
+
+def three_tier() -> RunSpec:
+    """The README's example as a campaign spec (create, update, suspend, resume, snapshot, delete)."""
+    return RunSpec(
+        str(EXAMPLE / "stack.yaml"),
+        environment=(str(EXAMPLE / "env.yaml"),),
+        update_template=str(EXAMPLE / "update.yaml"),
+    )
+
+
+def _rate(spec: RunSpec, seeds: list[int], jobs: int) -> float:
+    started = time.perf_counter()
+    done = sum(
+        len(batch)
+        for batch in execute(spec, seeds, jobs=jobs, chunk=max(1, len(seeds) // (4 * jobs)))
+    )
+    return done / (time.perf_counter() - started)
+
+
+def run_campaign_bench(count: int, repeat: int = 3, jobs: int = 2) -> dict[str, Any]:
+    """Median lifecycles per second with 1 and *jobs* processes, alternating *repeat* times."""
+    spec = three_tier()
+    seeds = list(range(count))
+    _rate(spec, seeds[: min(count, 5)], 1)  # imports and caches, not measured
+    one, many = [], []
+    for _ in range(repeat):
+        one.append(_rate(spec, seeds, 1))
+        many.append(_rate(spec, seeds, jobs))
+    serial, parallel = statistics.median(one), statistics.median(many)
+    return {
+        "seeds": count,
+        "repeat": repeat,
+        "jobs": jobs,
+        "lifecycles_per_second_1": round(serial, 2),
+        f"lifecycles_per_second_{jobs}": round(parallel, 2),
+        "scaling": round(parallel / serial, 2) if serial else None,
+        "runs_1": [round(x, 2) for x in one],
+        f"runs_{jobs}": [round(x, 2) for x in many],
+    }

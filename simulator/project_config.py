@@ -1,0 +1,81 @@
+"""The project configuration: a ``plugsim.yaml`` next to a template.
+
+When a template file has a ``plugsim.yaml`` beside it, its ``plugin_dirs``
+(paths relative to that file) are added to the stack's plug-in directories
+(:mod:`simulator.stack_source`) and its ``lifecycle_plugins``
+(``module:Class`` strings) are stored with the stack and run around that
+stack's actions (:mod:`simulator.lifecycle`). This is how the bundled
+examples run with no extra flags. Both readers import this module, not each
+other.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sdk import exception
+from simulator.limits import CONFIG_KEY as LIMITS_KEY
+from simulator.limits import read_config_limits
+from simulator.project_trust import project_plugin_dirs
+
+#: The project configuration file looked for next to a template.
+CONFIG_NAME = "plugsim.yaml"
+
+
+#: The key listing a project's stack lifecycle plug-ins (``module:Class`` strings).
+LIFECYCLE_PLUGINS = "lifecycle_plugins"
+#: The key listing a project's plug-in directories (relative to the file).
+PLUGIN_DIRS = "plugin_dirs"
+#: Every key the file may set.
+CONFIG_KEYS = (LIFECYCLE_PLUGINS, PLUGIN_DIRS, LIMITS_KEY)
+
+
+def read_config(template_dir: Path) -> dict[str, Any]:
+    """Read ``plugsim.yaml`` in *template_dir* (empty when there is none).
+
+    Returns ``{"plugin_dirs": [absolute paths], "lifecycle_plugins": ["module:Class"],
+    "limits": {name: value}}`` with the keys the file sets; anything else is a
+    configuration error naming the file and the key. The file is read like a
+    template (regular file, bounded; :mod:`simulator.template.files`), and
+    ``plugin_dirs`` must lie inside *template_dir* (:mod:`simulator.project_trust`).
+    """
+    from simulator.template.files import read_text
+    from simulator.template.loader import parse_text
+
+    path = Path(template_dir) / CONFIG_NAME
+    if not path.is_file():
+        return {}
+    try:
+        text = read_text(path, "The project configuration file")
+        data = parse_text(text, str(path), "project configuration") or {}
+    except exception.StackValidationFailed as ex:
+        raise exception.ConfigurationError(str(ex)) from None
+    if not isinstance(data, dict):
+        raise exception.ConfigurationError(f"{path}: must be a map (e.g. plugin_dirs: [plugins])")
+    unknown = sorted(str(k) for k in data if k not in CONFIG_KEYS)
+    if unknown:
+        raise exception.ConfigurationError(
+            f"{path}: unknown key {unknown[0]!r} (known: {', '.join(CONFIG_KEYS)})"
+        )
+    out: dict[str, Any] = {}
+    dirs = data.get("plugin_dirs") or []
+    if not isinstance(dirs, list) or not all(isinstance(d, str) for d in dirs):
+        raise exception.ConfigurationError(f"{path}: plugin_dirs must be a list of paths")
+    if dirs:
+        out["plugin_dirs"] = project_plugin_dirs(template_dir, dirs, path)
+    specs = data.get("lifecycle_plugins") or []
+    if not isinstance(specs, list) or not all(isinstance(x, str) for x in specs):
+        raise exception.ConfigurationError(
+            f"{path}: lifecycle_plugins must be a list of 'module:Class' strings"
+        )
+    if specs:
+        out["lifecycle_plugins"] = list(specs)
+    out.update(read_config_limits(data, path))
+    return out
+
+
+def lifecycle_specs(template_dir: str | os.PathLike[str]) -> list[str]:
+    """Return the ``lifecycle_plugins`` list of the ``plugsim.yaml`` in *template_dir*."""
+    return list(read_config(Path(template_dir)).get(LIFECYCLE_PLUGINS, []))
