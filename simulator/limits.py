@@ -23,12 +23,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sdk import exception
-
-if TYPE_CHECKING:
-    from simulator.stack import Stack
 
 #: The ``plugsim.yaml`` key holding the limits.
 CONFIG_KEY = "limits"
@@ -166,7 +163,7 @@ def check_resource_count(count: int, limits: Limits, source: str | None) -> None
         )
 
 
-def nested_depth(stack: Stack) -> int:
+def nested_depth(stack: Any) -> int:
     """How many stacks are above *stack* (0 for a top-level stack)."""
     depth, current = 0, stack
     while current.parent_id is not None:
@@ -177,7 +174,7 @@ def nested_depth(stack: Stack) -> int:
     return depth
 
 
-def check_nested_depth(stack: Stack, resource_name: str) -> None:
+def check_nested_depth(stack: Any, resource_name: str) -> None:
     """Refuse a nested stack below *stack* for its resource *resource_name* when too deep."""
     limits = stack.source.limit_values()
     depth = nested_depth(stack) + 1

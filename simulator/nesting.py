@@ -20,13 +20,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sdk import exception
 from simulator.limits import exceeded
-
-if TYPE_CHECKING:
-    from simulator.stack_source import StackSource
 
 #: Resource types whose members are nested stacks: where their member type is.
 MEMBER_TYPE_PATHS: dict[str, tuple[str, ...]] = {
@@ -72,7 +69,7 @@ def _type_refs(raw: dict[str, Any]) -> list[tuple[str, str, list[Any]]]:
 
 
 class _Walker:
-    def __init__(self, source: StackSource) -> None:
+    def __init__(self, source: Any) -> None:
         self.source = source
         self.registry = source.environment.registry
         self.limit = source.limit_values().max_nested_stack_depth
@@ -99,18 +96,29 @@ class _Walker:
             ) from None
         except exception.PlugsimError:
             return None  # validation proper reports an unusable choice
-        from simulator.nested import _child_template
-        from simulator.stack_source import StackSource
-
         key = str(getattr(found, "path", found))
-        context = StackSource(
-            template={},
-            base_dir=node.base_dir,
-            files=self.source.files,
-            limits=self.source.limits,
-        )
-        raw, base = _child_template(key, context)
+        raw, base = self.read(key, node.base_dir)
         return _Node(key, self.name(key), key, raw, base)
+
+    def read(self, key: str, base_dir: str | None) -> tuple[dict[str, Any], str | None]:
+        """The template file *key* (files map first) and the directory it resolves from."""
+        from simulator.template.files import read_text
+        from simulator.template.loader import parse_text
+
+        limits = self.source.limit_values()
+        if key in self.source.files:
+            text = self.source.files[key]
+            base = str(Path(key).parent) if Path(key).is_absolute() else base_dir
+        else:
+            target = Path(base_dir or ".") / key
+            text = read_text(target, f"The template resource {key}", limits=limits, source=None)
+            base = str(target.resolve().parent)
+        raw = parse_text(text, key, "template", limits=limits)
+        if not isinstance(raw, dict):
+            raise exception.StackValidationFailed(
+                "The template resource's template must be a map of sections", source=key
+            )
+        return raw, base
 
     def walk(self, node: _Node, chain: list[tuple[_Node, str]]) -> None:
         depth = len(chain)
@@ -144,7 +152,7 @@ class _Walker:
         self.checked[node.key] = depth
 
 
-def check_nesting(source: StackSource) -> None:
+def check_nesting(source: Any) -> None:
     """Refuse template-resource cycles and chains deeper than the limit in *source*."""
     if not isinstance(source.template, dict):
         return
