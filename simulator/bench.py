@@ -125,6 +125,7 @@ def run_bench(
     import simulator.stack_api
     import simulator.stack_update
     import simulator.template  # noqa: F401 - warm-up imports
+    from simulator.limits import Limits
     from simulator.world import World
 
     tmpdir = None
@@ -133,7 +134,8 @@ def run_bench(
         state = os.path.join(tmpdir.name, "bench.db")
     result = BenchResult(n, width, durability=durability)
     try:
-        world = World.open(state, durability=durability)
+        # one stack of n resources: lift Heat's max_resources_per_stack (1000)
+        world = World.open(state, durability=durability, limits=Limits(max_resources_per_stack=-1))
         steps = {
             "create": lambda: world.create_stack("bench", layered_template(n, width, "v1", delay)),
             "update": lambda: world.update_stack("bench", layered_template(n, width, "v2", delay)),

@@ -50,6 +50,7 @@ from typing import Any
 
 from sdk import exception
 from simulator.template.capabilities import Resolution, read_capabilities, resolve_choices
+from simulator.template.files import inside
 from simulator.template.loader import read_source
 
 SECTIONS = (
@@ -303,7 +304,8 @@ class ResourceRegistry:
         if entry.kind == "template":
             path = entry.path or type_name
             if entry.chain == (type_name,) and _is_template(type_name) and path not in self._files:
-                path = str((Path(base_dir or Path.cwd()) / type_name).resolve())
+                where = base_dir or Path.cwd()
+                path = str(inside(where, type_name, "The template resource"))
             return TemplateResourceSpec(path, type_name)
         if entry.kind == "choices":
             resolution = self._judge(entry)

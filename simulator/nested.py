@@ -35,8 +35,10 @@ def _spec_path(spec: Any) -> str:
 
 
 def _child_template(path: str, source: StackSource) -> tuple[dict[str, Any], str | None]:
+    from simulator.template.files import read_text
     from simulator.template.loader import parse_text
 
+    limits = source.limit_values()
     if path in source.files:
         text = source.files[path]
         base = str(Path(path).parent) if Path(path).is_absolute() else source.base_dir
@@ -44,14 +46,9 @@ def _child_template(path: str, source: StackSource) -> tuple[dict[str, Any], str
         target = Path(path)
         if not target.is_absolute() and source.base_dir:
             target = Path(source.base_dir) / target
-        try:
-            text = target.read_text(encoding="utf-8")
-        except OSError as ex:
-            raise exception.StackValidationFailed(
-                f"Could not fetch the template resource {path}: {ex.strerror or ex}"
-            ) from None
+        text = read_text(target, f"The template resource {path}", limits=limits, source=None)
         base = str(target.resolve().parent)
-    raw = parse_text(text, path, "template")
+    raw = parse_text(text, path, "template", limits=limits)
     if not isinstance(raw, dict):
         raise exception.StackValidationFailed(
             "The template resource's template must be a map of sections", source=path

@@ -101,6 +101,7 @@ class EngineNestedStacks:
             environment_names=list(parent.environment_names),
             parameters=dict(parameters),
             plugin_dirs=list(parent.plugin_dirs),
+            limits=dict(parent.limits),
         )
 
     async def create(
@@ -113,7 +114,10 @@ class EngineNestedStacks:
         base_dir: str | None = None,
     ) -> bool:
         """Create *owner*'s nested stack and every resource in it."""
+        from simulator.limits import check_nested_depth
+
         parent = self._parent
+        check_nested_depth(parent, owner.name)
         child = parent.world.new_stack(
             f"{parent.name}-{owner.name}",
             self.source(template, parameters, template_name, base_dir),

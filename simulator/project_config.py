@@ -15,9 +15,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from sdk import exception
+from simulator.limits import CONFIG_KEY as LIMITS_KEY
+from simulator.limits import read_config_limits
+from simulator.project_trust import project_plugin_dirs
 
 #: The project configuration file looked for next to a template.
 CONFIG_NAME = "plugsim.yaml"
@@ -28,23 +29,29 @@ LIFECYCLE_PLUGINS = "lifecycle_plugins"
 #: The key listing a project's plug-in directories (relative to the file).
 PLUGIN_DIRS = "plugin_dirs"
 #: Every key the file may set.
-CONFIG_KEYS = (LIFECYCLE_PLUGINS, PLUGIN_DIRS)
+CONFIG_KEYS = (LIFECYCLE_PLUGINS, PLUGIN_DIRS, LIMITS_KEY)
 
 
 def read_config(template_dir: Path) -> dict[str, Any]:
     """Read ``plugsim.yaml`` in *template_dir* (empty when there is none).
 
-    Returns ``{"plugin_dirs": [absolute paths], "lifecycle_plugins": ["module:Class"]}``
-    with the keys the file sets; anything else is a configuration error naming
-    the file and the key.
+    Returns ``{"plugin_dirs": [absolute paths], "lifecycle_plugins": ["module:Class"],
+    "limits": {name: value}}`` with the keys the file sets; anything else is a
+    configuration error naming the file and the key. The file is read like a
+    template (regular file, bounded; :mod:`simulator.template.files`), and
+    ``plugin_dirs`` must lie inside *template_dir* (:mod:`simulator.project_trust`).
     """
+    from simulator.template.files import read_text
+    from simulator.template.loader import parse_text
+
     path = Path(template_dir) / CONFIG_NAME
     if not path.is_file():
         return {}
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as ex:
-        raise exception.ConfigurationError(f"{path}: cannot read it: {ex}") from None
+        text = read_text(path, "The project configuration file")
+        data = parse_text(text, str(path), "project configuration") or {}
+    except exception.StackValidationFailed as ex:
+        raise exception.ConfigurationError(str(ex)) from None
     if not isinstance(data, dict):
         raise exception.ConfigurationError(f"{path}: must be a map (e.g. plugin_dirs: [plugins])")
     unknown = sorted(str(k) for k in data if k not in CONFIG_KEYS)
@@ -57,7 +64,7 @@ def read_config(template_dir: Path) -> dict[str, Any]:
     if not isinstance(dirs, list) or not all(isinstance(d, str) for d in dirs):
         raise exception.ConfigurationError(f"{path}: plugin_dirs must be a list of paths")
     if dirs:
-        out["plugin_dirs"] = [str((Path(template_dir) / d).resolve()) for d in dirs]
+        out["plugin_dirs"] = project_plugin_dirs(template_dir, dirs, path)
     specs = data.get("lifecycle_plugins") or []
     if not isinstance(specs, list) or not all(isinstance(x, str) for x in specs):
         raise exception.ConfigurationError(
@@ -65,6 +72,7 @@ def read_config(template_dir: Path) -> dict[str, Any]:
         )
     if specs:
         out["lifecycle_plugins"] = list(specs)
+    out.update(read_config_limits(data, path))
     return out
 
 

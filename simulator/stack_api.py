@@ -456,11 +456,22 @@ class StackAPI(APIHost):
         parameters: Mapping[str, Any] | None = None,
         *,
         plugin_dirs: Iterable[PathLike] = (),
+        trust_project: bool = False,
     ) -> dict[str, Any]:
-        """Validate a template without creating anything; return its description."""
+        """Validate a template without creating anything; return its description.
+
+        The plug-in directories of the template's ``plugsim.yaml`` are loaded
+        only with *trust_project* (see :mod:`simulator.project_trust`).
+        """
         from simulator.capabilities import describe_resolution
 
-        source = self.source(template, environment, parameters, plugin_dirs=plugin_dirs)
+        source = self.source(
+            template,
+            environment,
+            parameters,
+            plugin_dirs=plugin_dirs,
+            project_plugins=trust_project,
+        )
         description = source.describe(self.registry, clients=self.client_plugin)
         resolution = describe_resolution(source.environment)
         if resolution["types"]:

@@ -23,10 +23,16 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sdk import exception
-from simulator.project_config import PLUGIN_DIRS, read_config
+from simulator.limits import CONFIG_KEY as LIMITS_KEY
+from simulator.limits import DEFAULTS, Limits
+from simulator.project_config import CONFIG_NAME, PLUGIN_DIRS, read_config
+from simulator.project_trust import announce, untrusted_hint
+
+if TYPE_CHECKING:
+    pass
 
 
 class TypeLookups(Protocol):
@@ -36,20 +42,18 @@ class TypeLookups(Protocol):
         """Return ``lookup(type_name, resource_name)`` for *source*."""
 
 
-def _read_yaml_file(path: Path, what: str) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise exception.StackValidationFailed(
-            f"The {what} file does not exist", source=str(path)
-        ) from None
-    except (OSError, UnicodeDecodeError) as ex:
-        raise exception.StackValidationFailed(
-            f"The {what} file cannot be read: {ex}", source=str(path)
-        ) from None
+def _check_path(path: Path, what: str) -> None:
+    from simulator.template.files import check_name
+
+    check_name(path, f"The {what} file", str(path).replace("\0", "\\0"), [])
+
+
+def _read_yaml_file(path: Path, what: str, limits: Limits = DEFAULTS) -> Any:
+    from simulator.template.files import read_text
     from simulator.template.loader import parse_text
 
-    return parse_text(text, str(path), what)
+    text = read_text(path, f"The {what} file", limits=limits)
+    return parse_text(text, str(path), what, limits=limits)
 
 
 @dataclass
@@ -64,6 +68,10 @@ class StackSource:
     environment_names: list[str] = field(default_factory=list)
     parameters: dict[str, Any] = field(default_factory=dict)
     plugin_dirs: list[str] = field(default_factory=list)
+    #: the :class:`simulator.limits.Limits` values that differ from the defaults
+    limits: dict[str, int] = field(default_factory=dict)
+    #: project plug-in directories left out (``template validate`` without trust)
+    untrusted_plugin_dirs: list[str] = field(default_factory=list, compare=False, repr=False)
 
     # -- construction ------------------------------------------------------------
 
@@ -76,30 +84,63 @@ class StackSource:
         *,
         files: Mapping[str, str] | None = None,
         plugin_dirs: Iterable[str] = (),
+        limits: Limits | None = None,
+        project_plugins: bool = True,
     ) -> StackSource:
-        """Read a template (path or dict) and environments (paths or dicts)."""
+        """Read a template (path or dict) and environments (paths or dicts).
+
+        *limits* (default :data:`simulator.limits.DEFAULTS`) are updated by the
+        ``limits`` of the template's ``plugsim.yaml``. With *project_plugins*
+        false, that file's ``plugin_dirs`` are left out (see
+        :mod:`simulator.project_trust`).
+        """
+        from simulator.template.plain import plain_data
+
         dirs = [str(Path(d).resolve()) for d in plugin_dirs]
+        limit_values, untrusted = limits or DEFAULTS, []
         if isinstance(template, Mapping):
-            raw: Any = dict(template)
+            raw: Any = plain_data(dict(template), None, convert_keys=False)
             name, base = None, None
-        else:
+        elif isinstance(template, str | os.PathLike):
             path = Path(os.fspath(template))
-            raw = _read_yaml_file(path, "template")
+            _check_path(path, "template")
+            config = read_config(path.resolve().parent)
+            limit_values = limit_values.updated(config.get(LIMITS_KEY, {}))
+            raw = _read_yaml_file(path, "template", limit_values)
             name, base = str(path), str(path.resolve().parent)
-            dirs.extend(read_config(path.resolve().parent).get(PLUGIN_DIRS, []))
+            project_dirs = config.get(PLUGIN_DIRS, [])
+            config_path = path.resolve().parent / CONFIG_NAME
+            if project_plugins:
+                announce(project_dirs, config_path)
+                dirs.extend(project_dirs)
+            elif project_dirs:
+                untrusted = [untrusted_hint(project_dirs, config_path)]
+        else:
+            raise exception.StackValidationFailed(
+                "A template must be a map or a file path, not "
+                f"{type(template).__name__} {template!r}"[:200]
+            )
         if not isinstance(raw, dict):
             from simulator.template.loader import load_template
 
             load_template(Path(name) if name else raw)  # raises the loader's clear error
         envs: list[dict[str, Any]] = []
         env_names: list[str] = []
+        if isinstance(environment, str | os.PathLike | Mapping):
+            environment = [environment]
         for item in environment or ():
             if isinstance(item, Mapping):
-                envs.append(dict(item))
+                envs.append(plain_data(dict(item), "<environment>", convert_keys=False))
                 env_names.append("<environment>")
                 continue
+            if not isinstance(item, str | os.PathLike):
+                raise exception.StackValidationFailed(
+                    "An environment must be a map or a file path, not "
+                    f"{type(item).__name__} {item!r}"[:200]
+                )
             epath = Path(os.fspath(item))
-            data = _read_yaml_file(epath, "environment")
+            _check_path(epath, "environment")
+            data = _read_yaml_file(epath, "environment", limit_values)
             if data is None:
                 data = {}
             if not isinstance(data, dict):
@@ -110,6 +151,10 @@ class StackSource:
                 )
             envs.append(_absolute_registry(data, epath.resolve().parent))
             env_names.append(str(epath))
+        if parameters is not None and not isinstance(parameters, Mapping):
+            raise exception.StackValidationFailed(
+                f"parameters must be a map of names to values, not {type(parameters).__name__}"
+            )
         params = {str(k): v for k, v in dict(parameters or {}).items()}
         src = cls(
             template=raw,
@@ -120,23 +165,35 @@ class StackSource:
             environment_names=env_names,
             parameters=params,
             plugin_dirs=list(dict.fromkeys(dirs)),
+            limits=limit_values.overrides(),
+            untrusted_plugin_dirs=untrusted,
         )
         src._collect_template_files()
         return src
 
+    def limit_values(self) -> Limits:
+        """The :class:`simulator.limits.Limits` this source's stacks are built under."""
+        return DEFAULTS.updated(self.limits) if self.limits else DEFAULTS
+
     def _collect_template_files(self) -> None:
-        """Read every template-resource file the environments and template refer to."""
+        """Read every template-resource file the environments and template refer to.
+
+        Names that are not files (yet) are left for validation to report.
+        """
+        from simulator.template.files import read_text
+
         seen: set[str] = set(self.files)
         pending = [*self._registry_templates(), *self._template_types()]
+        limits = self.limit_values()
         while pending:
             key = pending.pop()
             if key in seen:
                 continue
             path = Path(key)
-            if not path.is_file():
+            if "\0" in key or not path.is_file():
                 continue
             seen.add(key)
-            self.files[key] = path.read_text(encoding="utf-8")
+            self.files[key] = read_text(path, "The template resource file", limits=limits)
 
     def _registry_templates(self) -> list[str]:
         out: list[str] = []
@@ -161,10 +218,22 @@ class StackSource:
         out: list[str] = []
         resources = self.template.get("resources") if isinstance(self.template, dict) else None
         if isinstance(resources, dict) and self.base_dir:
-            for body in resources.values():
+            from simulator.template.files import inside
+
+            for rname, body in resources.items():
                 rtype = body.get("type") if isinstance(body, dict) else None
                 if isinstance(rtype, str) and rtype.endswith((".yaml", ".yml", ".template")):
-                    out.append(str((Path(self.base_dir) / rtype).resolve()))
+                    if rtype in self.files:
+                        continue
+                    where = ["resources", rname, "type"]
+                    target = inside(
+                        self.base_dir,
+                        rtype,
+                        "The template resource",
+                        source=self.template_name,
+                        path=where,
+                    )
+                    out.append(str(target))
         return out
 
     def with_changes(
@@ -181,7 +250,7 @@ class StackSource:
             environment_names=list(self.environment_names),
         )
         if environment:
-            extra = StackSource.load(self.template, environment)
+            extra = StackSource.load(self.template, environment, limits=self.limit_values())
             src.environments.extend(extra.environments)
             src.environment_names.extend(extra.environment_names)
             src.files.update(extra.files)
@@ -202,6 +271,7 @@ class StackSource:
             "environment_names": self.environment_names,
             "parameters": self.parameters,
             "plugin_dirs": self.plugin_dirs,
+            **({"limits": dict(self.limits)} if self.limits else {}),
         }
 
     @classmethod
@@ -214,6 +284,7 @@ class StackSource:
             environment_names=list(doc.get("environment_names") or []),
             parameters=dict(doc.get("parameters") or {}),
             plugin_dirs=list(doc.get("plugin_dirs") or []),
+            limits=dict(doc.get("limits") or {}),
         )
 
     @cached_property
@@ -228,7 +299,9 @@ class StackSource:
         """Return the checked :class:`simulator.template.loader.Template`."""
         from simulator.template.loader import load_template
 
-        tmpl = load_template(self.template, files=self.files, source=self.template_name)
+        tmpl = load_template(
+            self.template, files=self.files, source=self.template_name, limits=self.limit_values()
+        )
         if self.base_dir is not None:
             tmpl.base_dir = Path(self.base_dir)
         return tmpl
@@ -275,8 +348,10 @@ class StackSource:
         When *type_lookup* knows its stack (:class:`simulator.registry.TypeLookup`),
         custom constraints check values against that world's fake cloud.
         """
+        from simulator.nesting import check_nesting
         from simulator.property_validation import stack_info, validate_resource_properties
 
+        check_nesting(self)
         definition.validate(type_lookup)
         stack = getattr(type_lookup, "stack", None)
         if stack is None:
@@ -306,6 +381,7 @@ class StackSource:
             environments=list(self.environments),
             environment_names=list(self.environment_names),
             plugin_dirs=list(self.plugin_dirs),
+            limits=dict(self.limits),
         )
         nested = StackDefinition(
             child.load_template(),
@@ -336,9 +412,17 @@ class StackSource:
             stack_id="validate",
             project_id="validate",
         )
+        from simulator.nesting import check_nesting
+
+        check_nesting(self)
         lookup = registry.type_lookup(self)
-        definition.validate(lookup)
-        validate_resource_properties(definition, lookup, clients=clients)
+        try:
+            definition.validate(lookup)
+            validate_resource_properties(definition, lookup, clients=clients)
+        except exception.StackValidationFailed as ex:
+            if not self.untrusted_plugin_dirs or "could not be found" not in str(ex):
+                raise
+            raise exception.StackValidationFailed(f"{ex} {self.untrusted_plugin_dirs[0]}") from None
         params: dict[str, Any] = {}
         for pname, schema in tmpl.parameters_schema().items():
             params[pname] = schema.to_dict() if hasattr(schema, "to_dict") else str(schema)

@@ -38,6 +38,7 @@ from simulator.backend import DEFAULT_BACKEND, CloudBackend, load_backend, resto
 from simulator.clock import VirtualClock, VirtualTimeEventLoop
 from simulator.events import STACK_TYPE, Event
 from simulator.lifecycle import LifecycleRegistry, cancel_quietly
+from simulator.limits import DEFAULTS, Limits
 from simulator.nested_stacks import EngineNestedStacks
 from simulator.project_config import LIFECYCLE_PLUGINS, lifecycle_specs
 from simulator.rng import SeededRNG, derive_seed
@@ -86,6 +87,7 @@ class World(StackAPI):
         durability: str = "instant",
         command: str | None = None,
         on_wait: Callable[[str], None] | None = None,
+        limits: Limits | None = None,
     ) -> None:
         """Open (or start) the world kept in *store* (default: a new in-memory one).
 
@@ -100,6 +102,9 @@ class World(StackAPI):
             raise exception.ConfigurationError(
                 f"durability must be one of {', '.join(DURABILITIES)}, not {durability!r}"
             )
+        #: the :class:`simulator.limits.Limits` of this engine (a project's plugsim.yaml
+        #: may change them for its stacks)
+        self.limits = limits or DEFAULTS
         self.store = store if store is not None else Store()
         self.readonly = readonly
         self.durability = durability
@@ -464,14 +469,22 @@ class World(StackAPI):
         parameters: Mapping[str, Any] | None = None,
         files: Mapping[str, str] | None = None,
         plugin_dirs: Iterable[str | os.PathLike[str]] = (),
+        *,
+        project_plugins: bool = True,
     ) -> StackSource:
-        """Build a :class:`StackSource` from a template path or dict and env paths/dicts."""
+        """Build a :class:`StackSource` from a template path or dict and env paths/dicts.
+
+        *project_plugins* false leaves out the plug-in directories of the
+        template's ``plugsim.yaml`` (see :mod:`simulator.project_trust`).
+        """
         return StackSource.load(
             template,
             environment,
             parameters,
             files=files,
             plugin_dirs=[*self.registry.plugin_dirs, *(os.fspath(d) for d in plugin_dirs)],
+            limits=self.limits,
+            project_plugins=project_plugins,
         )
 
 

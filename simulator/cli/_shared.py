@@ -321,8 +321,14 @@ def _emit_flat(rows: list[dict[str, Any]], columns: Sequence[str], fmt: str) -> 
                 click.echo(f"{column}={shlex.quote(_cell(row.get(column)))}")
 
 
-def emit_rows(rows: list[dict[str, Any]], columns: Sequence[str], fmt: str) -> None:
-    """Print rows in *fmt* (see :data:`FORMATS`), with only the ``-c`` columns when given."""
+def emit_rows(
+    rows: list[dict[str, Any]], columns: Sequence[str], fmt: str, cap: int | None = None
+) -> None:
+    """Print rows in *fmt* (see :data:`FORMATS`), with only the ``-c`` columns when given.
+
+    In a table each cell is cut to *cap* characters (default: the
+    ``max_printed_value_length`` limit); the other formats print everything.
+    """
     columns = _chosen(columns, [k for row in rows[:1] for k in row])
     if _wanted():
         rows = [{c: row.get(c) for c in columns} for row in rows]
@@ -338,10 +344,16 @@ def emit_rows(rows: list[dict[str, Any]], columns: Sequence[str], fmt: str) -> N
     from rich.console import Console
     from rich.table import Table
 
+    from simulator.limits import DEFAULTS, cap_text
+
+    cap = DEFAULTS.max_printed_value_length if cap is None else cap
     table = Table(*columns, show_lines=False)
     for row in rows:
         table.add_row(
-            *("" if row.get(c) is None else _shown(c, row.get(c), _cell) for c in columns)
+            *(
+                "" if row.get(c) is None else cap_text(_shown(c, row.get(c), _cell), cap)
+                for c in columns
+            )
         )
     # On a terminal the table fits its width; into a pipe or file no cell is wrapped.
     width = _term_width() if sys.stdout.isatty() else 10_000
@@ -353,8 +365,9 @@ def _wanted() -> bool:
     return bool(ctx is not None and ctx.meta.get(_COLUMNS))
 
 
-def emit_mapping(data: dict[str, Any], fmt: str) -> None:
-    """Print one record as a two-column table (or any of :data:`FORMATS`), ``-c`` fields only."""
+def emit_mapping(data: dict[str, Any], fmt: str, cap: int | None = None) -> None:
+    """Print one record as a two-column table (cells cut to *cap*; or any of
+    :data:`FORMATS`), ``-c`` fields only."""
     if _wanted():
         data = {k: data.get(k) for k in _chosen(list(data))}
     if fmt in ("csv", "value", "shell"):
@@ -370,7 +383,7 @@ def emit_mapping(data: dict[str, Any], fmt: str) -> None:
         {"Field": k, "Value": v if isinstance(v, str) else _shown(k, v, json.dumps)}
         for k, v in data.items()
     ]
-    emit_rows(rows, ["Field", "Value"], "table")
+    emit_rows(rows, ["Field", "Value"], "table", cap)
 
 
 def _is_instant(key: str, value: Any) -> bool:

@@ -34,6 +34,12 @@ def template() -> None:
     help="The HOT template.",
 )
 @environment_options
+@click.option(
+    "--trust-project",
+    is_flag=True,
+    help="Load the plug-ins the plugsim.yaml next to the template lists (plugin_dirs); "
+    "without it, validating runs no project code.",
+)
 @format_option(default="yaml")
 @pass_options
 def validate(
@@ -41,6 +47,7 @@ def validate(
     template_path: str,
     environment: Sequence[str],
     parameters: Sequence[str],
+    trust_project: bool,
     fmt: str,
 ) -> None:
     """Validate a template (types, functions, parameters, dependencies) without creating it."""
@@ -50,7 +57,10 @@ def validate(
         world = World(plugin_dirs=opts.plugin_dirs)
     try:
         result = world.validate_template(
-            template_path, list(environment), parse_parameters(parameters)
+            template_path,
+            list(environment),
+            parse_parameters(parameters),
+            trust_project=trust_project,
         )
     finally:
         world.close()

@@ -95,6 +95,22 @@ def _stack_dict(stack: Any) -> dict[str, Any]:
     }
 
 
+def _capped(data: dict[str, Any], cap: int) -> dict[str, Any]:
+    from simulator.limits import cap_text
+
+    def cut(value: Any) -> str:
+        return cap_text(value if isinstance(value, str) else json.dumps(value, default=str), cap)
+
+    outputs = [{**o, "output_value": cut(o["output_value"])} for o in data["outputs"]]
+    params = {k: cut(v) for k, v in data["parameters"].items()}
+    return {**data, "parameters": params, "outputs": outputs}
+
+
+def _print_cap(stack: Any) -> int:
+    """How many characters of a value a table shows for *stack* (its limits)."""
+    return stack.source.limit_values().max_printed_value_length
+
+
 _LIFECYCLE_META = "plugsim.lifecycle"
 
 
@@ -430,9 +446,12 @@ def stack_list(opts: Options, fmt: str) -> None:
 def show(opts: Options, fmt: str, name: str) -> None:
     """Show stack NAME: status, reason, parameters and outputs."""
     world = _read(opts)
-    data = _stack_dict(world.get_stack(name))
+    shown = world.get_stack(name)
+    data = _stack_dict(shown)
     world.close()
-    emit_mapping(data, fmt)
+    if fmt == "table":  # each parameter and output cut on its own; -f json shows all
+        data = _capped(data, _print_cap(shown))
+    emit_mapping(data, fmt, -1)
 
 
 @stack.group("output")
@@ -466,7 +485,8 @@ def output_show(opts: Options, fmt: str, show_all: bool, name: str, key: str | N
     if not key and not show_all:
         raise click.UsageError("give an output KEY or --all")
     world = _read(opts)
-    outs = world.get_stack(name).outputs()
+    shown = world.get_stack(name)
+    outs, cap = shown.outputs(), _print_cap(shown)
     world.close()
     if not show_all:
         outs = [o for o in outs if o["output_key"] == key]
@@ -482,9 +502,10 @@ def output_show(opts: Options, fmt: str, show_all: bool, name: str, key: str | N
             ["output_key", "output_value"]
             + (["output_error"] if any(o.get("output_error") for o in outs) else []),
             fmt,
+            cap,
         )
     else:
-        emit_mapping(dict(outs[0]), fmt)
+        emit_mapping(dict(outs[0]), fmt, cap)
 
 
 @stack.group("event")

@@ -233,7 +233,7 @@ def preview_update(
 
 def preview_create(world: Any, name: str, template: Any, environment: Any, parameters: Any) -> Any:
     """The resources creating stack *name* would make (validated, nothing run or stored)."""
-    world.validate_template(template, environment, parameters)
+    world.validate_template(template, environment, parameters, trust_project=True)
     source = world.source(template, environment, parameters)
     definitions = _definition(world, source, name).resource_definitions()
     return [{"resource_name": n, "resource_type": d.resource_type} for n, d in definitions.items()]

@@ -67,6 +67,12 @@ def _render_graph(graph: Any, fmt: str | None, output: str | None) -> None:
     help="The HOT template.",
 )
 @environment_options
+@click.option(
+    "--trust-project",
+    is_flag=True,
+    help="Load the plug-ins the plugsim.yaml next to the template lists (plugin_dirs); "
+    "without it, drawing runs no project code.",
+)
 @_graph_format_option
 @_output_option("Write the graph to this file instead of standard output.")
 @pass_options
@@ -75,6 +81,7 @@ def template_graph(
     template_path: str,
     environment: Sequence[str],
     parameters: Sequence[str],
+    trust_project: bool,
     fmt: str | None,
     output: str | None,
 ) -> None:
@@ -86,8 +93,9 @@ def template_graph(
     with opts.heat_options():
         world = World(plugin_dirs=opts.plugin_dirs)
     try:
-        world.validate_template(template_path, list(environment), parse_parameters(parameters))
-        source = world.source(template_path, list(environment), parse_parameters(parameters))
+        args = (template_path, list(environment), parse_parameters(parameters))
+        world.validate_template(*args, trust_project=trust_project)
+        source = world.source(*args, project_plugins=trust_project)
         name = Path(template_path).stem
         definition = StackDefinition(
             source.load_template(),

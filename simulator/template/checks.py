@@ -113,15 +113,27 @@ def check_outputs(tmpl: Template) -> None:
                 )
 
 
+def _kind(value: Any) -> str:
+    names = {list: "a list", dict: "a map", bool: "a boolean", type(None): "null"}
+    return names.get(type(value), f"a {type(value).__name__}")
+
+
 def check_parameter_groups(tmpl: Template) -> None:
     """Each grouped parameter exists and is in one group only."""
     fail, names = tmpl.fail, tmpl.parameters_schema()
     seen: set[str] = set()
+    if not isinstance(tmpl.parameter_groups, list):
+        raise fail("parameter_groups must be a list of groups", ["parameter_groups"])
     for i, group in enumerate(tmpl.parameter_groups):
         path = ["parameter_groups", i]
         if not isinstance(group, dict) or not isinstance(group.get("parameters", []), list):
             raise fail("Each parameter group must be a map with a list of parameters", path)
         for j, pname in enumerate(group.get("parameters") or []):
+            if not isinstance(pname, str):
+                raise fail(
+                    f"A parameter group lists parameter names, not {_kind(pname)}",
+                    [*path, "parameters", j],
+                )
             if pname not in names:
                 raise fail(
                     f'The grouped parameter "{pname}" is not a parameter of the template',

@@ -22,9 +22,12 @@ from typing import Any
 import yaml
 
 from sdk import exception
+from simulator.limits import DEFAULTS, Limits, check_resource_count, check_size
+from simulator.template import files as template_files
 from simulator.template import versions
 from simulator.template.capabilities import Capabilities, parse_capabilities
 from simulator.template.parameters import PSEUDO_PARAMETERS, ParamSchema, parse_schema
+from simulator.template.plain import check_yaml_nodes, may_expand, plain_data
 
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -42,15 +45,34 @@ _Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
 _TEMPLATE_SUFFIXES = (".yaml", ".yml", ".json", ".template", ".hot")
 
 
-def parse_text(text: str, source: str | None, what: str = "template") -> Any:
-    """Parse YAML (or JSON) text; errors name the file, line and column."""
+def parse_text(
+    text: str, source: str | None, what: str = "template", *, limits: Limits = DEFAULTS
+) -> Any:
+    """Parse YAML (or JSON) text; errors name the file, line and column.
+
+    The text must fit ``limits.max_template_size`` bytes and expand to at most
+    ``limits.max_yaml_nodes`` values (see :mod:`simulator.template.plain`);
+    map keys that are not strings become JSON's strings for them.
+    """
+    size = len(text) if len(text) * 4 <= limits.max_template_size else len(text.encode())
+    check_size(size, f"the {what}", limits, source=source)
     try:
         if text.lstrip().startswith("{"):
             try:
-                return json.loads(text)
+                return plain_data(json.loads(text), source, convert_keys=True)
             except ValueError:
                 pass
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+            if node is None:
+                return None
+            if may_expand(text, limits):
+                check_yaml_nodes(node, limits, source, what)
+            data = loader.construct_document(node)
+        finally:
+            loader.dispose()
+        return plain_data(data, source, convert_keys=True)
     except yaml.YAMLError as ex:
         mark = getattr(ex, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
@@ -67,32 +89,25 @@ def parse_text(text: str, source: str | None, what: str = "template") -> Any:
 
 
 def read_source(
-    src: Any, source: str | None, what: str = "template"
+    src: Any, source: str | None, what: str = "template", *, limits: Limits = DEFAULTS
 ) -> tuple[Any, str | None, Path | None]:
     """Return ``(raw data, source name, directory)`` for a dict, text or a path."""
     if isinstance(src, dict):
-        return src, source, None
+        return plain_data(src, source, convert_keys=False), source, None
     if isinstance(src, os.PathLike) or (
         isinstance(src, str)
         and "\n" not in src
         and not src.lstrip().startswith("{")
-        and (src.endswith(_TEMPLATE_SUFFIXES) or os.path.isfile(src))
+        and (src.endswith(_TEMPLATE_SUFFIXES) or "\0" in src or os.path.isfile(src))
     ):
         path = Path(os.fspath(src))
         name = source or str(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise exception.StackValidationFailed(
-                f"The {what} file does not exist", source=name, path=[]
-            ) from None
-        except (OSError, UnicodeDecodeError) as ex:
-            raise exception.StackValidationFailed(
-                f"The {what} file cannot be read: {ex}", source=name, path=[]
-            ) from None
-        return parse_text(text, name, what), name, path.resolve().parent
+        text = template_files.read_text(
+            path, f"The {what} file", limits=limits, source=name, path=[]
+        )
+        return parse_text(text, name, what, limits=limits), name, path.resolve().parent
     if isinstance(src, str):
-        return parse_text(src, source, what), source, None
+        return parse_text(src, source, what, limits=limits), source, None
     raise exception.StackValidationFailed(
         f"A {what} must be a map, YAML/JSON text or a file path, not {type(src).__name__}",
         source=source,
@@ -107,7 +122,7 @@ class Template:
     (:class:`~simulator.template.versions.VersionSpec`), ``source`` (file name
     or None), ``base_dir`` (directory for ``get_file`` and relative template
     resources, or None), ``files`` (the ``files`` map), ``description``,
-    ``capabilities``.
+    ``capabilities``, ``limits``.
     """
 
     def __init__(
@@ -118,6 +133,7 @@ class Template:
         source: str | None = None,
         files: dict[str, Any] | None = None,
         base_dir: Path | None = None,
+        limits: Limits = DEFAULTS,
     ) -> None:
         self.raw = raw
         self.version = version
@@ -125,6 +141,8 @@ class Template:
         self.source = source
         self.files = dict(files or {})
         self.base_dir = base_dir
+        #: the :class:`simulator.limits.Limits` files and resources are checked against
+        self.limits = limits
         self._file_cache: dict[str, str] = {}
         self._param_schemas: dict[str, ParamSchema] | None = None
 
@@ -211,20 +229,11 @@ class Template:
                 f"from a file, so there is no directory to read it from",
                 path,
             )
-        base = self.base_dir.resolve()
-        target = (base / local).resolve()
-        if not target.is_relative_to(base):
-            raise self.fail(
-                f'get_file: "{key}" is outside the template\'s directory ({base}); only files '
-                f"in that tree (or the files map) can be read",
-                path,
-            )
-        try:
-            content = target.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise self.fail(f'get_file: no such file "{key}" (looked in {base})', path) from None
-        except (OSError, UnicodeDecodeError) as ex:
-            raise self.fail(f'get_file: cannot read "{key}": {ex}', path) from None
+        where = dict(source=self.source, path=path)
+        target = template_files.inside(self.base_dir, local, "get_file:", **where)
+        if not os.path.lexists(target):
+            raise self.fail(f'get_file: no such file "{key}" (looked in {self.base_dir})', path)
+        content = template_files.read_text(target, f"get_file: {key}", limits=self.limits, **where)
         self._file_cache[key] = content
         return content
 
@@ -239,14 +248,16 @@ def load_template(
     files: dict[str, Any] | None = None,
     source: str | None = None,
     base_dir: str | os.PathLike[str] | None = None,
+    limits: Limits = DEFAULTS,
 ) -> Template:
     """Load and check a template from a dict, YAML/JSON text or a path (str/Path).
 
     ``get_file`` and relative template resources are read from the template's
     directory: the file's own directory, else *base_dir*, else the directory of
-    *source* when that names an existing file.
+    *source* when that names an existing file. Files and the resource count are
+    checked against *limits*.
     """
-    raw, source, found_dir = read_source(src, source)
+    raw, source, found_dir = read_source(src, source, limits=limits)
     if found_dir is None and base_dir is not None:
         found_dir = Path(base_dir).resolve()
     if found_dir is None and source is not None and os.path.isfile(source):
@@ -285,8 +296,10 @@ def load_template(
             path=["heat_template_version"],
             source=source,
         )
-    tmpl = Template(raw, version, source=source, files=files, base_dir=base_dir)
+    tmpl = Template(raw, version, source=source, files=files, base_dir=base_dir, limits=limits)
     from simulator.template.checks import check_template
 
     check_template(tmpl)
+    if isinstance(tmpl.resources, dict):
+        check_resource_count(len(tmpl.resources), limits, source)
     return tmpl

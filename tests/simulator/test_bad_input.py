@@ -66,7 +66,10 @@ def test_thousand_deep_nested_functions(world):
         world.create_stack("s", t)
 
 
-def test_fifty_thousand_resource_template_validates(world):
+def test_fifty_thousand_resource_template_validates():
+    from simulator.limits import Limits
+
+    world = World(limits=Limits(max_resources_per_stack=-1))  # Heat's default is 1000
     t = {
         "heat_template_version": "2018-08-31",
         "resources": {f"r{i}": {"type": "Plugsim::Test::Trivial"} for i in range(50_000)},

@@ -109,7 +109,8 @@ def test_every_version_accepts_the_section(version):
         ),
         (
             {1: "x"},
-            "web.yaml: capabilities: Capability names must be non-empty strings, not 1",
+            # a Python dict: keys must already be strings (YAML's 1: is read as "1", as in Heat)
+            "web.yaml: capabilities.1: map keys must be strings, not int 1",
         ),
     ],
 )

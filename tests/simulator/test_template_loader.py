@@ -331,9 +331,13 @@ def test_fifty_thousand_resources_load_and_validate_quickly():
     for i in range(1, n):
         resources[f"r{i}"] = {"type": "T", "properties": {"prev": {"get_resource": f"r{i - 1}"}}}
     start = time.perf_counter()
+    from simulator.limits import Limits
     from simulator.template import StackDefinition
 
-    tmpl = load_template({"heat_template_version": "2018-08-31", "resources": resources})
+    unbounded = Limits(max_resources_per_stack=-1)  # Heat's default (1000) would refuse it
+    tmpl = load_template(
+        {"heat_template_version": "2018-08-31", "resources": resources}, limits=unbounded
+    )
     defn = StackDefinition(tmpl, None, None, stack_name="s", stack_id="i")
     defn.validate(lambda t, n: object)
     order = defn.dependencies().order()

@@ -53,14 +53,14 @@ def test_simulate_shows_injected_faults_as_a_table():
     ],
 )
 def test_template_graph_prints_dot_or_mermaid(fmt, expected):
-    result = run("template", "graph", "-t", STACK, "-e", ENV, "-f", fmt)
+    result = run("template", "graph", "--trust-project", "-t", STACK, "-e", ENV, "-f", fmt)
     assert result.exit_code == 0, result.output
     assert expected in result.output
 
 
 def test_template_graph_writes_svg_by_suffix(tmp_path):
     out = tmp_path / "g.svg"
-    result = run("template", "graph", "-t", STACK, "-e", ENV, "-o", str(out))
+    result = run("template", "graph", "--trust-project", "-t", STACK, "-e", ENV, "-o", str(out))
     assert result.exit_code == 0, result.output
     root = ET.fromstring(out.read_text())
     assert root.tag.endswith("svg")
