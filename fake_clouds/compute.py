@@ -104,9 +104,9 @@ class ComputeService(Service):
         #: the config agent: per server, when it runs and what it reports to
         self.agent: dict[str, Any] = {"servers": {}}
 
-    def seed_defaults(self) -> None:
-        """Add the default world's flavors, images and ``default`` keypair."""
-        for seed in default_world.seeds(self.name):
+    def seed_defaults(self, world: Any = None) -> None:
+        """Add the flavors, images and keypairs of *world* (default: the default world)."""
+        for seed in default_world.seeds(self.name, world):
             attrs = (
                 _keypair_attrs(seed.attrs["public_key"]) if seed.kind == "keypair" else seed.attrs
             )

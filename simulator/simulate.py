@@ -125,12 +125,14 @@ def simulate(
     listener: Any = None,
     lifecycle_plugins: Iterable[Any] = (),
     strict_lifecycle: bool = False,
+    world_file: Any = None,
 ) -> Report:
     """Run the whole life of a stack and report it (see the module docstring).
 
     *lifecycle_plugins* (``module:Class`` strings, classes or instances) run
     around every action; *strict_lifecycle* fails an action whose plug-in
-    changes the stack.
+    changes the stack. *world_file* (a YAML file, a preset name or world data)
+    is what the fake cloud holds before the first call.
     """
     from simulator.world import World
 
@@ -142,6 +144,7 @@ def simulate(
         plugin_dirs=plugin_dirs,
         lifecycle_plugins=lifecycle_plugins,
         strict_lifecycle=strict_lifecycle,
+        world_file=world_file,
     )
     if listener is not None:
         world.listeners.append(listener)

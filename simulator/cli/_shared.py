@@ -33,6 +33,8 @@ class Options:
     heat_compat: bool = False
     #: ``--heat-plugin``: Heat plug-ins whose types win over plugsim's own
     heat_plugins: list[str] = field(default_factory=list)
+    #: ``--world``: the world file or preset a new world starts from
+    world: str | None = None
 
     def heat_options(self) -> Any:
         """A context manager making every world built inside it honour the Heat options.
@@ -48,6 +50,8 @@ class Options:
         """Open the world at ``--state`` (or ``PLUGSIM_STATE`` / ``./.plugsim/world.db``)."""
         from simulator.world import World
 
+        if kwargs.get("world_file") is None:
+            kwargs["world_file"] = self.world
         with self.heat_options():
             return World.open(self.state, plugin_dirs=self.plugin_dirs, **kwargs)
 
@@ -113,6 +117,17 @@ def environment_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         multiple=True,
         metavar="KEY=VALUE",
         help="A parameter value (repeatable).",
+    )(fn)
+
+
+def world_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The ``--world FILE|PRESET`` option: what a new world's fake cloud holds before any call."""
+    return click.option(
+        "--world",
+        "world_file",
+        metavar="FILE|PRESET",
+        help="World file (YAML) or preset (default, devstack) a new world starts from; "
+        "an existing world keeps its own.",
     )(fn)
 
 

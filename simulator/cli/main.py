@@ -23,12 +23,13 @@ import click
 from sdk import __version__
 from sdk.lint.cli import lint
 from sdk.testing.cli import conformance
-from simulator.cli._shared import Options, PlugsimGroup
+from simulator.cli._shared import Options, PlugsimGroup, world_option
 from simulator.cli.capabilities import capabilities
 from simulator.cli.cloud import cloud
 from simulator.cli.misc import bench, template
 from simulator.cli.simulate import simulate
 from simulator.cli.stack import stack
+from simulator.cli.worlds import world
 from simulator.scaffold import new
 
 
@@ -65,6 +66,7 @@ from simulator.scaffold import new
     "module of the openstack-heat found via PLUGSIM_HEAT_PYTHON); its types win over "
     "plugsim's own (repeatable).",
 )
+@world_option
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 @click.pass_context
 def main(
@@ -73,6 +75,7 @@ def main(
     plugin_dirs: Sequence[str],
     heat_compat: bool,
     heat_plugins: Sequence[str],
+    world_file: str | None,
     debug: bool,
 ) -> None:
     """plugsim: simulate cloud-orchestration plug-ins on fake clouds in virtual time."""
@@ -82,6 +85,7 @@ def main(
         debug=debug,
         heat_compat=heat_compat,
         heat_plugins=list(heat_plugins),
+        world=world_file,
     )
     ctx.with_resource(ctx.obj.heat_options())
 
@@ -95,3 +99,4 @@ main.add_command(lint)
 main.add_command(new)
 main.add_command(capabilities)
 main.add_command(conformance)
+main.add_command(world)

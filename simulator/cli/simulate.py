@@ -7,7 +7,13 @@ from collections.abc import Sequence
 
 import click
 
-from simulator.cli._shared import Options, environment_options, parse_parameters, progress_listener
+from simulator.cli._shared import (
+    Options,
+    environment_options,
+    parse_parameters,
+    progress_listener,
+    world_option,
+)
 
 pass_options = click.make_pass_decorator(Options)
 
@@ -43,6 +49,7 @@ pass_options = click.make_pass_decorator(Options)
 @click.option(
     "--strict-lifecycle", is_flag=True, help="Fail an action whose lifecycle plug-in changes it."
 )
+@world_option
 @pass_options
 def simulate(
     opts: Options,
@@ -56,6 +63,7 @@ def simulate(
     progress: bool,
     lifecycle_plugins: Sequence[str],
     strict_lifecycle: bool,
+    world_file: str | None,
 ) -> None:
     """Create, update, suspend, resume, snapshot and delete TEMPLATE in a fresh world.
 
@@ -77,6 +85,7 @@ def simulate(
             listener=listener,
             lifecycle_plugins=lifecycle_plugins,
             strict_lifecycle=strict_lifecycle,
+            world_file=world_file or opts.world,
         )
     if fmt == "json":
         click.echo(json.dumps(report.to_dict(), indent=2, default=str))

@@ -18,6 +18,7 @@ from simulator.cli._shared import (
     format_option,
     parse_parameters,
     progress_listener,
+    world_option,
 )
 
 pass_options = click.make_pass_decorator(Options)
@@ -114,6 +115,7 @@ def stack(ctx: click.Context, lifecycle_plugins: Sequence[str], strict_lifecycle
 @click.option("--timeout", type=float, help="Stack timeout in (virtual) minutes.")
 @click.option("--enable-rollback", is_flag=True, help="Roll back (delete) on failure.")
 @click.option("--tag", "tags", multiple=True, help="A stack tag (repeatable).")
+@world_option
 @format_option()
 @click.argument("name")
 @pass_options
@@ -127,12 +129,13 @@ def create(
     timeout: float | None,
     enable_rollback: bool,
     tags: Sequence[str],
+    world_file: str | None,
     fmt: str,
     name: str,
 ) -> None:
     """Create stack NAME from a template."""
     params = parse_parameters(parameters)
-    world = _open(opts, fmt, seed=seed, faults=faults)
+    world = _open(opts, fmt, seed=seed, faults=faults, world_file=world_file)
     stack = world.create_stack(
         name,
         template,
