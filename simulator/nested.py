@@ -238,6 +238,18 @@ class NestedStackResource(Resource):
         self._check(child, ok)
         self.data_set("nested_snapshot", {k: entries[k] for k in sorted(entries)})
 
+    async def handle_delete_snapshot(self, snapshot: Any) -> None:
+        """Delete what the nested resources made for a stack snapshot (their images, backups)."""
+        data = (snapshot or {}).get("resource_data", snapshot) or {}
+        entries = data.get("nested_snapshot") if isinstance(data, dict) else None
+        child = self.nested()
+        if child is None or not isinstance(entries, dict):
+            return
+        for name in sorted(entries):
+            res = child.resources.get(name)
+            if res is not None:
+                await res.delete_snapshot(entries[name])
+
     def get_reference_id(self) -> str:
         """``get_resource`` gives the nested stack's id."""
         return str(self.resource_id) if self.resource_id is not None else self.name

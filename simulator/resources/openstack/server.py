@@ -10,6 +10,7 @@ deletion policy (an image is kept, the server is deleted) are supported.
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
@@ -68,6 +69,9 @@ _BDM_V2_SCHEMA = {
 }
 
 _FORMATS = ("HEAT_CFNTOOLS", "RAW", "SOFTWARE_CONFIG")
+_UUID = re.compile(
+    r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
+)
 
 
 def _first_address(addresses: dict[str, Any]) -> str:
@@ -82,8 +86,10 @@ class Server(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Nova::Server``: a compute instance.
 
     ``get_resource`` gives the server id. ``user_data`` is handed to the
-    server verbatim whatever ``user_data_format`` says (the fake compute
-    keeps it; no config agent interprets it).
+    server as given, except that with ``user_data_format`` ``RAW`` or
+    ``SOFTWARE_CONFIG`` an id of a stored software config (``get_resource`` of
+    an ``OS::Heat::SoftwareConfig`` or ``MultipartMime``) stands for the config's
+    text, as in Heat.
     """
 
     #: The property map ``plugsim lint`` creates this type with (default-world entities).
@@ -226,12 +232,28 @@ class Server(Resource):  # plugsim: ignore[PS301] - see the package
 
     # --- create -----------------------------------------------------------------------
 
+    def _user_data(self) -> Any:
+        """The user_data the server boots with: a software config's id stands for its text."""
+        text = self.properties["user_data"]
+        if self.properties["user_data_format"] not in ("RAW", "SOFTWARE_CONFIG"):
+            return text
+        if not isinstance(text, str) or not _UUID.fullmatch(text.strip()):
+            return text
+        try:
+            stored = self.client("entity").entities.get(text.strip())
+        except Exception:  # noqa: BLE001 - not a config id: the text is the user_data
+            return text
+        if getattr(stored, "kind", None) != "software_config":
+            return text
+        config = getattr(stored, "config", text)
+        return config if isinstance(config, str) else text
+
     def handle_create(self) -> dict[str, Any]:
         """Boot the server; the token tracks the volumes still to attach."""
         options: dict[str, Any] = {
             "networks": self._nics(),
             "metadata": {str(k): str(v) for k, v in (self.properties["metadata"] or {}).items()},
-            "user_data": self.properties["user_data"] or None,
+            "user_data": self._user_data() or None,
             "config_drive": bool(self.properties["config_drive"]),
         }
         if self.properties["key_name"]:
@@ -442,6 +464,27 @@ class Server(Resource):  # plugsim: ignore[PS301] - see the package
 
     # --- attributes ----------------------------------------------------------------------
 
+    def _with_ports(self, addresses: dict[str, Any]) -> dict[str, Any]:
+        """Heat's ``addresses``: nova's, each entry naming its ``port`` (matched by IP and MAC)."""
+        ports = self.client("network").list_ports(device_id=self.resource_id)["ports"]
+        by_address = {
+            (ip["ip_address"], port.get("mac_address")): port["id"]
+            for port in ports
+            for ip in port.get("fixed_ips", [])
+        }
+        out: dict[str, Any] = {}
+        for net_name, entries in addresses.items():
+            out[net_name] = [
+                {
+                    **entry,
+                    "port": by_address.get(
+                        (entry.get("addr"), entry.get("OS-EXT-IPS-MAC:mac_addr"))
+                    ),
+                }
+                for entry in entries
+            ]
+        return out
+
     def _resolve_attribute(self, name: str) -> Any:
         if self.resource_id is None:
             return None
@@ -450,7 +493,7 @@ class Server(Resource):  # plugsim: ignore[PS301] - see the package
         if name == "first_address":
             return _first_address(addresses)
         if name == "addresses":
-            return addresses
+            return self._with_ports(addresses)
         if name == "networks":
             nets: dict[str, list[str]] = dict(server.networks)
             neutron = self.client("network")
