@@ -69,6 +69,8 @@ def _stack_dict(stack: Any) -> dict[str, Any]:
                 "output_key": o["output_key"],
                 "output_value": o["output_value"],
                 "description": o.get("description"),
+                # Heat's stack show keeps an output's error next to its (null) value
+                **({"output_error": o["output_error"]} if "output_error" in o else {}),
             }
             for o in stack.outputs()
         ]

@@ -42,6 +42,22 @@ _Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
 _TEMPLATE_SUFFIXES = (".yaml", ".yml", ".json", ".template", ".hot")
 
 
+def _text_keys(value: Any) -> Any:
+    """Return *value* with every mapping key a string, as JSON (and Heat's database) keeps it.
+
+    YAML reads ``on:``/``yes:``/``off:`` as booleans and ``1:`` as an integer; Heat
+    stores templates as JSON, where such keys become ``"true"``, ``"1"`` ... A
+    *value* ``on`` stays the boolean (``condition: on`` is the literal true).
+    """
+    if isinstance(value, dict):
+        return {
+            (k if isinstance(k, str) else json.dumps(k)): _text_keys(v) for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_text_keys(v) for v in value]
+    return value
+
+
 def parse_text(text: str, source: str | None, what: str = "template") -> Any:
     """Parse YAML (or JSON) text; errors name the file, line and column."""
     try:
@@ -50,7 +66,7 @@ def parse_text(text: str, source: str | None, what: str = "template") -> Any:
                 return json.loads(text)
             except ValueError:
                 pass
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+        return _text_keys(yaml.load(text, Loader=_Loader))  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as ex:
         mark = getattr(ex, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
