@@ -250,12 +250,28 @@ class ComputeService(Service):
         }
         server = self._create("server", name, "BUILD", attrs)
         nets = options.get("networks") or options.get("nics") or []
+        if not nets and "network" in self.world.service_names():
+            nets = self._only_network()
         if nets and "network" in self.world.service_names():
             network = self.world.service("network")
             server.attrs["addresses"] = network._plug_server(server.id, nets)  # type: ignore[attr-defined]
         self._start(server, "build", "BUILD", "ACTIVE", final_attrs={TASK: None})
         self._agent_boot(server, options.get("user_data"), metadata)
         return server.view()
+
+    def _only_network(self) -> list[dict[str, str]]:
+        """Nova's choice for a server given no network: the one tenant network, if only one.
+
+        (External networks are not candidates; with none or several, the server
+        gets no NIC here, where Nova would refuse several.)
+        """
+        network = self.world.service("network")
+        candidates = [
+            n
+            for n in network._live("network")
+            if not n.attrs.get("router:external")  # type: ignore[attr-defined]
+        ]
+        return [{"uuid": candidates[0].id}] if len(candidates) == 1 else []
 
     def _live_servers(self) -> list[Any]:
         return [s for s in self._live("server") if not s.preseeded]

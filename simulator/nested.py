@@ -106,6 +106,15 @@ def template_resource_class(spec: Any, source: StackSource, registry: TypeRegist
     return cls
 
 
+def child_environment(env: dict[str, Any]) -> dict[str, Any]:
+    """The part of a parent's environment a nested stack inherits: all but ``parameters``.
+
+    As in Heat, ``parameters`` are the top-level stack's own (a nested template
+    need not declare them); ``parameter_defaults`` and the registry are inherited.
+    """
+    return {k: v for k, v in env.items() if k != "parameters"} if isinstance(env, dict) else env
+
+
 class NestedStackResource(Resource):
     """Base of resources that own one nested stack built from a template dict.
 
@@ -135,7 +144,7 @@ class NestedStackResource(Resource):
             template_name=self.nested_template_name or f"{self.name} (nested)",
             base_dir=self.nested_base if self.nested_base is not None else parent.base_dir,
             files=dict(parent.files),
-            environments=list(parent.environments),
+            environments=[child_environment(e) for e in parent.environments],
             environment_names=list(parent.environment_names),
             parameters=dict(parameters or {}),
             plugin_dirs=list(parent.plugin_dirs),
@@ -283,7 +292,7 @@ class TemplateResource(NestedStackResource):
             template_name=self.template_path,
             base_dir=self.template_base,
             files=dict(parent.files),
-            environments=list(parent.environments),
+            environments=[child_environment(e) for e in parent.environments],
             environment_names=list(parent.environment_names),
             parameters=dict(parameters or {}),
             plugin_dirs=list(parent.plugin_dirs),

@@ -14,8 +14,15 @@ import re
 from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
-from sdk.resource import Resource
-from simulator.resources.openstack._base import SINCE, gone, neutron_id, prop_path, status_done
+from simulator.resources.openstack._base import (
+    SINCE,
+    Translated,
+    gone,
+    hidden,
+    neutron_id,
+    prop_path,
+    status_done,
+)
 
 __all__ = ["Server"]
 
@@ -69,6 +76,7 @@ _BDM_V2_SCHEMA = {
 }
 
 _FORMATS = ("HEAT_CFNTOOLS", "RAW", "SOFTWARE_CONFIG")
+_TRANSPORTS = ("POLL_SERVER_CFN", "POLL_SERVER_HEAT", "POLL_TEMP_URL", "ZAQAR_MESSAGE")
 _UUID = re.compile(
     r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
 )
@@ -82,7 +90,7 @@ def _first_address(addresses: dict[str, Any]) -> str:
     return ""
 
 
-class Server(Resource):  # plugsim: ignore[PS301] - see the package
+class Server(Translated):  # plugsim: ignore[PS301] - see the package
     """``OS::Nova::Server``: a compute instance.
 
     ``get_resource`` gives the server id. ``user_data`` is handed to the
@@ -97,6 +105,7 @@ class Server(Resource):  # plugsim: ignore[PS301] - see the package
     support_status = support.SupportStatus(version=SINCE)
     default_client_name = "compute"
     entity = "servers"
+    ignored = ("admin_user", "reservation_id")
 
     properties_schema = {
         "name": properties.Schema(
@@ -162,6 +171,55 @@ class Server(Resource):  # plugsim: ignore[PS301] - see the package
         "availability_zone": properties.Schema(
             properties.Schema.STRING, "Availability zone of the server."
         ),
+        # Accepted as Heat 27 accepts them; the fake compute keeps or ignores them (a change
+        # replaces the server: in place, nothing the fake cloud shows would change).
+        "admin_pass": properties.Schema(
+            properties.Schema.STRING,
+            "The administrator password of the server.",
+        ),
+        "admin_user": hidden(properties.Schema(properties.Schema.STRING, ""), "the image's user"),
+        "software_config_transport": properties.Schema(
+            properties.Schema.STRING,
+            "How the server's config agent receives software config metadata.",
+            default="POLL_SERVER_CFN",
+            constraints=[constraints.AllowedValues(list(_TRANSPORTS))],
+        ),
+        "deployment_swift_data": properties.Schema(
+            properties.Schema.MAP, "Swift container and object for POLL_TEMP_URL.", default={}
+        ),
+        "flavor_update_policy": properties.Schema(
+            properties.Schema.STRING,
+            "How a flavor change is applied.",
+            default="RESIZE",
+            constraints=[constraints.AllowedValues(["RESIZE", "REPLACE"])],
+        ),
+        "image_update_policy": properties.Schema(
+            properties.Schema.STRING,
+            "How an image change is applied.",
+            default="REBUILD",
+            constraints=[
+                constraints.AllowedValues(["REBUILD_PRESERVE_EPHEMERAL", "REPLACE", "REBUILD"])
+            ],
+        ),
+        "user_data_update_policy": properties.Schema(
+            properties.Schema.STRING,
+            "How a user_data change is applied.",
+            default="REPLACE",
+            constraints=[constraints.AllowedValues(["REPLACE", "IGNORE"])],
+        ),
+        "scheduler_hints": properties.Schema(
+            properties.Schema.MAP, "Hints for the compute scheduler."
+        ),
+        "personality": properties.Schema(
+            properties.Schema.MAP, "Files to inject: {path: contents}.", default={}
+        ),
+        "diskConfig": properties.Schema(
+            properties.Schema.STRING,
+            "How the disk is partitioned.",
+            constraints=[constraints.AllowedValues(["AUTO", "MANUAL"])],
+        ),
+        "reservation_id": hidden(properties.Schema(properties.Schema.STRING, ""), "nothing"),
+        "tags": properties.Schema(properties.Schema.LIST, "Server tags."),
     }
     attributes_schema = {
         "name": attributes.Schema("Name of the server.", type=attributes.Schema.STRING),
