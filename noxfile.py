@@ -7,6 +7,8 @@
 ``scaffold``     generate every plug-in kind, install it in a fresh venv, run its checks
 ``conformance``  the conformance suite on every bundled plug-in
 ``bench``        the engine benchmark: prints figures, never fails on speed
+``hot_corpus``   openstack/heat-templates ``hot/`` through validate and simulate
+                 (``nox -s hot_corpus -- SOURCE``: a checkout or its git directory)
 """
 
 import nox
@@ -112,3 +114,15 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".")
     for n in ("1000", "10000"):
         session.run("plugsim", "bench", "--resources", n)
+
+
+@nox.session
+def hot_corpus(session: nox.Session) -> None:
+    """Measure the public HOT corpus: how many templates validate and simulate cleanly."""
+    if not session.posargs:
+        session.error(
+            "give the openstack/heat-templates checkout (or its git directory): "
+            "nox -s hot_corpus -- SOURCE [--json OUT]"
+        )
+    session.install("-e", ".")
+    session.run("python", "tools/hot_corpus.py", *session.posargs)
