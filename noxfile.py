@@ -9,6 +9,8 @@
 ``bench``        the engine benchmark: prints figures, never fails on speed
 ``openstacksdk_functional``  openstacksdk's own functional tests against ``plugsim serve``
                  (a measurement: prints pass/fail/skip figures, see docs/openstack-wire.rst)
+``hot_corpus``   openstack/heat-templates ``hot/`` through validate and simulate
+                 (``nox -s hot_corpus -- SOURCE``: a checkout or its git directory)
 """
 
 import nox
@@ -138,3 +140,15 @@ def openstacksdk_functional(session: nox.Session) -> None:
         "object_store",
     ]
     session.run("python", "tools/openstacksdk_functional.py", workdir, *services)
+
+
+@nox.session
+def hot_corpus(session: nox.Session) -> None:
+    """Measure the public HOT corpus: how many templates validate and simulate cleanly."""
+    if not session.posargs:
+        session.error(
+            "give the openstack/heat-templates checkout (or its git directory): "
+            "nox -s hot_corpus -- SOURCE [--json OUT]"
+        )
+    session.install("-e", ".")
+    session.run("python", "tools/hot_corpus.py", *session.posargs)

@@ -2,19 +2,24 @@
 
 :func:`agent_plan` lists the signals the agent sends, in order of appearance:
 one per orchestration signal endpoint (``AGENT_ENDPOINT_PREFIX`` + handle id)
-named in a command. A command is a line (backslash-continued lines joined) or
-a part of one between ``;``, ``&&``, ``||`` and ``|``. Its JSON payload is the
-value of a curl data option in the same command (``-d``, ``--data``,
-``--data-binary``, ``--data-raw``, ``--data-ascii``): a map of ``status``
+named in a command. A command is a line (backslash- or, as PowerShell writes
+it, backtick-continued lines joined) or a part of one between ``;``, ``&&``,
+``||`` and ``|``; a comment (``#`` starting a word outside quotes, to the end
+of the line) is not run, so an endpoint named only there sends nothing. Its
+JSON payload is the value of a curl data option in the same command (``-d``,
+``--data``, ``--data-binary``, ``--data-raw``, ``--data-ascii``) or the
+``-Body`` of a PowerShell ``Invoke-RestMethod``/``Invoke-WebRequest``: a map of ``status``
 (SUCCESS or FAILURE), ``reason``, ``data`` and ``id``, taken as given. A
 payload that is not such a map (bad JSON, another type, an unknown key,
 another status) is ignored, with the problem said in words; it never stops the
-plan. When and how the signals are sent is :mod:`fake_clouds.compute`'s
+plan. A MIME multipart ``user_data`` (what ``OS::Heat::MultipartMime`` makes)
+is read part by part, each part decoded. When and how the signals are sent is :mod:`fake_clouds.compute`'s
 business (it re-exports :func:`agent_plan` and :data:`AGENT_ENDPOINT_PREFIX`).
 """
 
 from __future__ import annotations
 
+import email
 import json
 import re
 import shlex
@@ -27,13 +32,38 @@ AGENT_ENDPOINT_PREFIX = SIGNAL_ENDPOINT_PREFIX
 _ENDPOINT = re.compile(re.escape(AGENT_ENDPOINT_PREFIX) + r"[A-Za-z0-9._~-]+")
 
 _DATA_OPTIONS = ("--data-binary", "--data-raw", "--data-ascii", "--data", "-d")
+_POWERSHELL_WEB = ("invoke-restmethod", "invoke-webrequest", "irm", "iwr")
 _SIGNAL_KEYS = ("status", "reason", "data", "id")
+
+
+def _uncommented(line: str) -> str:
+    """Return *line* without its comment: from a ``#`` that starts a word outside quotes."""
+    quote = ""
+    escaped = False
+    previous = " "
+    for index, char in enumerate(line):
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            if char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (previous.isspace() or previous in ";&|("):
+            return line[:index]
+        previous = char
+    return line
 
 
 def _commands(user_data: str) -> list[list[str]]:
     """Split *user_data* into commands (token lists); a line shlex cannot read is one token."""
     out: list[list[str]] = []
-    for line in user_data.replace("\\\n", " ").splitlines():
+    joined = user_data.replace("\\\r\n", " ").replace("\\\n", " ")
+    joined = joined.replace("`\r\n", " ").replace("`\n", " ")
+    for raw in joined.splitlines():
+        line = _uncommented(raw)
         try:
             lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|")
             lexer.whitespace_split = True
@@ -60,6 +90,10 @@ def _payload(tokens: list[str]) -> str | None:
             return tokens[index + 1] if index + 1 < len(tokens) else ""
         if token.startswith("-d") and not token.startswith("--"):
             return token[2:]
+    if any(t.lower() in _POWERSHELL_WEB for t in tokens):
+        for index, token in enumerate(tokens):
+            if token.lower() == "-body":
+                return tokens[index + 1] if index + 1 < len(tokens) else ""
     return None
 
 
@@ -81,6 +115,25 @@ def _parse_payload(text: str | None) -> tuple[dict[str, Any], str | None]:
     return dict(value), None
 
 
+def _script(user_data: str) -> str:
+    """The text the agent runs: a MIME multipart message's parts (decoded) one after another."""
+    head = user_data.lstrip()[:200].lower()
+    if not (head.startswith("content-type:") or head.startswith("mime-version:")):
+        return user_data
+    message = email.message_from_string(user_data.lstrip())
+    if not message.is_multipart():
+        payload = message.get_payload(decode=True)
+        return payload.decode("utf-8", "replace") if isinstance(payload, bytes) else user_data
+    texts = []
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        payload = part.get_payload(decode=True)
+        if isinstance(payload, bytes):
+            texts.append(payload.decode("utf-8", "replace"))
+    return "\n".join(texts)
+
+
 def agent_plan(user_data: Any) -> list[dict[str, Any]]:
     """Return the signals a config agent sends for *user_data*, in order of appearance.
 
@@ -91,7 +144,7 @@ def agent_plan(user_data: Any) -> list[dict[str, Any]]:
     if not isinstance(user_data, str):
         return []
     plan = []
-    for tokens in _commands(user_data):
+    for tokens in _commands(_script(user_data)):
         payload, problem = _parse_payload(_payload(tokens))
         for token in tokens:
             for endpoint in _ENDPOINT.findall(token):

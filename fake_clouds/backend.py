@@ -28,8 +28,13 @@ ENTRY_POINT_GROUP = "plugsim.fake_clouds"
 class DefaultBackend:
     """The ``default`` backend's factory: build a new world, or restore a saved one."""
 
-    def __call__(self, **kwargs: Any) -> FakeCloud:
-        """Return a world of every built-in service (or ``services=``) and the default world."""
+    def __call__(self, *, world: Any = None, **kwargs: Any) -> FakeCloud:
+        """Return a world of every built-in service (or ``services=``) holding the default world,
+        or *world* (a world file, a preset name or world data, see :mod:`fake_clouds.worldfile`)."""
+        if world is not None:
+            from fake_clouds import worldfile
+
+            return worldfile.build(world, **kwargs)  # type: ignore[no-any-return]
         return FakeCloud(**kwargs)
 
     def from_state(self, state: Mapping[str, Any], clock: VirtualClock | None = None) -> FakeCloud:

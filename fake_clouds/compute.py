@@ -105,9 +105,9 @@ class ComputeService(ImageOperations, Service):
         #: the config agent: per server, when it runs and what it reports to
         self.agent: dict[str, Any] = {"servers": {}}
 
-    def seed_defaults(self) -> None:
-        """Add the default world's flavors, images and ``default`` keypair."""
-        for seed in default_world.seeds(self.name):
+    def seed_defaults(self, world: Any = None) -> None:
+        """Add the flavors, images and keypairs of *world* (default: the default world)."""
+        for seed in default_world.seeds(self.name, world):
             attrs = (
                 _keypair_attrs(seed.attrs["public_key"]) if seed.kind == "keypair" else seed.attrs
             )
@@ -251,12 +251,28 @@ class ComputeService(ImageOperations, Service):
         }
         server = self._create("server", name, "BUILD", attrs)
         nets = options.get("networks") or options.get("nics") or []
+        if not nets and "network" in self.world.service_names():
+            nets = self._only_network()
         if nets and "network" in self.world.service_names():
             network = self.world.service("network")
             server.attrs["addresses"] = network._plug_server(server.id, nets)  # type: ignore[attr-defined]
         self._start(server, "build", "BUILD", "ACTIVE", final_attrs={TASK: None})
         self._agent_boot(server, options.get("user_data"), metadata)
         return server.view()
+
+    def _only_network(self) -> list[dict[str, str]]:
+        """Nova's choice for a server given no network: the one tenant network, if only one.
+
+        (External networks are not candidates; with none or several, the server
+        gets no NIC here, where Nova would refuse several.)
+        """
+        network = self.world.service("network")
+        candidates = [
+            n
+            for n in network._live("network")
+            if not n.attrs.get("router:external")  # type: ignore[attr-defined]
+        ]
+        return [{"uuid": candidates[0].id}] if len(candidates) == 1 else []
 
     def _live_servers(self) -> list[Any]:
         return [s for s in self._live("server") if not s.preseeded]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from fake_clouds import default_world
 from fake_clouds.clients.entity import EntityClient
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
@@ -91,6 +92,14 @@ class EntityService(Service):
             }
         self.counters.setdefault("kinds", {})[kind] = spec
         self._store.setdefault(kind, {})
+
+    def seed_defaults(self, world: Any = None) -> None:
+        """Add the volume types, projects and users a world file declares (kinds of their own)."""
+        for seed in default_world.seeds(self.name, world):
+            self._spec(seed.kind)
+            self._create(
+                seed.kind, seed.name, seed.status, seed.attrs, entity_id=seed.id, preseeded=True
+            )
 
     def _spec(self, kind: str) -> dict[str, Any]:
         if kind not in self.counters.get("kinds", {}):

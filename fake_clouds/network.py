@@ -49,9 +49,9 @@ class NetworkService(Service):
     default_quotas = {kind: limit for kind, (_, limit) in PLURALS.items()}  # noqa: RUF012
     client_class = NetworkClient
 
-    def seed_defaults(self) -> None:
-        """Add the default world's ``public`` network, its subnet and the default security group."""
-        for seed in default_world.seeds(self.name):
+    def seed_defaults(self, world: Any = None) -> None:
+        """Add the networks, subnets, routers and security groups of *world* (default world)."""
+        for seed in default_world.seeds(self.name, world):
             attrs = {k: v for k, v in SCHEMAS[seed.kind][0].items() if k != "name"}
             attrs.update(seed.attrs)
             self._create(

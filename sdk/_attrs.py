@@ -9,10 +9,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from sdk import _actions, exception
+from sdk import _actions
 from sdk._core import ResourceCore
 
 LOG = logging.getLogger("sdk.resource")
@@ -121,26 +121,27 @@ class AttributesMixin(ResourceCore):
 
 
 def _select_path(resource: str, key: str, value: Any, path: Sequence[Any]) -> Any:
-    """Follow *path* into *value*; a missing key/index is an InvalidTemplateAttribute."""
+    """Follow *path* into *value*; a step that leads nowhere gives None.
+
+    As in Heat, a missing key, an index out of range, a key that cannot index a
+    list or a step into a scalar makes ``get_attr`` null rather than an error
+    (templates rely on it: ``get_attr: [server, networks, private, 0]`` before
+    a network is attached). A numeric string indexes a list.
+    """
     current = value
-    for depth, part in enumerate(path):
+    for part in path:
         if current is None:
             return None
-        where = "/".join(str(p) for p in (key, *path[: depth + 1]))
-        try:
-            if isinstance(current, Mapping):
-                current = current[part]
-            elif isinstance(current, Sequence) and not isinstance(current, str | bytes):
-                if isinstance(part, str) and part.lstrip("-").isdigit():
-                    part = int(part)
-                if not isinstance(part, int) or isinstance(part, bool):
-                    raise TypeError(f"list index must be an integer, not {part!r}")
-                current = current[part]
-            else:
-                raise TypeError(f"cannot look up {part!r} in a {type(current).__name__}")
-        except (KeyError, IndexError, TypeError) as ex:
-            detail = ex.args[0] if isinstance(ex, TypeError) else f"no item {part!r}"
-            raise exception.InvalidTemplateAttribute(
-                f"The Referenced Attribute ({resource} {where}) is incorrect: {detail}"
-            ) from None
+        if isinstance(current, Mapping):
+            current = current.get(part) if isinstance(part, Hashable) else None
+        elif isinstance(current, Sequence) and not isinstance(current, str | bytes):
+            if isinstance(part, str) and part.lstrip("-").isdigit():
+                part = int(part)
+            if not isinstance(part, int) or isinstance(part, bool):
+                return None
+            if not -len(current) <= part < len(current):
+                return None
+            current = current[part]
+        else:
+            return None
     return current

@@ -205,6 +205,9 @@ class NestedStacks(Protocol):
     async def snapshot(self, owner: NestedOwner) -> tuple[bool, dict[str, Any]]:
         """Snapshot every resource of *owner*'s nested stack: (ok, name → entry)."""
 
+    async def delete_snapshot(self, owner: NestedOwner, entries: Mapping[str, Any]) -> None:
+        """Delete what a snapshot's *entries* made for *owner*'s nested resources."""
+
 
 class ResourceContext(Protocol):
     """The engine-side services a resource uses.

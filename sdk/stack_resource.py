@@ -100,6 +100,13 @@ class StackResource(Resource):
         self._check(ok)
         self.data_set("nested_snapshot", {k: entries[k] for k in sorted(entries)})
 
+    async def handle_delete_snapshot(self, snapshot: Any) -> None:
+        """Delete what the nested resources made for a stack snapshot (their images, backups)."""
+        data = (snapshot or {}).get("resource_data", snapshot) or {}
+        entries = data.get("nested_snapshot") if isinstance(data, dict) else None
+        if self.nested() is not None and isinstance(entries, dict):
+            await self._nested_stacks().delete_snapshot(self, entries)
+
     def get_reference_id(self) -> str:
         """``get_resource`` gives the nested stack's id."""
         return str(self.resource_id) if self.resource_id is not None else self.name

@@ -265,13 +265,35 @@ def _checked(name: str, result: object) -> CloudBackend:
 
 
 def load_backend(
-    name: str = DEFAULT_BACKEND, *, seed: int, clock: VirtualClock, faults: object = None
+    name: str = DEFAULT_BACKEND,
+    *,
+    seed: int,
+    clock: VirtualClock,
+    faults: object = None,
+    world: object = None,
 ) -> CloudBackend:
-    """Build a new backend from the entry point *name* on *clock*."""
-    result = _factory(name)(seed=seed, clock=clock, faults=faults)
+    """Build a new backend from the entry point *name* on *clock*.
+
+    *world* (a world file's path, a preset name or world data) says what the
+    backend holds before its first call; it is passed to the factory as
+    ``world=`` only when given, so factories that know no world files keep working
+    until one is asked of them.
+    """
+    extra: dict[str, object] = {} if world is None else {"world": world}
+    factory = _factory(name)
+    try:
+        result = factory(seed=seed, clock=clock, faults=faults, **extra)
+    except TypeError as ex:
+        if extra and "world" in str(ex):
+            raise exception.ConfigurationError(
+                f"fake cloud backend '{name}' does not accept world files (--world)"
+            ) from ex
+        raise
     if isinstance(result, Iterable) and not isinstance(result, str | bytes | Mapping):
         services = list(result)
-        result = _factory(DEFAULT_BACKEND)(seed=seed, clock=clock, faults=faults, services=services)
+        result = _factory(DEFAULT_BACKEND)(
+            seed=seed, clock=clock, faults=faults, services=services, **extra
+        )
     return _checked(name, result)
 
 

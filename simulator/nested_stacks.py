@@ -97,7 +97,7 @@ class EngineNestedStacks:
             template_name=template_name,
             base_dir=base_dir if base_dir is not None else parent.base_dir,
             files=dict(parent.files),
-            environments=list(parent.environments),
+            environments=[child_environment(e) for e in parent.environments],
             environment_names=list(parent.environment_names),
             parameters=dict(parameters),
             plugin_dirs=list(parent.plugin_dirs),
@@ -172,3 +172,22 @@ class EngineNestedStacks:
             child, "SNAPSHOT", job, resources=list(child.resources.values())
         )
         return ok, entries
+
+    async def delete_snapshot(self, owner: NestedOwner, entries: Mapping[str, Any]) -> None:
+        """Delete what *owner*'s nested resources made for a stack snapshot (images, backups)."""
+        child = self._child(owner)
+        if child is None:
+            return
+        for name in sorted(entries):
+            res = child.resources.get(name)
+            if res is not None:
+                await res.delete_snapshot(entries[name])
+
+
+def child_environment(env: Any) -> Any:
+    """The part of a parent's environment a nested stack inherits: all but ``parameters``.
+
+    As in Heat, ``parameters`` are the top-level stack's own (a nested template need not declare
+    them); ``parameter_defaults`` and the registry are inherited.
+    """
+    return {k: v for k, v in env.items() if k != "parameters"} if isinstance(env, dict) else env

@@ -175,7 +175,8 @@ def simulate(
     *lifecycle_plugins* (``module:Class`` strings, classes or instances) run
     around every action; *strict_lifecycle* fails an action whose plug-in
     changes the stack. Other keyword arguments go to :class:`simulator.world.World`
-    (``durability``, ``wait`` ...).
+    (``durability``, ``wait`` ...). *world_file* (a YAML file, a
+    preset name or world data) is what the fake cloud holds before the first call.
     """
     from simulator.world import World
 

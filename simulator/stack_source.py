@@ -371,6 +371,7 @@ class StackSource:
         self, template: Mapping[str, Any], name: str, definition: Any, stack: Any
     ) -> None:
         """Validate *template* as nested stack *name* with this source's environment and files."""
+        from simulator.nested import child_environment
         from simulator.template import StackDefinition
 
         child = StackSource(
@@ -378,7 +379,7 @@ class StackSource:
             template_name=f"{self.template_name or '<template>'} ({name}, nested)",
             base_dir=self.base_dir,
             files=dict(self.files),
-            environments=list(self.environments),
+            environments=[child_environment(e) for e in self.environments],
             environment_names=list(self.environment_names),
             plugin_dirs=list(self.plugin_dirs),
             limits=dict(self.limits),

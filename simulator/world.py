@@ -78,6 +78,7 @@ class World(StackAPI):
         seed: int | None = None,
         faults: object = None,
         backend: str | None = None,
+        world_file: object = None,
         plugin_dirs: Iterable[str | os.PathLike[str]] = (),
         entry_points: bool = True,
         lifecycle_plugins: Iterable[Any] = (),
@@ -145,6 +146,16 @@ class World(StackAPI):
             )
         #: the ``plugsim.fake_clouds`` entry point the cloud is built (and restored) by
         self.backend: str = backend or stored_backend or DEFAULT_BACKEND
+        if isinstance(world_file, os.PathLike):
+            world_file = os.fspath(world_file)
+        stored_world = self.store.get_meta("world_file")
+        if stored_seed is not None and world_file is not None and world_file != stored_world:
+            raise exception.ConfigurationError(
+                f"{self.store.path}: this world was created from world "
+                f"{stored_world or 'default'!r}; use a new --state to start from {world_file!r}"
+            )
+        #: the world file (path, preset or data) the cloud was first built from, or None
+        self.world_file: object = stored_world if stored_seed is not None else world_file
         self.cloud: CloudBackend = self._open_cloud(faults)
         self.registry = world_registry(plugin_dirs, entry_points=entry_points)
         #: this engine's stack lifecycle plug-ins (``module:Class`` strings, classes or objects)
@@ -168,6 +179,7 @@ class World(StackAPI):
             self.store.set_meta("seed", self.seed)
             self.store.set_meta("project_id", self.project_id)
             self.store.set_meta("backend", self.backend)
+            self.store.set_meta("world_file", self.world_file)
         self._recover(command)
         self.commit()
         if self.store.path != ":memory:":
@@ -243,7 +255,9 @@ class World(StackAPI):
             if faults is not None:
                 cloud.set_faults(faults)
             return cloud
-        return load_backend(self.backend, seed=seed, clock=self.clock, faults=faults)
+        return load_backend(
+            self.backend, seed=seed, clock=self.clock, faults=faults, world=self.world_file
+        )
 
     # -- housekeeping ---------------------------------------------------------
 

@@ -146,8 +146,11 @@ class Service:
             self._client = self.client_class(self)
         return self._client
 
-    def seed_defaults(self) -> None:
+    def seed_defaults(self, world: Any = None) -> None:
         """Add what a fresh world holds before any call (see :mod:`fake_clouds.default_world`).
+
+        *world* is a world file's data (:mod:`fake_clouds.worldfile`); None means the
+        default world.
 
         The base service holds nothing; a service with a default catalogue
         (flavors, images, a public network ...) adds it here with

@@ -92,10 +92,17 @@ class PlugsimWorld(World):
         types: Mapping[str, type] | None = None,
         wall_limit: float | None = None,
         entry_points: bool = True,
+        world_file: Any = None,
     ) -> None:
         # The lifecycle spec calls a plug-in that changes the stack a bug: under
         # the pytest plugin that is always an error.
-        super().__init__(seed=seed, faults=faults, entry_points=entry_points, strict_lifecycle=True)
+        super().__init__(
+            seed=seed,
+            faults=faults,
+            entry_points=entry_points,
+            strict_lifecycle=True,
+            world_file=world_file,
+        )
         self.registry = _Registry(types or {}, entry_points)
         if latency is not None:
             from fake_clouds.core.latency import LatencyModel

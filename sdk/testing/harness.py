@@ -362,8 +362,11 @@ class PlugsimEnv:
         wall_limit: float | None = None,
         coverage: Coverage | None = None,
         types: Mapping[str, type] | None = None,
+        world: Any = None,
     ) -> None:
         self.seed = int(seed)
+        #: the world file or preset every world of this test starts from (None: default)
+        self.world_file = world
         self.faults = faults
         self.latency = latency
         self.wall_limit = wall_limit
@@ -394,6 +397,7 @@ class PlugsimEnv:
             latency=self.latency if latency == "default" else latency,
             types=self.types,
             wall_limit=self.wall_limit,
+            world_file=self.world_file,
         )
         self.worlds.append(world)
         return world

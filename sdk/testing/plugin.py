@@ -13,10 +13,14 @@ Markers
     ``@pytest.mark.faults(...)``   fault rules (mappings, a list) or a preset name
     ``@pytest.mark.latency(...)``  a latency spec, or one number for every call and transition
     ``@pytest.mark.seed(N)``       the test's seed, whatever the session seed
+    ``@pytest.mark.world(W)``      a world file (relative to the test file) or preset
 
 Options
     ``--plugsim-seed N``, ``--plugsim-faults SPEC``, ``--plugsim-report PATH``,
-    ``--plugsim-wall-limit SECONDS``
+    ``--plugsim-wall-limit SECONDS``, ``--plugsim-world FILE|PRESET``
+
+Ini options
+    ``plugsim_world``: the world file (relative to the ini file) or preset of every test
 
 Nothing here is autouse: a test that asks for no plugsim fixture runs untouched.
 """
@@ -48,6 +52,8 @@ MARKERS = (
     "faults(*rules_or_preset): fault rules or a preset name for this test's fake cloud",
     "latency(spec): latency model for this test's fake cloud (a number: every call/transition)",
     "seed(n): run this test with seed n",
+    "world(file_or_preset): the world file (relative to the test file) or preset this test's "
+    "fake cloud starts from",
 )
 
 
@@ -64,6 +70,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--plugsim-faults",
         default=None,
         help="fault preset, profile path or YAML rules for every test's fake cloud",
+    )
+    group.addoption(
+        "--plugsim-world",
+        default=None,
+        metavar="FILE|PRESET",
+        help="world file or preset (default, devstack) every test's fake cloud starts from",
+    )
+    parser.addini(
+        "plugsim_world",
+        "world file (relative to the ini file) or preset every test's fake cloud starts from",
+        default="",
     )
     group.addoption(
         "--plugsim-report",
@@ -108,6 +125,40 @@ def item_seed(item: pytest.Item) -> int:
             )
         return marker.args[0]
     return derive_seed(session_seed(item.config), item.nodeid) % (2**31)
+
+
+def item_world(item: pytest.Item) -> str | None:
+    """The world of *item*: its ``world`` marker, else ``--plugsim-world``, else the ini option.
+
+    A relative file name is taken from the test file's directory (marker) or the
+    ini file's (ini option); a name that is no file there is passed on as it is
+    (a preset, or a path relative to the working directory).
+    """
+    import os
+
+    marker = item.get_closest_marker("world")
+    if marker is not None:
+        if len(marker.args) != 1 or not isinstance(marker.args[0], str | os.PathLike):
+            raise exception.ConfigurationError(
+                f"{item.nodeid}: @pytest.mark.world takes one file name or preset, "
+                f"got {marker.args!r}"
+            )
+        return _relative(str(marker.args[0]), os.path.dirname(str(item.path)))
+    option = item.config.getoption("--plugsim-world", None)
+    if option:
+        return str(option)
+    ini = str(item.config.getini("plugsim_world") or "")
+    if ini:
+        base = item.config.inipath.parent if item.config.inipath else item.config.rootpath
+        return _relative(ini, str(base))
+    return None
+
+
+def _relative(name: str, base: str) -> str:
+    import os
+
+    candidate = os.path.join(base, name)
+    return candidate if not os.path.isabs(name) and os.path.isfile(candidate) else name
 
 
 def _faults(item: pytest.Item) -> Any:
@@ -181,6 +232,7 @@ def plugsim_env(request: pytest.FixtureRequest, plugsim_seed: int) -> Iterator[P
         latency=_latency(item),
         wall_limit=item.config.getoption("--plugsim-wall-limit", DEFAULT_WALL_LIMIT),
         coverage=item.config.stash[COVERAGE_KEY],
+        world=item_world(item),
     )
     yield env
     env.close()

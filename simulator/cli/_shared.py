@@ -36,6 +36,8 @@ class Options:
     heat_plugins: list[str] = field(default_factory=list)
     #: ``--wait``: queue behind another process holding the world instead of failing
     wait: bool = False
+    #: ``--world``: the world file or preset a new world starts from
+    world: str | None = None
 
     def heat_options(self) -> Any:
         """A context manager making every world built inside it honour the Heat options.
@@ -62,6 +64,8 @@ class Options:
             kwargs.setdefault(
                 "on_wait", lambda text: click.echo(f"plugsim: waiting: {text}", err=True)
             )
+        if kwargs.get("world_file") is None:
+            kwargs["world_file"] = self.world
         with self.heat_options():
             world = World.open(
                 self.state,
@@ -203,6 +207,17 @@ def environment_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         multiple=True,
         metavar="KEY=VALUE",
         help="A parameter value (repeatable).",
+    )(fn)
+
+
+def world_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The ``--world FILE|PRESET`` option: what a new world's fake cloud holds before any call."""
+    return click.option(
+        "--world",
+        "world_file",
+        metavar="FILE|PRESET",
+        help="World file (YAML) or preset (default, devstack) a new world starts from; "
+        "an existing world keeps its own.",
     )(fn)
 
 

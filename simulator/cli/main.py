@@ -24,7 +24,7 @@ import click
 from sdk import __version__
 from sdk.lint.cli import lint
 from sdk.testing.cli import conformance
-from simulator.cli._shared import Options, PlugsimGroup
+from simulator.cli._shared import Options, PlugsimGroup, world_option
 from simulator.cli.campaign import campaign
 from simulator.cli.capabilities import capabilities
 from simulator.cli.cloud import cloud
@@ -34,6 +34,7 @@ from simulator.cli.simulate import simulate
 from simulator.cli.stack import stack
 from simulator.cli.stack_inspect import register as register_inspection
 from simulator.cli.views import stack_graph, stack_report, stack_timeline, template_graph
+from simulator.cli.worlds import world
 from simulator.scaffold import new
 
 
@@ -70,6 +71,7 @@ from simulator.scaffold import new
     "module of the openstack-heat found via PLUGSIM_HEAT_PYTHON); its types win over "
     "plugsim's own (repeatable).",
 )
+@world_option
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 @click.option(
     "--wait",
@@ -84,6 +86,7 @@ def main(
     plugin_dirs: Sequence[str],
     heat_compat: bool,
     heat_plugins: Sequence[str],
+    world_file: str | None,
     debug: bool,
     wait: bool,
 ) -> None:
@@ -95,6 +98,7 @@ def main(
         wait=wait,
         heat_compat=heat_compat,
         heat_plugins=list(heat_plugins),
+        world=world_file,
     )
     ctx.with_resource(ctx.obj.heat_options())
 
@@ -115,3 +119,4 @@ main.add_command(new)
 main.add_command(capabilities)
 main.add_command(conformance)
 main.add_command(serve)
+main.add_command(world)

@@ -16,6 +16,7 @@ from simulator.cli._shared import (
     environment_options,
     parse_parameters,
     progress_listener,
+    world_option,
 )
 
 pass_options = click.make_pass_decorator(Options)
@@ -65,6 +66,7 @@ pass_options = click.make_pass_decorator(Options)
     "--strict-lifecycle", is_flag=True, help="Fail an action whose lifecycle plug-in changes it."
 )
 @durability_option
+@world_option
 @pass_options
 def simulate(
     opts: Options,
@@ -81,6 +83,7 @@ def simulate(
     lifecycle_plugins: Sequence[str],
     strict_lifecycle: bool,
     durability: str,
+    world_file: str | None,
 ) -> None:
     """Create, update, suspend, resume, snapshot and delete TEMPLATE in a fresh world.
 
@@ -109,6 +112,7 @@ def simulate(
                 strict_lifecycle=strict_lifecycle,
                 durability=durability,
                 wait=opts.wait,
+                world_file=world_file or opts.world,
             )
     finally:
         if hasattr(listener, "close"):

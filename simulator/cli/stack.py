@@ -19,6 +19,7 @@ from simulator.cli._shared import (
     format_option,
     parse_parameters,
     progress_listener,
+    world_option,
 )
 
 pass_options = click.make_pass_decorator(Options)
@@ -85,6 +86,8 @@ def _stack_dict(stack: Any) -> dict[str, Any]:
                 "output_key": o["output_key"],
                 "output_value": o["output_value"],
                 "description": o.get("description"),
+                # Heat's stack show keeps an output's error next to its (null) value
+                **({"output_error": o["output_error"]} if "output_error" in o else {}),
             }
             for o in stack.outputs()
         ]
@@ -154,6 +157,7 @@ def stack(
 @click.option(
     "--dry-run", is_flag=True, help="Validate and list what would be created; change nothing."
 )
+@world_option
 @format_option()
 @click.argument("name")
 @pass_options
@@ -168,6 +172,7 @@ def create(
     enable_rollback: bool,
     tags: Sequence[str],
     dry_run: bool,
+    world_file: str | None,
     fmt: str,
     name: str,
 ) -> None:
@@ -183,7 +188,7 @@ def create(
             world.close()
         emit_rows(rows, ["resource_name", "resource_type"], fmt)
         return
-    world = _open(opts, fmt, seed=seed, faults=faults)
+    world = _open(opts, fmt, seed=seed, faults=faults, world_file=world_file)
     stack = world.create_stack(
         name,
         template,

@@ -167,6 +167,7 @@ class StackDefinition:
         """
         fail = self.template.fail
         classes: dict[str, Any] = {}
+        unknown: list[tuple[str, Exception]] = []
         for name, res in self._resources.items():
             if not res.enabled:
                 continue
@@ -174,18 +175,26 @@ class StackDefinition:
             try:
                 classes[name] = type_lookup(rtype, name)
             except (exception.ResourceTypeNotFound, exception.ResourceTypeUnavailable) as ex:
-                raise fail(str(ex), ["resources", name, "type"]) from ex
+                unknown.append((name, ex))
+        if unknown:
+            first_name, first = unknown[0]
+            raise fail(
+                _unknown_types_message(unknown), ["resources", first_name, "type"]
+            ) from first
         for res in self._resources.values():
             if res.enabled:
                 for value in res.fields.values():
                     self._check_refs(value, classes)
         for enabled, value in self._outputs.values():
             if enabled:
-                self._check_refs(value, classes)
+                # Heat: an output naming a disabled resource is that output's error, not the stack's
+                self._check_refs(value, classes, disabled_ok=True)
         self.dependencies().check_acyclic(source=self.template.source)
         self._conditions.values()
 
-    def _check_refs(self, value: Any, classes: Mapping[str, Any]) -> None:
+    def _check_refs(
+        self, value: Any, classes: Mapping[str, Any], *, disabled_ok: bool = False
+    ) -> None:
         for fn in functions_in(value):
             if isinstance(fn, (core.GetResource, core.GetAttr)) or (
                 isinstance(fn, cfn.Ref) and isinstance(fn.args, str)
@@ -202,6 +211,8 @@ class StackDefinition:
                         f'The resource "{target}" does not exist in the template', where
                     )
                 if not res.enabled:
+                    if disabled_ok:
+                        continue
                     raise self.template.fail(
                         f'"{fn.fn_name}" refers to resource "{target}", which is disabled by '
                         f"its condition",
@@ -350,6 +361,24 @@ class StackDefinition:
         """Yield ``(name, enabled, parsed value)`` for every output."""
         for name, (enabled, value) in self._outputs.items():
             yield name, enabled, value
+
+
+#: How a user provides a resource type plugsim does not bundle.
+TYPE_HINT = (
+    "To provide a type: --plugin-dir DIR with its plug-in, --heat-plugin TARGET for a Heat "
+    "plug-in, or a resource_registry mapping in an environment (-e FILE)"
+)
+
+
+def _unknown_types_message(unknown: list[tuple[str, Exception]]) -> str:
+    """One line naming every unknown type of a template and how to provide one."""
+    first = str(unknown[0][1]).rstrip(".")
+    others = [f"resources.{name}.type ({ex})" for name, ex in unknown[1:]]
+    text = first + (f"; also {'; '.join(o.rstrip('.') for o in others)}" if others else "")
+    hint = TYPE_HINT
+    if any(isinstance(ex, exception.ResourceTypeUnavailable) for _, ex in unknown):
+        hint += ", or a world whose fake cloud has the service (--world, a backend)"
+    return f"{text}. {hint}."
 
 
 def _check_attribute(

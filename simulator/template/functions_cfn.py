@@ -8,10 +8,13 @@ list; plugsim refuses it with a clear message.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 from simulator.template.functions import Function, ResourceView, resolve
+
+_MEMBER = re.compile(r"\.member\.([0-9]+)\.(.*)", re.DOTALL)
 
 
 class Ref(Function):
@@ -168,25 +171,31 @@ class MemberListToMap(Function):
             )
 
     def result(self, view: ResourceView) -> dict[str, Any]:
-        """Pair up ``.member.N.<key_name>`` and ``.member.N.<value_name>`` entries."""
+        """Pair up ``.member.N.<key_name>`` and ``.member.N.<value_name>`` entries.
+
+        As in Heat, only items whose name starts with ``.member.N.`` count
+        (``Members.member.0.Key=x`` is ignored), a later item with the same name
+        wins, and a member without both a key and a value gives no pair.
+        """
         key_name, value_name, members = resolve(self.args, view)
         if not isinstance(members, list):
             raise self.error(f'The third argument of "{self.fn_name}" must be a list')
-        keys: dict[str, str] = {}
-        values: dict[str, str] = {}
+        named: dict[str, str] = {}
         for member in members:
             if not isinstance(member, str) or "=" not in member:
                 raise self.error(f'"{self.fn_name}" items must look like ".member.0.Key=value"')
             lhs, value = member.split("=", 1)
-            parts = lhs.split(".")
-            if len(parts) < 2:
-                raise self.error(f'"{self.fn_name}" items must look like ".member.0.Key=value"')
-            index, field = parts[-2], parts[-1]
-            if field == key_name:
-                keys[index] = value
-            elif field == value_name:
-                values[index] = value
-        return {keys[i]: values.get(i) for i in keys}
+            named[lhs] = value
+        fields: dict[int, dict[str, str]] = {}
+        for lhs, value in named.items():
+            match = _MEMBER.match(lhs)
+            if match:
+                fields.setdefault(int(match.group(1)), {})[match.group(2)] = value
+        return {
+            f[key_name]: f[value_name]
+            for _, f in sorted(fields.items())
+            if key_name in f and value_name in f
+        }
 
 
 class CfnResourceFacade(Function):

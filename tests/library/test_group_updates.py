@@ -17,6 +17,7 @@ from simulator.resources.heat.group import (
     rolling_members,
     rolling_order,
 )
+from simulator.template.definition import TYPE_HINT
 from tests.library.conftest import tmpl
 
 
@@ -338,7 +339,10 @@ def test_asg_bad_rolling_updates_are_refused_naming_the_key(world, rolling, mess
 # --- member validation on update ------------------------------------------------
 
 BAD_MEMBERS = [
-    ({"type": "OS::Nope"}, "type: The Resource Type (OS::Nope) could not be found"),
+    (
+        {"type": "OS::Nope"},
+        f"type: The Resource Type (OS::Nope) could not be found. {TYPE_HINT}.",
+    ),
     (
         {"type": "OS::Heat::TestResource", "properties": {"bogus": 1}},
         "properties: Unknown Property bogus",

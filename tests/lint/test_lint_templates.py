@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from sdk.lint import LintConfig, all_rules, lint_paths
+from simulator.template.definition import TYPE_HINT
 
 FIXTURES = Path(__file__).parent / "fixtures"
 T = "tests/lint/fixtures/templates"
@@ -30,7 +31,7 @@ EXPECTED = {
     ],
     "ps404_bad.yaml": [
         f"{T}/ps404_bad.yaml:4:5: PS404 resources.a.type: The Resource Type "
-        "(Example::Nowhere::Thing) could not be found."
+        f"(Example::Nowhere::Thing) could not be found. {TYPE_HINT}."
     ],
     "ps405_bad.yaml": [
         f"{T}/ps405_bad.yaml:8:15: PS405 get_attr of attribute 'colour' of resource a "
@@ -123,7 +124,7 @@ def test_types_of_the_linted_plugins_are_known_to_templates():
     assert _lines("templates/ps404_plugin_type.yaml", "good_plugin.py") == []
     assert _lines("templates/ps404_plugin_type.yaml") == [
         f"{T}/ps404_plugin_type.yaml:4:5: PS404 resources.vol.type: The Resource Type "
-        "(Example::Storage::Volume) could not be found."
+        f"(Example::Storage::Volume) could not be found. {TYPE_HINT}."
     ]
 
 

@@ -186,8 +186,8 @@ def test_depends_on_a_disabled_resource_is_dropped():
 def test_unknown_type_names_the_resource():
     with pytest.raises(StackValidationFailed) as err:
         define({"resources": {"a": {"type": "Nope"}}}).validate(lookup)
-    assert (
-        str(err.value) == "d.yaml: resources.a.type: The Resource Type (Nope) could not be found."
+    assert str(err.value).startswith(
+        "d.yaml: resources.a.type: The Resource Type (Nope) could not be found. To provide a type: "
     )
 
 

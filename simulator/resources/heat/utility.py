@@ -69,15 +69,16 @@ def _convert_value(value: Any, value_type: str | None) -> Any:
         if isinstance(value, str):
             return [item.strip() for item in value.split(",")] if value else []
         raise ValueError(f"Value {value!r} is not a comma delimited list")
-    # json
+    # json: a map, as Heat 27's json parameter type has it (a list is refused)
+    parsed = value
     if isinstance(value, str):
         try:
-            return json.loads(value)
+            parsed = json.loads(value)
         except ValueError:
             raise ValueError(f"Value {value!r} is not valid JSON") from None
-    if isinstance(value, Mapping | list):
-        return value
-    raise ValueError(f"Value {value!r} is not a map or list (json)")
+    if isinstance(parsed, Mapping):
+        return parsed
+    raise ValueError(f"Value {value!r} is not a map (json)")
 
 
 class Value(Resource):  # plugsim: ignore[PS301] - see the package

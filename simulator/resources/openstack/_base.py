@@ -7,9 +7,9 @@ take a client (or a resource) and never touch the fake cloud's internals.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
-from sdk import constraints, exception, properties
+from sdk import constraints, exception, properties, rsrc_defn, support
 from sdk.resource import Resource
 
 SINCE = "0.1.0"
@@ -108,3 +108,68 @@ def reference(constraint: str, description: str, **kwargs: Any) -> properties.Sc
         constraints=[constraints.CustomConstraint(constraint)],
         **kwargs,
     )
+
+
+def hidden(schema: properties.Schema, replaced_by: str, since: str = "2014.2") -> properties.Schema:
+    """*schema* as a hidden property Heat still accepts, translated to *replaced_by*."""
+    return properties.Schema(
+        schema.type,
+        f"Hidden: use {replaced_by} (this property is translated to it).",
+        support_status=support.SupportStatus(
+            status=support.HIDDEN,
+            version="2016.2",
+            message=f"Use property {replaced_by}.",
+            previous_status=support.SupportStatus(status=support.DEPRECATED, version=since),
+        ),
+    )
+
+
+class Translated(Resource):  # plugsim: ignore[PS301] - a base, not a type
+    """A resource whose hidden (old) property names are translated to the current ones.
+
+    ``translations`` maps an old name to the property that replaces it, as
+    Heat's translation rules do before validation: a template that gives the
+    old name works as if it gave the new one; giving both is an error.
+    Old names without a successor (``ignored``) are accepted and dropped.
+    """
+
+    support_status = support.SupportStatus(version=SINCE)
+    translations: ClassVar[dict[str, str]] = {}
+    #: ``{list property: {old key: new key}}`` for the maps inside a list property
+    item_translations: ClassVar[dict[str, dict[str, str]]] = {}
+    ignored: ClassVar[tuple[str, ...]] = ()
+
+    def _make_properties(self, definition: rsrc_defn.ResourceDefinition) -> properties.Properties:
+        given = definition.properties or {}
+        keys = (*self.translations, *self.ignored, *self.item_translations)
+        if isinstance(given, dict) and any(k in given for k in keys):
+            path = ["resources", self.name, "properties"]
+            renamed = _renamed(
+                {k: v for k, v in given.items() if k not in self.ignored}, self.translations, path
+            )
+            for key, rules in self.item_translations.items():
+                items = renamed.get(key)
+                if isinstance(items, list):
+                    renamed[key] = [
+                        _renamed(item, rules, [*path, key, i]) if isinstance(item, dict) else item
+                        for i, item in enumerate(items)
+                    ]
+            definition = definition.freeze(properties=renamed)
+        return super()._make_properties(definition)
+
+
+def _renamed(values: dict[str, Any], rules: dict[str, str], path: list[Any]) -> dict[str, Any]:
+    """*values* with each old key of *rules* moved to its new key (both given: an error)."""
+    out = dict(values)
+    for old, new in rules.items():
+        if old not in out:
+            continue
+        if out.get(new) is not None and out[old] is not None:
+            raise exception.StackValidationFailed(
+                error_message=f"Cannot define the following properties at the same time: {new}, {old}",
+                path=path,
+            )
+        value = out.pop(old)
+        if out.get(new) is None:
+            out[new] = value
+    return out

@@ -174,14 +174,16 @@ class Volume(Resource):  # plugsim: ignore[PS301] - see the package
             pending=["extending"],
         )
 
-    def _backup(self) -> str:
-        backup = self.client().backups.create(self.resource_id, name=f"{self._name()}-backup")
+    def _backup(self, force: bool = False) -> str:
+        backup = self.client().backups.create(
+            self.resource_id, name=f"{self._name()}-backup", force=force
+        )
         self.data_set("backup_id", backup.id)
         return backup.id
 
     def handle_snapshot(self) -> str:
-        """Stack snapshot: back the volume up."""
-        return self._backup()
+        """Stack snapshot: back the volume up (``force``: an attached volume too, as Heat does)."""
+        return self._backup(force=True)
 
     def check_snapshot_complete(self, backup_id: str) -> bool:
         """Done when the backup is available."""

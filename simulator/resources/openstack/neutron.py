@@ -18,7 +18,9 @@ from sdk import attributes, constraints, exception, properties, support
 from sdk.resource import Resource
 from simulator.resources.openstack._base import (
     SINCE,
+    Translated,
     gone,
+    hidden,
     neutron_id,
     prop_path,
     reference,
@@ -166,16 +168,18 @@ class Net(NeutronResource):
     }
 
 
-class Subnet(NeutronResource):
-    """``OS::Neutron::Subnet``: an IP range of a network."""
+class Subnet(Translated, NeutronResource):
+    """``OS::Neutron::Subnet``: an IP range of a network (hidden ``network_id``: ``network``)."""
 
     kind = "subnet"
+    translations: ClassVar[dict[str, str]] = {"network_id": "network"}
     #: The property map ``plugsim lint`` creates this type with (default-world entities).
     lint_properties: ClassVar[dict[str, Any]] = {"network": "public", "cidr": "10.99.0.0/24"}
     plain = ("cidr", "ip_version", "gateway_ip", "enable_dhcp", "dns_nameservers", "host_routes")
     properties_schema = {
         "name": _name(),
         "network": reference("neutron.network", "Name or id of the network.", required=True),
+        "network_id": hidden(reference("neutron.network", ""), "network"),
         "cidr": properties.Schema(
             properties.Schema.STRING, "The IP range, e.g. 10.0.0.0/24.", required=True
         ),
@@ -230,10 +234,15 @@ class Subnet(NeutronResource):
         return body
 
 
-class Port(NeutronResource):
-    """``OS::Neutron::Port``: a port on a network, to plug a server into."""
+class Port(Translated, NeutronResource):
+    """``OS::Neutron::Port``: a port on a network, to plug a server into.
+
+    The hidden ``network_id`` (and ``subnet_id`` in ``fixed_ips``) are translated.
+    """
 
     kind = "port"
+    translations: ClassVar[dict[str, str]] = {"network_id": "network"}
+    item_translations: ClassVar[dict[str, dict[str, str]]] = {"fixed_ips": {"subnet_id": "subnet"}}
     #: The property map ``plugsim lint`` creates this type with (default-world entities;
     #: port security given, since unset it reads whatever the network has).
     lint_properties: ClassVar[dict[str, Any]] = {"network": "public", "port_security_enabled": True}
@@ -241,11 +250,13 @@ class Port(NeutronResource):
     properties_schema = {
         "name": _name(),
         "network": reference("neutron.network", "Name or id of the network.", required=True),
+        "network_id": hidden(reference("neutron.network", ""), "network"),
         "fixed_ips": properties.Schema(
             properties.Schema.LIST,
             "Addresses to ask for.",
             schema={
                 "subnet": reference("neutron.subnet", "Name or id of the subnet."),
+                "subnet_id": hidden(reference("neutron.subnet", ""), "subnet"),
                 "ip_address": properties.Schema(properties.Schema.STRING, "The address."),
             },
         ),
@@ -380,13 +391,15 @@ class Router(NeutronResource):
         return body
 
 
-class FloatingIP(NeutronResource):
+class FloatingIP(Translated, NeutronResource):
     """``OS::Neutron::FloatingIP``: a public address, optionally associated with a port."""
 
     kind = "floatingip"
     #: The property map ``plugsim lint`` creates this type with (default-world entities).
     lint_properties: ClassVar[dict[str, Any]] = {"floating_network": "public"}
+    translations: ClassVar[dict[str, str]] = {"floating_network_id": "floating_network"}
     properties_schema = {
+        "floating_network_id": hidden(reference("neutron.network", ""), "floating_network"),
         "floating_network": reference(
             "neutron.network", "Name or id of the external network.", required=True
         ),

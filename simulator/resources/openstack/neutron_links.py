@@ -13,7 +13,14 @@ from typing import Any, ClassVar
 
 from sdk import exception, properties, support
 from sdk.resource import Resource
-from simulator.resources.openstack._base import SINCE, neutron_id, prop_path, reference
+from simulator.resources.openstack._base import (
+    SINCE,
+    Translated,
+    hidden,
+    neutron_id,
+    prop_path,
+    reference,
+)
 
 _PRIVATE_NETWORK: dict[str, Any] = {
     "net": {"type": "OS::Neutron::Net"},
@@ -29,7 +36,7 @@ _PRIVATE_NETWORK: dict[str, Any] = {
 """Companions for the linter: a private network and a router with a gateway to ``public``."""
 
 
-class RouterInterface(Resource):  # plugsim: ignore[PS301] - see the package
+class RouterInterface(Translated):  # plugsim: ignore[PS301] - see the package
     """``OS::Neutron::RouterInterface``: a subnet (or port) plugged into a router.
 
     The resource id is ``<router id>:subnet_id=<id>`` or ``<router id>:port_id=<id>``.
@@ -37,6 +44,11 @@ class RouterInterface(Resource):  # plugsim: ignore[PS301] - see the package
 
     support_status = support.SupportStatus(version=SINCE)
     default_client_name = "network"
+    translations: ClassVar[dict[str, str]] = {
+        "router_id": "router",
+        "subnet_id": "subnet",
+        "port_id": "port",
+    }
     lint_properties: ClassVar[dict[str, Any]] = {
         "router": {"get_resource": "router"},
         "subnet": {"get_resource": "subnet"},
@@ -44,6 +56,9 @@ class RouterInterface(Resource):  # plugsim: ignore[PS301] - see the package
     lint_companions: ClassVar[dict[str, Any]] = _PRIVATE_NETWORK
     properties_schema = {
         "router": reference("neutron.router", "Name or id of the router.", required=True),
+        "router_id": hidden(reference("neutron.router", ""), "router"),
+        "subnet_id": hidden(reference("neutron.subnet", ""), "subnet"),
+        "port_id": hidden(reference("neutron.port", ""), "port"),
         "subnet": reference("neutron.subnet", "Name or id of the subnet (or give a port)."),
         "port": reference("neutron.port", "Name or id of the port (or give a subnet)."),
     }
@@ -81,7 +96,7 @@ class RouterInterface(Resource):  # plugsim: ignore[PS301] - see the package
             self.client_plugin().ignore_not_found(ex)
 
 
-class FloatingIPAssociation(Resource):
+class FloatingIPAssociation(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Neutron::FloatingIPAssociation``: associates a floating IP with a port."""
 
     support_status = support.SupportStatus(version=SINCE)

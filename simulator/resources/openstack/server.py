@@ -10,11 +10,19 @@ deletion policy (an image is kept, the server is deleted) are supported.
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
-from sdk.resource import Resource
-from simulator.resources.openstack._base import SINCE, gone, neutron_id, prop_path, status_done
+from simulator.resources.openstack._base import (
+    SINCE,
+    Translated,
+    gone,
+    hidden,
+    neutron_id,
+    prop_path,
+    status_done,
+)
 
 __all__ = ["Server"]
 
@@ -68,6 +76,10 @@ _BDM_V2_SCHEMA = {
 }
 
 _FORMATS = ("HEAT_CFNTOOLS", "RAW", "SOFTWARE_CONFIG")
+_TRANSPORTS = ("POLL_SERVER_CFN", "POLL_SERVER_HEAT", "POLL_TEMP_URL", "ZAQAR_MESSAGE")
+_UUID = re.compile(
+    r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
+)
 
 
 def _first_address(addresses: dict[str, Any]) -> str:
@@ -78,12 +90,14 @@ def _first_address(addresses: dict[str, Any]) -> str:
     return ""
 
 
-class Server(Resource):  # plugsim: ignore[PS301] - see the package
+class Server(Translated):  # plugsim: ignore[PS301] - see the package
     """``OS::Nova::Server``: a compute instance.
 
     ``get_resource`` gives the server id. ``user_data`` is handed to the
-    server verbatim whatever ``user_data_format`` says (the fake compute
-    keeps it; no config agent interprets it).
+    server as given, except that with ``user_data_format`` ``RAW`` or
+    ``SOFTWARE_CONFIG`` an id of a stored software config (``get_resource`` of
+    an ``OS::Heat::SoftwareConfig`` or ``MultipartMime``) stands for the config's
+    text, as in Heat.
     """
 
     #: The property map ``plugsim lint`` creates this type with (default-world entities).
@@ -91,6 +105,7 @@ class Server(Resource):  # plugsim: ignore[PS301] - see the package
     support_status = support.SupportStatus(version=SINCE)
     default_client_name = "compute"
     entity = "servers"
+    ignored = ("admin_user", "reservation_id")
 
     properties_schema = {
         "name": properties.Schema(
@@ -156,6 +171,55 @@ class Server(Resource):  # plugsim: ignore[PS301] - see the package
         "availability_zone": properties.Schema(
             properties.Schema.STRING, "Availability zone of the server."
         ),
+        # Accepted as Heat 27 accepts them; the fake compute keeps or ignores them (a change
+        # replaces the server: in place, nothing the fake cloud shows would change).
+        "admin_pass": properties.Schema(
+            properties.Schema.STRING,
+            "The administrator password of the server.",
+        ),
+        "admin_user": hidden(properties.Schema(properties.Schema.STRING, ""), "the image's user"),
+        "software_config_transport": properties.Schema(
+            properties.Schema.STRING,
+            "How the server's config agent receives software config metadata.",
+            default="POLL_SERVER_CFN",
+            constraints=[constraints.AllowedValues(list(_TRANSPORTS))],
+        ),
+        "deployment_swift_data": properties.Schema(
+            properties.Schema.MAP, "Swift container and object for POLL_TEMP_URL.", default={}
+        ),
+        "flavor_update_policy": properties.Schema(
+            properties.Schema.STRING,
+            "How a flavor change is applied.",
+            default="RESIZE",
+            constraints=[constraints.AllowedValues(["RESIZE", "REPLACE"])],
+        ),
+        "image_update_policy": properties.Schema(
+            properties.Schema.STRING,
+            "How an image change is applied.",
+            default="REBUILD",
+            constraints=[
+                constraints.AllowedValues(["REBUILD_PRESERVE_EPHEMERAL", "REPLACE", "REBUILD"])
+            ],
+        ),
+        "user_data_update_policy": properties.Schema(
+            properties.Schema.STRING,
+            "How a user_data change is applied.",
+            default="REPLACE",
+            constraints=[constraints.AllowedValues(["REPLACE", "IGNORE"])],
+        ),
+        "scheduler_hints": properties.Schema(
+            properties.Schema.MAP, "Hints for the compute scheduler."
+        ),
+        "personality": properties.Schema(
+            properties.Schema.MAP, "Files to inject: {path: contents}.", default={}
+        ),
+        "diskConfig": properties.Schema(
+            properties.Schema.STRING,
+            "How the disk is partitioned.",
+            constraints=[constraints.AllowedValues(["AUTO", "MANUAL"])],
+        ),
+        "reservation_id": hidden(properties.Schema(properties.Schema.STRING, ""), "nothing"),
+        "tags": properties.Schema(properties.Schema.LIST, "Server tags."),
     }
     attributes_schema = {
         "name": attributes.Schema("Name of the server.", type=attributes.Schema.STRING),
@@ -226,12 +290,28 @@ class Server(Resource):  # plugsim: ignore[PS301] - see the package
 
     # --- create -----------------------------------------------------------------------
 
+    def _user_data(self) -> Any:
+        """The user_data the server boots with: a software config's id stands for its text."""
+        text = self.properties["user_data"]
+        if self.properties["user_data_format"] not in ("RAW", "SOFTWARE_CONFIG"):
+            return text
+        if not isinstance(text, str) or not _UUID.fullmatch(text.strip()):
+            return text
+        try:
+            stored = self.client("entity").entities.get(text.strip())
+        except Exception:  # noqa: BLE001 - not a config id: the text is the user_data
+            return text
+        if getattr(stored, "kind", None) != "software_config":
+            return text
+        config = getattr(stored, "config", text)
+        return config if isinstance(config, str) else text
+
     def handle_create(self) -> dict[str, Any]:
         """Boot the server; the token tracks the volumes still to attach."""
         options: dict[str, Any] = {
             "networks": self._nics(),
             "metadata": {str(k): str(v) for k, v in (self.properties["metadata"] or {}).items()},
-            "user_data": self.properties["user_data"] or None,
+            "user_data": self._user_data() or None,
             "config_drive": bool(self.properties["config_drive"]),
         }
         if self.properties["key_name"]:
@@ -442,6 +522,27 @@ class Server(Resource):  # plugsim: ignore[PS301] - see the package
 
     # --- attributes ----------------------------------------------------------------------
 
+    def _with_ports(self, addresses: dict[str, Any]) -> dict[str, Any]:
+        """Heat's ``addresses``: nova's, each entry naming its ``port`` (matched by IP and MAC)."""
+        ports = self.client("network").list_ports(device_id=self.resource_id)["ports"]
+        by_address = {
+            (ip["ip_address"], port.get("mac_address")): port["id"]
+            for port in ports
+            for ip in port.get("fixed_ips", [])
+        }
+        out: dict[str, Any] = {}
+        for net_name, entries in addresses.items():
+            out[net_name] = [
+                {
+                    **entry,
+                    "port": by_address.get(
+                        (entry.get("addr"), entry.get("OS-EXT-IPS-MAC:mac_addr"))
+                    ),
+                }
+                for entry in entries
+            ]
+        return out
+
     def _resolve_attribute(self, name: str) -> Any:
         if self.resource_id is None:
             return None
@@ -450,7 +551,7 @@ class Server(Resource):  # plugsim: ignore[PS301] - see the package
         if name == "first_address":
             return _first_address(addresses)
         if name == "addresses":
-            return addresses
+            return self._with_ports(addresses)
         if name == "networks":
             nets: dict[str, list[str]] = dict(server.networks)
             neutron = self.client("network")
