@@ -20,7 +20,7 @@ from sdk import exception
 from sdk.context import Member, NestedOwner
 from simulator import stack_actions, stack_update
 from simulator.stack import Stack
-from simulator.stack_source import StackSource
+from simulator.stack_source import StackSource, child_environment
 
 
 class NestedStackView:
@@ -182,12 +182,3 @@ class EngineNestedStacks:
             res = child.resources.get(name)
             if res is not None:
                 await res.delete_snapshot(entries[name])
-
-
-def child_environment(env: Any) -> Any:
-    """The part of a parent's environment a nested stack inherits: all but ``parameters``.
-
-    As in Heat, ``parameters`` are the top-level stack's own (a nested template need not declare
-    them); ``parameter_defaults`` and the registry are inherited.
-    """
-    return {k: v for k, v in env.items() if k != "parameters"} if isinstance(env, dict) else env

@@ -371,7 +371,6 @@ class StackSource:
         self, template: Mapping[str, Any], name: str, definition: Any, stack: Any
     ) -> None:
         """Validate *template* as nested stack *name* with this source's environment and files."""
-        from simulator.nested import child_environment
         from simulator.template import StackDefinition
 
         child = StackSource(
@@ -474,3 +473,12 @@ def _parent_info(resource: Any) -> Any:
         update_policy=defn.update_policy,
         stack_name=resource.stack.name,
     )
+
+
+def child_environment(env: Any) -> Any:
+    """The part of a parent's environment a nested stack inherits: all but ``parameters``.
+
+    As in Heat, ``parameters`` are the top-level stack's own (a nested template need not declare
+    them); ``parameter_defaults`` and the registry are inherited.
+    """
+    return {k: v for k, v in env.items() if k != "parameters"} if isinstance(env, dict) else env

@@ -30,7 +30,7 @@ import math
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 from werkzeug.routing import Map, Rule
@@ -38,8 +38,38 @@ from werkzeug.wrappers import Request, Response
 
 from sdk import exception
 
-if TYPE_CHECKING:
-    from fake_clouds.openstack.app import WireApp
+
+class TokenChecker(Protocol):
+    """What every service asks of the identity service: is this token live, and the 401."""
+
+    def check_token(self, token_id: Any) -> dict[str, Any] | None:
+        """The live token record for a request's ``X-Auth-Token``, or None."""
+        ...
+
+    def unauthorized(self) -> Reply:
+        """The service's 401 answer."""
+        ...
+
+
+class WireHost(Protocol):
+    """What a service needs of the WSGI application serving it (``app.WireApp``)."""
+
+    cloud: Any
+    base_url: str
+    identity_api: TokenChecker
+
+    def catalog(self, project_id: str | None) -> list[dict[str, Any]]:
+        """The service catalog a token for *project_id* carries."""
+        ...
+
+    def count_unserved(self, service: str, method: str, path: str) -> None:
+        """Count a request no route of *service* answers."""
+        ...
+
+    def record_bug(self, service: str, method: str, path: str, error: str, where: str) -> None:
+        """Keep an unexpected exception a route raised (answered as a 500)."""
+        ...
+
 
 #: (fake cloud service, operation, entity kind) a route dispatches as.
 Op = tuple[str, str, str | None]
@@ -153,7 +183,7 @@ class ServiceAPI:
     catalog_type: str = ""
     catalog_name: str = ""
 
-    def __init__(self, app: WireApp) -> None:
+    def __init__(self, app: WireHost) -> None:
         self.app = app
         self.cloud = app.cloud
         self._handlers: dict[str, tuple[Callable[..., Any], RouteSpec]] = {}

@@ -50,12 +50,11 @@ def with_selection(
     config: LintConfig, select: tuple[str, ...], ignore: tuple[str, ...]
 ) -> LintConfig:
     """*config* with the command line's selection: ``--select`` replaces, ``--ignore`` adds."""
-    changes: dict[str, tuple[str, ...]] = {}
     if select:
-        changes["select"] = select
+        config = dataclasses.replace(config, select=select)
     if ignore:
-        changes["ignore"] = tuple(dict.fromkeys((*config.ignore, *ignore)))
-    return dataclasses.replace(config, **changes) if changes else config
+        config = dataclasses.replace(config, ignore=tuple(dict.fromkeys((*config.ignore, *ignore))))
+    return config
 
 
 @click.command("lint", context_settings={"help_option_names": ["-h", "--help"]})

@@ -42,8 +42,10 @@ def openstack_connection(cloud: Any, config_path: str | Path) -> Iterator[Any]:
         path = clouds_yaml(config_path, app.auth_url)
         config = openstack.config.OpenStackConfig(config_files=[str(path)])
         conn = openstack.connection.Connection(config=config.get_one(cloud="plugsim"))
-        conn.plugsim_wire = app
-        conn.plugsim_clouds_yaml = path
+        # The fixture's extras ride on the Connection it hands out (openstacksdk's class has no
+        # slot for them, hence setattr).
+        setattr(conn, "plugsim_wire", app)  # noqa: B010
+        setattr(conn, "plugsim_clouds_yaml", path)  # noqa: B010
         try:
             yield conn
         finally:
