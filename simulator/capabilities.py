@@ -41,7 +41,7 @@ from simulator.template.capabilities import (
     read_capabilities,
     resolve_choices,
 )
-from simulator.template.loader import parse_text
+from simulator.template.text import parse_text
 
 __all__ = [
     "RESOURCE_TYPE",

@@ -51,7 +51,7 @@ from typing import Any
 from sdk import exception
 from simulator.template.capabilities import Resolution, read_capabilities, resolve_choices
 from simulator.template.files import inside
-from simulator.template.loader import read_source
+from simulator.template.text import read_source
 
 SECTIONS = (
     "parameters",

@@ -36,7 +36,7 @@ def _spec_path(spec: Any) -> str:
 
 def _child_template(path: str, source: StackSource) -> tuple[dict[str, Any], str | None]:
     from simulator.template.files import read_text
-    from simulator.template.loader import parse_text
+    from simulator.template.text import parse_text
 
     limits = source.limit_values()
     if path in source.files:

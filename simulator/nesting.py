@@ -103,7 +103,7 @@ class _Walker:
     def read(self, key: str, base_dir: str | None) -> tuple[dict[str, Any], str | None]:
         """The template file *key* (files map first) and the directory it resolves from."""
         from simulator.template.files import read_text
-        from simulator.template.loader import parse_text
+        from simulator.template.text import parse_text
 
         limits = self.source.limit_values()
         if key in self.source.files:

@@ -42,7 +42,7 @@ def read_config(template_dir: Path) -> dict[str, Any]:
     ``plugin_dirs`` must lie inside *template_dir* (:mod:`simulator.project_trust`).
     """
     from simulator.template.files import read_text
-    from simulator.template.loader import parse_text
+    from simulator.template.text import parse_text
 
     path = Path(template_dir) / CONFIG_NAME
     if not path.is_file():

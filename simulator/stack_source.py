@@ -50,7 +50,7 @@ def _check_path(path: Path, what: str) -> None:
 
 def _read_yaml_file(path: Path, what: str, limits: Limits = DEFAULTS) -> Any:
     from simulator.template.files import read_text
-    from simulator.template.loader import parse_text
+    from simulator.template.text import parse_text
 
     text = read_text(path, f"The {what} file", limits=limits)
     return parse_text(text, str(path), what, limits=limits)
@@ -296,7 +296,7 @@ class StackSource:
     # -- building --------------------------------------------------------------------
 
     def load_template(self) -> Any:
-        """Return the checked :class:`simulator.template.loader.Template`."""
+        """Return the checked :class:`simulator.template.model.Template`."""
         from simulator.template.loader import load_template
 
         tmpl = load_template(

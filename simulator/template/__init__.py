@@ -45,7 +45,8 @@ from simulator.template.functions import (
     resolve,
     select_path,
 )
-from simulator.template.loader import Template, load_template
+from simulator.template.loader import load_template
+from simulator.template.model import Template
 from simulator.template.parameters import ParameterValues, ParamSchema
 from simulator.template.scope import ParentInfo
 from simulator.template.versions import ALIASES, VERSIONS

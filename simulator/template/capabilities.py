@@ -160,7 +160,7 @@ def read_capabilities(path: str, files: Mapping[str, Any] | None = None) -> Capa
     Raises StackValidationFailed naming the file when it does not exist, is
     not a map of sections or has a malformed annotation.
     """
-    from simulator.template.loader import parse_text
+    from simulator.template.text import parse_text
 
     if files and path in files:
         content = files[path]

@@ -12,7 +12,7 @@ from simulator.template.parser import Parser, check_depth
 from simulator.template.scope import Scope
 
 if TYPE_CHECKING:
-    from simulator.template.loader import Template
+    from simulator.template.model import Template
 
 _MAPS = ("parameters", "resources", "outputs", "conditions", "capabilities")
 

@@ -27,7 +27,7 @@ from simulator.template.functions import (
     functions_in,
     resolve,
 )
-from simulator.template.loader import Template
+from simulator.template.model import Template
 from simulator.template.parameters import ParameterValues
 from simulator.template.parser import Parser
 from simulator.template.scope import ParentInfo, Scope
@@ -58,7 +58,7 @@ class _Resource:
 class StackDefinition:
     """A template with its environment, parameters and conditions resolved.
 
-    :param tmpl: a :class:`~simulator.template.loader.Template`.
+    :param tmpl: a :class:`~simulator.template.model.Template`.
     :param env: a :class:`simulator.environment.Environment` or None; its
         ``parameters`` and ``parameter_defaults`` feed the parameters.
     :param params: the user's parameter values (strings are coerced).

@@ -182,7 +182,7 @@ def test_a_large_get_file_is_refused_naming_the_path(world, tmp_path):
 
 
 def test_text_templates_are_measured_too():
-    from simulator.template.loader import parse_text
+    from simulator.template.text import parse_text
 
     with pytest.raises(LimitExceeded, match="more than max_template_size 10 "):
         parse_text(HOT, "inline.yaml", limits=Limits(max_template_size=10))

@@ -280,7 +280,7 @@ def test_get_file_missing_and_remote():
 
 def _load_in(directory: Path, value):
     from simulator.template.checks import check_template
-    from simulator.template.loader import Template
+    from simulator.template.model import Template
 
     tmpl = Template(minimal(outputs={"o": {"value": value}}), "2018-08-31", base_dir=directory)
     check_template(tmpl)
