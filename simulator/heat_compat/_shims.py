@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sdk import attributes as sdk_attributes
+from sdk import exception
 from sdk import constraints as sdk_constraints
 from sdk import i18n, rsrc_defn, support
 from sdk import properties as sdk_properties
@@ -72,6 +73,25 @@ class PropertiesSchema(_HeatSchemaKeys, sdk_properties.Schema):
         )
         self.implemented = bool(implemented)
         self.allow_conversion = bool(allow_conversion)
+        if self.type == self.LIST and not default and default is not None:
+            # Heat reads a list whose default is empty ('') as []: keep no default
+            self.heat_default = default
+            self.default = None
+
+    def _check_default(self, default: Any) -> None:
+        """Check a default against the constraints only, as Heat does.
+
+        Heat does not convert the default to the property's type first, so a
+        ``''`` default of a list (contrib heat_docker's) is accepted.
+        """
+        try:
+            value = self.to_schema_type(default)
+        except (ValueError, TypeError):
+            value = default
+        try:
+            self.validate_constraints_raw(value, skipped=(sdk_constraints.CustomConstraint,))
+        except (ValueError, TypeError) as ex:
+            raise exception.InvalidSchemaError(f"Invalid default {default!r}: {ex}") from None
 
     def empty_value(self) -> Any:
         """An unset scalar is None in Heat (sdk gives the type's zero value)."""
