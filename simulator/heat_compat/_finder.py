@@ -49,6 +49,20 @@ def _plugin_file(frame: types.FrameType | None) -> str | None:
     return None
 
 
+def plugin_site(frame: types.FrameType | None) -> str | None:
+    """``file:line`` of the nearest plug-in code at or above *frame*, or None.
+
+    Walks out through the compat layer's own frames, so a name read by a
+    plug-in through one of the layer's objects names the plug-in's line.
+    """
+    while frame is not None:
+        found = _plugin_file(frame)
+        if found is not None:
+            return f"{found}:{frame.f_lineno}"
+        frame = frame.f_back
+    return None
+
+
 class ShimModule(types.ModuleType):
     """A shim module: unknown public names raise :class:`MissingHeatName`.
 

@@ -16,9 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from sdk import attributes as sdk_attributes
-from sdk import exception
 from sdk import constraints as sdk_constraints
-from sdk import i18n, rsrc_defn, support
+from sdk import exception, i18n, rsrc_defn, support
 from sdk import properties as sdk_properties
 from simulator.heat_compat import _finder, _vtime
 
