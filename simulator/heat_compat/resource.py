@@ -148,6 +148,40 @@ class HeatResource(Resource):
             return plugin
         return HeatClientPlugin(plugin, name or self.default_client_name)
 
+    # -- Heat's client shortcuts (``self.nova()`` is ``self.client("nova")``) ------
+
+    def keystone(self) -> Any:
+        """The identity client."""
+        return self.client("keystone")
+
+    def nova(self) -> Any:
+        """The compute client."""
+        return self.client("nova")
+
+    def swift(self) -> Any:
+        """The object-storage client."""
+        return self.client("swift")
+
+    def neutron(self) -> Any:
+        """The network client."""
+        return self.client("neutron")
+
+    def cinder(self) -> Any:
+        """The block-storage client."""
+        return self.client("cinder")
+
+    def trove(self) -> Any:
+        """The database client."""
+        return self.client("trove")
+
+    def heat(self) -> Any:
+        """The orchestration client."""
+        return self.client("heat")
+
+    def glance(self) -> Any:
+        """The image client."""
+        return self.client("glance")
+
     # -- Heat's extra surface ---------------------------------------------------
 
     def data_set(self, key: str, value: Any, redact: bool = False) -> None:

@@ -89,6 +89,8 @@ ENGINE_API = textwrap.dedent(
                 {
                     "old": plugin.is_version_supported("2.1"),
                     "future": plugin.is_version_supported("99.0"),
+                    "nova": type(self.nova()).__name__ == type(self.client("nova")).__name__,
+                    "neutron": self.neutron() is not None,
                 },
             )
 
@@ -219,7 +221,7 @@ def test_stack_view_has_strict_validate_refid_lookup_and_iteration(world: Any) -
 
 def test_client_plugin_answers_is_version_supported(world: Any) -> None:
     outputs = _create(world, {"v": {"type": "Test::HeatApi::Versioned"}})
-    assert outputs["v"] == {"old": True, "future": False}
+    assert outputs["v"] == {"old": True, "future": False, "nova": True, "neutron": True}
 
 
 def test_translation_resolve_replaces_the_value_with_the_finders_answer(world: Any) -> None:
