@@ -201,6 +201,12 @@ def _translation() -> dict[str, Any]:
     return {"TranslationRule": TranslationRule}
 
 
+def _lifecycle_plugin() -> dict[str, Any]:
+    from simulator.heat_compat.lifecycle import LifecyclePlugin
+
+    return {"LifecyclePlugin": LifecyclePlugin}
+
+
 def _hot_parameters() -> dict[str, Any]:
     return {"HOTParamSchema": HOTParamSchema}
 
@@ -255,6 +261,7 @@ _TABLE: dict[str, Callable[[], dict[str, Any]]] = {
     "heat.engine.support": _support,
     "heat.engine.translation": _translation,
     "heat.engine.rsrc_defn": _rsrc_defn,
+    "heat.engine.lifecycle_plugin": _lifecycle_plugin,
     "heat.engine.hot": _package,
     "heat.engine.hot.parameters": _hot_parameters,
     "oslo_utils": _package,
