@@ -66,13 +66,13 @@ def plugin_site(frame: types.FrameType | None) -> str | None:
 class ShimModule(types.ModuleType):
     """A shim module: unknown public names raise :class:`MissingHeatName`.
 
-    When the name is read by a plug-in file's own code, the error names that file.
+    When the name is read by a plug-in file's own code, the error names that file and line.
     """
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        raise MissingHeatName(f"{self.__name__}.{name}", _plugin_file(sys._getframe(1)))
+        raise MissingHeatName(f"{self.__name__}.{name}", plugin_site(sys._getframe(1)))
 
 
 def _is_package(name: str, builders: Builders) -> bool:

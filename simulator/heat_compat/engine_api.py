@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from simulator.heat_compat._finder import plugin_site
-from simulator.heat_compat.missing import MissingHeatName
+from simulator.heat_compat.missing import MissingCloudEndpoint, MissingHeatName
 
 #: Seconds Heat gives a stack action without a timeout (its ``stack_action_timeout``).
 DEFAULT_STACK_TIMEOUT = 3600
@@ -150,10 +150,13 @@ class HeatClientPlugin:
             return getattr(self._plugin, name)
         except AttributeError:
             raise MissingHeatName(
-                f"heat.engine.clients.client_plugin.ClientPlugin.{name} "
-                f"(client plug-in {self._name!r})",
+                f"heat.engine.clients.client_plugin.ClientPlugin.{name}",
                 plugin_site(sys._getframe(1)),
             ) from None
+
+    def client(self, *args: Any, **kwargs: Any) -> Any:
+        """The service client, whose missing endpoints are named (:class:`HeatClient`)."""
+        return HeatClient(self._plugin.client(*args, **kwargs), self._name)
 
     def get_max_microversion(self) -> str | None:
         """The newest microversion the fake service answers to (None: unversioned)."""
@@ -166,3 +169,34 @@ class HeatClientPlugin:
         if newest is None:
             return False
         return _version(newest) >= _version(version)
+
+
+class HeatClient:
+    """A fake cloud's service client handed to a Heat plug-in.
+
+    Reads pass through; an endpoint the client lacks is a
+    :class:`~simulator.heat_compat.missing.MissingCloudEndpoint` naming the
+    service, the endpoint and the plug-in's file and line.
+    """
+
+    def __init__(self, client: Any, service: str) -> None:
+        object.__setattr__(self, "_client", client)
+        object.__setattr__(self, "_service", service)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return getattr(self._client, name)
+        except MissingCloudEndpoint:
+            raise
+        except AttributeError:
+            raise MissingCloudEndpoint(
+                self._service, self._client, name, plugin_site(sys._getframe(1))
+            ) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._client, name, value)
+
+    def __repr__(self) -> str:
+        return f"<{self._service} client {self._client!r}>"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import inspect
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,7 +25,9 @@ from sdk import properties as properties_mod
 from sdk._update import property_diff
 from sdk.resource import Resource
 from simulator.heat_compat import _vtime
+from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin, HeatStackView
+from simulator.heat_compat.missing import MissingHeatName
 from simulator.heat_compat.translation import apply_rules
 
 
@@ -134,12 +137,24 @@ class HeatResource(Resource):
     def __init__(self, name: str, definition: Any, context: Any, resolver: Any = None) -> None:
         super().__init__(name, definition, context, resolver or _PENDING_RESOLVER.get())
 
+    def __getattr__(self, name: str) -> Any:
+        """A name Heat's ``Resource`` has and this layer lacks: :class:`MissingHeatName`."""
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise MissingHeatName(
+            f"heat.engine.resource.Resource.{name}", plugin_site(sys._getframe(1))
+        )
+
     # -- Heat's engine objects ----------------------------------------------------
 
     @property
     def stack(self) -> Any:  # type: ignore[override]
         """Heat's stack as the plug-in reads it (:class:`HeatStackView`)."""
         return HeatStackView(self.context.stack, self.context)
+
+    def client(self, name: str | None = None) -> Any:
+        """The service client *name*, whose missing endpoints are named clearly."""
+        return self.client_plugin(name).client()
 
     def client_plugin(self, name: str | None = None) -> Any:
         """The client plug-in *name*, with Heat's extra surface (:class:`HeatClientPlugin`)."""
