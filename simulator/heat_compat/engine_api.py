@@ -136,6 +136,27 @@ def _version(text: Any) -> tuple[int, ...]:
         return (0,)
 
 
+class ExceptionFilter:
+    """Heat's exception filters: a context that swallows matching errors, or a call.
+
+    ``with f: ...`` swallows an error *predicate* accepts; ``f(ex)`` re-raises
+    *ex* unless *predicate* accepts it.
+    """
+
+    def __init__(self, predicate: Any) -> None:
+        self._predicate = predicate
+
+    def __call__(self, ex: BaseException) -> None:
+        if not self._predicate(ex):
+            raise ex
+
+    def __enter__(self) -> ExceptionFilter:
+        return self
+
+    def __exit__(self, kind: Any, ex: BaseException | None, tb: Any) -> bool:
+        return ex is not None and isinstance(ex, Exception) and bool(self._predicate(ex))
+
+
 class HeatClientPlugin:
     """One of plugsim's client plug-ins with the extra surface of Heat's."""
 
@@ -157,6 +178,17 @@ class HeatClientPlugin:
     def client(self, *args: Any, **kwargs: Any) -> Any:
         """The service client, whose missing endpoints are named (:class:`HeatClient`)."""
         return HeatClient(self._plugin.client(*args, **kwargs), self._name)
+
+    @property
+    def ignore_not_found(self) -> ExceptionFilter:
+        """Swallow a not-found error: ``with plugin.ignore_not_found:`` or ``(ex)``."""
+        return ExceptionFilter(self._plugin.is_not_found)
+
+    @property
+    def ignore_conflict_and_not_found(self) -> ExceptionFilter:
+        """Swallow a not-found or conflict error, as a context or called with one."""
+        plugin = self._plugin
+        return ExceptionFilter(lambda ex: plugin.is_not_found(ex) or plugin.is_conflict(ex))
 
     def get_max_microversion(self) -> str | None:
         """The newest microversion the fake service answers to (None: unversioned)."""

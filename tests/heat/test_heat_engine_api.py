@@ -91,8 +91,21 @@ ENGINE_API = textwrap.dedent(
                     "future": plugin.is_version_supported("99.0"),
                     "nova": type(self.nova()).__name__ == type(self.client("nova")).__name__,
                     "neutron": self.neutron() is not None,
+                    "ignored": self._ignores(plugin),
                 },
             )
+
+        def _ignores(self, plugin):
+            gone = self.client().servers.get  # the fake cloud's not-found, as a client raises it
+            with plugin.ignore_not_found:
+                gone("no-such-server")
+            try:
+                gone("no-such-server")
+            except Exception as ex:
+                plugin.ignore_not_found(ex)
+            with plugin.ignore_conflict_and_not_found:
+                gone("no-such-server")
+            return True
 
         def _resolve_attribute(self, name):
             return self.data().get(name)
@@ -221,7 +234,13 @@ def test_stack_view_has_strict_validate_refid_lookup_and_iteration(world: Any) -
 
 def test_client_plugin_answers_is_version_supported(world: Any) -> None:
     outputs = _create(world, {"v": {"type": "Test::HeatApi::Versioned"}})
-    assert outputs["v"] == {"old": True, "future": False, "nova": True, "neutron": True}
+    assert outputs["v"] == {
+        "old": True,
+        "future": False,
+        "nova": True,
+        "neutron": True,
+        "ignored": True,
+    }
 
 
 def test_translation_resolve_replaces_the_value_with_the_finders_answer(world: Any) -> None:
