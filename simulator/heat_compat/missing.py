@@ -33,3 +33,17 @@ class MissingCloudEndpoint(exception.PluginLoadError, AttributeError):
             f"{prefix}the fake cloud's {service!r} client ({type(client).__name__}) has no "
             f"{name!r}; the plug-in needs this endpoint"
         )
+
+
+class MissingCloudService(exception.PluginLoadError, AttributeError):
+    """A Heat plug-in asked for a client of a service the fake cloud does not run."""
+
+    def __init__(self, service: str, detail: str, where: str | None = None) -> None:
+        #: the client name the plug-in asked for (``keystone``)
+        self.service = service
+        self.where = where
+        prefix = f"{where}: " if where else ""
+        super().__init__(
+            f"{prefix}the fake cloud has no {service!r} service ({detail}); "
+            f"the plug-in needs this endpoint"
+        )

@@ -27,7 +27,7 @@ from sdk.resource import Resource
 from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin, HeatStackView
-from simulator.heat_compat.missing import MissingHeatName
+from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
 from simulator.heat_compat.translation import apply_rules
 
 
@@ -158,7 +158,12 @@ class HeatResource(Resource):
 
     def client_plugin(self, name: str | None = None) -> Any:
         """The client plug-in *name*, with Heat's extra surface (:class:`HeatClientPlugin`)."""
-        plugin = super().client_plugin(name)
+        try:
+            plugin = super().client_plugin(name)
+        except exception.ConfigurationError as ex:
+            raise MissingCloudService(
+                str(name or self.default_client_name), str(ex), plugin_site(sys._getframe(1))
+            ) from None
         if isinstance(plugin, HeatClientPlugin):
             return plugin
         return HeatClientPlugin(plugin, name or self.default_client_name)

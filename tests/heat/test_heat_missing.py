@@ -47,12 +47,18 @@ NEEDY = textwrap.dedent(
             return self.client_plugin().get_flavor_id("m1.tiny")
 
 
+    class NeedsService(resource.Resource):
+        def handle_create(self):
+            return self.client("no_such_service")
+
+
     def resource_mapping():
         return {
             "Test::Needy::StackClients": NeedsStackClients,
             "Test::Needy::ResourceMethod": NeedsResourceMethod,
             "Test::Needy::Endpoint": NeedsEndpoint,
             "Test::Needy::PluginMethod": NeedsPluginMethod,
+            "Test::Needy::Service": NeedsService,
         }
     """
 )
@@ -124,3 +130,19 @@ def test_missing_fake_cloud_endpoint_names_client_endpoint_and_line(
     assert f"{path}:{_line_of(path, 'no_such_endpoint')}" in reason
     assert "no_such_endpoint" in reason and "nova" in reason
     assert "fake cloud" in reason
+
+
+def test_missing_fake_cloud_service_names_service_and_line(needy: tuple[Any, Path]) -> None:
+    world, path = needy
+    stack = world.create_stack(
+        "s",
+        {
+            "heat_template_version": "2018-08-31",
+            "resources": {"r": {"type": "Test::Needy::Service"}},
+        },
+        disable_rollback=True,
+    )
+    reason = stack.status_reason
+    assert (stack.action, stack.status) == ("CREATE", "FAILED")
+    line = _line_of(path, 'self.client("no_such_service")')
+    assert f"{path}:{line}: the fake cloud has no 'no_such_service' service" in reason
