@@ -7,6 +7,8 @@
 ``scaffold``     generate every plug-in kind, install it in a fresh venv, run its checks
 ``conformance``  the conformance suite on every bundled plug-in
 ``bench``        the engine benchmark: prints figures, never fails on speed
+``heat_inventory`` which of Heat's in-tree plug-ins load and run (needs PLUGSIM_HEAT_PYTHON;
+                 not in the default sessions)
 """
 
 import nox
@@ -113,3 +115,18 @@ def bench(session: nox.Session) -> None:
     for n in ("1000", "10000"):
         session.run("plugsim", "bench", "--resources", n)
     session.run("plugsim", "bench", "--campaign", "200", "--repeat", "3")
+
+
+@nox.session
+def heat_inventory(session: nox.Session) -> None:
+    """Print which of Heat's in-tree plug-in modules load and run under plugsim.
+
+    Heat lives in a virtualenv of its own, named by ``$PLUGSIM_HEAT_PYTHON``
+    (docs/heat-fidelity.rst); without it the session says so and stops.
+    """
+    import os
+
+    if not os.environ.get("PLUGSIM_HEAT_PYTHON"):
+        session.error("set PLUGSIM_HEAT_PYTHON to the python of a virtualenv with openstack-heat")
+    session.install("-e", ".[test]")
+    session.run("python", "tools/heat_inventory.py", *session.posargs)

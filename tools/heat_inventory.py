@@ -87,7 +87,7 @@ def inventory(package: Path) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"module": module, "types": sorted(report.mapping)}
         if report.errors:
             reason = str(report.errors[0]).split("layer: ", 1)[-1]
-            row.update(loads=False, runs=False, reason=_one_line(reason))
+            row.update(loads=False, runs=False, types_run=[], reason=_one_line(reason))
             rows.append(row)
             continue
         row["loads"] = True
@@ -98,9 +98,12 @@ def inventory(package: Path) -> list[dict[str, Any]]:
             return world
 
         reasons = []
+        row["types_run"] = []
         for type_name in row["types"]:
             why = run_type(type_name, report.mapping[type_name], world_factory)
-            if why is not None:
+            if why is None:
+                row["types_run"].append(type_name)
+            else:
                 reasons.append(f"{type_name}: {why}")
         row["runs"] = bool(row["types"]) and not reasons
         row["reason"] = reasons[0] if reasons else ("" if row["types"] else "registers no type")
@@ -128,7 +131,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{row['module']:<40} {state:<6} {row['reason']}")
     loaded = sum(r["loads"] for r in rows)
     ran = sum(r["runs"] for r in rows)
+    types = sum(len(r["types"]) for r in rows)
+    types_ran = sum(len(r["types_run"]) for r in rows)
     print(f"{loaded} of {len(rows)} modules load, {ran} run create -> delete")
+    print(f"{types_ran} of the {types} types they register run create -> delete")
     return 0
 
 
