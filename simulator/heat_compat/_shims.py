@@ -273,9 +273,13 @@ _TABLE: dict[str, Callable[[], dict[str, Any]]] = {
 BUILDERS: dict[str, Callable[[], dict[str, Any]]] = dict(_TABLE)
 
 
-def shim_imports() -> contextlib.AbstractContextManager[None]:
-    """Serve the shim modules while the block runs; restore :data:`sys.modules` afterwards."""
-    return _finder.serving(BUILDERS)
+def shim_imports(heat_source: Any = None) -> contextlib.AbstractContextManager[None]:
+    """Serve the shim modules while the block runs; restore :data:`sys.modules` afterwards.
+
+    *heat_source*: the installed ``heat`` package directory, whose
+    ``heat.engine.resources`` modules then serve the plug-ins' shared bases.
+    """
+    return _finder.serving(BUILDERS, heat_source)
 
 
 def shim_module(name: str) -> types.ModuleType:

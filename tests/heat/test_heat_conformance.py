@@ -151,3 +151,51 @@ def test_plugsim_conformance_runs_the_suite_on_a_heat_plugin_file(keeper_file: P
     assert "plugsim conformance: Test::HeatConf::Keeper" in out
     assert done.returncode == 0, out[-3000:]
     assert " passed" in out
+
+
+BASE = textwrap.dedent(
+    '''
+    """A shared base module, as heat.engine.resources.openstack.neutron.neutron is."""
+
+    from heat.engine import resource
+
+
+    class LabelBase(resource.Resource):
+        """Stores a fixed label; subclasses name it."""
+
+        LABEL = "base"
+
+        def handle_create(self):
+            self.resource_id_set(self.LABEL)
+    '''
+)
+
+DERIVED = textwrap.dedent(
+    """
+    from heat.engine.resources.openstack.heatconf import base
+
+
+    class Derived(base.LabelBase):
+        LABEL = "derived"
+
+
+    def resource_mapping():
+        return {"Test::HeatConf::Derived": Derived}
+    """
+)
+
+
+def test_heat_plugin_sharing_a_base_module_of_heat_engine_resources(
+    fake_heat_venv: Path,
+) -> None:
+    plugins = next(fake_heat_venv.glob("lib/*/site-packages/heat")) / "engine" / "resources"
+    package = plugins / "openstack" / "heatconf"
+    (package / "base.py").write_text(BASE, encoding="utf-8")
+    (package / "derived.py").write_text(DERIVED, encoding="utf-8")
+    (plugins / "__init__.py").write_text(
+        "raise ImportError('Heat registration code must not run')\n"
+    )
+    found = find_plugins("heat.engine.resources.openstack.heatconf.derived")
+    derived = found["Test::HeatConf::Derived"]
+    assert [c.__name__ for c in derived.__mro__[:2]] == ["Derived", "LabelBase"]
+    assert derived.LABEL == "derived"
