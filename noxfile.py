@@ -11,6 +11,8 @@
                  (a measurement: prints pass/fail/skip figures, see docs/openstack-wire.rst)
 ``hot_corpus``   openstack/heat-templates ``hot/`` through validate and simulate
                  (``nox -s hot_corpus -- SOURCE``: a checkout or its git directory)
+``heat_inventory`` which of Heat's in-tree plug-ins load and run (needs PLUGSIM_HEAT_PYTHON;
+                 not in the default sessions)
 """
 
 import nox
@@ -152,3 +154,18 @@ def hot_corpus(session: nox.Session) -> None:
         )
     session.install("-e", ".")
     session.run("python", "tools/hot_corpus.py", *session.posargs)
+
+
+@nox.session
+def heat_inventory(session: nox.Session) -> None:
+    """Print which of Heat's in-tree plug-in modules load and run under plugsim.
+
+    Heat lives in a virtualenv of its own, named by ``$PLUGSIM_HEAT_PYTHON``
+    (docs/heat-fidelity.rst); without it the session says so and stops.
+    """
+    import os
+
+    if not os.environ.get("PLUGSIM_HEAT_PYTHON"):
+        session.error("set PLUGSIM_HEAT_PYTHON to the python of a virtualenv with openstack-heat")
+    session.install("-e", ".[test]")
+    session.run("python", "tools/heat_inventory.py", *session.posargs)

@@ -41,6 +41,11 @@ from typing import TYPE_CHECKING, Any
 
 from sdk import exception
 from simulator.events import Event
+from simulator.heat_compat.lifecycle_import import (
+    HEAT_ENTRY_POINT_GROUP,
+    heat_aware,
+    import_heat_aware,
+)
 from simulator.lifecycle_view import LifecycleStack, changed_field, stack_data
 from simulator.project_config import LIFECYCLE_PLUGINS
 
@@ -90,7 +95,7 @@ def resolve_spec(spec: str) -> Any:
         )
     module_name, _, attr_path = spec.strip().partition(":")
     try:
-        obj: Any = importlib.import_module(module_name)
+        obj: Any = import_heat_aware(module_name)
     except Exception as ex:
         raise _config_error(
             spec, f"cannot import module {module_name}: {type(ex).__name__}: {ex}"
@@ -163,14 +168,23 @@ class LifecycleRegistry:
         return self.register(resolve_spec(spec), spec_name(spec), origin=origin)
 
     def load_entry_points(self) -> list[str]:
-        """Register every plug-in of the entry-point group, by entry-point name."""
+        """Register every plug-in of the entry-point groups (plugsim's, then Heat's) by name.
+
+        A plug-in of Heat's group ``heat.stack_lifecycle_plugins`` whose module
+        imports ``heat`` is imported through the Heat compatibility layer.
+        """
         names: list[str] = []
-        eps = sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name)
+        eps = [
+            ep
+            for group in (ENTRY_POINT_GROUP, HEAT_ENTRY_POINT_GROUP)
+            for ep in sorted(importlib.metadata.entry_points(group=group), key=lambda e: e.name)
+        ]
         for ep in eps:
             if ep.name in self._plugins:
                 continue
             try:
-                obj = ep.load()
+                with heat_aware(ep.value.partition(":")[0].strip()):
+                    obj = ep.load()
             except Exception as ex:
                 raise _config_error(
                     ep.name, f"entry point {ep.value} cannot be loaded: {type(ex).__name__}: {ex}"

@@ -36,6 +36,10 @@ EXPECTED: dict[str, list[tuple[str, str | None]]] = {
 }
 
 
+#: Names the first parameter (the request context) may have: plugsim's and Heat's.
+CONTEXT_NAMES = ("context", "cnxt")
+
+
 def lifecycle_classes(module: PluginModule) -> list[ClassInfo]:
     """Classes of *module* deriving from a ``...LifecyclePlugin`` base, in source order."""
 
@@ -73,6 +77,8 @@ def _signature(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[str, st
         (p.arg, ast.unparse(d) if d is not None else None)
         for p, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
     ]
+    if out and out[0][0] in CONTEXT_NAMES:
+        out[0] = ("context", out[0][1])  # passed by position: Heat's name cnxt fits too
     return out
 
 
@@ -138,7 +144,8 @@ def check_ordinal(module: PluginModule) -> Iterator[Hit]:
         ``do_post_op(context, stack, current_stack, action, is_stack_failure=...)``
         and ``get_ordinal()``. A method with other parameters fails at the first
         stack action (a TypeError that the engine reports as the plug-in's
-        failure). ``*args``/``**kwargs`` are accepted as they take anything.
+        failure). ``*args``/``**kwargs`` are accepted as they take anything, and
+        so is Heat's name ``cnxt`` for the context (it is passed by position).
     """,
     bad="""
         class Audit(LifecyclePlugin):

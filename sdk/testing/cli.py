@@ -33,27 +33,41 @@ globals().update(conformance_classes({target!r}, {overrides!r}))
 '''
 
 
+def _is_heat_name(target: str) -> bool:
+    """True for a dotted module name inside Heat's package (``heat.engine.resources...``)."""
+    return target.split(".", 1)[0] == "heat" and os.sep not in target
+
+
 def find_plugins(target: str) -> dict[str, type]:
-    """Return ``{type name: class}`` found in a directory, a ``.py`` file or a module."""
-    from sdk.plugins import PluginLoader, load_plugin_dirs
+    """Return ``{type name: class}`` found in a directory, a ``.py`` file or a module.
+
+    Files that import ``heat`` load through the Heat compatibility layer
+    (:mod:`simulator.heat_compat`), as ``--plugin-dir`` loads them; a
+    ``heat.…`` dotted name is looked up in the openstack-heat that
+    ``$PLUGSIM_HEAT_PYTHON`` names.
+    """
+    from simulator.heat_compat import HeatCompatLoader, load_heat_plugin
 
     path = Path(target)
-    if path.is_dir():
-        report = load_plugin_dirs([path])
-    elif path.suffix == ".py" and path.is_file():
-        loader = PluginLoader()
-        loader.load_file(path)
-        report = loader._finish()
+    if path.is_dir() or (path.suffix == ".py" and path.is_file()):
+        loader = HeatCompatLoader()
+        if path.is_dir():
+            report = loader.load_plugin_dirs([path])
+        else:
+            loader.load_file(path)
+            report = loader._finish()
     elif path.exists() or target.endswith(".py") or os.sep in target:
         raise exception.ConfigurationError(
             f"{target}: not a plug-in directory, a .py file or an importable module"
         )
+    elif _is_heat_name(target):
+        report = load_heat_plugin(target)
     else:
         try:
             module = importlib.import_module(target)
         except ImportError as ex:
             raise exception.ConfigurationError(f"{target}: cannot import module: {ex}") from None
-        loader = PluginLoader()
+        loader = HeatCompatLoader()
         loader.register_module(module, target)
         report = loader._finish()
     if report.errors:

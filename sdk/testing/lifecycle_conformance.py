@@ -55,6 +55,8 @@ SIGNATURES: dict[str, list[tuple[str, Any]]] = {
     "get_ordinal": [],
 }
 _NAME = "plugin-under-test"
+#: Names the first parameter (the request context) may have: plugsim's and Heat's.
+CONTEXT_NAMES = ("context", "cnxt")
 
 
 class _Vetoer(LifecyclePlugin):
@@ -82,6 +84,8 @@ def signature_problems(cls: type) -> list[str]:
         if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
             continue  # *args/**kwargs accept whatever the engine passes
         got = [(p.name, p.default) for p in params]
+        if got and got[0][0] in CONTEXT_NAMES:
+            got[0] = ("context", got[0][1])  # passed by position: Heat's cnxt fits too
         if got != expected:
             want = ", ".join(
                 n if d is inspect.Parameter.empty else f"{n}={d!r}" for n, d in expected

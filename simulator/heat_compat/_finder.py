@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import sys
 import types
 from collections.abc import Callable, Iterator, Mapping
@@ -49,16 +50,30 @@ def _plugin_file(frame: types.FrameType | None) -> str | None:
     return None
 
 
+def plugin_site(frame: types.FrameType | None) -> str | None:
+    """``file:line`` of the nearest plug-in code at or above *frame*, or None.
+
+    Walks out through the compat layer's own frames, so a name read by a
+    plug-in through one of the layer's objects names the plug-in's line.
+    """
+    while frame is not None:
+        found = _plugin_file(frame)
+        if found is not None:
+            return f"{found}:{frame.f_lineno}"
+        frame = frame.f_back
+    return None
+
+
 class ShimModule(types.ModuleType):
     """A shim module: unknown public names raise :class:`MissingHeatName`.
 
-    When the name is read by a plug-in file's own code, the error names that file.
+    When the name is read by a plug-in file's own code, the error names that file and line.
     """
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        raise MissingHeatName(f"{self.__name__}.{name}", _plugin_file(sys._getframe(1)))
+        raise MissingHeatName(f"{self.__name__}.{name}", plugin_site(sys._getframe(1)))
 
 
 def _is_package(name: str, builders: Builders) -> bool:
@@ -91,11 +106,55 @@ class _Loader(importlib.abc.Loader):
             setattr(sys.modules[parent], child, module)
 
 
-class ShimFinder(importlib.abc.MetaPathFinder):
-    """Serves the shim modules of *builders* and refuses other names under :data:`ROOTS`."""
+#: The package whose modules may come from the installed Heat: plug-in code, not engine.
+HEAT_SOURCE_PACKAGE = "heat.engine.resources"
 
-    def __init__(self, builders: Builders) -> None:
+
+class _EmptyPackageLoader(importlib.abc.Loader):
+    """Creates an empty package (Heat's ``__init__`` registers plug-ins with Heat's engine)."""
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        module = ShimModule(spec.name, f"plugsim Heat compatibility package {spec.name}")
+        module.__path__ = []
+        return module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        parent, _, child = module.__name__.rpartition(".")
+        if parent in sys.modules:
+            setattr(sys.modules[parent], child, module)
+
+
+def heat_source_spec(fullname: str, heat_source: Any) -> importlib.machinery.ModuleSpec | None:
+    """A spec running Heat's own file for *fullname* under :data:`HEAT_SOURCE_PACKAGE`.
+
+    The shared base modules of Heat's plug-ins (``...openstack.neutron.neutron``)
+    are plug-in code: they run as they are, with the shims serving their imports.
+    A package is served empty, so Heat's registration code does not run.
+    """
+    if heat_source is None or not (
+        fullname == HEAT_SOURCE_PACKAGE or fullname.startswith(HEAT_SOURCE_PACKAGE + ".")
+    ):
+        return None
+    relative = fullname.split(".")[1:]
+    base = heat_source.joinpath(*relative)
+    if base.is_dir():
+        return importlib.machinery.ModuleSpec(fullname, _EmptyPackageLoader(), is_package=True)
+    source = base.with_suffix(".py")
+    if source.is_file():
+        return importlib.util.spec_from_file_location(fullname, source)
+    return None
+
+
+class ShimFinder(importlib.abc.MetaPathFinder):
+    """Serves the shim modules of *builders* and refuses other names under :data:`ROOTS`.
+
+    With *heat_source* (the installed ``heat`` package's directory), modules
+    under :data:`HEAT_SOURCE_PACKAGE` the shims lack come from Heat's files.
+    """
+
+    def __init__(self, builders: Builders, heat_source: Any = None) -> None:
         self.builders = builders
+        self.heat_source = heat_source
 
     def find_spec(
         self, fullname: str, path: Any = None, target: types.ModuleType | None = None
@@ -104,6 +163,9 @@ class ShimFinder(importlib.abc.MetaPathFinder):
         if fullname.split(".", 1)[0] not in ROOTS:
             return None
         if fullname not in self.builders:
+            spec = heat_source_spec(fullname, self.heat_source)
+            if spec is not None:
+                return spec
             raise ModuleNotFoundError(
                 f"No module named {fullname!r}: plugsim's Heat compatibility layer "
                 f"(simulator.heat_compat) does not provide it",
@@ -119,10 +181,13 @@ def _ours(name: str) -> bool:
 
 
 @contextlib.contextmanager
-def serving(builders: Builders) -> Iterator[None]:
-    """Serve the shims of *builders* while the block runs; restore :data:`sys.modules` after."""
+def serving(builders: Builders, heat_source: Any = None) -> Iterator[None]:
+    """Serve the shims of *builders* while the block runs; restore :data:`sys.modules` after.
+
+    *heat_source*: the installed ``heat`` package directory (see :class:`ShimFinder`).
+    """
     saved = {name: sys.modules.pop(name) for name in sorted(sys.modules) if _ours(name)}
-    finder = ShimFinder(builders)
+    finder = ShimFinder(builders, heat_source)
     sys.meta_path.insert(0, finder)
     try:
         yield

@@ -17,7 +17,7 @@ from typing import Any
 
 from sdk import attributes as sdk_attributes
 from sdk import constraints as sdk_constraints
-from sdk import i18n, rsrc_defn, support
+from sdk import exception, i18n, rsrc_defn, support
 from sdk import properties as sdk_properties
 from simulator.heat_compat import _finder, _vtime
 
@@ -72,6 +72,25 @@ class PropertiesSchema(_HeatSchemaKeys, sdk_properties.Schema):
         )
         self.implemented = bool(implemented)
         self.allow_conversion = bool(allow_conversion)
+        if self.type == self.LIST and not default and default is not None:
+            # Heat reads a list whose default is empty ('') as []: keep no default
+            self.heat_default = default
+            self.default = None
+
+    def _check_default(self, default: Any) -> None:
+        """Check a default against the constraints only, as Heat does.
+
+        Heat does not convert the default to the property's type first, so a
+        ``''`` default of a list (contrib heat_docker's) is accepted.
+        """
+        try:
+            value = self.to_schema_type(default)
+        except (ValueError, TypeError):
+            value = default
+        try:
+            self.validate_constraints_raw(value, skipped=(sdk_constraints.CustomConstraint,))
+        except (ValueError, TypeError) as ex:
+            raise exception.InvalidSchemaError(f"Invalid default {default!r}: {ex}") from None
 
     def empty_value(self) -> Any:
         """An unset scalar is None in Heat (sdk gives the type's zero value)."""
@@ -182,6 +201,12 @@ def _translation() -> dict[str, Any]:
     return {"TranslationRule": TranslationRule}
 
 
+def _lifecycle_plugin() -> dict[str, Any]:
+    from simulator.heat_compat.lifecycle import LifecyclePlugin
+
+    return {"LifecyclePlugin": LifecyclePlugin}
+
+
 def _hot_parameters() -> dict[str, Any]:
     return {"HOTParamSchema": HOTParamSchema}
 
@@ -236,6 +261,7 @@ _TABLE: dict[str, Callable[[], dict[str, Any]]] = {
     "heat.engine.support": _support,
     "heat.engine.translation": _translation,
     "heat.engine.rsrc_defn": _rsrc_defn,
+    "heat.engine.lifecycle_plugin": _lifecycle_plugin,
     "heat.engine.hot": _package,
     "heat.engine.hot.parameters": _hot_parameters,
     "oslo_utils": _package,
@@ -247,9 +273,13 @@ _TABLE: dict[str, Callable[[], dict[str, Any]]] = {
 BUILDERS: dict[str, Callable[[], dict[str, Any]]] = dict(_TABLE)
 
 
-def shim_imports() -> contextlib.AbstractContextManager[None]:
-    """Serve the shim modules while the block runs; restore :data:`sys.modules` afterwards."""
-    return _finder.serving(BUILDERS)
+def shim_imports(heat_source: Any = None) -> contextlib.AbstractContextManager[None]:
+    """Serve the shim modules while the block runs; restore :data:`sys.modules` afterwards.
+
+    *heat_source*: the installed ``heat`` package directory, whose
+    ``heat.engine.resources`` modules then serve the plug-ins' shared bases.
+    """
+    return _finder.serving(BUILDERS, heat_source)
 
 
 def shim_module(name: str) -> types.ModuleType:

@@ -135,7 +135,7 @@ class HeatCompatLoader(PluginLoader):
                 return None
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module
-            with shim_imports():
+            with shim_imports(find_heat_package()):
                 spec.loader.exec_module(module)
         except BaseException as ex:  # a plug-in may raise anything
             sys.modules.pop(name, None)

@@ -13,7 +13,10 @@ world's virtual clock and seeded randomness.
 
 from __future__ import annotations
 
+import contextvars
 import functools
+import inspect
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,6 +25,9 @@ from sdk import properties as properties_mod
 from sdk._update import property_diff
 from sdk.resource import Resource
 from simulator.heat_compat import _vtime
+from simulator.heat_compat._finder import plugin_site
+from simulator.heat_compat.engine_api import HeatClientPlugin, HeatStackView
+from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
 from simulator.heat_compat.translation import apply_rules
 
 
@@ -65,6 +71,42 @@ class HeatDefinition:
     __hash__ = None  # type: ignore[assignment]
 
 
+#: The resolver handed to a plug-in whose ``__init__`` override does not take one.
+_PENDING_RESOLVER: contextvars.ContextVar[Any] = contextvars.ContextVar(
+    "plugsim_heat_pending_resolver", default=None
+)
+
+
+def _takes_resolver(init: Any) -> bool:
+    try:
+        params = inspect.signature(init).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.name == "resolver" or p.kind is p.VAR_KEYWORD for p in params)
+
+
+def _wrap_init(init: Any) -> Any:
+    """Wrap a Heat-style ``__init__(name, json_snippet, stack)`` so the engine's call fits.
+
+    Heat constructs a resource with three arguments; plugsim's engine also
+    passes ``resolver=``. The resolver reaches :class:`HeatResource`'s own
+    ``__init__`` (called by the override through ``super()``) on the side.
+    """
+
+    @functools.wraps(init)
+    def __init__(
+        self: HeatResource, name: str, definition: Any, context: Any, resolver: Any = None
+    ) -> None:
+        token = _PENDING_RESOLVER.set(resolver)
+        try:
+            init(self, name, definition, context)
+        finally:
+            _PENDING_RESOLVER.reset(token)
+
+    __init__._heat_compat_wrapped = True  # type: ignore[attr-defined]
+    return __init__
+
+
 def _wrap_handle_update(func: Any) -> Any:
     @functools.wraps(func)
     def handle_update(self: HeatResource, json_snippet: Any, tmpl_diff: Any, prop_diff: Any):
@@ -87,6 +129,78 @@ class HeatResource(Resource):
         own = cls.__dict__.get("handle_update")
         if callable(own) and not getattr(own, "_heat_compat_wrapped", False):
             cls.handle_update = _wrap_handle_update(own)
+        init = cls.__dict__.get("__init__")
+        if callable(init) and not getattr(init, "_heat_compat_wrapped", False):
+            if not _takes_resolver(init):
+                cls.__init__ = _wrap_init(init)  # type: ignore[method-assign]
+
+    def __init__(self, name: str, definition: Any, context: Any, resolver: Any = None) -> None:
+        super().__init__(name, definition, context, resolver or _PENDING_RESOLVER.get())
+
+    def __getattr__(self, name: str) -> Any:
+        """A name Heat's ``Resource`` has and this layer lacks: :class:`MissingHeatName`."""
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise MissingHeatName(
+            f"heat.engine.resource.Resource.{name}", plugin_site(sys._getframe(1))
+        )
+
+    # -- Heat's engine objects ----------------------------------------------------
+
+    @property
+    def stack(self) -> Any:  # type: ignore[override]
+        """Heat's stack as the plug-in reads it (:class:`HeatStackView`)."""
+        return HeatStackView(self.context.stack, self.context)
+
+    def client(self, name: str | None = None) -> Any:
+        """The service client *name*, whose missing endpoints are named clearly."""
+        return self.client_plugin(name).client()
+
+    def client_plugin(self, name: str | None = None) -> Any:
+        """The client plug-in *name*, with Heat's extra surface (:class:`HeatClientPlugin`)."""
+        try:
+            plugin = super().client_plugin(name)
+        except exception.ConfigurationError as ex:
+            raise MissingCloudService(
+                str(name or self.default_client_name), str(ex), plugin_site(sys._getframe(1))
+            ) from None
+        if isinstance(plugin, HeatClientPlugin):
+            return plugin
+        return HeatClientPlugin(plugin, name or self.default_client_name)
+
+    # -- Heat's client shortcuts (``self.nova()`` is ``self.client("nova")``) ------
+
+    def keystone(self) -> Any:
+        """The identity client."""
+        return self.client("keystone")
+
+    def nova(self) -> Any:
+        """The compute client."""
+        return self.client("nova")
+
+    def swift(self) -> Any:
+        """The object-storage client."""
+        return self.client("swift")
+
+    def neutron(self) -> Any:
+        """The network client."""
+        return self.client("neutron")
+
+    def cinder(self) -> Any:
+        """The block-storage client."""
+        return self.client("cinder")
+
+    def trove(self) -> Any:
+        """The database client."""
+        return self.client("trove")
+
+    def heat(self) -> Any:
+        """The orchestration client."""
+        return self.client("heat")
+
+    def glance(self) -> Any:
+        """The image client."""
+        return self.client("glance")
 
     # -- Heat's extra surface ---------------------------------------------------
 

@@ -4,8 +4,10 @@ A plug-in returns :class:`TranslationRule` objects from
 ``translation_rules(props)``; :func:`apply_rules` rewrites the raw data of an
 :class:`sdk.properties.Properties` accordingly before the resource uses it.
 Supported rules: ``ADD`` (append to a list), ``REPLACE`` (move a value onto
-the translation path when it is unset) and ``DELETE``. ``RESOLVE`` needs an
-OpenStack service client and is reported as missing.
+the translation path when it is unset), ``DELETE`` and ``RESOLVE`` (replace
+a value, or each item of a list, by what the rule's client plug-in's
+``finder`` method returns for it, with the rule's ``entity`` first when it
+has one, as Heat does).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sdk import exception
+from sdk.properties import ValueNotYetKnown
 from simulator.heat_compat.missing import MissingHeatName
 
 
@@ -47,6 +50,13 @@ class TranslationRule:
         self.value = value
         self.value_name = value_name
         self.value_path = list(value_path) if value_path else None
+        if rule == self.RESOLVE and not (client_plugin or finder):
+            raise exception.InvalidSchemaError(
+                f'"client_plugin" and "finder" should be specified for {self.RESOLVE} rule'
+            )
+        self.client_plugin = client_plugin
+        self.finder = finder
+        self.entity = entity
 
     def __repr__(self) -> str:
         return f"TranslationRule({self.rule}, {self.translation_path!r})"
@@ -60,6 +70,26 @@ def _container(data: dict[str, Any], path: list[str]) -> tuple[dict[str, Any] | 
         node[key] = dict(node[key])
         node = node[key]
     return (node if isinstance(node, dict) else None), path[-1]
+
+
+def _resolve_value(value: Any, rule: TranslationRule, resolve: Any) -> Any:
+    """Heat's RESOLVE of *value*: each item of a list, a set value through the finder."""
+    if value is not None and not isinstance(value, (str, int, float, bool, list)):
+        try:
+            value = resolve(value)  # a template function: its value first
+        except ValueNotYetKnown:
+            return value  # resolved once the value is known (Heat sees None here)
+    if not value:
+        return value
+    if isinstance(value, list):
+        return [_resolve_value(item, rule, resolve) for item in value]
+    finder = getattr(rule.client_plugin, str(rule.finder), None)
+    if finder is None:
+        raise MissingHeatName(
+            f"{type(rule.client_plugin).__name__}.{rule.finder} "
+            f"(the finder of a {TranslationRule.RESOLVE} translation rule)"
+        )
+    return finder(rule.entity, value) if rule.entity else finder(value)
 
 
 def apply_rules(props: Any, rules: Sequence[TranslationRule]) -> None:
@@ -83,6 +113,10 @@ def apply_rules(props: Any, rules: Sequence[TranslationRule]) -> None:
                 value = rule.value
             if value is not None and node.get(key) is None:
                 node[key] = value
-        else:
-            raise MissingHeatName("heat.engine.translation.TranslationRule.RESOLVE")
+        elif key in node:
+            node[key] = _resolve_value(node[key], rule, getattr(props, "resolve", _same))
     props.data = data
+
+
+def _same(value: Any) -> Any:
+    return value

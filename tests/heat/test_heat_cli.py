@@ -303,7 +303,7 @@ def test_name_missing_at_run_time_names_the_plugin_file(tmp_path):
     )  # fmt: skip
     assert result.exit_code == 1
     assert (
-        f"s CREATE_FAILED: Resource CREATE failed: MissingHeatName: resources.r: {plugin}: "
+        f"s CREATE_FAILED: Resource CREATE failed: MissingHeatName: resources.r: {plugin}:11: "
         f"heat.common.exception.NoSuchHeatThing {NOT_PROVIDED}; the plug-in needs it"
     ) in result.stdout
 

@@ -1,0 +1,273 @@
+"""The parts of Heat's engine API that Heat's own plug-ins use, imitated by the compat layer.
+
+Each fixture is a small plug-in of our own written against Heat's module
+names and using the same engine API as Heat's in-tree plug-ins (KeyPair's
+``__init__`` override, Delay's ``strict_validate``, ServerGroup's
+``is_version_supported``, translation ``RESOLVE``, heat_docker's ``''``
+default for a list).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from simulator.heat_compat import use_heat_plugins
+from simulator.store import Store
+from simulator.world import World
+
+ENGINE_API = textwrap.dedent(
+    '''
+    from heat.engine import attributes, properties, resource, translation
+
+
+    class Source(resource.Resource):
+        """Nothing but a reference id."""
+
+        def handle_create(self):
+            self.resource_id_set("src-" + self.name)
+
+
+    class Overridden(resource.Resource):
+        """Overrides __init__ with Heat's three arguments, as KeyPair does."""
+
+        properties_schema = {"peer": properties.Schema(properties.Schema.STRING, "A peer.")}
+        attributes_schema = {"seen": attributes.Schema("What the plug-in saw.")}
+
+        def __init__(self, name, json_snippet, stack):
+            super().__init__(name, json_snippet, stack)
+            self.made_by_override = True
+
+        def handle_create(self):
+            self.resource_id_set("ovr")
+            self.data_set("seen", self.properties["peer"])
+
+        def _resolve_attribute(self, name):
+            return self.data().get(name)
+
+
+    class Looker(resource.Resource):
+        """Reads the stack as Heat plug-ins do."""
+
+        properties_schema = {"peer": properties.Schema(properties.Schema.STRING, "A peer.")}
+        attributes_schema = {"seen": attributes.Schema("What it saw.", type=attributes.Schema.MAP)}
+
+        def handle_create(self):
+            stack = self.stack
+            peer = stack.resource_by_refid(self.properties["peer"])
+            seen = {
+                "strict": stack.strict_validate,
+                "names": sorted(stack),
+                "count": len(stack),
+                "has_src": "src" in stack,
+                "src_type": stack["src"].type(),
+                "peer": peer.name if peer is not None else None,
+                "nobody": stack.resource_by_refid("no-such-ref"),
+                "timeout": stack.timeout_secs(),
+            }
+            self.resource_id_set("looker")
+            self.data_set("seen", seen)
+
+        def _resolve_attribute(self, name):
+            return self.data().get(name)
+
+
+    class Versioned(resource.Resource):
+        """Asks its client plug-in for microversions, as ServerGroup does."""
+
+        default_client_name = "nova"
+        attributes_schema = {"seen": attributes.Schema("What it saw.", type=attributes.Schema.MAP)}
+
+        def handle_create(self):
+            plugin = self.client_plugin()
+            self.resource_id_set("v")
+            self.data_set(
+                "seen",
+                {
+                    "old": plugin.is_version_supported("2.1"),
+                    "future": plugin.is_version_supported("99.0"),
+                    "nova": type(self.nova()).__name__ == type(self.client("nova")).__name__,
+                    "neutron": self.neutron() is not None,
+                    "ignored": self._ignores(plugin),
+                },
+            )
+
+        def _ignores(self, plugin):
+            gone = self.client().servers.get  # the fake cloud's not-found, as a client raises it
+            with plugin.ignore_not_found:
+                gone("no-such-server")
+            try:
+                gone("no-such-server")
+            except Exception as ex:
+                plugin.ignore_not_found(ex)
+            with plugin.ignore_conflict_and_not_found:
+                gone("no-such-server")
+            return True
+
+        def _resolve_attribute(self, name):
+            return self.data().get(name)
+
+
+    class Finder:
+        """Stands for a client plug-in with a finder, as the rule's client_plugin."""
+
+        def find_id(self, entity, value):
+            return f"{entity}-id-of-{value}"
+
+
+    class Resolving(resource.Resource):
+        """Resolves a name to an id with a RESOLVE translation rule."""
+
+        properties_schema = {"net": properties.Schema(properties.Schema.STRING, "A network.")}
+        attributes_schema = {"seen": attributes.Schema("The resolved network.")}
+
+        def translation_rules(self, props):
+            return [
+                translation.TranslationRule(
+                    props,
+                    translation.TranslationRule.RESOLVE,
+                    ["net"],
+                    client_plugin=Finder(),
+                    finder="find_id",
+                    entity="network",
+                )
+            ]
+
+        def handle_create(self):
+            self.resource_id_set("res")
+            self.data_set("seen", self.properties["net"])
+
+        def _resolve_attribute(self, name):
+            return self.data().get(name)
+
+
+    class EmptyListDefault(resource.Resource):
+        """A list whose default is '' (as contrib heat_docker's ``links``)."""
+
+        properties_schema = {
+            "links": properties.Schema(properties.Schema.LIST, "Links.", default=""),
+        }
+        attributes_schema = {"links": attributes.Schema("The links.", type=attributes.Schema.LIST)}
+
+        def handle_create(self):
+            self.resource_id_set("e")
+            self.data_set("links", self.properties["links"])
+
+        def _resolve_attribute(self, name):
+            return self.data().get(name)
+
+
+    def resource_mapping():
+        return {
+            "Test::HeatApi::Source": Source,
+            "Test::HeatApi::Overridden": Overridden,
+            "Test::HeatApi::Looker": Looker,
+            "Test::HeatApi::Versioned": Versioned,
+            "Test::HeatApi::Resolving": Resolving,
+            "Test::HeatApi::EmptyListDefault": EmptyListDefault,
+        }
+    '''
+)
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Any:
+    path = tmp_path / "engine_api.py"
+    path.write_text(ENGINE_API, encoding="utf-8")
+    w = World(Store(":memory:"), seed=3)
+    report = use_heat_plugins(w, path)
+    assert not report.errors, report.errors
+    yield w
+    w.close()
+
+
+def _create(world: Any, resources: dict[str, Any]) -> Any:
+    template = {"heat_template_version": "2018-08-31", "resources": resources}
+    template["outputs"] = {
+        name: {"value": {"get_attr": [name, "seen"]}} for name in resources if name not in ("src",)
+    }
+    stack = world.create_stack("s", template, disable_rollback=True)
+    assert (stack.action, stack.status) == ("CREATE", "COMPLETE"), stack.status_reason
+    return {o["output_key"]: o.get("output_value") for o in stack.outputs()}
+
+
+def test_init_override_without_resolver_gets_resolved_properties(world: Any) -> None:
+    outputs = _create(
+        world,
+        {
+            "src": {"type": "Test::HeatApi::Source"},
+            "ovr": {
+                "type": "Test::HeatApi::Overridden",
+                "properties": {"peer": {"get_resource": "src"}},
+            },
+        },
+    )
+    assert outputs["ovr"] == "src-src"
+    assert world.delete_stack("s").status == "COMPLETE"
+
+
+def test_stack_view_has_strict_validate_refid_lookup_and_iteration(world: Any) -> None:
+    outputs = _create(
+        world,
+        {
+            "src": {"type": "Test::HeatApi::Source"},
+            "look": {
+                "type": "Test::HeatApi::Looker",
+                "properties": {"peer": {"get_resource": "src"}},
+            },
+        },
+    )
+    assert outputs["look"] == {
+        "strict": True,
+        "names": ["look", "src"],
+        "count": 2,
+        "has_src": True,
+        "src_type": "Test::HeatApi::Source",
+        "peer": "src",
+        "nobody": None,
+        "timeout": 3600,
+    }
+
+
+def test_client_plugin_answers_is_version_supported(world: Any) -> None:
+    outputs = _create(world, {"v": {"type": "Test::HeatApi::Versioned"}})
+    assert outputs["v"] == {
+        "old": True,
+        "future": False,
+        "nova": True,
+        "neutron": True,
+        "ignored": True,
+    }
+
+
+def test_translation_resolve_replaces_the_value_with_the_finders_answer(world: Any) -> None:
+    outputs = _create(
+        world,
+        {"res": {"type": "Test::HeatApi::Resolving", "properties": {"net": "public"}}},
+    )
+    assert outputs["res"] == "network-id-of-public"
+
+
+def test_empty_string_default_of_a_list_is_accepted_and_reads_empty(world: Any) -> None:
+    stack = world.create_stack(
+        "s",
+        {
+            "heat_template_version": "2018-08-31",
+            "resources": {"e": {"type": "Test::HeatApi::EmptyListDefault"}},
+            "outputs": {"links": {"value": {"get_attr": ["e", "links"]}}},
+        },
+        disable_rollback=True,
+    )
+    assert (stack.action, stack.status) == ("CREATE", "COMPLETE"), stack.status_reason
+    assert stack.outputs()[0]["output_value"] == []
+
+
+def test_default_that_breaks_a_constraint_is_still_rejected() -> None:
+    from sdk import constraints, exception
+    from simulator.heat_compat._shims import PropertiesSchema
+
+    with pytest.raises(exception.InvalidSchemaError, match="Invalid default"):
+        PropertiesSchema("List", default="", constraints=[constraints.Length(min=1)])
