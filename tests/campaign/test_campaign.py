@@ -178,7 +178,7 @@ def test_the_command_line_prints_findings_and_exits_1(tmp_path):
             "json",
         ],
     )
-    assert ok.exit_code == 0 and json.loads(ok.output)["passed"] == 3
+    assert ok.exit_code == 0 and json.loads(ok.stdout)["passed"] == 3
 
 
 def test_ray_finds_what_the_local_backend_finds():
