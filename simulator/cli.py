@@ -67,7 +67,10 @@ class _Group(click.Group):
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
         except Exception as ex:
+            from simulator import masking
+
             if _debug(ctx):
+                masking.scrub_exception(ex)
                 raise
             from simulator.clock import SimulationDeadlock
 
@@ -75,7 +78,7 @@ class _Group(click.Group):
                 message = str(ex)
             else:
                 message = f"internal error: {type(ex).__name__}: {ex} (run with --debug)"
-            click.echo(f"plugsim: error: {_one_line(message)}", err=True)
+            click.echo(f"plugsim: error: {_one_line(masking.scrub(message))}", err=True)
             ctx.exit(1)
 
 
@@ -191,7 +194,8 @@ def format_option(
 
 
 def emit_rows(rows: list[dict[str, Any]], columns: Sequence[str], fmt: str) -> None:
-    """Print rows as a table, JSON or YAML."""
+    """Print rows as a table, JSON or YAML (secrets scrubbed, :mod:`simulator.masking`)."""
+    rows = _scrubbed(rows)
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2, sort_keys=False, default=str))
         return
@@ -208,7 +212,8 @@ def emit_rows(rows: list[dict[str, Any]], columns: Sequence[str], fmt: str) -> N
 
 
 def emit_mapping(data: dict[str, Any], fmt: str) -> None:
-    """Print one record as a two-column table, JSON or YAML."""
+    """Print one record as a two-column table, JSON or YAML (secrets scrubbed)."""
+    data = _scrubbed(data)
     if fmt in ("json", "yaml"):
         if fmt == "json":
             click.echo(json.dumps(data, indent=2, default=str))
@@ -220,6 +225,12 @@ def emit_mapping(data: dict[str, Any], fmt: str) -> None:
         for k, v in data.items()
     ]
     emit_rows(rows, ["Field", "Value"], "table")
+
+
+def _scrubbed(value: Any) -> Any:
+    from simulator import masking
+
+    return masking.scrub_data(value)
 
 
 def _plain(value: Any) -> Any:
@@ -238,6 +249,7 @@ def progress_listener(fmt: str = "table") -> Callable[[Any], None] | None:
     if fmt in ("json", "yaml"):
         return None
     from simulator.events import format_event
+    from simulator.masking import scrub
 
     if sys.stderr.isatty():
         from rich.console import Console
@@ -246,12 +258,13 @@ def progress_listener(fmt: str = "table") -> Callable[[Any], None] | None:
         styles = {"COMPLETE": "green", "FAILED": "bold red", "IN_PROGRESS": "yellow"}
 
         def show(ev: Any) -> None:
-            console.print(format_event(ev), style=styles.get(ev.status), markup=False)
+            line = scrub(format_event(ev))
+            console.print(line, style=styles.get(ev.status), markup=False)
 
         return show
 
     def plain(ev: Any) -> None:
-        click.echo(format_event(ev), err=True)
+        click.echo(scrub(format_event(ev)), err=True)
 
     return plain
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import click
 
+from simulator import masking
 from simulator.cli import Options, environment_options, parse_parameters, progress_listener
 
 pass_options = click.make_pass_decorator(Options)
@@ -79,8 +80,8 @@ def simulate(
             strict_lifecycle=strict_lifecycle,
         )
     if fmt == "json":
-        click.echo(json.dumps(report.to_dict(), indent=2, default=str))
+        click.echo(json.dumps(masking.scrub_data(report.to_dict()), indent=2, default=str))
     else:
-        click.echo(report.to_text(), nl=False)
+        click.echo(masking.scrub(report.to_text()), nl=False)
     if not report.ok:
         raise click.exceptions.Exit(1)

@@ -16,6 +16,7 @@ from typing import Any
 
 from sdk import attributes, constraints, exception, properties, support
 from sdk.resource import Resource
+from simulator import masking
 
 __all__ = ["Delay", "RandomString", "Value", "derived_random"]
 
@@ -270,15 +271,31 @@ class RandomString(Resource):
         return "".join(chars)
 
     def handle_create(self) -> None:
-        """Draw the string and keep it as the resource id and in the resource data."""
+        """Draw the string and keep it in the resource data.
+
+        As in Heat, the resource id is the physical resource name, not the
+        string, so the secret never shows in event and resource lists; the
+        string is remembered as a secret (:mod:`simulator.masking`).
+        """
         self.validate()
         value = self.generate()
+        masking.remember(value)
         self.data_set("value", value)
-        self.resource_id_set(value)
+        self.resource_id_set(self.physical_resource_name())
+
+    def _value(self) -> Any:
+        value = self.data().get("value")
+        masking.remember(value)
+        return value
+
+    def get_reference_id(self) -> str:
+        """For ``get_resource``: the string itself (the name before it is drawn)."""
+        value = self._value() if self.resource_id is not None else None
+        return str(value) if value is not None else super().get_reference_id()
 
     def _resolve_attribute(self, name: str) -> Any:
         if name == "value":
-            return self.data().get("value")
+            return self._value()
         return None
 
 
