@@ -66,6 +66,9 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
+        except KeyboardInterrupt:
+            click.echo("plugsim: interrupted: the running action was cancelled and saved", err=True)
+            ctx.exit(130)
         except Exception as ex:
             from simulator import masking
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sdk import exception
+from sdk import _escapes, exception
 from simulator.events import Event
 from simulator.lifecycle_view import LifecycleStack, changed_field, stack_data
 
@@ -345,7 +345,12 @@ def _call(
             if inspect.iscoroutine(result):
                 result.close()
             return f"{method} returned an awaitable; lifecycle plug-in methods are synchronous"
-    except Exception as ex:
+    except BaseException as ex:
+        contained = _escapes.contain(ex, entry.plugin, method)
+        if contained is not None:
+            return str(contained)
+        if not isinstance(ex, Exception):
+            raise
         return _describe(ex) if not str(ex) or method == "do_post_op" else str(ex)
     if strict:
         for label, obj, old in (("stack", view, before[0]), ("current_stack", current, before[1])):

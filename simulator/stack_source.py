@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 CONFIG_NAME = "plugsim.yaml"
 
 
-CONFIG_KEYS = ("lifecycle_plugins", "plugin_dirs")
+CONFIG_KEYS = ("lifecycle_plugins", "plugin_dirs", "handler_wall_limit")
 
 
 def read_config(template_dir: Path) -> dict[str, Any]:
@@ -76,6 +76,10 @@ def read_config(template_dir: Path) -> dict[str, Any]:
         )
     if specs:
         out["lifecycle_plugins"] = list(specs)
+    if data.get("handler_wall_limit") is not None:
+        from simulator.watchdog import check_limit
+
+        out["handler_wall_limit"] = check_limit(data["handler_wall_limit"], str(path))
     return out
 
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any, TypeVar
 
 from sdk import exception
 from sdk.clients import ClientPlugin
+from simulator import watchdog
 from simulator.clock import VirtualClock, VirtualTimeEventLoop
 from simulator.events import Event
 from simulator.lifecycle import CONFIG_KEY, LifecycleRegistry, read_config
@@ -67,8 +69,16 @@ class World(StackAPI):
         entry_points: bool = True,
         lifecycle_plugins: Iterable[Any] = (),
         strict_lifecycle: bool = False,
+        handler_wall_limit: float | None = None,
     ) -> None:
+        #: wall seconds a plug-in call may take before it is stopped (:mod:`simulator.watchdog`)
+        self.handler_wall_limit = (
+            None
+            if handler_wall_limit is None
+            else watchdog.check_limit(handler_wall_limit, "World(handler_wall_limit=...)")
+        )
         self.store = store if store is not None else Store()
+        self._configured_limit = self.store.get_meta(watchdog.CONFIG_KEY)
         stored_seed = self.store.get_meta("seed")
         if stored_seed is not None and seed is not None and int(seed) != int(stored_seed):
             raise exception.ConfigurationError(
@@ -185,14 +195,26 @@ class World(StackAPI):
         run_id = self.store.start_run(stack_id, action, self.seed, self.clock.now())
         self.store.set_meta("engine_pid", os.getpid())
         outcome = "error"
+        guard = watchdog.Watchdog(self.loop, self.wall_limit, lambda: watchdog.cancel_running(self))
         try:
-            result = self.loop.run_until_complete(coro_factory())
+            with guard:
+                result = self.loop.run_until_complete(coro_factory())
             outcome = "done"
             return result
         finally:
             self.store.set_meta("engine_pid", None)
             self.store.finish_run(run_id, self.clock.now(), outcome)
             self.save()
+            if guard.interrupted and outcome == "done":
+                raise KeyboardInterrupt  # Ctrl-C: the cancelled action is committed; stop
+
+    def wall_limit(self) -> float:
+        """The wall seconds one plug-in call may take: the option, ``plugsim.yaml`` or 60."""
+        if self.handler_wall_limit is not None:
+            return self.handler_wall_limit
+        if self._configured_limit is not None:
+            return float(self._configured_limit)
+        return watchdog.DEFAULT_WALL_LIMIT
 
     # -- stacks ---------------------------------------------------------------
 
@@ -281,13 +303,21 @@ class World(StackAPI):
         plugin_dirs: Iterable[str | os.PathLike[str]] = (),
     ) -> StackSource:
         """Build a :class:`StackSource` from a template path or dict and env paths/dicts."""
-        return StackSource.load(
+        source = StackSource.load(
             template,
             environment,
             parameters,
             files=files,
             plugin_dirs=[*self.registry.plugin_dirs, *plugin_dirs],
         )
+        if source.base_dir:
+            from simulator.stack_source import read_config as read_project_config
+
+            limit = read_project_config(Path(source.base_dir)).get(watchdog.CONFIG_KEY)
+            if limit is not None:
+                self.store.set_meta(watchdog.CONFIG_KEY, limit)
+                self._configured_limit = limit
+        return source
 
 
 def _check_tags(tags: Iterable[str]) -> list[str]:
