@@ -12,8 +12,9 @@ be rebuilt even if the file later changes.
 **Project configuration.** When a template file has a ``plugsim.yaml`` next
 to it, its ``plugin_dirs`` (paths relative to that file) are added to the
 stack's plug-in directories and its ``lifecycle_plugins`` (``module:Class``
-strings) run around that stack's actions. This is how the bundled examples
-run with no extra flags.
+strings) run around that stack's actions; its ``handler_wall_limit`` (wall
+seconds, see :mod:`simulator.watchdog`) is kept with the world. This is how
+the bundled examples run with no extra flags.
 """
 
 from __future__ import annotations

@@ -234,3 +234,22 @@ def test_ctrl_c_cancels_the_running_action_and_commits(plugin_dir, tmp_path):
         stack = world.get_stack("s")
         assert stack.state == "CREATE_FAILED"
         assert all(r.status != "IN_PROGRESS" for r in stack.resources.values())
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_during_an_update_rolls_it_back_like_stack_cancel(plugin_dir):
+    import threading
+
+    with World(plugin_dirs=[plugin_dir]) as world:
+        world.create_stack("s", template("fine"))
+        timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                world.update_stack("s", template("sleep"))  # how changes: replaced, sleeps
+        finally:
+            timer.cancel()
+        stack = world.get_stack("s")
+        assert stack.state == "ROLLBACK_COMPLETE", stack.status_reason
+        assert all(r.status != "IN_PROGRESS" for r in stack.all_resources())
+        assert stack.resources["bad"].properties["how"] == "fine"
