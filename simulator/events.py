@@ -15,6 +15,9 @@ from typing import Any
 
 from simulator.masking import BOOK
 
+#: The secret values themselves (a set: testing it costs no Python call per event).
+_SECRETS = BOOK.secrets
+
 #: The resource type recorded for stack-level events (as Heat does).
 STACK_TYPE = "OS::Heat::Stack"
 
@@ -41,7 +44,7 @@ class Event:
 
     def __post_init__(self) -> None:
         """Mask the secrets this process knows in the reason (:mod:`simulator.masking`)."""
-        if BOOK and isinstance(self.reason, str):
+        if _SECRETS and isinstance(self.reason, str):
             object.__setattr__(self, "reason", BOOK.scrub(self.reason))
 
     @property

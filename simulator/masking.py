@@ -44,6 +44,11 @@ class SecretBook:
         self._secrets: set[str] = set()
         self._pattern: re.Pattern[str] | None = None
 
+    @property
+    def secrets(self) -> set[str]:
+        """The remembered values (the live set; never reassigned)."""
+        return self._secrets
+
     def __bool__(self) -> bool:
         """True when there is at least one secret to scrub."""
         return bool(self._secrets)
