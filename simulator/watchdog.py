@@ -130,6 +130,8 @@ class Watchdog:
         self._flagged: tuple[FrameType, str] | None = None
         self._unsafe = 0
         self._saved: dict[int, Any] = {}
+        #: (frame id, beat) already interrupted asynchronously (another thread: once per call)
+        self._raised: tuple[int, int] | None = None
 
     # -- entering and leaving ------------------------------------------------
 
@@ -157,6 +159,8 @@ class Watchdog:
         for signum, handler in self._saved.items():
             signal.signal(signum, handler)
         self._saved.clear()
+        if self._raised is not None:
+            _clear_pending(self._target)  # never let a late interrupt reach the caller
 
     def _install(self, signum: int, handler: Any) -> None:
         try:
@@ -179,18 +183,23 @@ class Watchdog:
                 seen, since, self._flagged = key, now, None
                 continue
             if self.limit and now - since > self.limit and found is not None:
-                self._fire(found)
+                self._fire(found, key)
 
     def _message(self, label: str) -> str:
         who, method = label.rsplit("|", 1)
         return f"plug-in {who} did not return from {method} within {self.limit:g} s of wall time"
 
-    def _fire(self, found: tuple[FrameType, str]) -> None:
+    def _fire(self, found: tuple[FrameType, str], key: tuple[int, int]) -> None:
         self._flagged = found
         if self._main and INTERRUPT_SIGNAL is not None and INTERRUPT_SIGNAL in self._saved:
+            # the handler checks the call is still the flagged one: safe to repeat
             signal.pthread_kill(self._target, INTERRUPT_SIGNAL)
             return
-        _raise_in_thread(self._target, self._message(found[1]))
+        if self._raised != key:
+            # an asynchronous exception lands wherever the thread is next: raise it once
+            # per stuck call, so a second one cannot hit the engine handling the first
+            self._raised = key
+            _raise_in_thread(self._target, self._message(found[1]))
 
     # -- signal handlers (main thread) -------------------------------------------
 
@@ -243,6 +252,12 @@ def _raise_in_thread(ident: int, message: str) -> None:
 
     cls = type("WallClockInterrupt", (WallClockInterrupt,), {"reason": message})
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(cls))
+
+
+def _clear_pending(ident: int) -> None:
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)
 
 
 def cancel_running(world: Any) -> None:

@@ -253,3 +253,24 @@ def test_ctrl_c_during_an_update_rolls_it_back_like_stack_cancel(plugin_dir):
         assert stack.state == "ROLLBACK_COMPLETE", stack.status_reason
         assert all(r.status != "IN_PROGRESS" for r in stack.all_resources())
         assert stack.resources["bad"].properties["how"] == "fine"
+
+
+def test_a_busy_handler_is_stopped_off_the_main_thread_too(plugin_dir):
+    import threading
+
+    box = {}
+
+    def work():
+        with World(plugin_dirs=[plugin_dir], handler_wall_limit=0.3) as world:
+            stack = world.create_stack("s", template("busy"))
+            box["state"] = stack.state
+            box["reason"] = stack.resources["bad"].status_reason
+            box["others"] = [r.status for r in stack.resources.values()]
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive()
+    assert box["state"] == "CREATE_FAILED"
+    assert "did not return from handle_create within 0.3 s" in box["reason"]
+    assert "IN_PROGRESS" not in box["others"]
