@@ -146,6 +146,9 @@ def main(
         heat_plugins=list(heat_plugins),
     )
     ctx.with_resource(ctx.obj.heat_options())
+    from simulator.masking import collecting_generated
+
+    ctx.with_resource(collecting_generated())
 
 
 # -- shared helpers ------------------------------------------------------------------

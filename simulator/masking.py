@@ -15,7 +15,9 @@ rules:
   progress lines, tables and reports (:func:`scrub`, :func:`scrub_data`,
   :func:`scrub_exception`). Values shorter than :data:`MIN_SCRUB_LENGTH`
   characters are not scrubbed from free text (a hidden ``"1"`` would mangle
-  every number); they are still masked structurally.
+  every number); they are still masked structurally. Generated secrets are
+  collected while a command runs (library use keeps only hidden parameter
+  values), and a process keeps at most :data:`MAX_SECRETS` of them.
 
 Stack outputs are left as the template says (Heat shows them too): an output
 that returns a secret is the template author's decision. ``stack output
@@ -26,13 +28,17 @@ output values.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 #: What a hidden value shows as (Heat's mask).
 MASK = "******"
 #: Free text is scrubbed only of secrets at least this long.
 MIN_SCRUB_LENGTH = 4
+#: The most secrets a process keeps (the oldest are forgotten first): a bound on the
+#: cost of scrubbing in long-lived processes (test suites), never reached by one command.
+MAX_SECRETS = 256
 #: Keys whose values :func:`scrub_data` leaves alone by default (stack outputs).
 OUTPUT_KEYS = frozenset({"output_value"})
 
@@ -42,7 +48,12 @@ class SecretBook:
 
     def __init__(self) -> None:
         self._secrets: set[str] = set()
+        self._order: list[str] = []
         self._pattern: re.Pattern[str] | None = None
+        #: whether generated secrets (RandomString values) are collected: on while a
+        #: command runs (:func:`collecting_generated`), off for library use, where
+        #: thousands of generated strings would only slow every event down
+        self.generated = False
 
     @property
     def secrets(self) -> set[str]:
@@ -62,11 +73,15 @@ class SecretBook:
         for text in _texts(value):
             if len(text) >= MIN_SCRUB_LENGTH and text not in self._secrets:
                 self._secrets.add(text)
+                self._order.append(text)
+                if len(self._order) > MAX_SECRETS:
+                    self._secrets.discard(self._order.pop(0))
                 self._pattern = None
 
     def forget_all(self) -> None:
         """Forget every secret (tests)."""
         self._secrets.clear()
+        self._order.clear()
         self._pattern = None
 
     def scrub(self, text: str) -> str:
@@ -134,6 +149,23 @@ BOOK = SecretBook()
 def remember(value: Any) -> None:
     """Remember *value* as a secret of this process (see :class:`SecretBook`)."""
     BOOK.remember(value)
+
+
+def remember_generated(value: Any) -> None:
+    """Remember a generated secret (a RandomString value) while a command collects them."""
+    if BOOK.generated:
+        BOOK.remember(value)
+
+
+@contextmanager
+def collecting_generated() -> Iterator[None]:
+    """Collect generated secrets inside the block (the command line wraps each command)."""
+    before = BOOK.generated
+    BOOK.generated = True
+    try:
+        yield
+    finally:
+        BOOK.generated = before
 
 
 def scrub(text: str) -> str:

@@ -222,3 +222,20 @@ def test_mask_text_replaces_known_secrets_only():
 def test_mask_parameters_is_structural():
     masked = masking.mask_parameters({"a": "1", "b": "x"}, {"a"})
     assert masked == {"a": "******", "b": "x"}
+
+
+def test_the_book_keeps_a_bounded_number_of_secrets():
+    book = masking.SecretBook()
+    for i in range(masking.MAX_SECRETS + 10):
+        book.remember(f"secret-number-{i:04d}")
+    assert "secret-number-0000" not in book  # the oldest went first
+    assert f"secret-number-{masking.MAX_SECRETS + 9:04d}" in book
+    assert book.scrub("secret-number-0000") == "secret-number-0000"
+
+
+def test_generated_secrets_are_collected_only_while_a_command_runs():
+    masking.remember_generated("generated-outside-zzz")
+    assert "generated-outside-zzz" not in masking.BOOK
+    with masking.collecting_generated():
+        masking.remember_generated("generated-inside-zzz")
+    assert "generated-inside-zzz" in masking.BOOK

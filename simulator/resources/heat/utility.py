@@ -279,13 +279,13 @@ class RandomString(Resource):
         """
         self.validate()
         value = self.generate()
-        masking.remember(value)
+        masking.remember_generated(value)
         self.data_set("value", value)
         self.resource_id_set(self.physical_resource_name())
 
     def _value(self) -> Any:
         value = self.data().get("value")
-        masking.remember(value)
+        masking.remember_generated(value)
         return value
 
     def get_reference_id(self) -> str:
