@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from sdk import exception
+from sdk import _escapes, exception
 
 LOG = logging.getLogger("sdk.resource")
 
@@ -63,11 +63,26 @@ class Actor(Protocol):
 
 
 async def call(func: Callable[..., Any], *args: Any) -> Any:
-    """Call a sync or async plug-in method and return its (awaited) result."""
-    result = func(*args)
-    if inspect.isawaitable(result):
-        result = await result
+    """Call a sync or async plug-in method and return its (awaited) result.
+
+    What the plug-in raises past ``except Exception`` (``SystemExit`` ...) or
+    cannot render becomes :class:`sdk.exception.PluginAborted` (see
+    :mod:`sdk._escapes`).
+    """
+    try:
+        result = func(*args)
+        if inspect.isawaitable(result):
+            result = await result
+    except BaseException as ex:
+        contained = _escapes.contain(ex, getattr(func, "__self__", None), _method_name(func))
+        if contained is None:
+            raise
+        raise contained from ex
     return result
+
+
+def _method_name(func: Callable[..., Any]) -> str:
+    return str(getattr(func, "__name__", None) or type(func).__name__)
 
 
 def _accepts_one_argument(func: Callable[..., Any]) -> bool:
@@ -144,7 +159,7 @@ async def run_handler(
 
 def failure_reason(exc: BaseException) -> str:
     """Format an exception as a status reason: ``'<ExceptionClass>: <message>'``."""
-    return f"{type(exc).__name__}: {exc}"
+    return f"{type(exc).__name__}: {_escapes.safe_str(exc)}"
 
 
 def unwrap(exc: BaseException) -> BaseException:

@@ -158,6 +158,13 @@ class NotSupported(PlugsimError):
 # --- resource actions ------------------------------------------------------
 
 
+def _text_of(exc: BaseException) -> str:
+    try:
+        return str(exc)
+    except Exception:  # noqa: BLE001 - a plug-in exception whose __str__ fails
+        return "<message could not be rendered>"
+
+
 class ResourceFailure(PlugsimError):
     """A resource action failed; wraps the underlying exception."""
 
@@ -174,7 +181,7 @@ class ResourceFailure(PlugsimError):
         if isinstance(exception_or_error, BaseException):
             self.exc = exception_or_error
             self.error = type(exception_or_error).__name__
-            message = f"{self.error}: {exception_or_error}"
+            message = f"{self.error}: {_text_of(exception_or_error)}"
         else:
             self.exc = None
             self.error = ""
@@ -185,6 +192,16 @@ class ResourceFailure(PlugsimError):
         elif action is not None:
             prefix = f"{action}: "
         super().__init__(prefix + message)
+
+
+class PluginAborted(PlugsimError):
+    """A plug-in call ended abnormally: it exited, was interrupted or did not return in time.
+
+    Raised in place of ``SystemExit``/``KeyboardInterrupt``/``GeneratorExit``
+    from a plug-in, of an exception that cannot be rendered, and of the
+    engine's wall-clock watchdog stopping a handler; the message names the
+    plug-in and the method.
+    """
 
 
 class ResourceInError(PlugsimError):

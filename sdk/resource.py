@@ -11,7 +11,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from sdk import _actions, exception, rsrc_defn, transitions
+from sdk import _actions, _escapes, exception, rsrc_defn, transitions
 from sdk import attributes as attributes_mod
 from sdk import properties as properties_mod
 from sdk._attrs import AttributesMixin
@@ -301,8 +301,12 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
         except expected as ex:
             self.state_set(action, self.COMPLETE, str(ex))
             raise
-        except Exception as ex:
-            cause = _actions.unwrap(ex)
+        except BaseException as ex:
+            # SystemExit & co. escaping a plug-in outside a handler call: a failure too
+            contained = None if isinstance(ex, Exception) else _escapes.contain(ex, self, action)
+            if contained is None and not isinstance(ex, Exception):
+                raise
+            cause = _actions.unwrap(contained or ex)
             self.state_set(action, self.FAILED, _actions.failure_reason(cause))
             raise exception.ResourceFailure(cause, self, action) from cause
         else:

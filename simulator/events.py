@@ -13,6 +13,11 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from simulator.masking import BOOK
+
+#: The secret values themselves (a set: testing it costs no Python call per event).
+_SECRETS = BOOK.secrets
+
 #: The resource type recorded for stack-level events (as Heat does).
 STACK_TYPE = "OS::Heat::Stack"
 
@@ -36,6 +41,11 @@ class Event:
     status: str
     reason: str
     time: float
+
+    def __post_init__(self) -> None:
+        """Mask the secrets this process knows in the reason (:mod:`simulator.masking`)."""
+        if _SECRETS and isinstance(self.reason, str):
+            object.__setattr__(self, "reason", BOOK.scrub(self.reason))
 
     @property
     def state(self) -> str:

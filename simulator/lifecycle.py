@@ -39,7 +39,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sdk import exception
+from sdk import _escapes, exception
 from simulator.events import Event
 from simulator.heat_compat.lifecycle_import import (
     HEAT_ENTRY_POINT_GROUP,
@@ -350,7 +350,12 @@ def _call(
             if inspect.iscoroutine(result):
                 result.close()
             return f"{method} returned an awaitable; lifecycle plug-in methods are synchronous"
-    except Exception as ex:
+    except BaseException as ex:
+        contained = _escapes.contain(ex, entry.plugin, method)
+        if contained is not None:
+            return str(contained)
+        if not isinstance(ex, Exception):
+            raise
         return _describe(ex) if not str(ex) or method == "do_post_op" else str(ex)
     if strict:
         for label, obj, old in (("stack", view, before[0]), ("current_stack", current, before[1])):

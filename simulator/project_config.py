@@ -29,7 +29,9 @@ LIFECYCLE_PLUGINS = "lifecycle_plugins"
 #: The key listing a project's plug-in directories (relative to the file).
 PLUGIN_DIRS = "plugin_dirs"
 #: Every key the file may set.
-CONFIG_KEYS = (LIFECYCLE_PLUGINS, PLUGIN_DIRS, LIMITS_KEY)
+#: wall seconds one plug-in call may take (:mod:`simulator.watchdog`); kept with the world
+HANDLER_WALL_LIMIT = "handler_wall_limit"
+CONFIG_KEYS = (LIFECYCLE_PLUGINS, PLUGIN_DIRS, LIMITS_KEY, HANDLER_WALL_LIMIT)
 
 
 def read_config(template_dir: Path) -> dict[str, Any]:
@@ -73,7 +75,18 @@ def read_config(template_dir: Path) -> dict[str, Any]:
     if specs:
         out["lifecycle_plugins"] = list(specs)
     out.update(read_config_limits(data, path))
+    if data.get(HANDLER_WALL_LIMIT) is not None:
+        out[HANDLER_WALL_LIMIT] = check_wall_limit(data[HANDLER_WALL_LIMIT], str(path))
     return out
+
+
+def check_wall_limit(value: Any, where: str) -> float:
+    """*value* as a positive number of seconds (``handler_wall_limit``), or an error naming *where*."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise exception.ConfigurationError(
+            f"{where}: {HANDLER_WALL_LIMIT} must be a positive number of seconds, not {value!r}"
+        )
+    return float(value)
 
 
 def lifecycle_specs(template_dir: str | os.PathLike[str]) -> list[str]:

@@ -30,17 +30,24 @@ import os
 import re
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any, TypeVar
 
 from sdk import exception
 from sdk.clients import ClientPlugin
+from simulator import watchdog
 from simulator.backend import DEFAULT_BACKEND, CloudBackend, load_backend, restore_backend
 from simulator.clock import VirtualClock, VirtualTimeEventLoop
 from simulator.events import STACK_TYPE, Event
 from simulator.lifecycle import LifecycleRegistry, cancel_quietly
 from simulator.limits import DEFAULTS, Limits
 from simulator.nested_stacks import EngineNestedStacks
-from simulator.project_config import LIFECYCLE_PLUGINS, lifecycle_specs
+from simulator.project_config import (
+    HANDLER_WALL_LIMIT,
+    LIFECYCLE_PLUGINS,
+    check_wall_limit,
+    lifecycle_specs,
+)
 from simulator.rng import SeededRNG, derive_seed
 from simulator.stack import Stack
 from simulator.stack_api import StackAPI
@@ -89,6 +96,7 @@ class World(StackAPI):
         command: str | None = None,
         on_wait: Callable[[str], None] | None = None,
         limits: Limits | None = None,
+        handler_wall_limit: float | None = None,
     ) -> None:
         """Open (or start) the world kept in *store* (default: a new in-memory one).
 
@@ -106,7 +114,14 @@ class World(StackAPI):
         #: the :class:`simulator.limits.Limits` of this engine (a project's plugsim.yaml
         #: may change them for its stacks)
         self.limits = limits or DEFAULTS
+        #: wall seconds a plug-in call may take before it is stopped (:mod:`simulator.watchdog`)
+        self.handler_wall_limit = (
+            None
+            if handler_wall_limit is None
+            else check_wall_limit(handler_wall_limit, "World(handler_wall_limit=...)")
+        )
         self.store = store if store is not None else Store()
+        self._configured_limit = self.store.get_meta(HANDLER_WALL_LIMIT)
         self.readonly = readonly
         self.durability = durability
         self.recovered: list[Event] = []
@@ -382,13 +397,27 @@ class World(StackAPI):
         """Run a coroutine on the world's virtual-time loop, recording the run and its seed."""
         run_id = self.store.start_run(stack_id, action, self.seed, self.clock.now())
         outcome = "error"
+        guard = watchdog.Watchdog(
+            self.loop, self.plugin_wall_limit, lambda: watchdog.cancel_running(self)
+        )
         try:
-            result = self.loop.run_until_complete(coro_factory())
+            with guard:
+                result = self.loop.run_until_complete(coro_factory())
             outcome = "done"
             return result
         finally:
             self.store.finish_run(run_id, self.clock.now(), outcome)
             self.commit()
+            if guard.interrupted and outcome == "done":
+                raise KeyboardInterrupt  # Ctrl-C: the cancelled action is committed; stop
+
+    def plugin_wall_limit(self) -> float:
+        """The wall seconds one plug-in call may take: the option, ``plugsim.yaml`` or 60."""
+        if self.handler_wall_limit is not None:
+            return self.handler_wall_limit
+        if self._configured_limit is not None:
+            return float(self._configured_limit)
+        return watchdog.DEFAULT_WALL_LIMIT
 
     # -- stacks ---------------------------------------------------------------
 
@@ -491,7 +520,7 @@ class World(StackAPI):
         *project_plugins* false leaves out the plug-in directories of the
         template's ``plugsim.yaml`` (see :mod:`simulator.project_trust`).
         """
-        return StackSource.load(
+        source = StackSource.load(
             template,
             environment,
             parameters,
@@ -500,6 +529,14 @@ class World(StackAPI):
             limits=self.limits,
             project_plugins=project_plugins,
         )
+        if source.base_dir:
+            from simulator.project_config import read_config as read_project_config
+
+            limit = read_project_config(Path(source.base_dir)).get(HANDLER_WALL_LIMIT)
+            if limit is not None:
+                self.store.set_meta(HANDLER_WALL_LIMIT, limit)
+                self._configured_limit = limit
+        return source
 
 
 def _check_tags(tags: Iterable[str]) -> list[str]:

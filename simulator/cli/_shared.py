@@ -104,8 +104,14 @@ class PlugsimGroup(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
+        except KeyboardInterrupt:
+            click.echo("plugsim: interrupted: the running action was cancelled and saved", err=True)
+            ctx.exit(130)
         except Exception as ex:
+            from simulator import masking
+
             if _debug(ctx):
+                masking.scrub_exception(ex)
                 raise
             from simulator.clock import SimulationDeadlock
 
@@ -113,7 +119,7 @@ class PlugsimGroup(click.Group):
                 message = str(ex)
             else:
                 message = f"internal error: {type(ex).__name__}: {ex} (run with --debug)"
-            click.echo(f"plugsim: error: {_one_line(message)}", err=True)
+            click.echo(f"plugsim: error: {_one_line(masking.scrub(message))}", err=True)
             ctx.exit(1)
 
 
@@ -426,6 +432,12 @@ def _shown(key: str, value: Any, other: Callable[[Any], str] = str) -> str:
     return other(value)
 
 
+def _scrubbed(value: Any) -> Any:
+    from simulator import masking
+
+    return masking.scrub_data(value)
+
+
 def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str))
 
@@ -442,6 +454,7 @@ def progress_listener(fmt: str = "table") -> Callable[[Any], None] | None:
     if fmt != "table":
         return None
     from simulator.events import StackPaths, format_event
+    from simulator.masking import scrub
 
     paths = StackPaths()
 
@@ -452,11 +465,12 @@ def progress_listener(fmt: str = "table") -> Callable[[Any], None] | None:
         styles = {"COMPLETE": "green", "FAILED": "bold red", "IN_PROGRESS": "yellow"}
 
         def show(ev: Any) -> None:
-            console.print(format_event(ev, paths), style=styles.get(ev.status), markup=False)
+            line = scrub(format_event(ev, paths))
+            console.print(line, style=styles.get(ev.status), markup=False)
 
         return show
 
     def plain(ev: Any) -> None:
-        click.echo(format_event(ev, paths), err=True)
+        click.echo(scrub(format_event(ev, paths)), err=True)
 
     return plain

@@ -31,6 +31,7 @@ import click
 import yaml
 
 from sdk.exception import PlugsimError
+from simulator import masking
 from simulator.cli._shared import emit_rows
 from simulator.events import format_time
 
@@ -99,6 +100,7 @@ def _split_kwargs(names: list[str]) -> tuple[list[str], dict[str, Any]]:
 
 
 def _emit(data: Any, out: str) -> None:
+    data = masking.scrub_data(data)
     if out == "json":
         click.echo(json.dumps(data, indent=2, sort_keys=True, default=str))
     else:
@@ -321,6 +323,7 @@ def _run(what: str, names: list[str], opts: dict[str, Any]) -> None:
     harness = None
     try:
         world, harness = _open(opts)
+        _remember_secrets(harness)
         mark = harness.bus.mark()
         result = _dispatch(what, names, opts, harness)
         _emit(result, opts["out"])
@@ -329,23 +332,36 @@ def _run(what: str, names: list[str], opts: dict[str, Any]) -> None:
         raise
     except PlugsimError as ex:
         if opts["debug"]:
-            traceback.print_exc()
-        click.echo(f"Error: {ex}", err=True)
+            traceback.print_exception(masking.scrub_exception(ex))
+        click.echo(masking.scrub(f"Error: {ex}"), err=True)
         sys.exit(1)
     finally:
         if world is not None:
             world.close()
 
 
+def _remember_secrets(harness: Any) -> None:
+    """Make every secret setting of the providers and profiles a secret to scrub."""
+    from simulator.drivers._conformance_checks import secret_settings
+
+    cfg = harness.config
+    for alias in cfg.aliases():
+        for _, value in secret_settings(cfg.provider_settings(alias), alias):
+            masking.remember(value)
+    for name, profile in cfg.profiles.items():
+        for _, value in secret_settings(profile, name):
+            masking.remember(value)
+
+
 def _record_events(world: Any, harness: Any, mark: int, show: bool) -> None:
     fired = harness.bus.since(mark)
     history = world.store.get_meta("cloud_driver_events", []) or []
-    history.extend(e.to_dict() for e in fired)
+    history.extend(masking.scrub_data(e.to_dict()) for e in fired)
     world.store.set_meta("cloud_driver_events", history)
     if show:
         for event in fired:
-            data = json.dumps(event.data, sort_keys=True, default=str)
-            click.echo(f"{format_time(event.time)}  {event.tag}  {data}", err=True)
+            data = json.dumps(masking.scrub_data(event.data), sort_keys=True, default=str)
+            click.echo(masking.scrub(f"{format_time(event.time)}  {event.tag}  {data}"), err=True)
 
 
 @cloud.command("inventory")
@@ -367,7 +383,7 @@ def inventory(opts: dict[str, Any], fmt: str | None, show_all: bool) -> None:
         with World.open(opts["state"], seed=opts["seed"]) as world:
             items = [i.to_dict() for i in world.cloud.inventory() if show_all or not i.preseeded]
     except PlugsimError as ex:
-        click.echo(f"Error: {ex}", err=True)
+        click.echo(masking.scrub(f"Error: {ex}"), err=True)
         sys.exit(1)
     columns = ["service", "kind", "name", "id", "status"]
     fmt = fmt or opts["out"]

@@ -101,6 +101,9 @@ def main(
         world=world_file,
     )
     ctx.with_resource(ctx.obj.heat_options())
+    from simulator.masking import collecting_generated
+
+    ctx.with_resource(collecting_generated())
 
 
 main.add_command(stack)

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from simulator import masking
 from simulator.cli._shared import (
     Options,
     durability_option,
@@ -118,9 +119,9 @@ def simulate(
         if hasattr(listener, "close"):
             listener.close()
     if fmt == "json":
-        click.echo(json.dumps(report.to_dict(), indent=2, default=str))
+        click.echo(json.dumps(masking.scrub_data(report.to_dict()), indent=2, default=str))
     else:
-        click.echo(report.to_text(), nl=False)
+        click.echo(masking.scrub(report.to_text()), nl=False)
         if timeline:
             _print_timeline(report)
     if report_path:

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from sdk import exception
+from simulator import masking
 from simulator.cli._shared import (
     Options,
     durability_option,
@@ -61,7 +62,7 @@ def _finish(world: Any, stack: Any, fmt: str = "table") -> None:
     if data is not None:
         emit_mapping(data, fmt)
     else:
-        click.echo(f"{stack.name} {stack.state}: {stack.status_reason}")
+        click.echo(masking.scrub(f"{stack.name} {stack.state}: {stack.status_reason}"))
     if stack.status == "FAILED":
         raise click.exceptions.Exit(1)
 
@@ -77,10 +78,13 @@ def _stack_dict(stack: Any) -> dict[str, Any]:
         "updated_time": rec.updated,
         "timeout_mins": stack.timeout_mins,
         "disable_rollback": stack.disable_rollback,
-        "parameters": {
-            k: (str(v) if not isinstance(v, str) else v)
-            for k, v in sorted(stack.parameters.items())
-        },
+        "parameters": masking.mask_parameters(
+            {
+                k: (str(v) if not isinstance(v, str) else v)
+                for k, v in sorted(stack.parameters.items())
+            },
+            stack.definition.hidden_parameters,
+        ),
         "outputs": [
             {
                 "output_key": o["output_key"],
@@ -375,7 +379,7 @@ def restore(opts: Options, fmt: str, name: str, snapshot_id: str) -> None:
 def abandon(opts: Options, output_file: str | None, name: str) -> None:
     """Forget stack NAME, leaving its physical resources; print its data as JSON."""
     world = opts.open_world(**_lifecycle())
-    data = world.abandon_stack(name)
+    data = masking.mask_abandon(world.abandon_stack(name))
     world.close()
     text = json.dumps(data, indent=2, sort_keys=True, default=str)
     if output_file:
@@ -412,6 +416,8 @@ def adopt(
         data = json.loads(Path(adopt_file).read_text(encoding="utf-8"))
     except json.JSONDecodeError as ex:
         raise exception.PlugsimError(f"{adopt_file}: not valid JSON ({ex})") from None
+    if isinstance(data, dict):
+        data = masking.unmask_adopt(data)
     world = _open(opts, fmt)
     result = world.adopt_stack(
         name,

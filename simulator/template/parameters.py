@@ -20,6 +20,7 @@ from typing import Any
 
 from sdk import constraints as constr
 from sdk import exception
+from simulator import masking
 
 TYPES = ("string", "number", "json", "comma_delimited_list", "boolean")
 _SDK_TYPES = {
@@ -153,7 +154,7 @@ class ParamSchema:
         if self.label is not None:
             out["Label"] = self.label
         if self.has_default:
-            out["Default"] = self.default
+            out["Default"] = masking.MASK if self.hidden else self.default
         if self.immutable:
             out["Immutable"] = True
         if self.tags:
@@ -263,6 +264,21 @@ def parse_schema(
     return schema
 
 
+def _shown(schema: ParamSchema, raw: Any, ex: Exception) -> str:
+    """The message of a failed check, with a hidden parameter's value masked.
+
+    The value is masked wherever it is quoted, whatever its length, and by
+    value (:func:`simulator.masking.scrub`) when it is long enough.
+    """
+    text = str(ex)
+    if not schema.hidden:
+        return text
+    if isinstance(raw, str) and raw:
+        for quoted in (repr(raw), f'"{raw}"', f"'{raw}'"):
+            text = text.replace(quoted, f'"{masking.MASK}"')
+    return masking.scrub(text)
+
+
 class ParameterValues(Mapping[str, Any]):
     """The resolved values of a stack's parameters (pseudo parameters included)."""
 
@@ -304,11 +320,13 @@ class ParameterValues(Mapping[str, Any]):
             else:
                 missing.append(name)
                 continue
+            if schema.hidden:
+                masking.remember(raw)
             try:
                 values[name] = schema.check(raw, context)
             except ValueError as ex:
                 raise exception.StackValidationFailed(
-                    f'Parameter "{name}" is invalid (value {where}): {ex}',
+                    f'Parameter "{name}" is invalid (value {where}): {_shown(schema, raw, ex)}',
                     path=["parameters", name],
                     source=source,
                 ) from None

@@ -154,3 +154,27 @@ def test_state_comes_from_a_parent_group_when_not_given(configs, tmp_path):
     assert (tmp_path / "parent.db").exists()
     listed = yaml.safe_load(runner.invoke(main, [*base, "-Q"]).stdout)
     assert list(listed["my-do"]["digitalocean"]) == ["web1"]
+
+
+def test_driver_events_and_output_never_show_a_secret_setting(configs, write_driver, tmp_path):
+    from tests.drivers.conftest import BUNDLED, TOKEN
+
+    source = BUNDLED.read_text()
+    old = '{"kwargs": __utils__["cloud.filter_event"]("requesting", kwargs, list(kwargs))}'
+    assert old in source
+    leaky = write_driver(
+        "leaky",
+        source.replace(old, '{"kwargs": kwargs, "auth": _provider()["personal_access_token"]}'),
+    )
+    providers, profiles = configs
+    result = CliRunner().invoke(
+        cloud,
+        [
+            "--providers-config", str(providers), "--profiles-config", str(profiles),
+            "--state", str(tmp_path / "w.db"), "--driver", f"digitalocean={leaky}",
+            "-p", "do-small", "web1", "--events", "--out", "json",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "salt/cloud/web1/requesting" in result.stderr and "******" in result.stderr
+    assert TOKEN not in result.stdout + result.stderr

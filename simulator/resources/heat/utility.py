@@ -14,7 +14,7 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
-from sdk import attributes, constraints, exception, properties, support
+from sdk import attributes, constraints, exception, properties, secrets, support
 from sdk.resource import Resource
 
 __all__ = ["Delay", "RandomString", "Value", "derived_random"]
@@ -271,15 +271,31 @@ class RandomString(Resource):
         return "".join(chars)
 
     def handle_create(self) -> None:
-        """Draw the string and keep it as the resource id and in the resource data."""
+        """Draw the string and keep it in the resource data.
+
+        As in Heat, the resource id is the physical resource name, not the
+        string, so the secret never shows in event and resource lists; the
+        string is remembered as a secret (:mod:`sdk.secrets`).
+        """
         self.validate()
         value = self.generate()
+        secrets.remember_generated(value)
         self.data_set("value", value)
-        self.resource_id_set(value)
+        self.resource_id_set(self.physical_resource_name())
+
+    def _value(self) -> Any:
+        value = self.data().get("value")
+        secrets.remember_generated(value)
+        return value
+
+    def get_reference_id(self) -> str:
+        """For ``get_resource``: the string itself (the name before it is drawn)."""
+        value = self._value() if self.resource_id is not None else None
+        return str(value) if value is not None else super().get_reference_id()
 
     def _resolve_attribute(self, name: str) -> Any:
         if name == "value":
-            return self.data().get("value")
+            return self._value()
         return None
 
 
