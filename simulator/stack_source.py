@@ -23,16 +23,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from sdk import exception
 from simulator.limits import CONFIG_KEY as LIMITS_KEY
 from simulator.limits import DEFAULTS, Limits
 from simulator.project_config import CONFIG_NAME, PLUGIN_DIRS, read_config
 from simulator.project_trust import announce, untrusted_hint
-
-if TYPE_CHECKING:
-    pass
 
 
 class TypeLookups(Protocol):
