@@ -216,6 +216,30 @@ def environment_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     )(fn)
 
 
+def untrusted_template_options(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``-t/--template``, the environment options and ``--trust-project`` of the ``template``
+    commands, which look at a template of unknown origin (*verb*: what the command does)."""
+
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn = click.option(
+            "--trust-project",
+            is_flag=True,
+            help="Load the plug-ins the plugsim.yaml next to the template lists (plugin_dirs); "
+            f"without it, {verb} runs no project code.",
+        )(fn)
+        fn = environment_options(fn)
+        return click.option(
+            "-t",
+            "--template",
+            "template_path",
+            required=True,
+            type=click.Path(dir_okay=False),
+            help="The HOT template.",
+        )(fn)
+
+    return decorate
+
+
 def world_option(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The ``--world FILE|PRESET`` option: what a new world's fake cloud holds before any call."""
     return click.option(

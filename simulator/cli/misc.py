@@ -11,9 +11,9 @@ from simulator.cli._shared import (
     Options,
     durability_option,
     emit_mapping,
-    environment_options,
     format_option,
     parse_parameters,
+    untrusted_template_options,
 )
 
 pass_options = click.make_pass_decorator(Options)
@@ -25,21 +25,7 @@ def template() -> None:
 
 
 @template.command("validate")
-@click.option(
-    "-t",
-    "--template",
-    "template_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="The HOT template.",
-)
-@environment_options
-@click.option(
-    "--trust-project",
-    is_flag=True,
-    help="Load the plug-ins the plugsim.yaml next to the template lists (plugin_dirs); "
-    "without it, validating runs no project code.",
-)
+@untrusted_template_options("validating")
 @format_option(default="yaml")
 @pass_options
 def validate(

@@ -11,7 +11,11 @@ from typing import Any
 
 import click
 
-from simulator.cli._shared import Options, environment_options, parse_parameters
+from simulator.cli._shared import (
+    Options,
+    parse_parameters,
+    untrusted_template_options,
+)
 
 pass_options = click.make_pass_decorator(Options)
 
@@ -58,21 +62,7 @@ def _render_graph(graph: Any, fmt: str | None, output: str | None) -> None:
 
 
 @click.command("graph")
-@click.option(
-    "-t",
-    "--template",
-    "template_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="The HOT template.",
-)
-@environment_options
-@click.option(
-    "--trust-project",
-    is_flag=True,
-    help="Load the plug-ins the plugsim.yaml next to the template lists (plugin_dirs); "
-    "without it, drawing runs no project code.",
-)
+@untrusted_template_options("drawing")
 @_graph_format_option
 @_output_option("Write the graph to this file instead of standard output.")
 @pass_options
