@@ -187,13 +187,14 @@ class StackDefinition:
                     self._check_refs(value, classes)
         for enabled, value in self._outputs.values():
             if enabled:
-                # Heat: an output naming a disabled resource is that output's error, not the stack's
-                self._check_refs(value, classes, disabled_ok=True)
+                # Heat: an output whose get_resource/Ref names a disabled resource fails on its
+                # own when read, but a get_attr of one is refused when the template is validated
+                self._check_refs(value, classes, disabled_ref_ok=True)
         self.dependencies().check_acyclic(source=self.template.source)
         self._conditions.values()
 
     def _check_refs(
-        self, value: Any, classes: Mapping[str, Any], *, disabled_ok: bool = False
+        self, value: Any, classes: Mapping[str, Any], *, disabled_ref_ok: bool = False
     ) -> None:
         for fn in functions_in(value):
             if isinstance(fn, (core.GetResource, core.GetAttr)) or (
@@ -211,7 +212,7 @@ class StackDefinition:
                         f'The resource "{target}" does not exist in the template', where
                     )
                 if not res.enabled:
-                    if disabled_ok:
+                    if disabled_ref_ok and not isinstance(fn, core.GetAttr):
                         continue
                     raise self.template.fail(
                         f'"{fn.fn_name}" refers to resource "{target}", which is disabled by '

@@ -155,6 +155,15 @@ def test_an_output_naming_a_disabled_resource_is_only_that_outputs_error(world):
         world.validate_template(broken)
 
 
+def test_an_output_get_attr_of_a_disabled_resource_is_the_templates_error(world):
+    # Heat's get_attr validates its resource (GetAttThenSelect.validate); get_resource does not
+    template = json.loads(json.dumps(DISABLED_OUTPUT))
+    template["outputs"]["bad"] = {"value": {"get_attr": ["a", "show"]}}
+    with pytest.raises(StackValidationFailed, match="disabled by its condition") as info:
+        world.validate_template(template)
+    assert info.value.path[:2] == ["outputs", "bad"]
+
+
 def test_stack_show_json_keeps_output_error(tmp_path):
     path = tmp_path / "t.yaml"
     path.write_text(json.dumps(DISABLED_OUTPUT))
