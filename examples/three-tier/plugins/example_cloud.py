@@ -176,10 +176,32 @@ class Volume(Resource):
             )
         return vol.status == "available"
 
+    def handle_delete(self):
+        # The block-storage service refuses to delete a volume that is still being created
+        # (a create that failed half-way leaves one): check_delete_complete waits, then deletes.
+        return self.resource_id
+
     def check_delete_complete(self, vol_id):
         if vol_id is None:
             return True
-        return _gone(self.client_plugin(), lambda: self.client().volumes.get(vol_id))
+        try:
+            vol = self.client().volumes.get(vol_id)
+        except Exception as ex:
+            self.client_plugin().ignore_not_found(ex)
+            return True
+        if vol.status in BUSY_VOLUME:
+            return False
+        if vol.status != "deleting":
+            try:
+                self.client().volumes.delete(vol_id)
+            except Exception as ex:
+                self.client_plugin().ignore_not_found(ex)
+                return True
+        return False
+
+
+#: Volume states the block-storage service refuses a delete in (they end on their own).
+BUSY_VOLUME = ("creating", "downloading", "attaching", "detaching", "extending")
 
 
 def resource_mapping():
