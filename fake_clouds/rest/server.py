@@ -96,16 +96,25 @@ class RestReport:
 
 def dialect_classes() -> dict[str, type[Dialect]]:
     """Return the built-in dialect classes by name."""
+    from fake_clouds.rest.cloudstack import CloudStack
     from fake_clouds.rest.digitalocean import DigitalOcean
     from fake_clouds.rest.hetzner import Hetzner
     from fake_clouds.rest.linode import Linode
     from fake_clouds.rest.openstack import OpenStackCompute
     from fake_clouds.rest.vultr import Vultr
 
-    return {cls.name: cls for cls in (DigitalOcean, Linode, OpenStackCompute, Hetzner, Vultr)}
+    classes = (DigitalOcean, Linode, OpenStackCompute, Hetzner, Vultr, CloudStack)
+    return {cls.name: cls for cls in classes}
 
 
-DIALECTS: tuple[str, ...] = ("digitalocean", "linode", "openstack", "hetzner", "vultr")
+DIALECTS: tuple[str, ...] = (
+    "digitalocean",
+    "linode",
+    "openstack",
+    "hetzner",
+    "vultr",
+    "cloudstack",
+)
 
 
 class RestServer:
@@ -249,7 +258,7 @@ class RestServer:
 
     def _serve(self, dialect: Dialect, req: Request) -> Any:
         start = self.cloud.now()
-        found = dialect.match(req.method, req.path)
+        found = dialect.match(req.method, dialect.route_path(req))
         route_name = found[0].name if found else None
         missing = None
         op = None
@@ -263,7 +272,7 @@ class RestServer:
                 self._charge(dialect, "unauthorized")
                 reply = dialect.unauthorized()
             elif found is None or missing is not None:
-                self._unserved[(dialect.name, req.method, req.url.split("?", 1)[0])] += 1
+                self._unserved[(dialect.name, req.method, dialect.endpoint(req))] += 1
                 self._charge(dialect, "unserved")
                 reply = dialect.unserved(req)
             else:

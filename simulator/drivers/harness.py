@@ -171,7 +171,8 @@ class DriverHarness:
         self.strict_auth = strict_auth or None
         self.accepted_tokens: list[str] = []
         if rest:
-            self.rest = cloud.serve_rest(self.mock, tokens=rest_tokens, base_urls=rest_base_urls)
+            bases = {**provider_base_urls(self.config), **(rest_base_urls or {})}
+            self.rest = cloud.serve_rest(self.mock, tokens=rest_tokens, base_urls=bases or None)
             self.deployer.resolve_address = getattr(self.rest, "address_of", None)
             accepted = set(provider_credentials(self.config)) | set(accept_tokens)
             if self.strict_auth is None:
@@ -453,6 +454,27 @@ def provider_credentials(config: CloudConfig) -> list[str]:
             if isinstance(value, str) and value and (cd.is_secret_key(key) or key == "key"):
                 found.add(value)
     return sorted(found)
+
+
+def provider_base_urls(config: CloudConfig) -> dict[str, str]:
+    """Return the base URL of each self-hosted API the providers name (first provider wins).
+
+    A CloudStack provider's ``host``/``path``/``secure``/``port`` are where its
+    API lives; the fake CloudStack API is served there.
+    """
+    found: dict[str, str] = {}
+    for alias in config.aliases():
+        settings = config.provider_settings(alias)
+        if config.driver_of(alias) != "cloudstack" or "cloudstack" in found:
+            continue
+        host, path = settings.get("host"), settings.get("path")
+        if not isinstance(host, str) or not host or not isinstance(path, str):
+            continue
+        scheme = "http" if settings.get("secure") is False else "https"
+        port = settings.get("port")
+        netloc = f"{host}:{port}" if port not in (None, "") else host
+        found["cloudstack"] = f"{scheme}://{netloc}/{path.lstrip('/')}".rstrip("/")
+    return found
 
 
 def cloud_driver_bus(clock: VirtualClock) -> cd.EventBus:

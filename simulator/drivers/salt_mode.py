@@ -66,7 +66,13 @@ SALT_MODE_ENV = "PLUGSIM_SALT_MODE"
 SALT_MODULES = ("salt.config", "salt.exceptions", "salt.utils.cloud", "salt.cloud")
 
 #: Global Salt modules whose ``time`` is virtual (and impure helpers replaced) during a call.
-SCOPED_MODULES = ("salt.utils.cloud", "salt.utils.files")
+SCOPED_MODULES = (
+    "salt.utils.cloud",
+    "salt.utils.files",
+    # libcloud polls asynchronous jobs (CloudStack's) with time.sleep/time.time, and retries.
+    "libcloud.common.base",
+    "libcloud.utils.retry",
+)
 
 #: ``__utils__`` keys served by Salt's own functions (a private copy of salt.utils.cloud).
 SALT_HELPERS = (
