@@ -173,6 +173,19 @@ class RestServer:
         self._calls: list[ServedCall] = []
         self._unserved: Counter[tuple[str, str, str]] = Counter()
         self._bugs: list[FakeBug] = []
+        self.ec2: Any = None
+
+    def serve_ec2(self) -> Any:
+        """Serve Amazon EC2 through moto on the same mock (None when moto is not installed).
+
+        See :mod:`fake_clouds.rest.aws_ec2`: moto's state is one per process,
+        so this resets it.
+        """
+        from fake_clouds.rest.aws_ec2 import MotoEC2, moto_available
+
+        if self.ec2 is None and moto_available():
+            self.ec2 = MotoEC2(self)
+        return self.ec2
 
     # --- lifecycle ----------------------------------------------------------------------
 

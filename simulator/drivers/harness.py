@@ -174,6 +174,9 @@ class DriverHarness:
             bases = {**provider_base_urls(self.config), **(rest_base_urls or {})}
             self.rest = cloud.serve_rest(self.mock, tokens=rest_tokens, base_urls=bases or None)
             self.deployer.resolve_address = getattr(self.rest, "address_of", None)
+            drivers_named = {self.config.driver_of(a) for a in self.config.aliases()}
+            if "ec2" in drivers_named and hasattr(self.rest, "serve_ec2"):
+                self.rest.serve_ec2()  # moto's EC2, when installed
             accepted = set(provider_credentials(self.config)) | set(accept_tokens)
             if self.strict_auth is None:
                 self.accepted_tokens = sorted(accepted)

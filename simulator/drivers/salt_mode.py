@@ -365,6 +365,26 @@ def simulated_helpers(vm_provider: Callable[[Mapping[str, Any]], Mapping[str, An
             return False
         return True
 
+    def wait_for_passwd(
+        host: str,
+        port: int = 22,
+        ssh_timeout: float = 15,
+        username: str = "root",
+        maxtries: int = 15,
+        **_ignored: Any,
+    ) -> bool:
+        # An SSH login (key or password) succeeds once the simulated server's port is open;
+        # Salt tries up to maxtries times, ssh_timeout seconds each.
+        timeout = float(ssh_timeout or 15) * max(1, int(maxtries or 1))
+        try:
+            cloud.current_runtime().deploy(
+                "ssh",
+                {"host": host, "port": port, "timeout": timeout, "script": f"login {username}"},
+            )
+        except cloud.CloudDriverError:
+            return False
+        return True
+
     def refuse(name: str) -> Callable[..., Any]:
         def refused(*_args: Any, **_kwargs: Any) -> Any:
             raise cloud.SaltCloudSystemExit(
@@ -381,6 +401,7 @@ def simulated_helpers(vm_provider: Callable[[Mapping[str, Any]], Mapping[str, An
         "deploy_script": cloud.deploy_script,
         "deploy_windows": cloud.deploy_windows,
         "wait_for_port": wait_for_port,
+        "wait_for_passwd": wait_for_passwd,
     }
     for name in IMPURE_HELPERS:
         helpers.setdefault(name, refuse(name))
