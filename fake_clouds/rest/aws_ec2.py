@@ -148,10 +148,8 @@ class MotoEC2:
         except exception.ClientError as ex:
             status, headers, text = self.error(ex.code, str(ex))
         except Exception as ex:  # noqa: BLE001 - a bug of the wrapper or moto never reaches the client
-            from fake_clouds.rest.server import FakeBug
-
             error = f"{type(ex).__name__}: {ex}"
-            self.rest._bugs.append(FakeBug("ec2", prepared.method or "GET", url, error, action))
+            self.rest.record_bug("ec2", prepared.method or "GET", url, error, action)
             status, headers, text = self.error(500, f"Internal error in the fake EC2 ({error})")
         if status == 404 and "Not yet implemented" in str(text):
             endpoint = f"{url.split('?', 1)[0]}?Action={action}"

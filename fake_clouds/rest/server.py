@@ -248,6 +248,10 @@ class RestServer:
         """Return the unexpected exceptions handlers raised (each answered with a 500)."""
         return list(self._bugs)
 
+    def record_bug(self, dialect: str, method: str, url: str, error: str, where: str) -> None:
+        """Record an unexpected exception of a handler (answered with a 500)."""
+        self._bugs.append(FakeBug(dialect, method, url, error, where))
+
     def report(self) -> RestReport:
         """Return calls, unserved endpoints and bugs together."""
         return RestReport(tuple(self._calls), tuple(self.unserved()), tuple(self._bugs))
