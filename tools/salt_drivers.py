@@ -147,11 +147,20 @@ DOCUMENTED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
                 "username": "demo",
                 "password": "secret",
                 "project_name": "demo",
+                "user_domain_name": "Default",
+                "project_domain_name": "Default",
                 "auth_url": "https://keystone.example.com:5000/v3",
             },
             "region_name": "RegionOne",
         },
-        {"size": "m1.small", "image": "ubuntu"},
+        # devstack's names: the external network 'public' (172.24.4.0/24, a private range, so
+        # Salt must ssh to private_ips) is the one a new project can boot on.
+        {
+            "size": "m1.small",
+            "image": "ubuntu",
+            "network": ["public"],
+            "ssh_interface": "private_ips",
+        },
     ),
 }
 

@@ -174,6 +174,7 @@ class RestServer:
         self._unserved: Counter[tuple[str, str, str]] = Counter()
         self._bugs: list[FakeBug] = []
         self.ec2: Any = None
+        self.openstack_site: Any = None
 
     def serve_ec2(self) -> Any:
         """Serve Amazon EC2 through moto on the same mock (None when moto is not installed).
@@ -186,6 +187,18 @@ class RestServer:
         if self.ec2 is None and moto_available():
             self.ec2 = MotoEC2(self)
         return self.ec2
+
+    def serve_openstack(self, auth_url: str | None = None) -> Any:
+        """Serve the world's OpenStack wire on the same mock, and its keystone at *auth_url*.
+
+        See :mod:`fake_clouds.rest.openstack_site`; the wire's unserved
+        endpoints join :meth:`unserved`.
+        """
+        from fake_clouds.rest.openstack_site import OpenStackSite
+
+        if self.openstack_site is None:
+            self.openstack_site = OpenStackSite(self, auth_url)
+        return self.openstack_site
 
     # --- lifecycle ----------------------------------------------------------------------
 
@@ -239,9 +252,14 @@ class RestServer:
 
     def unserved(self) -> list[UnservedCall]:
         """Return the endpoints called but not served (method + URL without query), sorted."""
+        found = Counter(self._unserved)
+        if self.openstack_site is not None:
+            base = self.openstack_site.app.base_url
+            for service, method, path, count in self.openstack_site.unserved():
+                found[(f"openstack {service}", method, f"{base}/{service}{path}")] += count
         return [
             UnservedCall(dialect, method, url, count)
-            for (dialect, method, url), count in sorted(self._unserved.items(), key=_unserved_key)
+            for (dialect, method, url), count in sorted(found.items(), key=_unserved_key)
         ]
 
     def bugs(self) -> list[FakeBug]:

@@ -177,6 +177,12 @@ class DriverHarness:
             drivers_named = {self.config.driver_of(a) for a in self.config.aliases()}
             if "ec2" in drivers_named and hasattr(self.rest, "serve_ec2"):
                 self.rest.serve_ec2()  # moto's EC2, when installed
+            if "openstack" in drivers_named and hasattr(self.rest, "serve_openstack"):
+                site = self.rest.serve_openstack(openstack_auth_url(self.config))
+                if self.strict_auth is None:
+                    for alias in self.config.aliases():
+                        if self.config.driver_of(alias) == "openstack":
+                            site.accept(self.config.provider_settings(alias).get("auth"))
             accepted = set(provider_credentials(self.config)) | set(accept_tokens)
             if self.strict_auth is None:
                 self.accepted_tokens = sorted(accepted)
@@ -478,6 +484,17 @@ def provider_base_urls(config: CloudConfig) -> dict[str, str]:
         netloc = f"{host}:{port}" if port not in (None, "") else host
         found["cloudstack"] = f"{scheme}://{netloc}/{path.lstrip('/')}".rstrip("/")
     return found
+
+
+def openstack_auth_url(config: CloudConfig) -> str | None:
+    """Return the keystone URL the first openstack provider names (``auth.auth_url``)."""
+    for alias in config.aliases():
+        if config.driver_of(alias) != "openstack":
+            continue
+        auth = config.provider_settings(alias).get("auth")
+        if isinstance(auth, Mapping) and isinstance(auth.get("auth_url"), str):
+            return str(auth["auth_url"])
+    return None
 
 
 def cloud_driver_bus(clock: VirtualClock) -> cd.EventBus:

@@ -35,11 +35,13 @@ call see it too.
 
 from __future__ import annotations
 
+import collections
 import copy
 import functools
 import importlib
 import importlib.metadata
 import importlib.util
+import inspect
 import itertools
 import logging
 import os
@@ -72,6 +74,9 @@ SCOPED_MODULES = (
     # libcloud polls asynchronous jobs (CloudStack's) with time.sleep/time.time, and retries.
     "libcloud.common.base",
     "libcloud.utils.retry",
+    # shade (Salt's openstack driver) waits for servers with time.sleep.
+    "shade._utils",
+    "shade.openstackcloud",
 )
 
 #: ``__utils__`` keys served by Salt's own functions (a private copy of salt.utils.cloud).
@@ -478,6 +483,8 @@ class SaltMode:
         for name, fun in self.simulated.items():
             self.utils[f"cloud.{name}"] = fun
         self.utils["http.query"] = http_query
+        # Salt's pure dictionary helper (the openstack driver merges its settings with it).
+        self.utils["dictupdate.update"] = importlib.import_module("salt.utils.dictupdate").update
 
     def warnings_since(self, mark: int) -> list[str]:
         """Return Salt's warnings logged during driver calls since *mark* (distinct, in order)."""
@@ -543,6 +550,9 @@ class SaltMode:
                 if name == "salt.utils.cloud":
                     namespace.update(self.simulated)
                     replaced += list(self.simulated)
+                if name == "shade._utils" and not hasattr(namespace.get("inspect"), "getargspec"):
+                    namespace["inspect"] = _InspectWithArgspec()
+                    replaced.append("inspect")
                 saved.append((module, {k: before.get(k, _ABSENT) for k in replaced}))
             yield self
         finally:
@@ -558,3 +568,27 @@ class SaltMode:
 
 
 _ABSENT = object()
+
+
+class _InspectWithArgspec(types.ModuleType):
+    """``inspect`` with ``getargspec``, for shade 1.33 (its last release) on Python >= 3.11.
+
+    Salt 3007's own packages run Python 3.10, where ``inspect.getargspec``
+    still exists; shade calls it in every decorated method. Only shade's
+    module sees this stand-in, and only during a driver call.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("inspect")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(inspect, name)
+
+    @staticmethod
+    def getargspec(func: Any) -> Any:
+        """Return ``(args, varargs, keywords, defaults)`` like Python 3.10's getargspec."""
+        spec = inspect.getfullargspec(func)
+        return _ArgSpec(spec.args, spec.varargs, spec.varkw, spec.defaults)
+
+
+_ArgSpec = collections.namedtuple("_ArgSpec", "args varargs keywords defaults")
