@@ -22,6 +22,7 @@ between the ``salt-drivers-table`` markers. Run it where Salt is installed
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import re
@@ -273,11 +274,13 @@ def _listed(nodes: Any, name: str) -> Any:
     return nodes
 
 
-def table(rows: list[dict[str, Any]], version: str) -> str:
-    """Return the reStructuredText table of *rows*."""
+def table(rows: list[dict[str, Any]], version: str, day: str = "") -> str:
+    """Return the reStructuredText table of *rows* (measured on *day*, ``YYYY-MM-DD``)."""
     works = [r["driver"] for r in rows if r["passed"] == len(STEPS)]
+    when = f" on {day}" if day else ""
     head = (
-        f"Measured with Salt {version} by ``tools/salt_drivers.py`` (``nox -s salt_drivers``): "
+        f"Measured{when} with Salt {version} by ``python tools/salt_drivers.py --write`` "
+        "(``nox -s salt_drivers``): "
         f"**{len(works)} of {len(rows)}** drivers run ``-p``, ``-Q``, ``-F``, ``-a "
         f"show_instance`` and ``-d`` unmodified from a documented providers file"
         + (f" ({', '.join(works)})." if works else ".")
@@ -323,7 +326,8 @@ def main(argv: list[str] | None = None) -> int:
         key.write_text("not a real key\n", encoding="utf-8")
         key.chmod(0o600)
         rows = [measure(d, str(key)) for d in (args.drivers or salt_drivers())]
-    text = table(rows, salt_version() or "?")
+    day = datetime.datetime.now(datetime.UTC).date().isoformat()
+    text = table(rows, salt_version() or "?", day)
     print(json.dumps(rows, indent=2, sort_keys=True) if args.json else text)
     if args.write:
         write_doc(text)
