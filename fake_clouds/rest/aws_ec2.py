@@ -11,7 +11,7 @@ mock as the REST dialects - no server, no socket.
 What plugsim adds around moto, so EC2 behaves like the world's other clouds:
 
 * every instance moto launches has a *mirror*: a compute server of the world
-  (same flavor family, on the external network). The mirror's transitions
+  (the smallest flavor, the world's ``ubuntu`` image, on the external network). The mirror's transitions
   are EC2's instance states in virtual time - ``pending`` while it builds,
   ``running``, ``stopping``/``stopped``, ``shutting-down`` while it is
   deleted, ``terminated`` - and the answers moto gives are rewritten to show
