@@ -26,14 +26,19 @@ What plugsim adds around moto, so EC2 behaves like the world's other clouds:
   the world's virtual time, so the same seed gives the same answers.
 
 What it does not give: moto's state is one per process (one EC2 world at a
-time; it is reset when a world starts serving EC2), it is not stored with a
-world, and moto's own resources other than instances (volumes, addresses,
-images) follow moto's rules, not the world's clock or faults.
+time; it is reset when a world starts serving EC2) and is not stored with a
+world - only the instances are: each mirror keeps the instance's id, region,
+launch parameters and tags, and a reopened world launches them again in moto
+under their old ids. moto's other resources (volumes, addresses, images,
+security groups) follow moto's rules, not the world's clock or faults, and
+are not kept.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import json
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -58,6 +63,11 @@ OPERATIONS = {
     "RebootInstances": "servers.reboot",
 }
 MIRROR_KEY = "aws:instance_id"
+REGION_KEY = "aws:region"
+LAUNCH_KEY = "aws:launch"
+TAGS_KEY = "aws:tags"
+#: RunInstances parameters a mirror keeps, so a reopened world can launch the instance again.
+_KEPT = ("ImageId", "InstanceType", "KeyName", "Placement.AvailabilityZone", "SecurityGroup.")
 #: The world's server status (task) -> EC2 instance state (code, name).
 _STATES = {
     "BUILD": (0, "pending"),
@@ -107,10 +117,13 @@ class MotoEC2:
         self.cloud = rest.cloud
         BackendDict.reset()
         get_backend("ec2")  # imported now: its URL patterns join moto's index
-        mock_random.seed(self.cloud.rng.stream("aws").getrandbits(64))
+        self._random = mock_random
+        self._seed = self.cloud.rng.stream("aws").getrandbits(64)
+        self._seeded: set[str] = set()
         self.stubber = BotocoreStubber()
         #: instance id -> the mirror's server id.
         self.mirrors: dict[str, str] = {}
+        self._restore()
         for method in ("GET", "POST"):
             rest.mock.add_callback(method, EC2_URL, callback=self._callback)
 
@@ -162,6 +175,8 @@ class MotoEC2:
 
     def _moto(self, prepared: requests.PreparedRequest, action: str, params: dict[str, str]):
         prepared = one_based(prepared)
+        found = EC2_URL.match(prepared.url or "")
+        self._ready(found.group(1) if found else "us-east-1")
 
         def virtual_utcnow() -> datetime:
             return (EPOCH + timedelta(seconds=self.cloud.now())).replace(tzinfo=None)
@@ -181,6 +196,8 @@ class MotoEC2:
             else:
                 self._before(action, params)
                 status, headers, body = self._stub(prepared)
+                if status == 200 and action in ("CreateTags", "DeleteTags"):
+                    self._keep_tags(prepared, params)
         finally:
             for module, original in zip(patched, saved, strict=True):
                 module.utcnow = original
@@ -227,6 +244,9 @@ class MotoEC2:
         status, headers, body = self._stub(prepared)
         if status != 200:
             return status, headers, body
+        found = EC2_URL.match(prepared.url or "")
+        region = found.group(1) if found else "us-east-1"
+        kept = {k: v for k, v in sorted(params.items()) if k.startswith(_KEPT)}
         root = ET.fromstring(body)
         for item in root.iter():
             if _local(item.tag) != "instancesSet":
@@ -238,7 +258,11 @@ class MotoEC2:
                     image["id"],
                     flavor["id"],
                     networks=networks,
-                    metadata={MIRROR_KEY: iid},
+                    metadata={
+                        MIRROR_KEY: iid,
+                        REGION_KEY: region,
+                        LAUNCH_KEY: json.dumps(kept, sort_keys=True),
+                    },
                 )
                 self.mirrors[iid] = server["id"]
                 self._alias(server, inst)
@@ -252,6 +276,81 @@ class MotoEC2:
             shown = self._text(inst, field)
             if shown:
                 rest_state(self.cloud).aliases[shown] = ours[0]
+
+    def _ready(self, region: str) -> None:
+        """Build moto's backend of *region*, then seed moto's ids from the world's seed.
+
+        moto's reset may rebuild a region's backend at once or leave it to the
+        first request (it caches them per process); building it before seeding
+        makes the ids depend on the world's seed and the calls only.
+        """
+        if region in self._seeded:
+            return
+        self._backend(region)
+        self._seeded.add(region)
+        digest = hashlib.sha256(f"{self._seed}:{region}".encode()).hexdigest()
+        self._random.seed(int(digest[:16], 16))
+
+    def _backend(self, region: str) -> Any:
+        from moto.core import DEFAULT_ACCOUNT_ID
+        from moto.ec2.models import ec2_backends
+
+        return ec2_backends[DEFAULT_ACCOUNT_ID][region]
+
+    def _keep_tags(self, prepared: requests.PreparedRequest, params: dict[str, str]) -> None:
+        """Copy a mirrored instance's tags into its mirror (a reopened world restores them)."""
+        found = EC2_URL.match(prepared.url or "")
+        region = found.group(1) if found else "us-east-1"
+        compute = self.cloud.service("compute")
+        for key, iid in sorted(params.items()):
+            if not key.startswith("ResourceId.") or iid not in self.mirrors:
+                continue
+            tags = dict(self._backend(region).tags.get(iid, {}))
+            compute.set_server_metadata(
+                self.mirrors[iid], {TAGS_KEY: json.dumps(tags, sort_keys=True)}
+            )
+
+    def _restore(self) -> None:
+        """Launch again, in moto, the instances a reopened world's mirrors stand for.
+
+        moto's state lives in the process; the world keeps, in each mirror's
+        metadata, the instance id, region, launch parameters and tags. The
+        instance is launched again with them and given its old id; its state
+        is the mirror's anyway.
+        """
+        compute = self.cloud.service("compute")
+        for server in compute.list_servers():
+            meta = server.get("metadata") or {}
+            iid = meta.get(MIRROR_KEY)
+            if not iid or iid in self.mirrors:
+                continue
+            region = meta.get(REGION_KEY) or "us-east-1"
+            query = {
+                "Action": "RunInstances",
+                "MinCount": "1",
+                "MaxCount": "1",
+                "Version": "2016-11-15",
+                **json.loads(meta.get(LAUNCH_KEY) or "{}"),
+            }
+            url = f"https://ec2.{region}.amazonaws.com/"
+            prepared = requests.Request("GET", url, params=query).prepare()
+            self._ready(region)
+            status, _, body = self._stub(prepared)
+            if status != 200:
+                continue
+            text = body.decode() if isinstance(body, bytes) else str(body)
+            launched = text.split("<instanceId>", 1)[1].split("<", 1)[0]
+            backend = self._backend(region)
+            instance = backend.get_instance(launched)
+            instance.id = iid
+            tags = json.loads(meta.get(TAGS_KEY) or "{}")
+            if tags:
+                backend.create_tags([iid], tags)
+            self.mirrors[iid] = server["id"]
+            ours = [a["addr"] for net in (server.get("addresses") or {}).values() for a in net]
+            for shown in (instance.public_ip, instance.private_ip):
+                if shown and ours:
+                    rest_state(self.cloud).aliases[shown] = ours[0]
 
     def _before(self, action: str, params: dict[str, str]) -> None:
         """Apply an instance action to the mirrors (the world decides whether it may happen)."""

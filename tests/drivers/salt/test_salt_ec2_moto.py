@@ -88,15 +88,44 @@ def test_a_fault_on_runinstances_is_ec2s_error_and_moto_launches_nothing():
         assert "<instanceId>" not in listed.text and not world.leaks()
 
 
-def test_the_same_seed_gives_the_same_instance_ids():
-    ids = []
-    for _ in range(2):
-        world, served = _world(seed=9)
-        with served as rest:
-            rest.serve_ec2()
-            text = requests.get(EC2, params=RUN, timeout=30).text
-            ids.append(text.split("<instanceId>", 1)[1].split("<", 1)[0])
-    assert ids[0] == ids[1]
+def test_a_reopened_world_launches_its_instances_again_under_their_ids():
+    world, served = _world()
+    with served as rest:
+        rest.serve_ec2()
+        made = requests.get(EC2, params=RUN, timeout=30).text
+        iid = made.split("<instanceId>", 1)[1].split("<", 1)[0]
+        tag = {"Action": "CreateTags", "ResourceId.1": iid, "Tag.1.Key": "Name"}
+        requests.get(EC2, params={**tag, "Tag.1.Value": "web-1"}, timeout=30)
+        world.clock.advance(300)
+    state = world.to_state()
+    again = FakeCloud.from_state(state)
+    with serve(again, ["digitalocean"]) as rest:
+        rest.serve_ec2()  # moto was reset: only the world remembers the instance
+        describe = {"Action": "DescribeInstances", "InstanceId.1": iid}
+        shown = requests.get(EC2, params=describe, timeout=30).text
+        assert f"<instanceId>{iid}</instanceId>" in shown and _state(shown) == "running"
+        assert "<key>Name</key><value>web-1</value>" in shown.replace("\n", "")
+        gone = {"Action": "TerminateInstances", "InstanceId.1": iid}
+        assert "shutting-down" in requests.get(EC2, params=gone, timeout=30).text
+
+
+def _launch(seed: int, terminate: bool = False) -> str:
+    world, served = _world(seed=seed)
+    with served as rest:
+        rest.serve_ec2()
+        text = requests.get(EC2, params=RUN, timeout=30).text
+        iid = text.split("<instanceId>", 1)[1].split("<", 1)[0]
+        if terminate:
+            gone = {"Action": "TerminateInstances", "InstanceId.1": iid}
+            requests.get(EC2, params=gone, timeout=30)
+    return iid
+
+
+def test_the_same_seed_gives_the_same_instance_ids_whatever_ran_before():
+    first = _launch(9)
+    _launch(5, terminate=True)  # moto's process-wide state has changed since
+    assert _launch(9) == first
+    assert _launch(10) != first
 
 
 @needs_salt
