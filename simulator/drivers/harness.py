@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import importlib.util
 import os
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -86,7 +87,10 @@ def _short_connection_error(ex: BaseException) -> str | None:
         if line.startswith("- ") and "://" in line:
             # The query string may carry a credential (Vultr v1's api_key=...): never shown.
             method_url = line[2:].split("?", 1)[0]
-            return f"no fake cloud serves {method_url} (real network I/O is refused)"
+            hint = ""
+            if ".amazonaws.com" in method_url and importlib.util.find_spec("moto") is None:
+                hint = "; EC2 is served through moto: pip install 'plugsim[aws]'"
+            return f"no fake cloud serves {method_url} (real network I/O is refused{hint})"
     return "a request went to a host no fake cloud serves (real network I/O is refused)"
 
 

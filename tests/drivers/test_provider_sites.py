@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
 
 from simulator.drivers.config import load_cloud_config
@@ -47,3 +49,20 @@ def test_the_first_openstack_provider_names_the_keystone():
     auth = {"username": "u", "password": "p", "auth_url": "https://ks.example:5000/v3"}
     config = _config({"a": {"driver": "openstack", "auth": auth}})
     assert openstack_auth_url(config) == "https://ks.example:5000/v3"
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("moto") is not None, reason="moto is installed: EC2 is served"
+)
+def test_without_moto_an_ec2_call_says_what_to_install():
+    from simulator.drivers.harness import _short_connection_error
+
+    text = (
+        "Connection refused by Responses - the call doesn't match any registered mock.\n"
+        "Request:\n- GET https://ec2.us-east-1.amazonaws.com/?Action=RunInstances\n"
+    )
+    message = _short_connection_error(ConnectionError(text))
+    assert message == (
+        "no fake cloud serves GET https://ec2.us-east-1.amazonaws.com/ (real network I/O is "
+        "refused; EC2 is served through moto: pip install 'plugsim[aws]')"
+    )
