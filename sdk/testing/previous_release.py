@@ -57,7 +57,9 @@ def distribution_name(project: Path) -> str:
     try:
         name = tomllib.loads(path.read_text(encoding="utf-8"))["project"]["name"]
     except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError) as ex:
-        raise ConfigurationError(f"{path}: no [project] name to look the release up by ({ex})")
+        raise ConfigurationError(
+            f"{path}: no [project] name to look the release up by ({ex})"
+        ) from None
     return str(name)
 
 
