@@ -28,7 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -225,11 +225,10 @@ def in_place_changes(cls: type, stored: Mapping[str, Any]) -> dict[str, Any]:
     for name in sorted(allowed - fixed):
         if name not in schema:
             continue
-        current = stored.get(name)
         try:
             value = find(
                 values(schema[name]),
-                lambda v, current=current: v is not None and _plain(v) != current,
+                _differs_from(stored.get(name)),
                 settings=settings(
                     database=None,
                     derandomize=True,
@@ -371,6 +370,15 @@ def _in_place(
         elif stack.resources["res"].resource_id != was:
             problems.append(f"{what} replaced the resource")
     return current, problems
+
+
+def _differs_from(current: Any) -> Callable[[Any], bool]:
+    """A predicate: a value that is set and not *current* (compared as JSON)."""
+
+    def differs(value: Any) -> bool:
+        return value is not None and _plain(value) != current
+
+    return differs
 
 
 def _additions(
