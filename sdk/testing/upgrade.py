@@ -68,19 +68,33 @@ def _copy(source: Path, target: Path) -> None:
         shutil.copy2(source, target / source.name)
 
 
-def _phase(name: str, args: Mapping[str, Any]) -> dict[str, Any]:
+def run_phase(name: str, runs: Sequence[Mapping[str, Any]], scratch: str) -> list[dict[str, Any]]:
+    """Run phase *name* for each of *runs* in one new interpreter; their results, in order.
+
+    *scratch*, the temporary directory the runs live in, reads ``<scratch>`` in the results, so
+    they are the same wherever the directory was made. A run that raised is ``{"error": text}``.
+    """
     done = subprocess.run(
-        [sys.executable, "-m", "sdk.testing.upgrade", name, json.dumps(dict(args))],
+        [sys.executable, "-m", "sdk.testing.upgrade", name, "-"],
+        input=json.dumps([dict(r) for r in runs]),
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=600 + 120 * len(runs),
         check=False,
     )
     lines = done.stdout.strip().splitlines()
     if done.returncode != 0 or not lines:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise exception.PlugsimError(f"upgrade {name} phase failed: {last}")
-    return json.loads(lines[-1])
+    results: list[dict[str, Any]] = json.loads(lines[-1].replace(scratch, "<scratch>"))
+    return results
+
+
+def _phase(name: str, args: Mapping[str, Any], scratch: str) -> dict[str, Any]:
+    (result,) = run_phase(name, [args], scratch)
+    if "error" in result:
+        raise exception.PlugsimError(f"upgrade {name} phase failed: {result['error']}")
+    return result
 
 
 def check_upgrade(
@@ -108,10 +122,10 @@ def check_upgrade(
             "properties": properties or {},
             "updates": updates or {},
         }
-        created = _phase("create", args)
+        created = _phase("create", args, scratch)
         _copy(Path(new), work)
-        checked = _phase("upgrade", {**args, "created": created})
-    return [UpgradeResult(t, problems) for t, problems in sorted(checked.items())]
+        checked = _phase("upgrade", {**args, "created": created}, scratch)
+    return [UpgradeResult(t, problems) for t, problems in sorted(checked["results"].items())]
 
 
 # --- the phases, each in an interpreter of its own ------------------------------------------------
@@ -246,10 +260,18 @@ def _plain(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str, sort_keys=True))
 
 
-def phase_upgrade(args: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Open the world with the new version and check every stack phase one created."""
+def phase_upgrade(args: Mapping[str, Any]) -> dict[str, Any]:
+    """Open the world with the new version and check every stack phase one created.
+
+    Returns ``results`` (the problems per type), the ``faults`` ``args["faults"]`` injected after
+    the upgrade, the ``digest`` of the world's whole event log and its ``virtual_seconds``.
+    """
+    import hashlib
+
+    from simulator.events import event_log
+
     created = args["created"]
-    world = _open(args)
+    world = _open(args, args.get("faults"))
     types = _types(args["plugins"])
     results: dict[str, list[str]] = {}
     try:
@@ -277,9 +299,16 @@ def phase_upgrade(args: Mapping[str, Any]) -> dict[str, list[str]]:
             results.setdefault("(leaks)", []).append(
                 f"{item.service}/{item.kind} {item.name} ({item.id}) left behind"
             )
+        log = event_log(world.store.events())
+        out = {
+            "results": results,
+            "faults": [f.to_dict() for f in world.cloud.injected_faults()],
+            "digest": hashlib.sha256(log.encode()).hexdigest(),
+            "virtual_seconds": world.clock.now(),
+        }
     finally:
         world.close()
-    return results
+    return out
 
 
 def _check_one(world: Any, type_name: str, before: Mapping[str, Any], cls: type) -> list[str]:
@@ -453,11 +482,19 @@ class UpgradeConformance:
 
 
 def main(argv: Sequence[str]) -> int:
-    """``python -m sdk.testing.upgrade create|upgrade ARGS_JSON``: run one phase, print its JSON."""
-    phase, raw = argv
-    args = json.loads(raw)
-    result = phase_create(args) if phase == "create" else phase_upgrade(args)
-    print(json.dumps(result, sort_keys=True, default=str))
+    """``python -m sdk.testing.upgrade create|upgrade -``: run one phase per run read from stdin.
+
+    Stdin holds a JSON list of runs' arguments; stdout gets the list of their results.
+    """
+    phase = argv[0]
+    runs = json.loads(sys.stdin.read())
+    out: list[Any] = []
+    for args in runs:
+        try:
+            out.append(phase_create(args) if phase == "create" else phase_upgrade(args))
+        except Exception as ex:  # noqa: BLE001 - one run's failure is its result, not the batch's
+            out.append({"error": f"{type(ex).__name__}: {ex}"})
+    print(json.dumps(out, sort_keys=True, default=str))
     return 0
 
 
