@@ -58,7 +58,8 @@ def _template(type_name: str, props: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _copy(source: Path, target: Path) -> None:
+def put_version(source: Path, target: Path) -> None:
+    """Make *target* a directory holding exactly the plug-in file or directory *source*."""
     if target.exists():
         shutil.rmtree(target)
     if source.is_dir():
@@ -114,7 +115,7 @@ def check_upgrade(
     """
     with tempfile.TemporaryDirectory(prefix="plugsim-upgrade-") as scratch:
         work = Path(scratch) / "plugins"
-        _copy(Path(old), work)
+        put_version(Path(old), work)
         args = {
             "plugins": str(work),
             "state": str(Path(scratch) / "world.db"),
@@ -123,7 +124,7 @@ def check_upgrade(
             "updates": updates or {},
         }
         created = _phase("create", args, scratch)
-        _copy(Path(new), work)
+        put_version(Path(new), work)
         checked = _phase("upgrade", {**args, "created": created}, scratch)
     return [UpgradeResult(t, problems) for t, problems in sorted(checked["results"].items())]
 
