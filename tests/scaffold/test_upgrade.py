@@ -79,17 +79,17 @@ def test_the_readme_says_how_the_last_release_is_found(tmp_path):
 # --- running the session ---------------------------------------------------------------------
 
 
-def release_wheel(project: Path, version: str, dest: Path) -> Path:
+def release_wheel(project: Path, version: str, dest: Path, package: str = PACKAGE) -> Path:
     """A wheel of *project*'s package as it is now: what publishing version *version* uploads."""
     dest.mkdir(parents=True, exist_ok=True)
-    dist = f"{PACKAGE}-{version}"
+    dist = f"{package}-{version}"
     wheel = dest / f"{dist}-py3-none-any.whl"
     with zipfile.ZipFile(wheel, "w") as archive:
-        for path in sorted((project / PACKAGE).rglob("*.py")):
+        for path in sorted((project / package).rglob("*.py")):
             archive.write(path, path.relative_to(project).as_posix())
         archive.writestr(
             f"{dist}.dist-info/METADATA",
-            f"Metadata-Version: 2.1\nName: {PACKAGE.replace('_', '-')}\nVersion: {version}\n",
+            f"Metadata-Version: 2.1\nName: {package.replace('_', '-')}\nVersion: {version}\n",
         )
         archive.writestr(
             f"{dist}.dist-info/WHEEL",
@@ -157,9 +157,9 @@ def run_upgrade_session(
     return session
 
 
-def break_renames(project: Path) -> None:
+def break_renames(project: Path, package: str = PACKAGE) -> None:
     """v2's bug: the rename v1 made in place now replaces the disk (a new volume, a new id)."""
-    path = project / PACKAGE / "resource.py"
+    path = project / package / "resource.py"
     text = path.read_text()
     assert text.count("update_allowed=True,") == 1, "the template changed: adapt the bug"
     path.write_text(text.replace("update_allowed=True,", "update_allowed=False,"))
