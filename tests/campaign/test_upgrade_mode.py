@@ -155,3 +155,20 @@ def test_bad_input_is_one_line(tmp_path):
         raise AssertionError("a template-only option was accepted")
     code, output = _campaign(str(old), "--count", "1")
     assert code == 2 and "is a directory" in output
+
+
+def test_a_process_pool_gives_the_same_results_as_one_process(tmp_path):
+    from sdk.testing.campaign.backends import execute
+
+    old = plugin(tmp_path, "v1")
+    new = plugin(tmp_path, "v2", most=50)
+    spec = UpgradeSpec(template=str(new), old=str(old))
+
+    def runs(jobs: int) -> list[tuple[int, bool, object, str]]:
+        batches = execute(spec, [0, 1, 6, 7], backend="local", jobs=jobs, chunk=2)
+        found = [(r["seed"], r["ok"], r["signature"], r["digest"]) for b in batches for r in b]
+        return sorted(found, key=lambda r: r[0])
+
+    serial = runs(1)
+    assert runs(2) == serial
+    assert all(digest for *_, digest in serial)
