@@ -177,6 +177,7 @@ def phase_create(args: Mapping[str, Any]) -> dict[str, Any]:
                 "properties": props,
                 "old_names": sorted(getattr(cls, "properties_schema", {}) or {}),
                 "physical_id": res.resource_id,
+                "identity": identity(res),
                 "stored": stored,
                 "in_place": dict(given) if given is not None else in_place_changes(cls, stored),
             }
@@ -255,6 +256,15 @@ def in_place_changes(cls: type, stored: Mapping[str, Any]) -> dict[str, Any]:
             continue
         changes[name] = _plain(value)
     return changes
+
+
+def identity(res: Any) -> list[Any]:
+    """What a replacement changes: the engine's instance id and the physical id.
+
+    The physical id alone is not enough: a container is named by its ``name``, so its replacement
+    has the same one.
+    """
+    return _plain([res.uuid, res.resource_id])
 
 
 def _plain(value: Any) -> Any:
@@ -365,7 +375,7 @@ def _same_update(world: Any, name: str, type_name: str, before: Mapping[str, Any
         if changed
         else ""
     )
-    if res.resource_id != before["physical_id"]:
+    if identity(res) != before["identity"]:
         problems.append(f"an update with the same template replaced the resource{why}")
     elif touched:
         problems.append(f"an update with the same template ran {'/'.join(touched)} handlers{why}")
@@ -391,13 +401,13 @@ def _in_place(
     for key, value in sorted((before.get("in_place") or {}).items()):
         if key not in schema:
             continue  # a removed property: the lint rules and loading the stack report it
-        was = world.get_stack(name).resources["res"].resource_id
+        was = identity(world.get_stack(name).resources["res"])
         current[key] = value
         stack = world.update_stack(name, _template(type_name, current))
         what = f"an update of property {key}, which the old version makes in place,"
         if stack.status != "COMPLETE":
             problems.append(f"{what} failed: {stack.status_reason}")
-        elif stack.resources["res"].resource_id != was:
+        elif identity(stack.resources["res"]) != was:
             problems.append(f"{what} replaced the resource")
     return current, problems
 

@@ -158,34 +158,42 @@ def run_upgrade_session(
 
 
 def break_renames(project: Path, package: str = PACKAGE) -> None:
-    """v2's bug: the rename v1 made in place now replaces the disk (a new volume, a new id)."""
+    """v2's bug: the update v1 made in place (a rename; metadata for a container) now replaces."""
     path = project / package / "resource.py"
     text = path.read_text()
     assert text.count("update_allowed=True,") == 1, "the template changed: adapt the bug"
     path.write_text(text.replace("update_allowed=True,", "update_allowed=False,"))
 
 
-@pytest.fixture
-def released(tmp_path: Path) -> tuple[Path, Path]:
-    """A block-storage project whose v0.1.0 wheel is on a local package index."""
-    project = _project(tmp_path / "src", service="block_storage")
+SERVICES = ("entity", "compute", "block_storage", "network", "object_storage")
+#: The property each service's project updates in place (what v2's bug stops doing).
+IN_PLACE = {"object_storage": "metadata"}
+
+
+@pytest.fixture(params=SERVICES)
+def released(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Path, Path, str]:
+    """A project of each service whose v0.1.0 wheel is on a local package index."""
+    service = request.param
+    extra = {"with_suspend_resume": True} if service == "compute" else {}
+    project = _project(tmp_path / "src", service=service, with_snapshot=True, **extra)
     index = tmp_path / "index"
     release_wheel(project, "0.1.0", index)
-    return project, index
+    return project, index, service
 
 
 @pytest.mark.slow
 def test_the_session_catches_a_release_that_replaces_on_rename_naming_the_property(released):
-    project, index = released
+    project, index, service = released
+    prop = IN_PLACE.get(service, "name")
     break_renames(project)
     session = run_upgrade_session(project, index)
     assert session.code == 1, session.output
     assert f"{PACKAGE} against {PACKAGE} 0.1.0" in session.output
-    assert f"PS804 {TYPE}: property 'name' was updatable in place and no longer is" in (
+    assert f"PS804 {TYPE}: property '{prop}' was updatable in place and no longer is" in (
         session.output
     )
     assert (
-        f"{TYPE}: an update of property name, which the old version makes in place, "
+        f"{TYPE}: an update of property {prop}, which the old version makes in place, "
         "replaced the resource" in session.output
     )
     assert "lint --against, upgrade test failed" in session.output
@@ -193,7 +201,7 @@ def test_the_session_catches_a_release_that_replaces_on_rename_naming_the_proper
 
 @pytest.mark.slow
 def test_the_unchanged_release_passes(released):
-    project, index = released
+    project, index, _ = released
     release_wheel(project, "0.1.1", index)  # the newest release is the one compared with
     session = run_upgrade_session(project, index)
     assert session.code == 0, session.output
