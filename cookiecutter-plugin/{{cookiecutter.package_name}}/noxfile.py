@@ -1,5 +1,5 @@
 {%- set kind = cookiecutter.kind -%}
-"""nox sessions: ``tests``, ``lint``, ``docs``{{ ' and ``upgrade``' if kind == 'resource' else '' }} (``nox`` runs them all).
+"""nox sessions: ``tests``, ``lint``{{ ', ``docs`` and ``upgrade``' if kind == 'resource' else ' and ``docs``' }} (``nox`` runs them all).
 
 ``PLUGSIM`` names where plugsim comes from, as pip arguments (default: what
 ``plugsim new`` recorded, the plugsim that generated the project; ``plugsim``

@@ -47,6 +47,8 @@ def test_a_resource_project_has_an_upgrade_session_naming_its_package(tmp_path):
     project = _project(tmp_path)
     sessions = _sessions(project)
     assert sorted(sessions) == ["docs", "lint", "tests", "upgrade"]
+    doc = ast.get_docstring(ast.parse((project / "noxfile.py").read_text())) or ""
+    assert doc.startswith("nox sessions: ``tests``, ``lint``, ``docs`` and ``upgrade`` (")
     source = ast.unparse(sessions["upgrade"])
     assert f"package = '{PACKAGE}'" in source
     assert "'sdk.testing.previous_release', package, *old" in source
@@ -57,6 +59,8 @@ def test_a_resource_project_has_an_upgrade_session_naming_its_package(tmp_path):
 def test_other_kinds_have_no_upgrade_session(tmp_path, kind):
     project = generate({"kind": kind, "package_name": "acme_pkg"}, output_dir=tmp_path)
     assert sorted(_sessions(project)) == ["docs", "lint", "tests"]
+    doc = ast.get_docstring(ast.parse((project / "noxfile.py").read_text())) or ""
+    assert doc.startswith("nox sessions: ``tests``, ``lint`` and ``docs`` (")
     assert "## Upgrades" not in (project / "README.md").read_text()
 
 
