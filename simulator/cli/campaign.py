@@ -16,7 +16,7 @@ pass_options = click.make_pass_decorator(Options)
 
 
 @click.command()
-@click.argument("template", type=click.Path(dir_okay=False))
+@click.argument("template", type=click.Path())
 @environment_options
 @click.option("--update-template", type=click.Path(dir_okay=False), help="Also update to this.")
 @click.option("--seeds", "seed_text", metavar="FIRST..LAST|A,B,..", help="Seeds to run.")
@@ -70,6 +70,12 @@ pass_options = click.make_pass_decorator(Options)
 @click.option(
     "-f", "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@click.option(
+    "--upgrade-from",
+    metavar="OLD",
+    help="Upgrade mode: TEMPLATE is a plug-in file or directory (the new version); each seed "
+    "creates stacks with OLD, upgrades them in place and checks they keep working.",
+)
 @pass_options
 def campaign(
     opts: Options,
@@ -88,6 +94,7 @@ def campaign(
     shrink_budget: int,
     out: str | None,
     fmt: str,
+    upgrade_from: str | None,
 ) -> None:
     """Run TEMPLATE's whole life under many seeds and report every distinct failure.
 
@@ -108,6 +115,10 @@ def campaign(
         faults=faults,
         plugin_dirs=tuple(opts.plugin_dirs),
     )
+    if upgrade_from is not None:  # the upgrade mode (issue #24): TEMPLATE is the new plug-in
+        spec = _upgrade_spec(spec, upgrade_from)
+    elif Path(template).is_dir():
+        raise click.BadParameter(f"{template} is a directory", param_hint="TEMPLATE")
     seeds = parse_seeds(seed_text, count)
     out_dir = Path(out) if out else None
     with _progress(fmt) as progress:
@@ -130,6 +141,16 @@ def campaign(
         _print_text(outcome, written)
     if outcome.findings:
         raise click.exceptions.Exit(1)
+
+
+def _upgrade_spec(spec: Any, old: str) -> Any:
+    from sdk.exception import PlugsimError
+    from sdk.testing.campaign.upgrade_mode import upgrade_spec
+
+    try:
+        return upgrade_spec(spec, old)
+    except PlugsimError as ex:
+        raise click.UsageError(str(ex)) from None
 
 
 class _progress:

@@ -81,6 +81,9 @@ class RunResult:
 
 def run_report(spec: RunSpec, seed: int, faults: Any = None) -> Report:
     """Simulate one run and return plugsim's full report of it."""
+    own = getattr(spec, "run_report", None)  # a spec of another mode runs itself (upgrade_mode)
+    if own is not None:
+        return own(seed, faults)
     return simulate(
         spec.template,
         list(spec.environment),
@@ -97,6 +100,9 @@ def run_one(spec: RunSpec, seed: int, faults: Any = None) -> RunResult:
 
     A plug-in or template error that stops the run before any phase is a failure of check ``setup``.
     """
+    own = getattr(spec, "run_one", None)  # a spec of another mode runs itself (upgrade_mode)
+    if own is not None:
+        return own(seed, faults)
     started = time.perf_counter()
     try:
         report = run_report(spec, seed, faults)
@@ -132,4 +138,7 @@ def _coverage(report: Report) -> list[list[str]]:
 
 def run_range(spec: RunSpec, seeds: Sequence[int]) -> list[dict[str, Any]]:
     """Run every seed of a range in this process (what a worker task does)."""
+    own = getattr(spec, "run_range", None)  # a spec of another mode runs itself (upgrade_mode)
+    if own is not None:
+        return own(seeds)
     return [run_one(spec, seed).to_dict() for seed in seeds]
