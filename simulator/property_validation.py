@@ -107,6 +107,10 @@ class ValidationContext:
         """No resource exists yet while validating: the answer is not known."""
         raise ValueNotYetKnown(f"resource {reference} does not exist while validating")
 
+    def stack_members(self) -> dict[str, Any]:
+        """No resource exists yet while validating: an empty stack."""
+        return {}
+
 
 class UnknownResourcesView:
     """A resource view in which no resource exists yet.

@@ -47,13 +47,12 @@ MAX_MICROVERSIONS = {
 
 
 def _members(context: Any) -> dict[str, Any]:
-    """The stack's resources by name, read from an engine or a local context."""
-    peers = getattr(context, "peers", None)
-    if isinstance(peers, dict):
-        return dict(peers)
-    stack = getattr(context, "_stack", None)
-    resources = getattr(stack, "resources", None)
-    return dict(resources) if isinstance(resources, dict) else {}
+    """The stack's resources by name, through the context's public ``stack_members()``.
+
+    A context without that method (one written before it existed) has no members to show.
+    """
+    members = getattr(context, "stack_members", None)
+    return dict(members()) if callable(members) else {}
 
 
 class HeatStackView:

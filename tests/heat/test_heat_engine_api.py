@@ -271,3 +271,52 @@ def test_default_that_breaks_a_constraint_is_still_rejected() -> None:
 
     with pytest.raises(exception.InvalidSchemaError, match="Invalid default"):
         PropertiesSchema("List", default="", constraints=[constraints.Length(min=1)])
+
+
+class _MembersOnly:
+    """A context offering its members only through the public ``stack_members()``."""
+
+    def __init__(self, members: dict[str, Any]) -> None:
+        self._members = members
+        self.calls = 0
+
+    def stack_members(self) -> dict[str, Any]:
+        self.calls += 1
+        return dict(self._members)
+
+
+def test_stack_view_reads_members_through_the_public_context_method() -> None:
+    from sdk.context import StackInfo
+    from simulator.heat_compat.engine_api import HeatStackView
+
+    member = type("Member", (), {"name": "a", "action": "CREATE", "status": "COMPLETE"})()
+    member.get_reference_id = lambda: "ref-a"
+    context = _MembersOnly({"a": member})
+    view = HeatStackView(StackInfo(name="s"), context)
+    assert list(view) == ["a"] and len(view) == 1 and "a" in view
+    assert view["a"] is member
+    assert view.resource_by_refid("ref-a") is member
+    assert context.calls  # every answer came from the public method
+    assert list(HeatStackView(StackInfo(), object())) == []  # a context without the method
+
+
+def test_contexts_list_their_stack_members(world: Any) -> None:
+    from sdk.context import LocalContext
+    from simulator.property_validation import ValidationContext
+
+    local = LocalContext()
+    local.peers["p"] = "peer"
+    assert local.stack_members() == {"p": "peer"}
+    assert local.stack_members() is not local.peers
+    assert ValidationContext().stack_members() == {}
+    stack = world.create_stack(
+        "members",
+        {
+            "heat_template_version": "2018-08-31",
+            "resources": {"b": {"type": "Test::HeatApi::Source"}, "a": {"type": "OS::Heat::None"}},
+        },
+    )
+    assert stack.state == "CREATE_COMPLETE"
+    context = stack.resources["a"].context
+    assert sorted(context.stack_members()) == ["a", "b"]
+    assert context.stack_members()["b"] is stack.resources["b"]
