@@ -39,22 +39,106 @@ def heat_modules(package: Path) -> list[Path]:
     )
 
 
+#: What a property under a custom constraint is given, by constraint name: the
+#: name of an object the default world holds, or a resource of plugsim's own
+#: bundled types created first in the same stack (``{"get_resource": ...}``).
+WORLD_OBJECTS: dict[str, Any] = {
+    "glance.image": "cirros",
+    "ip_addr": "172.24.4.50",
+    "mac_addr": "fa:16:3e:00:00:01",
+    "net_cidr": "10.20.0.0/16",
+    "neutron.network": "public",
+    "neutron.security_group": "default",
+    "neutron.subnet": "public-subnet",
+    "nova.flavor": "m1.tiny",
+    "nova.keypair": "default",
+}
+PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
+    "cinder.volume": {"type": "OS::Cinder::Volume", "properties": {"size": 1}},
+    "neutron.port": {"type": "OS::Neutron::Port", "properties": {"network": "public"}},
+    "neutron.router": {"type": "OS::Neutron::Router", "properties": {}},
+    "nova.server": {
+        "type": "OS::Nova::Server",
+        "properties": {"image": "cirros", "flavor": "m1.tiny", "networks": [{"network": "public"}]},
+    },
+}
+
+
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())[:240]
+
+
+def _custom_names(schema: Any) -> list[str]:
+    from sdk.constraints import CustomConstraint
+
+    return [c.name for c in schema.constraints if isinstance(c, CustomConstraint)]
+
+
+_NOTHING = object()
+
+
+def _prerequisite(schema: Any, resources: dict[str, Any]) -> Any:
+    """A value for *schema* from the world or a prerequisite resource, or ``_NOTHING``."""
+    from sdk.properties import Schema
+
+    for name in _custom_names(schema):
+        if name in WORLD_OBJECTS:
+            value: Any = WORLD_OBJECTS[name]
+        elif name in PREREQUISITE_RESOURCES:
+            key = "pre_" + name.replace(".", "_")
+            resources[key] = PREREQUISITE_RESOURCES[name]
+            value = {"get_resource": key}
+        else:
+            continue
+        return [value] if schema.type == Schema.LIST else value
+    if schema.type == Schema.LIST and isinstance(schema.schema, Schema):
+        item = _prerequisite(schema.schema, resources)
+        if item is not _NOTHING:
+            return [item]
+    return _NOTHING
+
+
+def inventory_properties(plugin: type) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The simplest property map of *plugin* and the prerequisite resources it refers to.
+
+    A property under a custom constraint gets an object of the default world
+    (:data:`WORLD_OBJECTS`) or a resource made first in the same stack
+    (:data:`PREREQUISITE_RESOURCES`); only required ones are given. The rest
+    is sdk's simplest valid map of the remaining schema.
+
+    :raises sdk.testing.strategies.Ungeneratable: no valid map can be made.
+    """
+    import types
+
+    from sdk.properties import schemata
+    from sdk.testing.strategies import simplest_properties
+
+    raw = getattr(plugin, "properties_schema", {})
+    schema = schemata(raw)
+    resources: dict[str, Any] = {}
+    given: dict[str, Any] = {}
+    rest: dict[str, Any] = {}
+    for name in sorted(schema):
+        value = _prerequisite(schema[name], resources)
+        if value is _NOTHING:
+            rest[name] = raw[name]
+        elif schema[name].required:
+            given[name] = value
+    props = simplest_properties(types.SimpleNamespace(properties_schema=rest))  # type: ignore[arg-type]
+    return {**props, **given}, resources
 
 
 def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
     """Create then delete one *type_name* resource; None when both complete, else why not."""
     from sdk import exception
-    from sdk.testing.strategies import simplest_properties
 
     try:
-        props = simplest_properties(plugin)
+        props, prerequisites = inventory_properties(plugin)
     except Exception as ex:  # noqa: BLE001 - any failure is a finding of the inventory
         return f"no valid property map: {type(ex).__name__}: {_one_line(ex)}"
     template = {
         "heat_template_version": "2018-08-31",
-        "resources": {"r": {"type": type_name, "properties": props}},
+        "resources": {**prerequisites, "r": {"type": type_name, "properties": props}},
     }
     world = world_factory()
     try:
