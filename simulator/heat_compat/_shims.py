@@ -75,7 +75,7 @@ class PropertiesSchema(_HeatSchemaKeys, sdk_properties.Schema):
         )
         self.implemented = bool(implemented)
         self.allow_conversion = bool(allow_conversion)
-        if self.type == self.LIST and not default and default is not None:
+        if self.type == self.LIST and isinstance(default, str) and not default:
             # Heat reads a list whose default is empty ('') as []: keep no default
             self.heat_default = default
             self.default = None
@@ -96,9 +96,14 @@ class PropertiesSchema(_HeatSchemaKeys, sdk_properties.Schema):
             raise exception.InvalidSchemaError(f"Invalid default {default!r}: {ex}") from None
 
     def empty_value(self) -> Any:
-        """An unset scalar is None in Heat (sdk gives the type's zero value)."""
-        if self.type in (self.MAP, self.LIST):
-            return super().empty_value()
+        """An unset property without a default is None in Heat, whatever its type.
+
+        sdk gives the type's zero value (``''``, ``0``, ``[]``, ``{}``); Heat's
+        plug-ins drop None values before calling the cloud (``prepare_properties``),
+        so an empty list would reach the API as an attribute the user never set.
+        """
+        if hasattr(self, "heat_default"):
+            return []  # Heat reads the '' default of a list as []
         return None
 
 

@@ -28,7 +28,15 @@ from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin, HeatStackView
 from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
+from simulator.heat_compat.neutron_plugin import NeutronClientPlugin
 from simulator.heat_compat.translation import apply_rules
+
+
+def heat_client_plugin(plugin: Any, name: str) -> HeatClientPlugin:
+    """Heat's client plug-in *name* over plugsim's *plugin* (neutron's has its own surface)."""
+    if name == "neutron":
+        return NeutronClientPlugin(plugin, name)
+    return HeatClientPlugin(plugin, name)
 
 
 class HeatDefinition:
@@ -166,7 +174,7 @@ class HeatResource(Resource):
             ) from None
         if isinstance(plugin, HeatClientPlugin):
             return plugin
-        return HeatClientPlugin(plugin, name or self.default_client_name)
+        return heat_client_plugin(plugin, name or self.default_client_name)
 
     # -- Heat's client shortcuts (``self.nova()`` is ``self.client("nova")``) ------
 

@@ -1,0 +1,135 @@
+"""Heat's neutron client plug-in surface, as Heat's network plug-ins use it, on the default world.
+
+The fixture is a plug-in of our own written as Heat's ``OS::Neutron::Port``
+and friends are: kinds named through ``client_plugin().RES_TYPE_*``, a name
+resolved to an id by a ``RESOLVE`` translation rule whose finder is
+``find_resourceid_by_name_or_id``, optional attributes dropped when unset.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from simulator.heat_compat import use_heat_plugins
+from simulator.heat_compat._shims import PropertiesSchema
+from simulator.heat_compat.neutron_plugin import RES_TYPES, NeutronClientPlugin
+from simulator.store import Store
+from simulator.world import World
+
+PLUGIN = textwrap.dedent(
+    '''
+    from heat.engine import attributes, properties, resource, translation
+
+
+    class Lookup(resource.Resource):
+        """Resolves a network and a security group, records what the client plug-in said."""
+
+        default_client_name = "neutron"
+        properties_schema = {
+            "network": properties.Schema(properties.Schema.STRING, "Network name or id."),
+            "network_id": properties.Schema(properties.Schema.STRING, "Network id."),
+            "groups": properties.Schema(properties.Schema.LIST, "Security groups."),
+            "hints": properties.Schema(properties.Schema.LIST, "Never set here."),
+        }
+        attributes_schema = {"seen": attributes.Schema("What the plug-in saw.")}
+
+        def translation_rules(self, props):
+            plugin = self.client_plugin()
+            return [
+                translation.TranslationRule(
+                    props,
+                    translation.TranslationRule.RESOLVE,
+                    ["network"],
+                    client_plugin=plugin,
+                    finder="find_resourceid_by_name_or_id",
+                    entity=plugin.RES_TYPE_NETWORK,
+                ),
+            ]
+
+        def handle_create(self):
+            plugin = self.client_plugin()
+            self.data_set("net", self.properties["network"])
+            self.data_set("groups", ",".join(plugin.get_secgroup_uuids(self.properties["groups"] or [])))
+            self.data_set("tagging", str(plugin.has_extension("standard-attr-tag")))
+            self.data_set("hints", repr(self.properties["hints"]))
+            self.resource_id_set(self.properties["network"])
+
+        def _resolve_attribute(self, name):
+            return dict(self.data())
+
+
+    def resource_mapping():
+        return {"Test::Heat::Lookup": Lookup}
+    '''
+)
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Any:
+    path = tmp_path / "lookup.py"
+    path.write_text(PLUGIN, encoding="utf-8")
+    w = World(Store(":memory:"), seed=3)
+    assert use_heat_plugins(w, path).errors == []
+    yield w
+    w.close()
+
+
+def _ids(world: Any, kind: str) -> dict[str, str]:
+    plugin = world.client_plugin("neutron")
+    plural = "security_groups" if kind == "security_group" else kind + "s"
+    listed = getattr(plugin.client(), f"list_{plural}")()[plural]
+    return {item["name"]: item["id"] for item in listed}
+
+
+def _create(world: Any, props: dict[str, Any]) -> Any:
+    return world.create_stack(
+        "s",
+        {
+            "heat_template_version": "2018-08-31",
+            "resources": {"r": {"type": "Test::Heat::Lookup", "properties": props}},
+            "outputs": {"seen": {"value": {"get_attr": ["r", "seen"]}}},
+        },
+        disable_rollback=True,
+    )
+
+
+def test_names_resolve_to_ids_of_the_worlds_objects(world: Any) -> None:
+    stack = _create(world, {"network": "public", "groups": ["default"]})
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    seen = stack.output("seen")
+    assert seen["net"] == _ids(world, "network")["public"]
+    assert seen["groups"] == _ids(world, "security_group")["default"]
+    assert seen["tagging"] == "False"  # the fake network lists no such extension
+    assert seen["hints"] == "None"  # an unset list is None, as in Heat
+
+
+def test_an_id_is_taken_as_it_is(world: Any) -> None:
+    public = _ids(world, "network")["public"]
+    stack = _create(world, {"network": public})
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    assert stack.output("seen")["net"] == public
+
+
+def test_an_unknown_name_fails_validation_naming_it(world: Any) -> None:
+    from sdk import exception
+
+    with pytest.raises(exception.StackValidationFailed) as caught:
+        _create(world, {"network": "nowhere"})
+    assert "resources.r" in str(caught.value)
+    assert "The network (nowhere) could not be found" in str(caught.value)
+
+
+def test_res_types_are_heats_kind_names() -> None:
+    assert NeutronClientPlugin.RES_TYPE_NETWORK == "network"
+    assert NeutronClientPlugin.RES_TYPE_QOS_POLICY == "policy"
+    assert set(RES_TYPES) <= set(dir(NeutronClientPlugin))
+
+
+def test_unset_list_without_default_is_none_but_empty_string_default_is_empty() -> None:
+    assert PropertiesSchema("List").empty_value() is None
+    assert PropertiesSchema("List", default="").empty_value() == []
+    assert PropertiesSchema("List", default=[]).default == []
