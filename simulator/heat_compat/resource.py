@@ -32,6 +32,23 @@ from simulator.heat_compat.neutron_plugin import NeutronClientPlugin
 from simulator.heat_compat.translation import apply_rules
 
 
+class UnavailableClientPlugin:
+    """The client plug-in of a service the fake cloud does not run.
+
+    Getting it succeeds, as in Heat; using it (any attribute) raises
+    :class:`MissingCloudService` naming the plug-in's file and line.
+    """
+
+    def __init__(self, service: str, detail: str) -> None:
+        self._service = service
+        self._detail = detail
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise MissingCloudService(self._service, self._detail, plugin_site(sys._getframe(1)))
+
+
 def heat_client_plugin(plugin: Any, name: str) -> HeatClientPlugin:
     """Heat's client plug-in *name* over plugsim's *plugin* (neutron's has its own surface)."""
     if name == "neutron":
@@ -169,9 +186,9 @@ class HeatResource(Resource):
         try:
             plugin = super().client_plugin(name)
         except exception.ConfigurationError as ex:
-            raise MissingCloudService(
-                str(name or self.default_client_name), str(ex), plugin_site(sys._getframe(1))
-            ) from None
+            # Heat builds client plug-ins lazily: asking for one is not using it
+            # (Server's translation rules name glance's even when no image is given)
+            return UnavailableClientPlugin(str(name or self.default_client_name), str(ex))
         if isinstance(plugin, HeatClientPlugin):
             return plugin
         return heat_client_plugin(plugin, name or self.default_client_name)
@@ -370,13 +387,37 @@ class HeatResource(Resource):
             await super().adopt(resource_data)
 
     def validate(self) -> None:
-        """Validate (plug-in code sees the virtual clock)."""
+        """Validate as Heat's base does: deletion policy, properties, external resource.
+
+        Plug-in code sees the virtual clock. A plug-in may override
+        ``validate_deletion_policy(cls, policy)`` with Heat's one argument
+        (``BaseVolume`` does); the resource's name is passed only to a method
+        that takes it.
+        """
         with _vtime.running(self):
-            super().validate()
+            policy = self.t.deletion_policy
+            if _takes_resource_name(type(self).validate_deletion_policy):
+                self.validate_deletion_policy(policy, self.name)
+            else:
+                self.validate_deletion_policy(policy)
+            self.properties.validate(with_value=True)
+            self.validate_external()
 
     def _resolve_any_attribute(self, name: str) -> Any:
         with _vtime.running(self):
             return super()._resolve_any_attribute(name)
+
+
+def _takes_resource_name(method: Any) -> bool:
+    """True when a bound ``validate_deletion_policy`` accepts a second argument (sdk's)."""
+    try:
+        params = list(inspect.signature(method).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params):
+        return True
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(p.kind in positional for p in params) >= 2
 
 
 def _safe_diff(before: Any, after: Any) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from sdk import exception
 from sdk.properties import ValueNotYetKnown
-from simulator.heat_compat.missing import MissingHeatName
+from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
 
 
 class TranslationRule:
@@ -83,7 +83,12 @@ def _resolve_value(value: Any, rule: TranslationRule, resolve: Any) -> Any:
         return value
     if isinstance(value, list):
         return [_resolve_value(item, rule, resolve) for item in value]
-    finder = getattr(rule.client_plugin, str(rule.finder), None)
+    try:
+        finder = getattr(rule.client_plugin, str(rule.finder))
+    except MissingCloudService:
+        raise  # the plug-in's service is not in the fake cloud: say that, not a missing name
+    except AttributeError:
+        finder = None
     if finder is None:
         raise MissingHeatName(
             f"{type(rule.client_plugin).__name__}.{rule.finder} "

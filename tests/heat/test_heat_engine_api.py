@@ -320,3 +320,91 @@ def test_contexts_list_their_stack_members(world: Any) -> None:
     context = stack.resources["a"].context
     assert sorted(context.stack_members()) == ["a", "b"]
     assert context.stack_members()["b"] is stack.resources["b"]
+
+
+HEAT_SIGNATURES = textwrap.dedent(
+    '''
+    from heat.common import exception
+    from heat.engine import properties, resource, translation
+
+
+    class OneArgPolicy(resource.Resource):
+        """Overrides validate_deletion_policy with Heat's one argument, as BaseVolume does."""
+
+        properties_schema = {"size": properties.Schema(properties.Schema.INTEGER, "Size.")}
+
+        @classmethod
+        def validate_deletion_policy(cls, policy):
+            super().validate_deletion_policy(policy)
+            if policy == "Retain":
+                raise exception.StackValidationFailed(message="Retain refused by the plug-in")
+
+        def handle_create(self):
+            self.resource_id_set("one")
+
+
+    class AsksForGlance(resource.Resource):
+        """Names an absent service's client plug-in in its rules, using it only for an image."""
+
+        properties_schema = {"image": properties.Schema(properties.Schema.STRING, "Image.")}
+
+        def translation_rules(self, props):
+            return [
+                translation.TranslationRule(
+                    props,
+                    translation.TranslationRule.RESOLVE,
+                    ["image"],
+                    client_plugin=self.client_plugin("glance"),
+                    finder="find_image_by_name_or_id",
+                )
+            ]
+
+        def handle_create(self):
+            self.resource_id_set("glance-free")
+
+
+    def resource_mapping():
+        return {"Test::HeatApi::OneArgPolicy": OneArgPolicy, "Test::HeatApi::Glance": AsksForGlance}
+    '''
+)
+
+
+@pytest.fixture
+def signatures(tmp_path: Path) -> Any:
+    path = tmp_path / "signatures.py"
+    path.write_text(HEAT_SIGNATURES, encoding="utf-8")
+    w = World(Store(":memory:"), seed=3)
+    assert not use_heat_plugins(w, path).errors
+    yield w, path
+    w.close()
+
+
+def _one(kind: str, props: dict | None = None, **extra: Any) -> dict:
+    return {
+        "heat_template_version": "2018-08-31",
+        "resources": {"r": {"type": kind, "properties": props or {}, **extra}},
+    }
+
+
+def test_heat_one_argument_deletion_policy_check_runs_before_properties(signatures: Any) -> None:
+    from sdk import exception
+
+    world, _ = signatures
+    assert world.create_stack("ok", _one("Test::HeatApi::OneArgPolicy")).state == "CREATE_COMPLETE"
+    with pytest.raises(exception.StackValidationFailed, match="Retain refused by the plug-in"):
+        world.create_stack(
+            "kept", _one("Test::HeatApi::OneArgPolicy", {"size": "x"}, deletion_policy="Retain")
+        )
+    with pytest.raises(exception.StackValidationFailed, match="size"):
+        world.create_stack("typed", _one("Test::HeatApi::OneArgPolicy", {"size": "x"}))
+
+
+def test_a_missing_service_fails_only_when_its_client_plugin_is_used(signatures: Any) -> None:
+    world, path = signatures
+    stack = world.create_stack("g", _one("Test::HeatApi::Glance"))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    from sdk import exception
+
+    with pytest.raises(exception.StackValidationFailed) as caught:
+        world.create_stack("g2", _one("Test::HeatApi::Glance", {"image": "cirros"}))
+    assert "the fake cloud has no 'glance' service" in str(caught.value)
