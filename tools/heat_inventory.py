@@ -64,6 +64,18 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
 }
 
 
+#: Properties a type needs that its schema cannot say: each is required only
+#: jointly ("size or a source", "cidr or a subnet pool"), by the plug-in's own
+#: validate() or by the API version in use. Given on top of the simplest map.
+JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
+    "OS::Cinder::Volume": {"size": 1},
+    "OS::Neutron::Subnet": {"cidr": "10.30.0.0/24"},
+    "OS::Nova::KeyPair": {
+        "public_key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIInventoryKeyForPlugsimOnly00000000 inv"
+    },
+}
+
+
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())[:240]
 
@@ -136,6 +148,7 @@ def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
         props, prerequisites = inventory_properties(plugin)
     except Exception as ex:  # noqa: BLE001 - any failure is a finding of the inventory
         return f"no valid property map: {type(ex).__name__}: {_one_line(ex)}"
+    props.update(JOINTLY_REQUIRED.get(type_name, {}))
     template = {
         "heat_template_version": "2018-08-31",
         "resources": {**prerequisites, "r": {"type": type_name, "properties": props}},
