@@ -133,3 +133,16 @@ def test_unset_list_without_default_is_none_but_empty_string_default_is_empty() 
     assert PropertiesSchema("List").empty_value() is None
     assert PropertiesSchema("List", default="").empty_value() == []
     assert PropertiesSchema("List", default=[]).default == []
+
+
+def test_security_group_bodies_carry_their_rules_as_neutrons_do(world: Any) -> None:
+    # Heat's OS::Neutron::SecurityGroup deletes the rules it reads from the group's body
+    neutron = world.client_plugin("neutron").client()
+    group = neutron.create_security_group({"security_group": {"name": "web"}})["security_group"]
+    rule = neutron.create_security_group_rule(
+        {"security_group_rule": {"security_group_id": group["id"], "direction": "ingress"}}
+    )["security_group_rule"]
+    shown = neutron.show_security_group(group["id"])["security_group"]
+    assert [r["id"] for r in shown["security_group_rules"]] == [rule["id"]]
+    listed = {g["name"]: g for g in neutron.list_security_groups()["security_groups"]}
+    assert [r["id"] for r in listed["web"]["security_group_rules"]] == [rule["id"]]
