@@ -29,6 +29,7 @@ from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin, HeatStackView
 from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
 from simulator.heat_compat.neutron_plugin import NeutronClientPlugin
+from simulator.heat_compat.rpc_client import HeatRpcClient
 from simulator.heat_compat.translation import apply_rules
 
 
@@ -192,6 +193,10 @@ class HeatResource(Resource):
         if isinstance(plugin, HeatClientPlugin):
             return plugin
         return heat_client_plugin(plugin, name or self.default_client_name)
+
+    def rpc_client(self) -> HeatRpcClient:
+        """The engine calls Heat's config plug-ins make (software configs, in the fake cloud)."""
+        return HeatRpcClient(self)
 
     # -- Heat's client shortcuts (``self.nova()`` is ``self.client("nova")``) ------
 
