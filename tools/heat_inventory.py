@@ -69,6 +69,8 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
 #: validate() or by the API version in use. Given on top of the simplest map.
 JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
     "OS::Cinder::Volume": {"size": 1},
+    "OS::Neutron::RouterGateway": {"network": "public"},
+    "OS::Neutron::RouterInterface": {"subnet": "public-subnet"},
     "OS::Neutron::Subnet": {"cidr": "10.30.0.0/24"},
     "OS::Nova::KeyPair": {
         "public_key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIInventoryKeyForPlugsimOnly00000000 inv"

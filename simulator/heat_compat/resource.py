@@ -194,6 +194,20 @@ class HeatResource(Resource):
             return plugin
         return heat_client_plugin(plugin, name or self.default_client_name)
 
+    def metadata_get(self, refresh: bool = False) -> dict[str, Any]:
+        """The resource's metadata; *refresh* (Heat's re-read from its database) changes nothing.
+
+        plugsim keeps one copy of the metadata in memory and writes it through,
+        so there is nothing stale to re-read.
+        """
+        return super().metadata_get()
+
+    def metadata_set(self, metadata: Any, merge_metadata: Any = None) -> None:
+        """Replace the metadata; *merge_metadata(old, new)*, when given, merges it first (Heat's)."""
+        if merge_metadata is not None:
+            metadata = merge_metadata(self.metadata_get(), metadata)
+        super().metadata_set(metadata)
+
     def rpc_client(self) -> HeatRpcClient:
         """The engine calls Heat's config plug-ins make (software configs, in the fake cloud)."""
         return HeatRpcClient(self)

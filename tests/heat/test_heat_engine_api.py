@@ -325,7 +325,7 @@ def test_contexts_list_their_stack_members(world: Any) -> None:
 HEAT_SIGNATURES = textwrap.dedent(
     '''
     from heat.common import exception
-    from heat.engine import properties, resource, translation
+    from heat.engine import attributes, properties, resource, translation
 
 
     class OneArgPolicy(resource.Resource):
@@ -363,8 +363,25 @@ HEAT_SIGNATURES = textwrap.dedent(
             self.resource_id_set("glance-free")
 
 
+    class Metadata(resource.Resource):
+        """Merges into its metadata and re-reads it with Heat's refresh flag, as ServerBase does."""
+
+        attributes_schema = {"meta": attributes.Schema("The metadata it ends with.")}
+
+        def handle_create(self):
+            self.metadata_set({"b": 2}, merge_metadata=lambda old, new: {**old, **new})
+            self.resource_id_set("meta")
+
+        def _resolve_attribute(self, name):
+            return self.metadata_get(True)
+
+
     def resource_mapping():
-        return {"Test::HeatApi::OneArgPolicy": OneArgPolicy, "Test::HeatApi::Glance": AsksForGlance}
+        return {
+            "Test::HeatApi::OneArgPolicy": OneArgPolicy,
+            "Test::HeatApi::Glance": AsksForGlance,
+            "Test::HeatApi::Metadata": Metadata,
+        }
     '''
 )
 
@@ -408,3 +425,12 @@ def test_a_missing_service_fails_only_when_its_client_plugin_is_used(signatures:
     with pytest.raises(exception.StackValidationFailed) as caught:
         world.create_stack("g2", _one("Test::HeatApi::Glance", {"image": "cirros"}))
     assert "the fake cloud has no 'glance' service" in str(caught.value)
+
+
+def test_metadata_merge_and_refresh_take_heats_arguments(signatures: Any) -> None:
+    world, _ = signatures
+    template = _one("Test::HeatApi::Metadata", metadata={"a": 1})
+    template["outputs"] = {"meta": {"value": {"get_attr": ["r", "meta"]}}}
+    stack = world.create_stack("m", template)
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    assert stack.output("meta") == {"a": 1, "b": 2}
