@@ -55,6 +55,10 @@ WORLD_OBJECTS: dict[str, Any] = {
 }
 PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
     "cinder.volume": {"type": "OS::Cinder::Volume", "properties": {"size": 1}},
+    "floating_ip": {
+        "type": "OS::Neutron::FloatingIP",
+        "properties": {"floating_network": "public"},
+    },
     "neutron.port": {"type": "OS::Neutron::Port", "properties": {"network": "public"}},
     "neutron.router": {"type": "OS::Neutron::Router", "properties": {}},
     "nova.server": {
@@ -66,9 +70,14 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
 
 #: Properties a type needs that its schema cannot say: each is required only
 #: jointly ("size or a source", "cidr or a subnet pool"), by the plug-in's own
-#: validate() or by the API version in use. Given on top of the simplest map.
+#: validate() or by the API version in use, or names a cloud object without a
+#: custom constraint. Given on top of the simplest map; ``PREREQUISITE + name``
+#: stands for the prerequisite resource of that constraint name.
+PREREQUISITE = "prerequisite:"
 JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
     "OS::Cinder::Volume": {"size": 1},
+    "OS::Cinder::VolumeAttachment": {"instance_uuid": PREREQUISITE + "nova.server"},
+    "OS::Nova::FloatingIPAssociation": {"floating_ip": PREREQUISITE + "floating_ip"},
     "OS::Neutron::RouterGateway": {"network": "public"},
     "OS::Neutron::RouterInterface": {"subnet": "public-subnet"},
     "OS::Neutron::Subnet": {"cidr": "10.30.0.0/24"},
@@ -150,7 +159,13 @@ def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
         props, prerequisites = inventory_properties(plugin)
     except Exception as ex:  # noqa: BLE001 - any failure is a finding of the inventory
         return f"no valid property map: {type(ex).__name__}: {_one_line(ex)}"
-    props.update(JOINTLY_REQUIRED.get(type_name, {}))
+    for name, value in JOINTLY_REQUIRED.get(type_name, {}).items():
+        if isinstance(value, str) and value.startswith(PREREQUISITE):
+            constraint = value[len(PREREQUISITE) :]
+            key = "pre_" + constraint.replace(".", "_")
+            prerequisites[key] = PREREQUISITE_RESOURCES[constraint]
+            value = {"get_resource": key}
+        props[name] = value
     template = {
         "heat_template_version": "2018-08-31",
         "resources": {**prerequisites, "r": {"type": type_name, "properties": props}},

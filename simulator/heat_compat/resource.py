@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import hashlib
 import inspect
 import sys
 from collections.abc import Mapping
@@ -31,6 +32,7 @@ from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
 from simulator.heat_compat.neutron_plugin import NeutronClientPlugin
 from simulator.heat_compat.rpc_client import HeatRpcClient
 from simulator.heat_compat.translation import apply_rules
+from simulator.heat_compat.volume_plugins import CinderClientPlugin, NovaClientPlugin
 
 
 class UnavailableClientPlugin:
@@ -50,10 +52,29 @@ class UnavailableClientPlugin:
         raise MissingCloudService(self._service, self._detail, plugin_site(sys._getframe(1)))
 
 
-def heat_client_plugin(plugin: Any, name: str) -> HeatClientPlugin:
-    """Heat's client plug-in *name* over plugsim's *plugin* (neutron's has its own surface)."""
+class HeatClients:
+    """Heat's ``clients`` object of a resource: ``client(name)`` and ``client_plugin(name)``."""
+
+    def __init__(self, resource: Any) -> None:
+        self._resource = resource
+
+    def client(self, name: str) -> Any:
+        """The service client *name*."""
+        return self._resource.client(name)
+
+    def client_plugin(self, name: str) -> Any:
+        """The client plug-in *name*."""
+        return self._resource.client_plugin(name)
+
+
+def heat_client_plugin(plugin: Any, name: str, clients: Any = None) -> HeatClientPlugin:
+    """Heat's client plug-in *name* over plugsim's *plugin*, with the surface of Heat's own."""
     if name == "neutron":
         return NeutronClientPlugin(plugin, name)
+    if name == "nova":
+        return NovaClientPlugin(plugin, name, clients)
+    if name == "cinder":
+        return CinderClientPlugin(plugin, name)
     return HeatClientPlugin(plugin, name)
 
 
@@ -192,7 +213,7 @@ class HeatResource(Resource):
             return UnavailableClientPlugin(str(name or self.default_client_name), str(ex))
         if isinstance(plugin, HeatClientPlugin):
             return plugin
-        return heat_client_plugin(plugin, name or self.default_client_name)
+        return heat_client_plugin(plugin, name or self.default_client_name, HeatClients(self))
 
     def metadata_get(self, refresh: bool = False) -> dict[str, Any]:
         """The resource's metadata; *refresh* (Heat's re-read from its database) changes nothing.
@@ -207,6 +228,18 @@ class HeatResource(Resource):
         if merge_metadata is not None:
             metadata = merge_metadata(self.metadata_get(), metadata)
         super().metadata_set(metadata)
+
+    @property
+    def id(self) -> int:
+        """Heat's database id of the resource: here a number stable for a stack and name.
+
+        Heat's plug-ins use it as an opaque key (``FloatingIPAssociation``
+        makes it its resource id); plugsim has no resource table ids, so the
+        number is derived from the stack id and the resource name.
+        """
+        stack_id = str(getattr(self.context.stack, "id", "") or "")
+        digest = hashlib.sha256(f"{stack_id}/{self.name}".encode()).hexdigest()
+        return int(digest[:12], 16)
 
     def rpc_client(self) -> HeatRpcClient:
         """The engine calls Heat's config plug-ins make (software configs, in the fake cloud)."""

@@ -434,3 +434,14 @@ def test_metadata_merge_and_refresh_take_heats_arguments(signatures: Any) -> Non
     stack = world.create_stack("m", template)
     assert stack.state == "CREATE_COMPLETE", stack.status_reason
     assert stack.output("meta") == {"a": 1, "b": 2}
+
+
+def test_resource_id_is_a_stable_number_per_stack_and_name(signatures: Any) -> None:
+    world, _ = signatures
+    pair = {n: {"type": "Test::HeatApi::Metadata"} for n in ("a", "b")}
+    template = {"heat_template_version": "2018-08-31", "resources": pair}
+    stacks = [world.create_stack(name, template) for name in ("one", "two")]
+    ids = {(s.name, n): s.resources[n].id for s in stacks for n in ("a", "b")}
+    assert all(isinstance(i, int) for i in ids.values())
+    assert len(set(ids.values())) == 4  # per stack and per name
+    assert stacks[0].resources["a"].id == ids[("one", "a")]  # the same on every read
