@@ -78,6 +78,10 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
     "OS::Cinder::Volume": {"size": 1},
     "OS::Cinder::VolumeAttachment": {"instance_uuid": PREREQUISITE + "nova.server"},
     "OS::Nova::FloatingIPAssociation": {"floating_ip": PREREQUISITE + "floating_ip"},
+    "OS::Neutron::FloatingIPAssociation": {
+        "floatingip_id": PREREQUISITE + "floating_ip",
+        "port_id": PREREQUISITE + "neutron.port",
+    },
     "OS::Neutron::RouterGateway": {"network": "public"},
     "OS::Neutron::RouterInterface": {"subnet": "public-subnet"},
     "OS::Neutron::Subnet": {"cidr": "10.30.0.0/24"},
