@@ -30,6 +30,7 @@ from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin, HeatStackView
 from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
 from simulator.heat_compat.neutron_plugin import NeutronClientPlugin
+from simulator.heat_compat.nova_plugin import GlanceClientPlugin
 from simulator.heat_compat.rpc_client import HeatRpcClient
 from simulator.heat_compat.translation import apply_rules
 from simulator.heat_compat.volume_plugins import CinderClientPlugin, NovaClientPlugin
@@ -154,11 +155,34 @@ def _wrap_init(init: Any) -> Any:
     return __init__
 
 
+class HeatTemplateDiff(dict):  # type: ignore[type-arg]
+    """The ``tmpl_diff`` a Heat plug-in's ``handle_update`` gets: the changed sections.
+
+    A dict of changed top-level keys (as plugsim's) that also answers Heat's
+    questions ``properties_changed()``, ``metadata_changed()`` and
+    ``update_policy_changed()``.
+    """
+
+    def properties_changed(self) -> bool:
+        """True when the properties changed."""
+        return rsrc_defn.PROPERTIES in self
+
+    def metadata_changed(self) -> bool:
+        """True when the metadata changed."""
+        return rsrc_defn.METADATA in self
+
+    def update_policy_changed(self) -> bool:
+        """True when the update policy changed."""
+        return rsrc_defn.UPDATE_POLICY in self
+
+
 def _wrap_handle_update(func: Any) -> Any:
     @functools.wraps(func)
     def handle_update(self: HeatResource, json_snippet: Any, tmpl_diff: Any, prop_diff: Any):
         if isinstance(json_snippet, Mapping):
             json_snippet = HeatDefinition(self, json_snippet)
+        if isinstance(tmpl_diff, Mapping) and not isinstance(tmpl_diff, HeatTemplateDiff):
+            tmpl_diff = HeatTemplateDiff(tmpl_diff)
         return func(self, json_snippet, tmpl_diff, prop_diff)
 
     handle_update._heat_compat_wrapped = True  # type: ignore[attr-defined]
@@ -206,6 +230,9 @@ class HeatResource(Resource):
     def client_plugin(self, name: str | None = None) -> Any:
         """The client plug-in *name*, with Heat's extra surface (:class:`HeatClientPlugin`)."""
         try:
+            if name == "glance" and not self._has_service("glance"):
+                # the fake compute serves the images: glance's surface over its client
+                return GlanceClientPlugin(super().client_plugin("compute"), "glance")
             plugin = super().client_plugin(name)
         except exception.ConfigurationError as ex:
             # Heat builds client plug-ins lazily: asking for one is not using it
@@ -214,6 +241,13 @@ class HeatResource(Resource):
         if isinstance(plugin, HeatClientPlugin):
             return plugin
         return heat_client_plugin(plugin, name or self.default_client_name, HeatClients(self))
+
+    def _has_service(self, name: str) -> bool:
+        try:
+            super().client_plugin(name)
+        except exception.ConfigurationError:
+            return False
+        return True
 
     def metadata_get(self, refresh: bool = False) -> dict[str, Any]:
         """The resource's metadata; *refresh* (Heat's re-read from its database) changes nothing.

@@ -18,6 +18,7 @@ from typing import Any
 
 from sdk import exception
 from simulator.heat_compat.engine_api import HeatClientPlugin
+from simulator.heat_compat.nova_plugin import NovaServerSurface
 
 #: Volume states in which an attachment is still under way.
 _ATTACHING = ("available", "attaching", "reserved")
@@ -29,8 +30,8 @@ def _attachments(volume: Any) -> list[dict[str, Any]]:
     return [dict(a) for a in (getattr(volume, "attachments", None) or [])]
 
 
-class NovaClientPlugin(HeatClientPlugin):
-    """Heat's nova client plug-in surface for volume attachments."""
+class NovaClientPlugin(NovaServerSurface):
+    """Heat's nova client plug-in surface: servers, flavors, volume attachments, floating IPs."""
 
     def attach_volume(self, server_id: str, volume_id: str, device: str | None) -> Any:
         """Attach *volume_id* to *server_id*; the attachment's id, or False on a conflict."""

@@ -343,24 +343,24 @@ HEAT_SIGNATURES = textwrap.dedent(
             self.resource_id_set("one")
 
 
-    class AsksForGlance(resource.Resource):
-        """Names an absent service's client plug-in in its rules, using it only for an image."""
+    class AsksForAbsent(resource.Resource):
+        """Names an absent service's client plug-in in its rules, using it only for a queue."""
 
-        properties_schema = {"image": properties.Schema(properties.Schema.STRING, "Image.")}
+        properties_schema = {"queue": properties.Schema(properties.Schema.STRING, "Queue.")}
 
         def translation_rules(self, props):
             return [
                 translation.TranslationRule(
                     props,
                     translation.TranslationRule.RESOLVE,
-                    ["image"],
-                    client_plugin=self.client_plugin("glance"),
-                    finder="find_image_by_name_or_id",
+                    ["queue"],
+                    client_plugin=self.client_plugin("zaqar"),
+                    finder="find_queue_by_name",
                 )
             ]
 
         def handle_create(self):
-            self.resource_id_set("glance-free")
+            self.resource_id_set("zaqar-free")
 
 
     class Metadata(resource.Resource):
@@ -379,7 +379,7 @@ HEAT_SIGNATURES = textwrap.dedent(
     def resource_mapping():
         return {
             "Test::HeatApi::OneArgPolicy": OneArgPolicy,
-            "Test::HeatApi::Glance": AsksForGlance,
+            "Test::HeatApi::Absent": AsksForAbsent,
             "Test::HeatApi::Metadata": Metadata,
         }
     '''
@@ -418,13 +418,13 @@ def test_heat_one_argument_deletion_policy_check_runs_before_properties(signatur
 
 def test_a_missing_service_fails_only_when_its_client_plugin_is_used(signatures: Any) -> None:
     world, path = signatures
-    stack = world.create_stack("g", _one("Test::HeatApi::Glance"))
+    stack = world.create_stack("g", _one("Test::HeatApi::Absent"))
     assert stack.state == "CREATE_COMPLETE", stack.status_reason
     from sdk import exception
 
     with pytest.raises(exception.StackValidationFailed) as caught:
-        world.create_stack("g2", _one("Test::HeatApi::Glance", {"image": "cirros"}))
-    assert "the fake cloud has no 'glance' service" in str(caught.value)
+        world.create_stack("g2", _one("Test::HeatApi::Absent", {"queue": "jobs"}))
+    assert "the fake cloud has no 'zaqar' service" in str(caught.value)
 
 
 def test_metadata_merge_and_refresh_take_heats_arguments(signatures: Any) -> None:

@@ -146,3 +146,73 @@ def test_security_group_bodies_carry_their_rules_as_neutrons_do(world: Any) -> N
     assert [r["id"] for r in shown["security_group_rules"]] == [rule["id"]]
     listed = {g["name"]: g for g in neutron.list_security_groups()["security_groups"]}
     assert [r["id"] for r in listed["web"]["security_group_rules"]] == [rule["id"]]
+
+
+LISTED = textwrap.dedent(
+    '''
+    from heat.engine import attributes, properties, resource, translation
+
+
+    class Nics(resource.Resource):
+        """Resolves the network of each item of a list, as Heat's Server does."""
+
+        default_client_name = "neutron"
+        properties_schema = {
+            "networks": properties.Schema(
+                properties.Schema.LIST,
+                "Networks.",
+                schema=properties.Schema(
+                    properties.Schema.MAP,
+                    schema={"network": properties.Schema(properties.Schema.STRING, "Net.")},
+                ),
+            )
+        }
+        attributes_schema = {"ids": attributes.Schema("Resolved ids.")}
+
+        def translation_rules(self, props):
+            return [
+                translation.TranslationRule(
+                    props,
+                    translation.TranslationRule.RESOLVE,
+                    ["networks", "network"],
+                    client_plugin=self.client_plugin(),
+                    finder="find_resourceid_by_name_or_id",
+                    entity="network",
+                )
+            ]
+
+        def handle_create(self):
+            self.resource_id_set("nics")
+
+        def _resolve_attribute(self, name):
+            return [n["network"] for n in self.properties["networks"]]
+
+
+    def resource_mapping():
+        return {"Test::Heat::Nics": Nics}
+    '''
+)
+
+
+def test_resolve_rules_reach_into_each_item_of_a_list(tmp_path: Path) -> None:
+    path = tmp_path / "nics.py"
+    path.write_text(LISTED, encoding="utf-8")
+    w = World(Store(":memory:"), seed=3)
+    assert use_heat_plugins(w, path).errors == []
+    stack = w.create_stack(
+        "s",
+        {
+            "heat_template_version": "2018-08-31",
+            "resources": {
+                "n": {
+                    "type": "Test::Heat::Nics",
+                    "properties": {"networks": [{"network": "public"}, {"network": "public"}]},
+                }
+            },
+            "outputs": {"ids": {"value": {"get_attr": ["n", "ids"]}}},
+        },
+    )
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    public = _ids(w, "network")["public"]
+    assert stack.output("ids") == [public, public]
+    w.close()
