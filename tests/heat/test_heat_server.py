@@ -97,3 +97,38 @@ def test_heats_server_boots_renames_in_place_and_deletes() -> None:
     assert world.delete_stack("s").state == "DELETE_COMPLETE"
     assert [s for s in nova.servers.list() if s.id == server.id] == []
     world.close()
+
+
+MANAGER_GAP = """
+from heat.engine import resource
+
+
+class Flavorful(resource.Resource):
+    default_client_name = "nova"
+
+    def handle_create(self):
+        self.client().flavors.create("tiny", 64, 1, 1)
+
+
+def resource_mapping():
+    return {"Test::Heat::Flavorful": Flavorful}
+"""
+
+
+def test_a_method_a_client_manager_lacks_is_named_with_file_and_line(tmp_path) -> None:
+    from simulator.heat_compat import use_heat_plugins
+
+    path = tmp_path / "flavorful.py"
+    path.write_text(MANAGER_GAP, encoding="utf-8")
+    world = World(Store(":memory:"), seed=3)
+    assert not use_heat_plugins(world, path).errors
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"f": {"type": "Test::Heat::Flavorful"}},
+    }
+    stack = world.create_stack("s", template)
+    assert stack.state == "CREATE_FAILED"
+    assert f"{path}:9: the fake cloud's 'nova' client" in stack.status_reason
+    assert "has no 'flavors.create'" in stack.status_reason
+    assert "object has no attribute" not in stack.status_reason
+    world.close()
