@@ -2,11 +2,15 @@
 
 While a Heat plug-in module is executed inside :func:`shim_imports`, a
 meta-path finder placed first in :data:`sys.meta_path` serves the shim
-modules (``heat.engine.resource`` ...) and hides any real ``heat`` /
-``oslo_utils`` / ``oslo_log`` modules already imported; on exit everything is
-put back as it was. A process in which the real Heat is importable therefore
-keeps working: the shims exist only during that loading, and the plug-in keeps
-references to the shim modules it imported.
+modules (``heat.engine.resource`` ...) and sets aside any real modules under
+:data:`ROOTS` (``heat``, ``oslo_log`` and the borrowed libraries
+``oslo_utils``, ``oslo_serialization``, ``oslo_config``) already imported,
+putting the compat namespace of earlier loadings in their place; on exit the
+compat namespace is kept aside again and everything is put back as it was. A
+process in which the real Heat is importable therefore keeps working: the
+shims exist only during a loading, and the plug-in keeps references to the
+modules it imported. Real libraries and Heat's helper modules imported as
+they are come from :mod:`simulator.heat_compat._borrowed`.
 
 Names the layer does not provide fail clearly: importing a module it lacks is
 a ``ModuleNotFoundError`` naming the module, and reading an attribute it lacks
