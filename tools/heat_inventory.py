@@ -11,6 +11,7 @@ when every type it registers reaches ``CREATE_COMPLETE`` and then
 Usage::
 
     PLUGSIM_HEAT_PYTHON=/path/to/heatvenv/bin/python python tools/heat_inventory.py [--json]
+    ... python tools/heat_inventory.py --plugins DIR_OR_FILE ...   # third-party plug-ins
 
 Prints one line per module (``load``/``run`` and the first reason it does
 not), then the totals. The output is sorted and deterministic.
@@ -192,42 +193,59 @@ def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
     return None
 
 
-def inventory(package: Path) -> list[dict[str, Any]]:
-    """One row per module: ``module``, ``types``, ``loads``, ``runs``, ``reason``."""
+def measure(path: Path, module: str) -> dict[str, Any]:
+    """The row of one plug-in file: ``module``, ``types``, ``loads``, ``runs``, ``reason``."""
     from simulator.heat_compat import load_heat_plugin, use_heat_plugins
     from simulator.store import Store
     from simulator.world import World
 
+    report = load_heat_plugin(path)
+    row: dict[str, Any] = {"module": module, "types": sorted(report.mapping)}
+    if report.errors:
+        reason = str(report.errors[0]).split("layer: ", 1)[-1]
+        row.update(loads=False, runs=False, types_run=[], reason=_one_line(reason))
+        return row
+    row["loads"] = True
+
+    def world_factory() -> Any:
+        world = World(Store(":memory:"), seed=7, entry_points=True)
+        use_heat_plugins(world, path)
+        return world
+
+    reasons = []
+    row["types_run"] = []
+    for type_name in row["types"]:
+        why = run_type(type_name, report.mapping[type_name], world_factory)
+        if why is None:
+            row["types_run"].append(type_name)
+        else:
+            reasons.append(f"{type_name}: {why}")
+    row["runs"] = bool(row["types"]) and not reasons
+    row["reason"] = reasons[0] if reasons else ("" if row["types"] else "registers no type")
+    return row
+
+
+def inventory(package: Path) -> list[dict[str, Any]]:
+    """One row per in-tree module (see :func:`measure`)."""
     base = package / "engine" / "resources" / "openstack"
-    rows = []
-    for path in heat_modules(package):
-        module = ".".join(path.relative_to(base).with_suffix("").parts)
-        report = load_heat_plugin(path)
-        row: dict[str, Any] = {"module": module, "types": sorted(report.mapping)}
-        if report.errors:
-            reason = str(report.errors[0]).split("layer: ", 1)[-1]
-            row.update(loads=False, runs=False, types_run=[], reason=_one_line(reason))
-            rows.append(row)
-            continue
-        row["loads"] = True
+    return [
+        measure(path, ".".join(path.relative_to(base).with_suffix("").parts))
+        for path in heat_modules(package)
+    ]
 
-        def world_factory(path: Path = path) -> Any:
-            world = World(Store(":memory:"), seed=7, entry_points=True)
-            use_heat_plugins(world, path)
-            return world
 
-        reasons = []
-        row["types_run"] = []
-        for type_name in row["types"]:
-            why = run_type(type_name, report.mapping[type_name], world_factory)
-            if why is None:
-                row["types_run"].append(type_name)
-            else:
-                reasons.append(f"{type_name}: {why}")
-        row["runs"] = bool(row["types"]) and not reasons
-        row["reason"] = reasons[0] if reasons else ("" if row["types"] else "registers no type")
-        rows.append(row)
-    return rows
+def plugin_rows(targets: list[str]) -> list[dict[str, Any]]:
+    """One row per plug-in file of *targets* (files or directories), e.g. third-party ones."""
+    files: list[Path] = []
+    for target in targets:
+        path = Path(target)
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*.py") if p.name != "__init__.py"))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise SystemExit(f"heat_inventory: {target}: no such file or directory")
+    return [measure(path, str(path)) for path in files]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -236,18 +254,26 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument(
+        "--plugins",
+        nargs="+",
+        metavar="PATH",
+        help="measure these plug-in files or directories (third-party plug-ins) instead",
+    )
     args = parser.parse_args(argv)
     package = find_heat_package()
     if package is None:
         print(f"heat_inventory: no openstack-heat found; set {HEAT_PYTHON_ENV}", file=sys.stderr)
         return 2
-    rows = inventory(package)
+    rows = plugin_rows(args.plugins) if args.plugins else inventory(package)
     if args.json:
         print(json.dumps(rows, indent=1, sort_keys=True))
         return 0
     for row in rows:
         state = "runs" if row["runs"] else ("loads" if row["loads"] else "fails")
         print(f"{row['module']:<40} {state:<6} {row['reason']}")
+    if args.plugins:
+        return 0
     loaded = sum(r["loads"] for r in rows)
     ran = sum(r["runs"] for r in rows)
     types = sum(len(r["types"]) for r in rows)

@@ -123,3 +123,16 @@ def test_a_constraint_with_no_prerequisite_is_still_reported() -> None:
 
     with pytest.raises(Ungeneratable, match="x.y"):
         _tool().inventory_properties(Lonely)
+
+
+def test_third_party_plugin_files_are_measured_the_same_way(tmp_path: Path) -> None:
+    plugins = tmp_path / "third_party"
+    plugins.mkdir()
+    (plugins / "fine.py").write_text(GOOD)
+    (plugins / "needy.py").write_text(NO_IMPORT)
+    rows = {Path(r["module"]).name: r for r in _tool().plugin_rows([str(plugins)])}
+    assert rows["fine.py"]["runs"] and rows["fine.py"]["types_run"] == ["Test::Inv::Fine"]
+    assert not rows["needy.py"]["loads"]
+    assert "heat.engine.scheduler" in rows["needy.py"]["reason"]
+    with pytest.raises(SystemExit, match="no such file"):
+        _tool().plugin_rows([str(tmp_path / "missing")])
