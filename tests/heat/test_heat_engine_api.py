@@ -376,8 +376,26 @@ HEAT_SIGNATURES = textwrap.dedent(
             return self.metadata_get(True)
 
 
+    class Guard(resource.Resource):
+        """Checks at validation that the resources it names are in the stack, as AccessPolicy."""
+
+        properties_schema = {"names": properties.Schema(properties.Schema.LIST, "Names.")}
+
+        def validate(self):
+            super().validate()
+            for name in self.properties["names"] or []:
+                if name not in self.stack:
+                    raise exception.StackValidationFailed(message=f"{name} not in stack")
+                if self.stack[name].type() != "OS::Heat::None":
+                    raise exception.StackValidationFailed(message=f"{name} is no None")
+
+        def handle_create(self):
+            self.resource_id_set("guard")
+
+
     def resource_mapping():
         return {
+            "Test::HeatApi::Guard": Guard,
             "Test::HeatApi::OneArgPolicy": OneArgPolicy,
             "Test::HeatApi::Absent": AsksForAbsent,
             "Test::HeatApi::Metadata": Metadata,
@@ -445,3 +463,15 @@ def test_resource_id_is_a_stable_number_per_stack_and_name(signatures: Any) -> N
     assert all(isinstance(i, int) for i in ids.values())
     assert len(set(ids.values())) == 4  # per stack and per name
     assert stacks[0].resources["a"].id == ids[("one", "a")]  # the same on every read
+
+
+def test_the_stack_lists_its_resources_while_being_validated(signatures: Any) -> None:
+    from sdk import exception
+
+    world, _ = signatures
+    template = _one("Test::HeatApi::Guard", {"names": ["n"]})
+    template["resources"]["n"] = {"type": "OS::Heat::None"}
+    assert world.create_stack("ok", template).state == "CREATE_COMPLETE"
+    template["resources"]["r"]["properties"] = {"names": ["ghost"]}
+    with pytest.raises(exception.StackValidationFailed, match="ghost not in stack"):
+        world.create_stack("ghost", template)
