@@ -13,6 +13,8 @@
                  (``nox -s hot_corpus -- SOURCE``: a checkout or its git directory)
 ``heat_inventory`` which of Heat's in-tree plug-ins load and run (needs PLUGSIM_HEAT_PYTHON;
                  not in the default sessions)
+``heat_third_party``  third-party Heat plug-ins (files or checkouts given after ``--``),
+                 measured as ``heat_inventory`` measures Heat's own (not in the defaults)
 """
 
 import nox
@@ -169,3 +171,20 @@ def heat_inventory(session: nox.Session) -> None:
         session.error("set PLUGSIM_HEAT_PYTHON to the python of a virtualenv with openstack-heat")
     session.install("-e", ".[test]")
     session.run("python", "tools/heat_inventory.py", *session.posargs)
+
+
+@nox.session
+def heat_third_party(session: nox.Session) -> None:
+    """Measure third-party Heat plug-ins as the inventory measures Heat's own.
+
+    Give the plug-in files or directories (checkouts fetched beforehand; nothing
+    is copied into this repository): ``nox -s heat_third_party -- DIR ...``.
+    """
+    import os
+
+    if not os.environ.get("PLUGSIM_HEAT_PYTHON"):
+        session.error("set PLUGSIM_HEAT_PYTHON to the python of a virtualenv with openstack-heat")
+    if not session.posargs:
+        session.error("give the plug-in files or directories: nox -s heat_third_party -- DIR ...")
+    session.install("-e", ".[test]")
+    session.run("python", "tools/heat_inventory.py", "--plugins", *session.posargs)

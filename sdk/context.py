@@ -242,6 +242,9 @@ class ResourceContext(Protocol):
     def resource_by_reference(self, reference: str) -> Member | None:
         """Return the stack's resource whose reference id (or name) is *reference*, or None."""
 
+    def stack_members(self) -> dict[str, Member]:
+        """Return the stack's resources by name (a new dict, in the stack's order)."""
+
 
 class LocalSignals:
     """In-memory :class:`Signals` for a :class:`LocalContext` (:meth:`add` puts one in)."""
@@ -363,3 +366,7 @@ class LocalContext:
             if reference in (res.get_reference_id(), res.name):
                 return res
         return None
+
+    def stack_members(self) -> dict[str, Member]:
+        """Return the peers of the standalone "stack" by name (a copy of :attr:`peers`)."""
+        return dict(self.peers)

@@ -292,6 +292,8 @@ class Property:
             converted = schema.to_schema_type(value)
         except ValueError as ex:
             raise self._fail(str(ex)) from None
+        if converted is None:
+            return None  # a schema whose empty value is None (Heat's unset property)
         if schema.schema is not None:
             if schema.type == Schema.MAP:
                 converted = self._get_map_children(converted, validate)

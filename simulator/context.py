@@ -135,6 +135,10 @@ class EngineContext:
                 return res
         return None
 
+    def stack_members(self) -> dict[str, Resource]:
+        """Return the stack's current resources by name (a new dict, in the stack's order)."""
+        return dict(self._stack.resources)
+
     def data_changed(self, resource: Reporting) -> None:
         """Persist ``resource_id`` and the resource's data.
 

@@ -59,7 +59,9 @@ class ValidationContext:
         stack: StackInfo | None = None,
         clock: Any = None,
         nested: NestedValidator | None = None,
+        members: dict[str, Any] | None = None,
     ) -> None:
+        self._members = dict(members or {})
         self._clients = clients
         self.stack = stack if stack is not None else StackInfo()
         self.clock = clock if clock is not None else CounterClock()
@@ -106,6 +108,34 @@ class ValidationContext:
     def resource_by_reference(self, reference: str) -> Any:
         """No resource exists yet while validating: the answer is not known."""
         raise ValueNotYetKnown(f"resource {reference} does not exist while validating")
+
+    def stack_members(self) -> dict[str, Any]:
+        """The stack's resources as they are before anything is made (:class:`PendingMember`)."""
+        return dict(self._members)
+
+
+class PendingMember:
+    """A resource of the stack being validated: defined, not made yet (Heat's INIT state).
+
+    Enough for a plug-in's ``validate()`` that asks whether a resource is in
+    the stack, or for its type.
+    """
+
+    action = "INIT"
+    status = "COMPLETE"
+    resource_id = None
+
+    def __init__(self, name: str, resource_type: str) -> None:
+        self.name = name
+        self._type = resource_type
+
+    def type(self) -> str:
+        """The resource's type name."""
+        return self._type
+
+    def get_reference_id(self) -> str:
+        """Its name, as a resource not made yet is referred to."""
+        return self.name
 
 
 class UnknownResourcesView:
@@ -159,8 +189,12 @@ def validate_resource_properties(
     :class:`sdk.exception.StackValidationFailed` for the first problem, its
     path starting ``resources.<name>``.
     """
-    context = ValidationContext(clients, stack, clock, nested)
-    offline = ValidationContext(None, stack, clock, nested)
+    members = {
+        name: PendingMember(name, defn.resource_type)
+        for name, defn in definition.resource_definitions().items()
+    }
+    context = ValidationContext(clients, stack, clock, nested, members)
+    offline = ValidationContext(None, stack, clock, nested, members)
     resolver = definition.resolver(UnknownResourcesView(parent_view))
     template = getattr(definition, "template", None)
     for name, defn in definition.resource_definitions().items():

@@ -52,9 +52,13 @@ class NetworkClient:
         if verb == "create":
             return lambda body: {kind: getattr(svc, f"create_{kind}")(_unwrap(kind, body))}
         if verb == "show":
-            return lambda entity_id, **_: {kind: getattr(svc, f"get_{kind}")(entity_id)}
+            return lambda entity_id, **_: {
+                kind: self._with_rules(kind, getattr(svc, f"get_{kind}")(entity_id))
+            }
         if verb == "list":
-            return lambda **filters: {rest: getattr(svc, f"list_{rest}")(**filters)}
+            return lambda **filters: {
+                rest: [self._with_rules(kind, i) for i in getattr(svc, f"list_{rest}")(**filters)]
+            }
         if verb == "update":
             if not hasattr(svc, f"update_{kind}"):
                 raise AttributeError(f"NetworkClient has no method {name!r}")
@@ -62,6 +66,17 @@ class NetworkClient:
                 kind: getattr(svc, f"update_{kind}")(entity_id, _unwrap(kind, body))
             }
         return lambda entity_id: getattr(svc, f"delete_{kind}")(entity_id)
+
+    def _with_rules(self, kind: str, item: dict[str, Any]) -> dict[str, Any]:
+        """A security group's body carries its rules, as neutron's does."""
+        if kind != "security_group":
+            return item
+        rules = [
+            r
+            for r in self.service.list_security_group_rules()
+            if r["security_group_id"] == item["id"]
+        ]
+        return {**item, "security_group_rules": rules}
 
     def add_interface_router(self, router: str, body: dict[str, Any]) -> dict[str, Any]:
         """Attach ``{'subnet_id': ...}`` or ``{'port_id': ...}`` to a router."""

@@ -4,7 +4,12 @@ Heat plug-ins import ``heat.engine.resource``, ``heat.engine.properties``,
 ``heat.common.exception`` and friends. This package maps that API surface
 onto :mod:`sdk` with shim modules that exist only while such a plug-in is
 being imported (see :mod:`simulator.heat_compat._finder`), so a process where
-the real Heat is importable is not disturbed.
+the real Heat is importable is not disturbed. What is not Heat's engine (the
+oslo libraries, Heat's pure helpers) is imported as it is
+(:mod:`simulator.heat_compat._borrowed`); what plug-ins ask of Heat's engine
+and client plug-ins is imitated (``resource``, ``engine_api``,
+``neutron_plugin``, ``nova_plugin``, ``volume_plugins``, ``rpc_client``,
+``constraints``, ``heat_config``).
 
 Public API::
 

@@ -2,11 +2,15 @@
 
 While a Heat plug-in module is executed inside :func:`shim_imports`, a
 meta-path finder placed first in :data:`sys.meta_path` serves the shim
-modules (``heat.engine.resource`` ...) and hides any real ``heat`` /
-``oslo_utils`` / ``oslo_log`` modules already imported; on exit everything is
-put back as it was. A process in which the real Heat is importable therefore
-keeps working: the shims exist only during that loading, and the plug-in keeps
-references to the shim modules it imported.
+modules (``heat.engine.resource`` ...) and sets aside any real modules under
+:data:`ROOTS` (``heat``, ``oslo_log`` and the borrowed libraries
+``oslo_utils``, ``oslo_serialization``, ``oslo_config``) already imported,
+putting the compat namespace of earlier loadings in their place; on exit the
+compat namespace is kept aside again and everything is put back as it was. A
+process in which the real Heat is importable therefore keeps working: the
+shims exist only during a loading, and the plug-in keeps references to the
+modules it imported. Real libraries and Heat's helper modules imported as
+they are come from :mod:`simulator.heat_compat._borrowed`.
 
 Names the layer does not provide fail clearly: importing a module it lacks is
 a ``ModuleNotFoundError`` naming the module, and reading an attribute it lacks
@@ -24,10 +28,13 @@ import types
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from simulator.heat_compat import _borrowed
 from simulator.heat_compat.missing import MissingHeatName
 
-#: Top-level package names the shims take over during a loading.
-ROOTS = ("heat", "oslo_utils", "oslo_log")
+#: Top-level package names the compat namespace holds during a loading: the
+#: shims' and those of the real libraries imported as they are
+#: (:data:`simulator.heat_compat._borrowed.BORROWED_ROOTS`).
+ROOTS = ("heat", "oslo_log", *_borrowed.BORROWED_ROOTS)
 
 #: ``module name -> builder`` returning the module's public names (the table is
 #: :data:`simulator.heat_compat._shims.BUILDERS`, passed to :func:`shim_imports`).
@@ -125,14 +132,20 @@ class _EmptyPackageLoader(importlib.abc.Loader):
 
 
 def heat_source_spec(fullname: str, heat_source: Any) -> importlib.machinery.ModuleSpec | None:
-    """A spec running Heat's own file for *fullname* under :data:`HEAT_SOURCE_PACKAGE`.
+    """A spec running Heat's own file for *fullname*, or None.
 
-    The shared base modules of Heat's plug-ins (``...openstack.neutron.neutron``)
-    are plug-in code: they run as they are, with the shims serving their imports.
+    The shared base modules of Heat's plug-ins (``...openstack.neutron.neutron``,
+    anything under :data:`HEAT_SOURCE_PACKAGE`) are plug-in code, and the
+    helpers of :data:`simulator.heat_compat._borrowed.HEAT_HELPERS` are no part
+    of the engine: they run as they are, with the shims serving their imports.
     A package is served empty, so Heat's registration code does not run.
     """
-    if heat_source is None or not (
-        fullname == HEAT_SOURCE_PACKAGE or fullname.startswith(HEAT_SOURCE_PACKAGE + ".")
+    if heat_source is None:
+        return None
+    if not (
+        fullname == HEAT_SOURCE_PACKAGE
+        or fullname.startswith(HEAT_SOURCE_PACKAGE + ".")
+        or _borrowed.is_helper(fullname)
     ):
         return None
     relative = fullname.split(".")[1:]
@@ -162,10 +175,14 @@ class ShimFinder(importlib.abc.MetaPathFinder):
         """Return a spec for a shim module; raise for an unknown module under a root."""
         if fullname.split(".", 1)[0] not in ROOTS:
             return None
-        if fullname not in self.builders:
-            spec = heat_source_spec(fullname, self.heat_source)
+        if fullname in _borrowed.BORROWED_ROOTS or fullname not in self.builders:
+            # a real library wins over an empty shim package of the same name
+            spec = heat_source_spec(fullname, self.heat_source) or _borrowed.borrowed_spec(
+                fullname, path, _borrowed.heat_site(self.heat_source)
+            )
             if spec is not None:
                 return spec
+        if fullname not in self.builders:
             raise ModuleNotFoundError(
                 f"No module named {fullname!r}: plugsim's Heat compatibility layer "
                 f"(simulator.heat_compat) does not provide it",
@@ -180,20 +197,36 @@ def _ours(name: str) -> bool:
     return name.split(".", 1)[0] in ROOTS
 
 
+#: The compat namespace: the modules under :data:`ROOTS` imported during earlier
+#: loadings, per Heat source, put back in :data:`sys.modules` for the next one
+#: (so every Heat plug-in shares one ``cfg.CONF`` and one copy of each base module).
+_NAMESPACES: dict[str, dict[str, types.ModuleType]] = {}
+
+
 @contextlib.contextmanager
 def serving(builders: Builders, heat_source: Any = None) -> Iterator[None]:
     """Serve the shims of *builders* while the block runs; restore :data:`sys.modules` after.
 
     *heat_source*: the installed ``heat`` package directory (see :class:`ShimFinder`).
+    The process's own modules under :data:`ROOTS` are set aside meanwhile and
+    the compat namespace of earlier loadings is put in their place.
     """
     saved = {name: sys.modules.pop(name) for name in sorted(sys.modules) if _ours(name)}
+    namespace = _NAMESPACES.setdefault(str(heat_source), {})
+    sys.modules.update(namespace)
     finder = ShimFinder(builders, heat_source)
+    site = _borrowed.heat_site(heat_source)
+    fallback = _borrowed.FallbackFinder(site) if site is not None else None
     sys.meta_path.insert(0, finder)
+    if fallback is not None:
+        sys.meta_path.append(fallback)
     try:
         yield
     finally:
-        with contextlib.suppress(ValueError):
-            sys.meta_path.remove(finder)
-        for name in [n for n in sys.modules if _ours(n)]:
-            del sys.modules[name]
+        for hook in (finder, fallback):
+            with contextlib.suppress(ValueError):
+                sys.meta_path.remove(hook)  # type: ignore[arg-type]
+        namespace.clear()
+        for name in sorted(n for n in sys.modules if _ours(n)):
+            namespace[name] = sys.modules.pop(name)
         sys.modules.update(saved)

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import importlib.util
 import logging
+import sys
 import types
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from sdk import attributes as sdk_attributes
@@ -72,7 +75,7 @@ class PropertiesSchema(_HeatSchemaKeys, sdk_properties.Schema):
         )
         self.implemented = bool(implemented)
         self.allow_conversion = bool(allow_conversion)
-        if self.type == self.LIST and not default and default is not None:
+        if self.type == self.LIST and isinstance(default, str) and not default:
             # Heat reads a list whose default is empty ('') as []: keep no default
             self.heat_default = default
             self.default = None
@@ -93,9 +96,14 @@ class PropertiesSchema(_HeatSchemaKeys, sdk_properties.Schema):
             raise exception.InvalidSchemaError(f"Invalid default {default!r}: {ex}") from None
 
     def empty_value(self) -> Any:
-        """An unset scalar is None in Heat (sdk gives the type's zero value)."""
-        if self.type in (self.MAP, self.LIST):
-            return super().empty_value()
+        """An unset property without a default is None in Heat, whatever its type.
+
+        sdk gives the type's zero value (``''``, ``0``, ``[]``, ``{}``); Heat's
+        plug-ins drop None values before calling the cloud (``prepare_properties``),
+        so an empty list would reach the API as an attribute the user never set.
+        """
+        if hasattr(self, "heat_default"):
+            return []  # Heat reads the '' default of a list as []
         return None
 
 
@@ -226,7 +234,9 @@ def _normalize_time(stamp: datetime.datetime) -> datetime.datetime:
     return stamp.replace(tzinfo=None) - offset
 
 
-def _timeutils() -> dict[str, Any]:
+def _virtual_timeutils() -> dict[str, Any]:
+    """The clock functions of ``oslo_utils.timeutils`` on virtual time (no real library)."""
+
     def isotime(at: datetime.datetime | None = None) -> str:
         return (at or _vtime.utcnow()).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -243,6 +253,45 @@ def _timeutils() -> dict[str, Any]:
     }
 
 
+def _utcnow(with_timezone: bool = False) -> datetime.datetime:
+    """``timeutils.utcnow`` on the running resource's virtual clock."""
+    stamp = _vtime.utcnow()
+    return stamp.replace(tzinfo=datetime.UTC) if with_timezone else stamp
+
+
+def _timeutils() -> dict[str, Any]:
+    """``oslo_utils.timeutils``: the real module's own copy, its clock made virtual.
+
+    The copy's ``utcnow`` and ``time`` follow the running resource's clock, so
+    everything built on them (``is_older_than``, ``utcnow_ts``, ``StopWatch``,
+    ``delta_seconds`` ...) does too; the process's real module is untouched.
+    Without a real oslo_utils, the clock functions alone are served.
+    """
+    package = sys.modules.get("oslo_utils")
+    source = None
+    for directory in getattr(package, "__path__", None) or ():
+        candidate = Path(directory) / "timeutils.py"
+        if candidate.is_file():
+            source = candidate
+            break
+    if source is None:
+        return _virtual_timeutils()
+    spec = importlib.util.spec_from_file_location("oslo_utils.timeutils", source)
+    assert spec is not None and spec.loader is not None
+    copy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(copy)
+    namespace = vars(copy)
+    namespace["utcnow"] = _utcnow
+    namespace["time"] = _vtime.VirtualTime()
+    return {k: v for k, v in namespace.items() if not k.startswith("__")}
+
+
+def _heat_config() -> dict[str, Any]:
+    from simulator.heat_compat import heat_config
+
+    return heat_config.module_names()
+
+
 def _log() -> dict[str, Any]:
     return {"getLogger": logging.getLogger}
 
@@ -250,6 +299,7 @@ def _log() -> dict[str, Any]:
 _TABLE: dict[str, Callable[[], dict[str, Any]]] = {
     "heat": _package,
     "heat.common": _package,
+    "heat.common.config": _heat_config,
     "heat.common.exception": _exception,
     "heat.common.i18n": _i18n,
     "heat.common.password_gen": _password_gen,

@@ -47,13 +47,12 @@ MAX_MICROVERSIONS = {
 
 
 def _members(context: Any) -> dict[str, Any]:
-    """The stack's resources by name, read from an engine or a local context."""
-    peers = getattr(context, "peers", None)
-    if isinstance(peers, dict):
-        return dict(peers)
-    stack = getattr(context, "_stack", None)
-    resources = getattr(stack, "resources", None)
-    return dict(resources) if isinstance(resources, dict) else {}
+    """The stack's resources by name, through the context's public ``stack_members()``.
+
+    A context without that method (one written before it existed) has no members to show.
+    """
+    members = getattr(context, "stack_members", None)
+    return dict(members()) if callable(members) else {}
 
 
 class HeatStackView:
@@ -208,24 +207,30 @@ class HeatClient:
 
     Reads pass through; an endpoint the client lacks is a
     :class:`~simulator.heat_compat.missing.MissingCloudEndpoint` naming the
-    service, the endpoint and the plug-in's file and line.
+    service, the endpoint and the plug-in's file and line. A manager of the
+    client (``nova().flavors``) is wrapped too, so a method it lacks is named
+    the same way (``flavors.create``).
     """
 
-    def __init__(self, client: Any, service: str) -> None:
+    def __init__(self, client: Any, service: str, prefix: str = "") -> None:
         object.__setattr__(self, "_client", client)
         object.__setattr__(self, "_service", service)
+        object.__setattr__(self, "_prefix", prefix)
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
         try:
-            return getattr(self._client, name)
+            value = getattr(self._client, name)
         except MissingCloudEndpoint:
             raise
         except AttributeError:
             raise MissingCloudEndpoint(
-                self._service, self._client, name, plugin_site(sys._getframe(1))
+                self._service, self._client, self._prefix + name, plugin_site(sys._getframe(1))
             ) from None
+        if type(value).__name__.endswith("Manager"):
+            return HeatClient(value, self._service, f"{self._prefix}{name}.")
+        return value
 
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(self._client, name, value)

@@ -89,6 +89,12 @@ class NotFound(HeatException):
     msg_fmt = "Not found"
 
 
+class PhysicalResourceNameAmbiguity(HeatException):
+    """A name given for a cloud object matches several of them."""
+
+    msg_fmt = "More than one physical resource is named %(name)s."
+
+
 class InvalidTemplateAttribute(sdk_exc.InvalidTemplateAttribute):
     """An attribute the resource does not have."""
 

@@ -31,6 +31,7 @@ from sdk.plugins import LoadError, LoadReport, PluginLoader, iter_plugin_files
 from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import ROOTS
 from simulator.heat_compat._shims import TestConstraintDelay, shim_imports
+from simulator.heat_compat.constraints import register_missing
 from simulator.heat_compat.missing import MissingHeatName
 from simulator.registry import PluginConstraints, TypeRegistry
 
@@ -90,6 +91,7 @@ def _register_heat_constraints() -> None:
     registry = default_registry()
     if "test_constr" not in registry.names():
         registry.register("test_constr", TestConstraintDelay, origin="plugsim heat_compat")
+    register_missing(registry)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import hashlib
 import inspect
 import sys
 from collections.abc import Mapping
@@ -28,7 +29,54 @@ from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin, HeatStackView
 from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
+from simulator.heat_compat.neutron_plugin import NeutronClientPlugin
+from simulator.heat_compat.nova_plugin import GlanceClientPlugin
+from simulator.heat_compat.rpc_client import HeatRpcClient
 from simulator.heat_compat.translation import apply_rules
+from simulator.heat_compat.volume_plugins import CinderClientPlugin, NovaClientPlugin
+
+
+class UnavailableClientPlugin:
+    """The client plug-in of a service the fake cloud does not run.
+
+    Getting it succeeds, as in Heat; using it (any attribute) raises
+    :class:`MissingCloudService` naming the plug-in's file and line.
+    """
+
+    def __init__(self, service: str, detail: str) -> None:
+        self._service = service
+        self._detail = detail
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise MissingCloudService(self._service, self._detail, plugin_site(sys._getframe(1)))
+
+
+class HeatClients:
+    """Heat's ``clients`` object of a resource: ``client(name)`` and ``client_plugin(name)``."""
+
+    def __init__(self, resource: Any) -> None:
+        self._resource = resource
+
+    def client(self, name: str) -> Any:
+        """The service client *name*."""
+        return self._resource.client(name)
+
+    def client_plugin(self, name: str) -> Any:
+        """The client plug-in *name*."""
+        return self._resource.client_plugin(name)
+
+
+def heat_client_plugin(plugin: Any, name: str, clients: Any = None) -> HeatClientPlugin:
+    """Heat's client plug-in *name* over plugsim's *plugin*, with the surface of Heat's own."""
+    if name == "neutron":
+        return NeutronClientPlugin(plugin, name)
+    if name == "nova":
+        return NovaClientPlugin(plugin, name, clients)
+    if name == "cinder":
+        return CinderClientPlugin(plugin, name)
+    return HeatClientPlugin(plugin, name)
 
 
 class HeatDefinition:
@@ -107,11 +155,34 @@ def _wrap_init(init: Any) -> Any:
     return __init__
 
 
+class HeatTemplateDiff(dict):  # type: ignore[type-arg]
+    """The ``tmpl_diff`` a Heat plug-in's ``handle_update`` gets: the changed sections.
+
+    A dict of changed top-level keys (as plugsim's) that also answers Heat's
+    questions ``properties_changed()``, ``metadata_changed()`` and
+    ``update_policy_changed()``.
+    """
+
+    def properties_changed(self) -> bool:
+        """True when the properties changed."""
+        return rsrc_defn.PROPERTIES in self
+
+    def metadata_changed(self) -> bool:
+        """True when the metadata changed."""
+        return rsrc_defn.METADATA in self
+
+    def update_policy_changed(self) -> bool:
+        """True when the update policy changed."""
+        return rsrc_defn.UPDATE_POLICY in self
+
+
 def _wrap_handle_update(func: Any) -> Any:
     @functools.wraps(func)
     def handle_update(self: HeatResource, json_snippet: Any, tmpl_diff: Any, prop_diff: Any):
         if isinstance(json_snippet, Mapping):
             json_snippet = HeatDefinition(self, json_snippet)
+        if isinstance(tmpl_diff, Mapping) and not isinstance(tmpl_diff, HeatTemplateDiff):
+            tmpl_diff = HeatTemplateDiff(tmpl_diff)
         return func(self, json_snippet, tmpl_diff, prop_diff)
 
     handle_update._heat_compat_wrapped = True  # type: ignore[attr-defined]
@@ -159,14 +230,54 @@ class HeatResource(Resource):
     def client_plugin(self, name: str | None = None) -> Any:
         """The client plug-in *name*, with Heat's extra surface (:class:`HeatClientPlugin`)."""
         try:
+            if name == "glance" and not self._has_service("glance"):
+                # the fake compute serves the images: glance's surface over its client
+                return GlanceClientPlugin(super().client_plugin("compute"), "glance")
             plugin = super().client_plugin(name)
         except exception.ConfigurationError as ex:
-            raise MissingCloudService(
-                str(name or self.default_client_name), str(ex), plugin_site(sys._getframe(1))
-            ) from None
+            # Heat builds client plug-ins lazily: asking for one is not using it
+            # (Server's translation rules name glance's even when no image is given)
+            return UnavailableClientPlugin(str(name or self.default_client_name), str(ex))
         if isinstance(plugin, HeatClientPlugin):
             return plugin
-        return HeatClientPlugin(plugin, name or self.default_client_name)
+        return heat_client_plugin(plugin, name or self.default_client_name, HeatClients(self))
+
+    def _has_service(self, name: str) -> bool:
+        try:
+            super().client_plugin(name)
+        except exception.ConfigurationError:
+            return False
+        return True
+
+    def metadata_get(self, refresh: bool = False) -> dict[str, Any]:
+        """The resource's metadata; *refresh* (Heat's re-read from its database) changes nothing.
+
+        plugsim keeps one copy of the metadata in memory and writes it through,
+        so there is nothing stale to re-read.
+        """
+        return super().metadata_get()
+
+    def metadata_set(self, metadata: Any, merge_metadata: Any = None) -> None:
+        """Replace the metadata; *merge_metadata(old, new)*, when given, merges it first (Heat's)."""
+        if merge_metadata is not None:
+            metadata = merge_metadata(self.metadata_get(), metadata)
+        super().metadata_set(metadata)
+
+    @property
+    def id(self) -> int:
+        """Heat's database id of the resource: here a number stable for a stack and name.
+
+        Heat's plug-ins use it as an opaque key (``FloatingIPAssociation``
+        makes it its resource id); plugsim has no resource table ids, so the
+        number is derived from the stack id and the resource name.
+        """
+        stack_id = str(getattr(self.context.stack, "id", "") or "")
+        digest = hashlib.sha256(f"{stack_id}/{self.name}".encode()).hexdigest()
+        return int(digest[:12], 16)
+
+    def rpc_client(self) -> HeatRpcClient:
+        """The engine calls Heat's config plug-ins make (software configs, in the fake cloud)."""
+        return HeatRpcClient(self)
 
     # -- Heat's client shortcuts (``self.nova()`` is ``self.client("nova")``) ------
 
@@ -362,13 +473,37 @@ class HeatResource(Resource):
             await super().adopt(resource_data)
 
     def validate(self) -> None:
-        """Validate (plug-in code sees the virtual clock)."""
+        """Validate as Heat's base does: deletion policy, properties, external resource.
+
+        Plug-in code sees the virtual clock. A plug-in may override
+        ``validate_deletion_policy(cls, policy)`` with Heat's one argument
+        (``BaseVolume`` does); the resource's name is passed only to a method
+        that takes it.
+        """
         with _vtime.running(self):
-            super().validate()
+            policy = self.t.deletion_policy
+            if _takes_resource_name(type(self).validate_deletion_policy):
+                self.validate_deletion_policy(policy, self.name)
+            else:
+                self.validate_deletion_policy(policy)
+            self.properties.validate(with_value=True)
+            self.validate_external()
 
     def _resolve_any_attribute(self, name: str) -> Any:
         with _vtime.running(self):
             return super()._resolve_any_attribute(name)
+
+
+def _takes_resource_name(method: Any) -> bool:
+    """True when a bound ``validate_deletion_policy`` accepts a second argument (sdk's)."""
+    try:
+        params = list(inspect.signature(method).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in params):
+        return True
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(p.kind in positional for p in params) >= 2
 
 
 def _safe_diff(before: Any, after: Any) -> dict[str, Any]:

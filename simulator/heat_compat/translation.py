@@ -17,7 +17,7 @@ from typing import Any
 
 from sdk import exception
 from sdk.properties import ValueNotYetKnown
-from simulator.heat_compat.missing import MissingHeatName
+from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
 
 
 class TranslationRule:
@@ -72,6 +72,33 @@ def _container(data: dict[str, Any], path: list[str]) -> tuple[dict[str, Any] | 
     return (node if isinstance(node, dict) else None), path[-1]
 
 
+def _containers(data: dict[str, Any], path: list[str]) -> list[tuple[dict[str, Any], str]]:
+    """Every ``(map, key)`` the rule's *path* reaches, through lists item by item (as Heat).
+
+    ``['networks', 'network']`` reaches the ``network`` key of each map in the
+    ``networks`` list. Maps on the way are copied, never changed in place.
+    """
+    found: list[tuple[dict[str, Any], str]] = []
+
+    def walk(node: dict[str, Any], rest: list[str]) -> None:
+        if len(rest) == 1:
+            found.append((node, rest[0]))
+            return
+        child = node.get(rest[0])
+        if isinstance(child, dict):
+            node[rest[0]] = dict(child)
+            walk(node[rest[0]], rest[1:])
+        elif isinstance(child, list):
+            items = [dict(item) if isinstance(item, dict) else item for item in child]
+            node[rest[0]] = items
+            for item in items:
+                if isinstance(item, dict):
+                    walk(item, rest[1:])
+
+    walk(data, list(path))
+    return found
+
+
 def _resolve_value(value: Any, rule: TranslationRule, resolve: Any) -> Any:
     """Heat's RESOLVE of *value*: each item of a list, a set value through the finder."""
     if value is not None and not isinstance(value, (str, int, float, bool, list)):
@@ -83,7 +110,12 @@ def _resolve_value(value: Any, rule: TranslationRule, resolve: Any) -> Any:
         return value
     if isinstance(value, list):
         return [_resolve_value(item, rule, resolve) for item in value]
-    finder = getattr(rule.client_plugin, str(rule.finder), None)
+    try:
+        finder = getattr(rule.client_plugin, str(rule.finder))
+    except MissingCloudService:
+        raise  # the plug-in's service is not in the fake cloud: say that, not a missing name
+    except AttributeError:
+        finder = None
     if finder is None:
         raise MissingHeatName(
             f"{type(rule.client_plugin).__name__}.{rule.finder} "
@@ -96,6 +128,12 @@ def apply_rules(props: Any, rules: Sequence[TranslationRule]) -> None:
     """Apply *rules* in order to the raw data of the Properties *props* (copied first)."""
     data = dict(props.data or {})
     for rule in rules:
+        if rule.rule == TranslationRule.RESOLVE:
+            resolve = getattr(props, "resolve", _same)
+            for node, key in _containers(data, rule.translation_path):
+                if key in node:
+                    node[key] = _resolve_value(node[key], rule, resolve)
+            continue
         node, key = _container(data, rule.translation_path)
         if node is None:
             continue
@@ -113,8 +151,6 @@ def apply_rules(props: Any, rules: Sequence[TranslationRule]) -> None:
                 value = rule.value
             if value is not None and node.get(key) is None:
                 node[key] = value
-        elif key in node:
-            node[key] = _resolve_value(node[key], rule, getattr(props, "resolve", _same))
     props.data = data
 
 

@@ -97,7 +97,10 @@ def run_plugsim(cases: list[dict[str, Any]]) -> dict[str, Any]:
     for case in cases:
         world = World(Store(":memory:"), seed=7)
         if plugins:
-            use_heat_plugins(world, *plugins)
+            # a case may name more of Heat's modules to run (``heat_plugins``: dotted names)
+            report = use_heat_plugins(world, *plugins, *case.get("heat_plugins", ()))
+            if report.errors:
+                raise RuntimeError(f"{case['name']}: {report.errors[0]}")
         events: list[list[str]] = []
         world.listeners.append(
             lambda ev, events=events: (

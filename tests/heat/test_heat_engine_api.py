@@ -271,3 +271,207 @@ def test_default_that_breaks_a_constraint_is_still_rejected() -> None:
 
     with pytest.raises(exception.InvalidSchemaError, match="Invalid default"):
         PropertiesSchema("List", default="", constraints=[constraints.Length(min=1)])
+
+
+class _MembersOnly:
+    """A context offering its members only through the public ``stack_members()``."""
+
+    def __init__(self, members: dict[str, Any]) -> None:
+        self._members = members
+        self.calls = 0
+
+    def stack_members(self) -> dict[str, Any]:
+        self.calls += 1
+        return dict(self._members)
+
+
+def test_stack_view_reads_members_through_the_public_context_method() -> None:
+    from sdk.context import StackInfo
+    from simulator.heat_compat.engine_api import HeatStackView
+
+    member = type("Member", (), {"name": "a", "action": "CREATE", "status": "COMPLETE"})()
+    member.get_reference_id = lambda: "ref-a"
+    context = _MembersOnly({"a": member})
+    view = HeatStackView(StackInfo(name="s"), context)
+    assert list(view) == ["a"] and len(view) == 1 and "a" in view
+    assert view["a"] is member
+    assert view.resource_by_refid("ref-a") is member
+    assert context.calls  # every answer came from the public method
+    assert list(HeatStackView(StackInfo(), object())) == []  # a context without the method
+
+
+def test_contexts_list_their_stack_members(world: Any) -> None:
+    from sdk.context import LocalContext
+    from simulator.property_validation import ValidationContext
+
+    local = LocalContext()
+    local.peers["p"] = "peer"
+    assert local.stack_members() == {"p": "peer"}
+    assert local.stack_members() is not local.peers
+    assert ValidationContext().stack_members() == {}
+    stack = world.create_stack(
+        "members",
+        {
+            "heat_template_version": "2018-08-31",
+            "resources": {"b": {"type": "Test::HeatApi::Source"}, "a": {"type": "OS::Heat::None"}},
+        },
+    )
+    assert stack.state == "CREATE_COMPLETE"
+    context = stack.resources["a"].context
+    assert sorted(context.stack_members()) == ["a", "b"]
+    assert context.stack_members()["b"] is stack.resources["b"]
+
+
+HEAT_SIGNATURES = textwrap.dedent(
+    '''
+    from heat.common import exception
+    from heat.engine import attributes, properties, resource, translation
+
+
+    class OneArgPolicy(resource.Resource):
+        """Overrides validate_deletion_policy with Heat's one argument, as BaseVolume does."""
+
+        properties_schema = {"size": properties.Schema(properties.Schema.INTEGER, "Size.")}
+
+        @classmethod
+        def validate_deletion_policy(cls, policy):
+            super().validate_deletion_policy(policy)
+            if policy == "Retain":
+                raise exception.StackValidationFailed(message="Retain refused by the plug-in")
+
+        def handle_create(self):
+            self.resource_id_set("one")
+
+
+    class AsksForAbsent(resource.Resource):
+        """Names an absent service's client plug-in in its rules, using it only for a queue."""
+
+        properties_schema = {"queue": properties.Schema(properties.Schema.STRING, "Queue.")}
+
+        def translation_rules(self, props):
+            return [
+                translation.TranslationRule(
+                    props,
+                    translation.TranslationRule.RESOLVE,
+                    ["queue"],
+                    client_plugin=self.client_plugin("zaqar"),
+                    finder="find_queue_by_name",
+                )
+            ]
+
+        def handle_create(self):
+            self.resource_id_set("zaqar-free")
+
+
+    class Metadata(resource.Resource):
+        """Merges into its metadata and re-reads it with Heat's refresh flag, as ServerBase does."""
+
+        attributes_schema = {"meta": attributes.Schema("The metadata it ends with.")}
+
+        def handle_create(self):
+            self.metadata_set({"b": 2}, merge_metadata=lambda old, new: {**old, **new})
+            self.resource_id_set("meta")
+
+        def _resolve_attribute(self, name):
+            return self.metadata_get(True)
+
+
+    class Guard(resource.Resource):
+        """Checks at validation that the resources it names are in the stack, as AccessPolicy."""
+
+        properties_schema = {"names": properties.Schema(properties.Schema.LIST, "Names.")}
+
+        def validate(self):
+            super().validate()
+            for name in self.properties["names"] or []:
+                if name not in self.stack:
+                    raise exception.StackValidationFailed(message=f"{name} not in stack")
+                if self.stack[name].type() != "OS::Heat::None":
+                    raise exception.StackValidationFailed(message=f"{name} is no None")
+
+        def handle_create(self):
+            self.resource_id_set("guard")
+
+
+    def resource_mapping():
+        return {
+            "Test::HeatApi::Guard": Guard,
+            "Test::HeatApi::OneArgPolicy": OneArgPolicy,
+            "Test::HeatApi::Absent": AsksForAbsent,
+            "Test::HeatApi::Metadata": Metadata,
+        }
+    '''
+)
+
+
+@pytest.fixture
+def signatures(tmp_path: Path) -> Any:
+    path = tmp_path / "signatures.py"
+    path.write_text(HEAT_SIGNATURES, encoding="utf-8")
+    w = World(Store(":memory:"), seed=3)
+    assert not use_heat_plugins(w, path).errors
+    yield w, path
+    w.close()
+
+
+def _one(kind: str, props: dict | None = None, **extra: Any) -> dict:
+    return {
+        "heat_template_version": "2018-08-31",
+        "resources": {"r": {"type": kind, "properties": props or {}, **extra}},
+    }
+
+
+def test_heat_one_argument_deletion_policy_check_runs_before_properties(signatures: Any) -> None:
+    from sdk import exception
+
+    world, _ = signatures
+    assert world.create_stack("ok", _one("Test::HeatApi::OneArgPolicy")).state == "CREATE_COMPLETE"
+    with pytest.raises(exception.StackValidationFailed, match="Retain refused by the plug-in"):
+        world.create_stack(
+            "kept", _one("Test::HeatApi::OneArgPolicy", {"size": "x"}, deletion_policy="Retain")
+        )
+    with pytest.raises(exception.StackValidationFailed, match="size"):
+        world.create_stack("typed", _one("Test::HeatApi::OneArgPolicy", {"size": "x"}))
+
+
+def test_a_missing_service_fails_only_when_its_client_plugin_is_used(signatures: Any) -> None:
+    world, path = signatures
+    stack = world.create_stack("g", _one("Test::HeatApi::Absent"))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    from sdk import exception
+
+    with pytest.raises(exception.StackValidationFailed) as caught:
+        world.create_stack("g2", _one("Test::HeatApi::Absent", {"queue": "jobs"}))
+    assert "the fake cloud has no 'zaqar' service" in str(caught.value)
+
+
+def test_metadata_merge_and_refresh_take_heats_arguments(signatures: Any) -> None:
+    world, _ = signatures
+    template = _one("Test::HeatApi::Metadata", metadata={"a": 1})
+    template["outputs"] = {"meta": {"value": {"get_attr": ["r", "meta"]}}}
+    stack = world.create_stack("m", template)
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    assert stack.output("meta") == {"a": 1, "b": 2}
+
+
+def test_resource_id_is_a_stable_number_per_stack_and_name(signatures: Any) -> None:
+    world, _ = signatures
+    pair = {n: {"type": "Test::HeatApi::Metadata"} for n in ("a", "b")}
+    template = {"heat_template_version": "2018-08-31", "resources": pair}
+    stacks = [world.create_stack(name, template) for name in ("one", "two")]
+    ids = {(s.name, n): s.resources[n].id for s in stacks for n in ("a", "b")}
+    assert all(isinstance(i, int) for i in ids.values())
+    assert len(set(ids.values())) == 4  # per stack and per name
+    assert stacks[0].resources["a"].id == ids[("one", "a")]  # the same on every read
+
+
+def test_the_stack_lists_its_resources_while_being_validated(signatures: Any) -> None:
+    from sdk import exception
+
+    world, _ = signatures
+    template = _one("Test::HeatApi::Guard", {"names": ["n"]})
+    template["resources"]["n"] = {"type": "OS::Heat::None"}
+    assert world.create_stack("ok", template).state == "CREATE_COMPLETE"
+    template["resources"]["r"]["properties"] = {"names": ["ghost"]}
+    with pytest.raises(exception.StackValidationFailed, match="ghost not in stack"):
+        world.create_stack("ghost", template)

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 GOOD = """
@@ -79,3 +81,58 @@ def test_inventory_without_heat_exits_2(monkeypatch: Any, tmp_path: Path, capsys
     monkeypatch.setenv("PLUGSIM_HEAT_PYTHON", str(tmp_path / "none" / "python"))
     assert _tool().main([]) == 2
     assert "PLUGSIM_HEAT_PYTHON" in capsys.readouterr().err
+
+
+def test_custom_constraints_get_world_objects_and_prerequisites() -> None:
+    from sdk.constraints import CustomConstraint
+    from sdk.properties import Schema
+
+    class Needy:
+        properties_schema = {
+            "network": Schema(
+                Schema.STRING, required=True, constraints=[CustomConstraint("neutron.network")]
+            ),
+            "servers": Schema(
+                Schema.LIST,
+                required=True,
+                schema=Schema(Schema.STRING, constraints=[CustomConstraint("nova.server")]),
+            ),
+            "flavor": Schema(Schema.STRING, constraints=[CustomConstraint("nova.flavor")]),
+            "size": Schema(Schema.INTEGER, required=True),
+        }
+
+    props, prerequisites = _tool().inventory_properties(Needy)
+    assert props == {
+        "network": "public",
+        "servers": [{"get_resource": "pre_nova_server"}],
+        "size": 0,
+    }
+    assert list(prerequisites) == ["pre_nova_server"]
+    assert prerequisites["pre_nova_server"]["type"] == "OS::Nova::Server"
+
+
+def test_a_constraint_with_no_prerequisite_is_still_reported() -> None:
+    from sdk.constraints import CustomConstraint
+    from sdk.properties import Schema
+    from sdk.testing.strategies import Ungeneratable
+
+    class Lonely:
+        properties_schema = {
+            "thing": Schema(Schema.STRING, required=True, constraints=[CustomConstraint("x.y")])
+        }
+
+    with pytest.raises(Ungeneratable, match="x.y"):
+        _tool().inventory_properties(Lonely)
+
+
+def test_third_party_plugin_files_are_measured_the_same_way(tmp_path: Path) -> None:
+    plugins = tmp_path / "third_party"
+    plugins.mkdir()
+    (plugins / "fine.py").write_text(GOOD)
+    (plugins / "needy.py").write_text(NO_IMPORT)
+    rows = {Path(r["module"]).name: r for r in _tool().plugin_rows([str(plugins)])}
+    assert rows["fine.py"]["runs"] and rows["fine.py"]["types_run"] == ["Test::Inv::Fine"]
+    assert not rows["needy.py"]["loads"]
+    assert "heat.engine.scheduler" in rows["needy.py"]["reason"]
+    with pytest.raises(SystemExit, match="no such file"):
+        _tool().plugin_rows([str(tmp_path / "missing")])

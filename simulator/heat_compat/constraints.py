@@ -1,0 +1,134 @@
+"""Custom constraints Heat's own plug-ins name that plugsim's library does not register.
+
+Heat registers its custom constraints through its ``heat.constraints`` entry
+points; plugsim's bundled OpenStack library registers the existence checks
+its own types use (``neutron.network``, ``nova.flavor`` ...). Heat's in-tree
+plug-ins also name format checks (``net_cidr``, ``ip_addr``, ``mac_addr``,
+``ip_or_cidr``) and ``nova.server``: this module provides them, written anew
+on the standard library and the fake compute client, and
+:func:`register_missing` adds them to a registry that lacks them when a Heat
+plug-in is loaded.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from typing import Any
+
+from sdk import exception
+from sdk.constraints import BaseCustomConstraint
+
+
+class _Format(BaseCustomConstraint):
+    """A constraint on the value's text alone (no client needed)."""
+
+    def check(self, value: str) -> str | None:
+        """Why *value* is invalid, or None when it is valid."""
+        raise NotImplementedError
+
+    def validate(self, value: Any, context: Any = None) -> bool:
+        """Valid when :meth:`check` finds nothing wrong with the text."""
+        self._error_message = None
+        problem = self.check(value if isinstance(value, str) else str(value))
+        if problem is not None:
+            self._error_message = problem
+            return False
+        return True
+
+
+class IPAddressConstraint(_Format):
+    """``ip_addr``: an IPv4 or IPv6 address."""
+
+    def check(self, value: str) -> str | None:
+        """None for an address; the reason otherwise."""
+        try:
+            ipaddress.ip_address(value)
+        except ValueError:
+            return f"{value!r} is not a valid IP address"
+        return None
+
+
+class CIDRConstraint(_Format):
+    """``net_cidr``: a network in CIDR notation (``10.0.0.0/24``), prefix length included."""
+
+    def check(self, value: str) -> str | None:
+        """None for a CIDR; the reason otherwise."""
+        if "/" not in value:
+            return f"{value!r} is not a valid CIDR: the prefix length is missing"
+        try:
+            ipaddress.ip_network(value, strict=False)
+        except ValueError as ex:
+            return f"{value!r} is not a valid CIDR: {ex}"
+        return None
+
+
+class IPOrCIDRConstraint(_Format):
+    """``ip_or_cidr``: an address or a network in CIDR notation."""
+
+    def check(self, value: str) -> str | None:
+        """None for an address or a CIDR; the reason otherwise."""
+        try:
+            ipaddress.ip_network(value, strict=False)
+        except ValueError:
+            return f"{value!r} is neither a valid IP address nor a CIDR"
+        return None
+
+
+_MAC = re.compile(r"[0-9a-fA-F]{2}([:-])[0-9a-fA-F]{2}(\1[0-9a-fA-F]{2}){4}")
+
+
+class MACAddressConstraint(_Format):
+    """``mac_addr``: a MAC address of six hexadecimal pairs (``fa:16:3e:00:00:01``)."""
+
+    def check(self, value: str) -> str | None:
+        """None for a MAC address; the reason otherwise."""
+        if _MAC.fullmatch(value) is None:
+            return f"{value!r} is not a valid MAC address"
+        return None
+
+
+class ServerConstraint(BaseCustomConstraint):
+    """``nova.server``: a server of the fake compute service, by id or name."""
+
+    expected_exceptions = (exception.EntityNotFound, exception.NotFound)
+
+    def validate_with_client(self, client: Any, value: Any) -> None:
+        """Look the server up through the context's compute client."""
+        servers = client.client_plugin("compute").client().servers.list()
+        for server in servers:
+            if value in (getattr(server, "id", None), getattr(server, "name", None)):
+                return
+        raise exception.EntityNotFound(entity="Server", name=value)
+
+
+#: The constraints of this module by Heat's names.
+CONSTRAINTS: dict[str, type[BaseCustomConstraint]] = {
+    "ip_addr": IPAddressConstraint,
+    "ip_or_cidr": IPOrCIDRConstraint,
+    "mac_addr": MACAddressConstraint,
+    "net_cidr": CIDRConstraint,
+    "nova.server": ServerConstraint,
+}
+
+
+def register_missing(registry: Any) -> list[str]:
+    """Register on *registry* each of :data:`CONSTRAINTS` it lacks; return the names added."""
+    known = set(registry.names())
+    added = []
+    for name, constraint in CONSTRAINTS.items():
+        if name not in known:
+            registry.register(name, constraint, origin="plugsim heat_compat")
+            added.append(name)
+    return added
+
+
+__all__ = [
+    "CONSTRAINTS",
+    "CIDRConstraint",
+    "IPAddressConstraint",
+    "IPOrCIDRConstraint",
+    "MACAddressConstraint",
+    "ServerConstraint",
+    "register_missing",
+]
