@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from simulator.cli._shared import Options, environment_options, parse_parameters
+from simulator.cli._shared import Options, environment_options, parse_parameters, world_option
 
 pass_options = click.make_pass_decorator(Options)
 
@@ -26,6 +26,7 @@ pass_options = click.make_pass_decorator(Options)
     help="Run seeds 0..COUNT-1 (default 100 without --seeds).",
 )
 @click.option("--faults", help="Fault profile for every run: a preset or a YAML file.")
+@world_option
 @click.option(
     "--backend",
     type=click.Choice(["local", "ray"]),
@@ -80,6 +81,7 @@ def campaign(
     seed_text: str | None,
     count: int | None,
     faults: str | None,
+    world_file: str | None,
     backend: str,
     jobs: int,
     address: str | None,
@@ -107,7 +109,9 @@ def campaign(
         update_template=update_template,
         faults=faults,
         plugin_dirs=tuple(opts.plugin_dirs),
+        world=world_file or opts.world,
     )
+    spec.check()
     seeds = parse_seeds(seed_text, count)
     out_dir = Path(out) if out else None
     with _progress(fmt) as progress:

@@ -210,6 +210,7 @@ def summary(outcome: CampaignResult) -> dict[str, Any]:
     """The machine-readable report (``summary.json``)."""
     return {
         "template": outcome.spec.template,
+        "world": outcome.spec.world,
         "runs": len(outcome.results),
         "passed": len(outcome.results) - outcome.failures,
         "failed": outcome.failures,

@@ -9,6 +9,7 @@ repeats exactly) and which actions ran under which fault kinds (the coverage the
 from __future__ import annotations
 
 import hashlib
+import shlex
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -30,6 +31,8 @@ class RunSpec:
     update_template: str | None = None
     faults: Any = None
     plugin_dirs: tuple[str, ...] = ()
+    #: the world file or preset every run's fake cloud starts from (``--world``)
+    world: str | None = None
 
     def replay(self, seed: int, faults: str | None = None) -> str:
         """The ``plugsim simulate`` command line of one run."""
@@ -43,7 +46,23 @@ class RunSpec:
         line = report.replay()
         prefix = "".join(f"--plugin-dir {d} " for d in self.plugin_dirs)
         params = "".join(f" --parameter {k}={v}" for k, v in self.parameters)
-        return line.replace("plugsim simulate", f"plugsim {prefix}simulate", 1) + params
+        world = f" --world {shlex.quote(self.world)}" if self.world else ""
+        return line.replace("plugsim simulate", f"plugsim {prefix}simulate", 1) + params + world
+
+    def base_faults(self) -> Any:
+        """The fault profile the runs are given: ``--faults``, else the world file's own rules."""
+        if self.faults is not None or not self.world:
+            return self.faults
+        from fake_clouds.worldfile import resolve
+
+        return resolve(self.world)[0].get("faults")
+
+    def check(self) -> None:
+        """Raise the one-line error of a world file that cannot be read, before any run."""
+        if self.world:
+            from fake_clouds.worldfile import resolve
+
+            resolve(self.world)
 
 
 def _as_text(faults: Any) -> str | None:
@@ -89,6 +108,7 @@ def run_report(spec: RunSpec, seed: int, faults: Any = None) -> Report:
         faults=spec.faults if faults is None else faults,
         update_template=spec.update_template,
         plugin_dirs=list(spec.plugin_dirs),
+        **({"world_file": spec.world} if spec.world else {}),
     )
 
 

@@ -105,11 +105,12 @@ def shrink(spec: RunSpec, failed: RunResult, *, budget: int = 64) -> Shrunk:
     assert target is not None, "only a failed run can be shrunk"
     results: dict[tuple[int, ...], RunResult] = {}
     faults = list(failed.faults)
+    base = spec.base_faults()
 
     def attempt(indices: list[int]) -> bool:
         key = tuple(indices)
         if key not in results:
-            rules = schedule([faults[i] for i in indices], spec.faults)
+            rules = schedule([faults[i] for i in indices], base)
             results[key] = run_one(spec, failed.seed, faults=rules)
         return results[key].sig == target
 
@@ -119,7 +120,7 @@ def shrink(spec: RunSpec, failed: RunResult, *, budget: int = 64) -> Shrunk:
             failed.seed,
             target,
             faults,
-            schedule(faults, spec.faults),
+            schedule(faults, base),
             failed,
             1,
             reproduced=False,
@@ -131,7 +132,7 @@ def shrink(spec: RunSpec, failed: RunResult, *, budget: int = 64) -> Shrunk:
         failed.seed,
         target,
         chosen,
-        schedule(chosen, spec.faults),
+        schedule(chosen, base),
         results[tuple(kept)],
         calls + 1,
     )
