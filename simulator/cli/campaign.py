@@ -1,4 +1,5 @@
-"""``plugsim campaign``: many seeds of a stack's life; failures confirmed, deduplicated and shrunk."""
+"""``plugsim campaign``: many seeds of a stack's life, or of a plug-in's conformance paths; failures
+confirmed, deduplicated and shrunk."""
 
 from __future__ import annotations
 
@@ -16,7 +17,26 @@ pass_options = click.make_pass_decorator(Options)
 
 
 @click.command()
-@click.argument("template", type=click.Path(dir_okay=False))
+@click.argument("template", type=click.Path(dir_okay=False), required=False)
+@click.option(
+    "--plugin",
+    metavar="PATH_OR_MODULE",
+    help="Instead of a TEMPLATE: run the conformance paths of the plug-ins in this directory, "
+    ".py file or module under every seed.",
+)
+@click.option(
+    "--path",
+    "paths",
+    multiple=True,
+    metavar="NAME",
+    help="With --plugin: only this conformance path (repeatable), e.g. test_create.",
+)
+@click.option(
+    "--properties",
+    "properties_file",
+    metavar="YAML",
+    help="With --plugin: valid properties per type ({type: {prop: value}}).",
+)
 @environment_options
 @click.option("--update-template", type=click.Path(dir_okay=False), help="Also update to this.")
 @click.option("--seeds", "seed_text", metavar="FIRST..LAST|A,B,..", help="Seeds to run.")
@@ -74,7 +94,10 @@ pass_options = click.make_pass_decorator(Options)
 @pass_options
 def campaign(
     opts: Options,
-    template: str,
+    template: str | None,
+    plugin: str | None,
+    paths: Sequence[str],
+    properties_file: str | None,
     environment: Sequence[str],
     parameters: Sequence[str],
     update_template: str | None,
@@ -91,7 +114,8 @@ def campaign(
     out: str | None,
     fmt: str,
 ) -> None:
-    """Run TEMPLATE's whole life under many seeds and report every distinct failure.
+    """Run TEMPLATE's whole life (or, with --plugin, a plug-in's conformance paths) under many
+    seeds and report every distinct failure.
 
     Each failure is run again to confirm it repeats (a run that differs from itself is reported as
     nondeterminism), grouped with the other seeds that failed the same way, and shrunk to the fewest
@@ -102,15 +126,26 @@ def campaign(
 
     if seed_text and count:
         raise click.UsageError("give --seeds or --count, not both")
-    spec = RunSpec(
-        template=template,
-        environment=tuple(environment),
-        parameters=tuple(sorted(parse_parameters(parameters).items())),
-        update_template=update_template,
-        faults=faults,
-        plugin_dirs=tuple(opts.plugin_dirs),
-        world=world_file or opts.world,
-    )
+    if (template is None) == (plugin is None):
+        raise click.UsageError("give a TEMPLATE or --plugin PATH_OR_MODULE (one of them)")
+    world = world_file or opts.world
+    spec: Any
+    if plugin is not None:
+        if environment or parameters or update_template:
+            raise click.UsageError("-e, --parameter and --update-template need a TEMPLATE")
+        spec = _plugin_spec(plugin, paths, properties_file, faults, world)
+    else:
+        if paths or properties_file:
+            raise click.UsageError("--path and --properties need --plugin")
+        spec = RunSpec(
+            template=str(template),
+            environment=tuple(environment),
+            parameters=tuple(sorted(parse_parameters(parameters).items())),
+            update_template=update_template,
+            faults=faults,
+            plugin_dirs=tuple(opts.plugin_dirs),
+            world=world,
+        )
     spec.check()
     seeds = parse_seeds(seed_text, count)
     out_dir = Path(out) if out else None
@@ -134,6 +169,27 @@ def campaign(
         _print_text(outcome, written)
     if outcome.findings:
         raise click.exceptions.Exit(1)
+
+
+def _plugin_spec(
+    plugin: str,
+    paths: Sequence[str],
+    properties_file: str | None,
+    faults: str | None,
+    world: str | None,
+) -> Any:
+    """The campaign over *plugin*'s conformance paths (:mod:`sdk.testing.campaign.paths`)."""
+    from sdk.testing.campaign.paths import PathSpec
+    from sdk.testing.cli import load_overrides
+
+    overrides = load_overrides(properties_file)
+    return PathSpec(
+        target=plugin,
+        faults=faults,
+        world=world,
+        properties=tuple((k, tuple(sorted(v.items()))) for k, v in sorted(overrides.items())),
+        paths=tuple(paths),
+    )
 
 
 class _progress:

@@ -49,6 +49,19 @@ class RunSpec:
         world = f" --world {shlex.quote(self.world)}" if self.world else ""
         return line.replace("plugsim simulate", f"plugsim {prefix}simulate", 1) + params + world
 
+    @property
+    def label(self) -> str:
+        """What the campaign ran over, for reports."""
+        return self.template
+
+    def run(self, seed: int, faults: Any = None) -> RunResult:
+        """One run of this spec (:func:`run_one`)."""
+        return run_one(self, seed, faults)
+
+    def log(self, seed: int) -> str:
+        """The event log of one run, for a diff."""
+        return event_log(run_report(self, seed).events)
+
     def base_faults(self) -> Any:
         """The fault profile the runs are given: ``--faults``, else the world file's own rules."""
         if self.faults is not None or not self.world:
@@ -150,6 +163,9 @@ def _coverage(report: Report) -> list[list[str]]:
     return [list(p) for p in sorted(pairs)]
 
 
-def run_range(spec: RunSpec, seeds: Sequence[int]) -> list[dict[str, Any]]:
-    """Run every seed of a range in this process (what a worker task does)."""
-    return [run_one(spec, seed).to_dict() for seed in seeds]
+def run_range(spec: Any, seeds: Sequence[int]) -> list[dict[str, Any]]:
+    """Run every seed of a range in this process (what a worker task does).
+
+    *spec* is a :class:`RunSpec` or any campaign spec with ``run(seed)`` (conformance paths).
+    """
+    return [spec.run(seed).to_dict() for seed in seeds]
