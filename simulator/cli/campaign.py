@@ -48,6 +48,12 @@ pass_options = click.make_pass_decorator(Options)
 @click.option("--faults", help="Fault profile for every run: a preset or a YAML file.")
 @world_option
 @click.option(
+    "--adversary",
+    is_flag=True,
+    help="Drift the cloud behind the engine's back (delete an entity, put it in error, shrink a "
+    "quota) between actions; stack check must see it and delete must still clean up.",
+)
+@click.option(
     "--backend",
     type=click.Choice(["local", "ray"]),
     default="local",
@@ -105,6 +111,7 @@ def campaign(
     count: int | None,
     faults: str | None,
     world_file: str | None,
+    adversary: bool,
     backend: str,
     jobs: int,
     address: str | None,
@@ -131,8 +138,10 @@ def campaign(
     world = world_file or opts.world
     spec: Any
     if plugin is not None:
-        if environment or parameters or update_template:
-            raise click.UsageError("-e, --parameter and --update-template need a TEMPLATE")
+        if environment or parameters or update_template or adversary:
+            raise click.UsageError(
+                "-e, --parameter, --update-template and --adversary need a TEMPLATE"
+            )
         spec = _plugin_spec(plugin, paths, properties_file, faults, world)
     else:
         if paths or properties_file:
@@ -145,6 +154,7 @@ def campaign(
             faults=faults,
             plugin_dirs=tuple(opts.plugin_dirs),
             world=world,
+            adversary=adversary,
         )
     spec.check()
     seeds = parse_seeds(seed_text, count)

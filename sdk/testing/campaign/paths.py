@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sdk.testing.campaign.runs import RunResult
+from sdk.testing.campaign.results import RunResult
 from sdk.testing.campaign.signature import Signature, normalise
 
 #: Paths that are not about faults: hypothesis's validation checks and the upgrade check.

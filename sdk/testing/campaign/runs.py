@@ -11,10 +11,11 @@ from __future__ import annotations
 import hashlib
 import shlex
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from sdk.testing.campaign.results import RunResult
 from sdk.testing.campaign.signature import Signature, of_run
 from simulator.events import event_log
 from simulator.simulate import Report, simulate
@@ -33,9 +34,14 @@ class RunSpec:
     plugin_dirs: tuple[str, ...] = ()
     #: the world file or preset every run's fake cloud starts from (``--world``)
     world: str | None = None
+    #: drift the cloud behind the engine's back (:mod:`sdk.testing.campaign.adversary`)
+    adversary: bool = False
 
     def replay(self, seed: int, faults: str | None = None) -> str:
-        """The ``plugsim simulate`` command line of one run."""
+        """The ``plugsim simulate`` command line of one run (``plugsim campaign`` with the adversary,
+        which only a campaign runs)."""
+        if self.adversary:
+            return self._campaign_line(seed, faults)
         report = Report(
             seed=seed,
             template=self.template,
@@ -49,17 +55,35 @@ class RunSpec:
         world = f" --world {shlex.quote(self.world)}" if self.world else ""
         return line.replace("plugsim simulate", f"plugsim {prefix}simulate", 1) + params + world
 
+    def _campaign_line(self, seed: int, faults: str | None) -> str:
+        words = ["plugsim", *(w for d in self.plugin_dirs for w in ("--plugin-dir", d))]
+        words += ["campaign", self.template, *(w for e in self.environment for w in ("-e", e))]
+        words += [w for k, v in self.parameters for w in ("--parameter", f"{k}={v}")]
+        if self.update_template:
+            words += ["--update-template", self.update_template]
+        words += ["--seeds", str(seed), "--adversary"]
+        chosen = faults if faults is not None else _as_text(self.faults)
+        words += ["--faults", chosen] if chosen else []
+        words += ["--world", self.world] if self.world else []
+        return shlex.join(words)
+
     @property
     def label(self) -> str:
         """What the campaign ran over, for reports."""
         return self.template
 
     def run(self, seed: int, faults: Any = None) -> RunResult:
-        """One run of this spec (:func:`run_one`)."""
+        """One run of this spec (:func:`run_one`, or the adversary's drifted lifecycle)."""
+        if self.adversary:
+            from sdk.testing.campaign.adversary import run_drifted
+
+            return run_drifted(self, seed, faults)
         return run_one(self, seed, faults)
 
     def log(self, seed: int) -> str:
         """The event log of one run, for a diff."""
+        if self.adversary:
+            return "".join(f"{sorted(d.items())}\n" for d in self.run(seed).drifts)
         return event_log(run_report(self, seed).events)
 
     def base_faults(self) -> Any:
@@ -80,35 +104,6 @@ class RunSpec:
 
 def _as_text(faults: Any) -> str | None:
     return faults if isinstance(faults, str) else None
-
-
-@dataclass
-class RunResult:
-    """What a campaign keeps of one run (JSON lines in ``results.jsonl``)."""
-
-    seed: int
-    ok: bool
-    signature: list[str] | None
-    phases: list[str]
-    virtual_seconds: float
-    wall_seconds: float
-    digest: str
-    faults: list[dict[str, Any]] = field(default_factory=list)
-    coverage: list[list[str]] = field(default_factory=list)
-
-    @property
-    def sig(self) -> Signature | None:
-        """The failure's :class:`Signature` (None for a run that passed)."""
-        return Signature.from_list(self.signature) if self.signature else None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able form."""
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RunResult:
-        """Inverse of :meth:`to_dict`."""
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
 
 
 def run_report(spec: RunSpec, seed: int, faults: Any = None) -> Report:

@@ -1,0 +1,87 @@
+"""``plugsim campaign --adversary``: the cloud drifts behind the engine's back between actions."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sdk.testing.campaign import RunSpec, parse_seeds, run_campaign
+from sdk.testing.campaign.backends import execute
+from sdk.testing.campaign.bench import three_tier
+from sdk.testing.campaign.signature import Signature
+from simulator.cli import main
+
+FIXTURE = Path(__file__).resolve().parent / "drift_plugin"
+DRIFTED = RunSpec(str(FIXTURE / "stack.yaml"), plugin_dirs=(str(FIXTURE),), adversary=True)
+
+
+@pytest.fixture(scope="module")
+def drifted():
+    return run_campaign(DRIFTED, parse_seeds("0..29", None), chunk=10)
+
+
+def test_a_check_blind_to_drift_and_a_delete_that_cannot_converge_are_found(drifted):
+    assert [f.signature for f in drifted.findings] == [
+        Signature(
+            "check",
+            "Test::Campaign::Blind",
+            "CHECK",
+            "",
+            "stack check completed after an out-of-band delete of its network/network",
+        ),
+        Signature(
+            "delete",
+            "Test::Campaign::Brittle",
+            "DELETE",
+            "NotFound",
+            "Network <id> could not be found.",
+        ),
+    ]
+    assert not any(f.nondeterministic for f in drifted.findings)
+    kinds = {d["drift"] for r in drifted.results.values() for d in r.drifts}
+    assert kinds == {"delete", "error", "quota"}
+    assert ("create", "drift:error") in drifted.coverage()
+
+
+def test_a_drift_the_check_sees_is_not_a_finding(drifted):
+    """An entity put in error is seen by both plug-ins' checks: CHECK_FAILED, the run passes."""
+    seen = [
+        r
+        for r in drifted.results.values()
+        if [(d["after"], d["drift"], d["done"]) for d in r.drifts] == [("create", "error", True)]
+    ]
+    assert seen and all(r.ok and r.phases[1] == "CHECK_FAILED" for r in seen)
+
+
+def test_the_replay_line_shows_the_same_finding(drifted):
+    finding = drifted.findings[1]
+    line = finding.replay
+    assert line.endswith(f"--seeds {finding.seeds[0]} --adversary")
+    result = CliRunner().invoke(main, line.split()[1:])
+    assert result.exit_code == 1, result.output
+    assert finding.signature.key() in result.output
+
+
+def test_the_same_seed_drifts_the_same_way_in_any_process():
+    seeds = list(range(6))
+    serial = [r for batch in execute(DRIFTED, seeds, chunk=3) for r in batch]
+    pooled = [r for batch in execute(DRIFTED, seeds, jobs=2, chunk=3) for r in batch]
+    key = lambda r: (r["seed"], r["digest"], r["signature"], r["drifts"])  # noqa: E731
+    assert sorted(map(key, pooled)) == sorted(map(key, serial))
+    assert len({str(r["drifts"]) for r in serial}) > 1
+
+
+def test_the_readme_example_converges_under_drift():
+    spec = replace(three_tier(), adversary=True)
+    for seed in range(4):
+        result = spec.run(seed)
+        assert result.ok, (seed, result.signature, result.drifts)
+        assert result.phases[-1] == "DELETE_COMPLETE"
+
+
+def test_the_adversary_needs_a_template():
+    result = CliRunner().invoke(main, ["campaign", "--plugin", str(FIXTURE), "--adversary"])
+    assert result.exit_code == 2 and "--adversary need a TEMPLATE" in result.output
