@@ -85,3 +85,57 @@ def test_the_readme_example_converges_under_drift():
 def test_the_adversary_needs_a_template():
     result = CliRunner().invoke(main, ["campaign", "--plugin", str(FIXTURE), "--adversary"])
     assert result.exit_code == 2 and "--adversary need a TEMPLATE" in result.output
+
+
+@pytest.mark.parametrize(
+    ("type_name", "problem"),
+    [
+        ("Test::Campaign::Sturdy", None),
+        ("Test::Campaign::Blind", "stack check completed after an out-of-band delete"),
+        ("Test::Campaign::Brittle", "could not be found"),
+    ],
+)
+def test_the_drift_path_of_the_conformance_suite(type_name, problem):
+    """``survives = ("drift",)`` opts a plug-in into test_survives_drift, which the two planted bugs
+    fail and the sturdy plug-in passes."""
+    from sdk.testing import ResourceConformance
+    from sdk.testing.cli import find_plugins
+    from sdk.testing.harness import PlugsimEnv
+
+    case = type(
+        "TestDrift",
+        (ResourceConformance,),
+        {
+            "resource_class": find_plugins(str(FIXTURE))[type_name],
+            "resource_type": type_name,
+            "valid_properties": {"name": "n"},
+            "survives": ("drift",),
+        },
+    )()
+    env = PlugsimEnv(0)
+    try:
+        if problem is None:
+            case.test_survives_drift(env)
+        else:
+            with pytest.raises(AssertionError, match=problem):
+                case.test_survives_drift(env)
+    finally:
+        env.close()
+
+
+def test_the_drift_path_skips_a_plugin_that_does_not_claim_it():
+    from sdk.testing import ResourceConformance
+    from sdk.testing.cli import find_plugins
+    from sdk.testing.harness import PlugsimEnv
+
+    case = type(
+        "TestNoDrift",
+        (ResourceConformance,),
+        {
+            "resource_class": find_plugins(str(FIXTURE))["Test::Campaign::Sturdy"],
+            "resource_type": "Test::Campaign::Sturdy",
+            "valid_properties": {"name": "n"},
+        },
+    )()
+    with pytest.raises(pytest.skip.Exception, match="does not claim to survive drift"):
+        case.test_survives_drift(PlugsimEnv(0))

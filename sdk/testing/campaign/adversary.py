@@ -56,7 +56,7 @@ class Adversary:
             "type": resource.type(),
             "entity": f"{item.service}/{item.kind}",
             "time": world.clock.now(),
-            "done": _apply(world, kind, item),
+            "done": drift_entity(world, kind, item),
         }
         self.done.append(drift)
         return drift
@@ -74,8 +74,9 @@ def _targets(world: Any, stack: Any) -> list[tuple[Any, Any]]:
     return out
 
 
-def _apply(world: Any, kind: str, item: Any) -> bool:
-    """Do drift *kind* to *item*; False when the cloud refused (a fault hit the call)."""
+def drift_entity(world: Any, kind: str, item: Any) -> bool:
+    """Do drift *kind* (:data:`DRIFTS`) to the fake-cloud entity *item* (an inventory item) of
+    *world*; False when it could not be done (a fault hit the call, the kind has no quota)."""
     from sdk import exception
 
     service = world.cloud.service(item.service)

@@ -1,4 +1,4 @@
-"""Two small network plug-ins, each with one bug that only drift behind their back shows.
+"""Small network plug-ins: one that survives drift, two with a bug only drift behind their back shows.
 
 ``Test::Campaign::Blind`` checks its network but takes one that vanished for a healthy one: ``stack
 check`` completes after the network was deleted out of band. ``Test::Campaign::Brittle`` checks well,
@@ -9,7 +9,9 @@ from sdk import exception, properties
 from sdk.resource import Resource
 
 
-class _Network(Resource):
+class Sturdy(Resource):
+    """One network, checked and deleted right whatever happened to it."""
+
     default_client_name = "network"
     properties_schema = {
         "name": properties.Schema(properties.Schema.STRING, "Network name.", required=True),
@@ -49,7 +51,7 @@ class _Network(Resource):
         return False
 
 
-class Blind(_Network):
+class Blind(Sturdy):
     """Its check does not see a network deleted behind its back (the bug)."""
 
     def handle_check(self):
@@ -59,7 +61,7 @@ class Blind(_Network):
             return  # the bug: gone is taken for fine
 
 
-class Brittle(_Network):
+class Brittle(Sturdy):
     """Its delete fails on a network that is already gone (the bug)."""
 
     def handle_delete(self):
@@ -70,4 +72,8 @@ class Brittle(_Network):
 
 
 def resource_mapping():
-    return {"Test::Campaign::Blind": Blind, "Test::Campaign::Brittle": Brittle}
+    return {
+        "Test::Campaign::Blind": Blind,
+        "Test::Campaign::Brittle": Brittle,
+        "Test::Campaign::Sturdy": Sturdy,
+    }
