@@ -4,6 +4,7 @@ confirmed, deduplicated and shrunk."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,6 +31,12 @@ pass_options = click.make_pass_decorator(Options)
     multiple=True,
     metavar="NAME",
     help="With --plugin: only this conformance path (repeatable), e.g. test_create.",
+)
+@click.option(
+    "--sequences",
+    is_flag=True,
+    help="With --plugin: random action sequences (the kit's state machine, seeded by each seed) "
+    "instead of the conformance paths.",
 )
 @click.option(
     "--properties",
@@ -103,6 +110,7 @@ def campaign(
     template: str | None,
     plugin: str | None,
     paths: Sequence[str],
+    sequences: bool,
     properties_file: str | None,
     environment: Sequence[str],
     parameters: Sequence[str],
@@ -142,10 +150,10 @@ def campaign(
             raise click.UsageError(
                 "-e, --parameter, --update-template and --adversary need a TEMPLATE"
             )
-        spec = _plugin_spec(plugin, paths, properties_file, faults, world)
+        spec = _plugin_spec(plugin, paths, sequences, properties_file, faults, world)
     else:
-        if paths or properties_file:
-            raise click.UsageError("--path and --properties need --plugin")
+        if paths or properties_file or sequences:
+            raise click.UsageError("--path, --sequences and --properties need --plugin")
         spec = RunSpec(
             template=str(template),
             environment=tuple(environment),
@@ -184,21 +192,25 @@ def campaign(
 def _plugin_spec(
     plugin: str,
     paths: Sequence[str],
+    sequences: bool,
     properties_file: str | None,
     faults: str | None,
     world: str | None,
 ) -> Any:
-    """The campaign over *plugin*'s conformance paths (:mod:`sdk.testing.campaign.paths`)."""
+    """The campaign over *plugin*'s conformance paths (:mod:`sdk.testing.campaign.paths`) or its
+    action sequences (:mod:`sdk.testing.campaign.sequences`)."""
     from sdk.testing.campaign.paths import PathSpec
+    from sdk.testing.campaign.sequences import SequenceSpec
     from sdk.testing.cli import load_overrides
 
     overrides = load_overrides(properties_file)
+    properties = tuple((k, tuple(sorted(v.items()))) for k, v in sorted(overrides.items()))
+    if sequences:
+        if paths or world:
+            raise click.UsageError("--sequences takes neither --path nor --world")
+        return SequenceSpec(target=plugin, faults=faults, properties=properties)
     return PathSpec(
-        target=plugin,
-        faults=faults,
-        world=world,
-        properties=tuple((k, tuple(sorted(v.items()))) for k, v in sorted(overrides.items())),
-        paths=tuple(paths),
+        target=plugin, faults=faults, world=world, properties=properties, paths=tuple(paths)
     )
 
 
@@ -266,5 +278,18 @@ def _print_text(outcome: Any, written: list[Path]) -> None:
                     click.echo(f"   shrunk replay: {finding.shrunk_replay}")
             for note in shrunk.notes:
                 click.echo(f"   note: {note}")
+        steps = _steps(outcome.results[finding.seeds[0]].phases)
+        if steps:
+            click.echo("   shortest failing sequence:")
+            for step in steps:
+                click.echo(f"     {step}")
     for path in written:
         click.echo(f"wrote {path}")
+
+
+def _steps(phases: Sequence[str]) -> list[str]:
+    """The steps of a failing action sequence (``--sequences``), without the invariant checks."""
+    lines = [p.strip() for p in phases if p.startswith("  ")]
+    return [
+        line for line in lines if not re.fullmatch(r"state\.\w+\(\)", line) or "teardown" in line
+    ]

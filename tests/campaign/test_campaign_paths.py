@@ -90,4 +90,7 @@ def test_a_template_and_a_plugin_exclude_each_other(tmp_path):
     stray = CliRunner().invoke(
         main, ["campaign", str(tmp_path / "t.yaml"), "--path", "test_create"]
     )
-    assert stray.exit_code == 2 and "--path and --properties need --plugin" in stray.output
+    assert (
+        stray.exit_code == 2
+        and "--path, --sequences and --properties need --plugin" in stray.output
+    )

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -267,8 +267,3 @@ def run_paths(spec: PathSpec, seed: int, faults: Any = None) -> RunResult:
 def _signature(path: str, resource_type: str, ex: BaseException) -> Signature:
     message = str(ex).strip().splitlines()[0] if str(ex).strip() else ""
     return Signature(path, resource_type, "", type(ex).__name__, normalise(message))
-
-
-def run_path_range(spec: PathSpec, seeds: Sequence[int]) -> list[dict[str, Any]]:
-    """Run every seed of a range in this process."""
-    return [run_paths(spec, seed).to_dict() for seed in seeds]
