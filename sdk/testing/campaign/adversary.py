@@ -1,12 +1,15 @@
 """The adversary: another user or an operator changing the cloud behind the engine's back.
 
 ``plugsim campaign TEMPLATE --adversary`` runs each seed as create → (drift) → check → update (with
-``--update-template``) → (drift) → delete, where a drift is one out-of-band operation on a fake-cloud
-entity that belongs to one of the stack's resources, chosen by the seed's own ``adversary`` stream:
+``--update-template``) → (drift) → delete, and may drift during the update and the delete too (when the
+chosen resource's action starts: its ``IN_PROGRESS`` event, before its handler runs). A drift is one
+out-of-band operation on a fake-cloud entity that belongs to one of the stack's resources, chosen by the
+seed's own ``adversary`` stream:
 
 * ``delete`` - the entity is deleted through its service's API, as another user would (a fault of the
   campaign's profile may hit that call too; the drift is then recorded as failed);
-* ``error`` - the entity drops into its service's error status, as a failing host would leave it;
+* ``error`` - the entity drops into its service's error status, as a failing host would leave it (not
+  while a transition of it is under way);
 * ``quota`` - the quota of the entity's kind shrinks to what is in use, so the next create of that kind
   (an update that replaces) is refused.
 
@@ -61,6 +64,42 @@ class Adversary:
         self.done.append(drift)
         return drift
 
+    def arm(self, world: Any, stack: Any, action: str) -> None:
+        """Maybe drift one resource's entity when that resource's *action* starts (a listener)."""
+        targets = _targets(world, stack)
+        if not targets or self.random.random() >= RATE:
+            return
+        name = targets[self.random.randrange(len(targets))][0].name
+        kind = DRIFTS[self.random.randrange(2)]  # delete or error: a quota is no race
+
+        def listener(event: Any) -> None:
+            if (
+                event.is_stack_event
+                or event.stack_name != STACK
+                or (event.resource_name, event.action, event.status)
+                != (name, action, "IN_PROGRESS")
+                or listener not in world.listeners
+            ):
+                return
+            world.listeners.remove(listener)  # once
+            live = world.get_stack(STACK, deleted_ok=True)
+            found = [t for t in _targets(world, live) if t[0].name == name]
+            if found:
+                resource, item = found[0]
+                self.done.append(
+                    {
+                        "after": f"{action.lower()} started",
+                        "drift": kind,
+                        "resource": name,
+                        "type": resource.type(),
+                        "entity": f"{item.service}/{item.kind}",
+                        "time": world.clock.now(),
+                        "done": drift_entity(world, kind, item),
+                    }
+                )
+
+        world.listeners.append(listener)
+
 
 def _targets(world: Any, stack: Any) -> list[tuple[Any, Any]]:
     """``(resource, inventory item)`` of every top-level resource whose physical id is an entity."""
@@ -92,8 +131,9 @@ def drift_entity(world: Any, kind: str, item: Any) -> bool:
         return False
     if kind == "error":
         for entity in service._live(item.kind):
-            if entity.id == item.id:
-                entity.pending.clear()
+            if entity.id == item.id and not entity.pending:
+                # (an entity in the middle of a transition, a delete say, is left alone: cutting
+                # the transition short would leave it stuck, another drift than an error)
                 entity.status = service._error_status(item.kind)
                 return True
         return False
@@ -146,11 +186,15 @@ def run_drifted(spec: Any, seed: int, faults: Any = None) -> RunResult:
             check = phase("check", lambda: world.check_stack(STACK))
             missed = _missed(world, drift, check)
             if spec.update_template is not None:
+                adversary.arm(world, world.get_stack(STACK), "UPDATE")
                 phase(
                     "update", lambda: world.update_stack(STACK, spec.update_template, envs, params)
                 )
+                world.listeners.clear()
                 adversary.act(world, world.get_stack(STACK, deleted_ok=True), "update")
+            adversary.arm(world, world.get_stack(STACK, deleted_ok=True), "DELETE")
         phase("delete", lambda: world.delete_stack(STACK))
+        world.listeners.clear()
         events = list(world.store.events(after=first))
         leaks = [item.to_dict() for item in world.cloud.leaks(before)]
         injected = [f.to_dict() for f in world.cloud.injected_faults()]
