@@ -112,7 +112,8 @@ def html(outcome: CampaignResult) -> str:
 def _shrunk_timeline(outcome: CampaignResult, finding: Finding) -> str:
     shrunk = finding.shrunk
     assert shrunk is not None
-    if not isinstance(outcome.spec, RunSpec):  # conformance paths: each path's outcome
+    if not isinstance(outcome.spec, RunSpec) or outcome.spec.adversary:
+        # conformance paths, sequences, drifted lifecycles: what each step ended as
         return f"<pre>{escape(chr(10).join(shrunk.result.phases))}</pre>"
     report = run_report(outcome.spec, shrunk.seed, shrunk.rules)
     timeline = build_timeline(report.events, report.faults, report.dependencies)
