@@ -248,7 +248,15 @@ class NetworkService(Service):
             )
 
     def _after_delete(self, ent: Entity) -> None:
-        if ent.kind == "subnet":
+        if ent.kind == "network":
+            # neutron deletes a network's subnets (and its DHCP ports) along with it
+            for port in self._live("port"):
+                if port.attrs["network_id"] == ent.id:
+                    self._start(port, "delete", None, None)
+            for subnet in self._live("subnet"):
+                if subnet.attrs["network_id"] == ent.id:
+                    self._start(subnet, "delete", None, None)
+        elif ent.kind == "subnet":
             net = self._store["network"].get(ent.attrs["network_id"])
             if net is not None:
                 net.attrs["subnets"] = [s for s in net.attrs["subnets"] if s != ent.id]

@@ -22,6 +22,7 @@ between the ``salt-drivers-table`` markers. Run it where Salt is installed
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import re
@@ -147,11 +148,20 @@ DOCUMENTED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
                 "username": "demo",
                 "password": "secret",
                 "project_name": "demo",
+                "user_domain_name": "Default",
+                "project_domain_name": "Default",
                 "auth_url": "https://keystone.example.com:5000/v3",
             },
             "region_name": "RegionOne",
         },
-        {"size": "m1.small", "image": "ubuntu"},
+        # devstack's names: the external network 'public' (172.24.4.0/24, a private range, so
+        # Salt must ssh to private_ips) is the one a new project can boot on.
+        {
+            "size": "m1.small",
+            "image": "ubuntu",
+            "network": ["public"],
+            "ssh_interface": "private_ips",
+        },
     ),
 }
 
@@ -264,11 +274,13 @@ def _listed(nodes: Any, name: str) -> Any:
     return nodes
 
 
-def table(rows: list[dict[str, Any]], version: str) -> str:
-    """Return the reStructuredText table of *rows*."""
+def table(rows: list[dict[str, Any]], version: str, day: str = "") -> str:
+    """Return the reStructuredText table of *rows* (measured on *day*, ``YYYY-MM-DD``)."""
     works = [r["driver"] for r in rows if r["passed"] == len(STEPS)]
+    when = f" on {day}" if day else ""
     head = (
-        f"Measured with Salt {version} by ``tools/salt_drivers.py`` (``nox -s salt_drivers``): "
+        f"Measured{when} with Salt {version} by ``python tools/salt_drivers.py --write`` "
+        "(``nox -s salt_drivers``): "
         f"**{len(works)} of {len(rows)}** drivers run ``-p``, ``-Q``, ``-F``, ``-a "
         f"show_instance`` and ``-d`` unmodified from a documented providers file"
         + (f" ({', '.join(works)})." if works else ".")
@@ -314,7 +326,8 @@ def main(argv: list[str] | None = None) -> int:
         key.write_text("not a real key\n", encoding="utf-8")
         key.chmod(0o600)
         rows = [measure(d, str(key)) for d in (args.drivers or salt_drivers())]
-    text = table(rows, salt_version() or "?")
+    day = datetime.datetime.now(datetime.UTC).date().isoformat()
+    text = table(rows, salt_version() or "?", day)
     print(json.dumps(rows, indent=2, sort_keys=True) if args.json else text)
     if args.write:
         write_doc(text)

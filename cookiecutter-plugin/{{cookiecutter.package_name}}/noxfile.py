@@ -1,4 +1,5 @@
-"""nox sessions: ``tests``, ``lint`` and ``docs`` (``nox`` runs them all).
+{%- set kind = cookiecutter.kind -%}
+"""nox sessions: ``tests``, ``lint``{{ ', ``docs`` and ``upgrade``' if kind == 'resource' else ' and ``docs``' }} (``nox`` runs them all).
 
 ``PLUGSIM`` names where plugsim comes from, as pip arguments (default: what
 ``plugsim new`` recorded, the plugsim that generated the project; ``plugsim``
@@ -39,3 +40,23 @@ def docs(session: nox.Session) -> None:
     """Build the documentation with warnings as errors."""
     _install(session, "docs")
     session.run("python", "-m", "sphinx", "-W", "-b", "html", "docs", "docs/_build/html")
+{%- if kind == "resource" %}
+
+
+@nox.session
+def upgrade(session: nox.Session) -> None:
+    """Check that stacks built with the last release keep working with this version.
+
+    The last release is the newest wheel of this project on the package index (``pip
+    download``); without one (before the first release) there is nothing to check. Name
+    another previous version with ``nox -s upgrade -- OLD`` or ``UPGRADE_FROM=OLD``: a
+    wheel, a directory or a git ref (``v0.1.0``). It is unpacked into a temporary directory,
+    then ``plugsim lint --against`` and the upgrade conformance test run against it.
+    """
+    _install(session, "test")
+    package = "{{ cookiecutter.package_name }}"
+    old = list(session.posargs)
+    if not old and os.environ.get("UPGRADE_FROM"):
+        old = [os.environ["UPGRADE_FROM"]]
+    session.run("python", "-m", "sdk.testing.previous_release", package, *old)
+{%- endif %}

@@ -184,6 +184,14 @@ class Dialect:
                 return candidate, found.groupdict()
         return None
 
+    def route_path(self, req: Request) -> str:
+        """Return the path routes are matched against (CloudStack routes by ``command``)."""
+        return req.path
+
+    def endpoint(self, req: Request) -> str:
+        """Return the endpoint *req* stands for in reports (the URL without its query)."""
+        return req.url.split("?", 1)[0]
+
     def handler(self, served: Route) -> Callable[[Request], Reply]:
         """Return the bound handler of *served*."""
         return getattr(self, served.handler_name)

@@ -96,16 +96,25 @@ class RestReport:
 
 def dialect_classes() -> dict[str, type[Dialect]]:
     """Return the built-in dialect classes by name."""
+    from fake_clouds.rest.cloudstack import CloudStack
     from fake_clouds.rest.digitalocean import DigitalOcean
     from fake_clouds.rest.hetzner import Hetzner
     from fake_clouds.rest.linode import Linode
     from fake_clouds.rest.openstack import OpenStackCompute
     from fake_clouds.rest.vultr import Vultr
 
-    return {cls.name: cls for cls in (DigitalOcean, Linode, OpenStackCompute, Hetzner, Vultr)}
+    classes = (DigitalOcean, Linode, OpenStackCompute, Hetzner, Vultr, CloudStack)
+    return {cls.name: cls for cls in classes}
 
 
-DIALECTS: tuple[str, ...] = ("digitalocean", "linode", "openstack", "hetzner", "vultr")
+DIALECTS: tuple[str, ...] = (
+    "digitalocean",
+    "linode",
+    "openstack",
+    "hetzner",
+    "vultr",
+    "cloudstack",
+)
 
 
 class RestServer:
@@ -164,6 +173,32 @@ class RestServer:
         self._calls: list[ServedCall] = []
         self._unserved: Counter[tuple[str, str, str]] = Counter()
         self._bugs: list[FakeBug] = []
+        self.ec2: Any = None
+        self.openstack_site: Any = None
+
+    def serve_ec2(self) -> Any:
+        """Serve Amazon EC2 through moto on the same mock (None when moto is not installed).
+
+        See :mod:`fake_clouds.rest.aws_ec2`: moto's state is one per process,
+        so this resets it.
+        """
+        from fake_clouds.rest.aws_ec2 import MotoEC2, moto_available
+
+        if self.ec2 is None and moto_available():
+            self.ec2 = MotoEC2(self)
+        return self.ec2
+
+    def serve_openstack(self, auth_url: str | None = None) -> Any:
+        """Serve the world's OpenStack wire on the same mock, and its keystone at *auth_url*.
+
+        See :mod:`fake_clouds.rest.openstack_site`; the wire's unserved
+        endpoints join :meth:`unserved`.
+        """
+        from fake_clouds.rest.openstack_site import OpenStackSite
+
+        if self.openstack_site is None:
+            self.openstack_site = OpenStackSite(self, auth_url)
+        return self.openstack_site
 
     # --- lifecycle ----------------------------------------------------------------------
 
@@ -217,14 +252,23 @@ class RestServer:
 
     def unserved(self) -> list[UnservedCall]:
         """Return the endpoints called but not served (method + URL without query), sorted."""
+        found = Counter(self._unserved)
+        if self.openstack_site is not None:
+            base = self.openstack_site.app.base_url
+            for service, method, path, count in self.openstack_site.unserved():
+                found[(f"openstack {service}", method, f"{base}/{service}{path}")] += count
         return [
             UnservedCall(dialect, method, url, count)
-            for (dialect, method, url), count in sorted(self._unserved.items(), key=_unserved_key)
+            for (dialect, method, url), count in sorted(found.items(), key=_unserved_key)
         ]
 
     def bugs(self) -> list[FakeBug]:
         """Return the unexpected exceptions handlers raised (each answered with a 500)."""
         return list(self._bugs)
+
+    def record_bug(self, dialect: str, method: str, url: str, error: str, where: str) -> None:
+        """Record an unexpected exception of a handler (answered with a 500)."""
+        self._bugs.append(FakeBug(dialect, method, url, error, where))
 
     def report(self) -> RestReport:
         """Return calls, unserved endpoints and bugs together."""
@@ -249,7 +293,7 @@ class RestServer:
 
     def _serve(self, dialect: Dialect, req: Request) -> Any:
         start = self.cloud.now()
-        found = dialect.match(req.method, req.path)
+        found = dialect.match(req.method, dialect.route_path(req))
         route_name = found[0].name if found else None
         missing = None
         op = None
@@ -263,7 +307,7 @@ class RestServer:
                 self._charge(dialect, "unauthorized")
                 reply = dialect.unauthorized()
             elif found is None or missing is not None:
-                self._unserved[(dialect.name, req.method, req.url.split("?", 1)[0])] += 1
+                self._unserved[(dialect.name, req.method, dialect.endpoint(req))] += 1
                 self._charge(dialect, "unserved")
                 reply = dialect.unserved(req)
             else:

@@ -18,7 +18,7 @@ pass_options = click.make_pass_decorator(Options)
 
 
 @click.command()
-@click.argument("template", type=click.Path(dir_okay=False), required=False)
+@click.argument("template", type=click.Path(), required=False)
 @click.option(
     "--plugin",
     metavar="PATH_OR_MODULE",
@@ -104,6 +104,12 @@ pass_options = click.make_pass_decorator(Options)
 @click.option(
     "-f", "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@click.option(
+    "--upgrade-from",
+    metavar="OLD",
+    help="Upgrade mode: TEMPLATE is a plug-in file or directory (the new version); each seed "
+    "creates stacks with OLD, upgrades them in place and checks they keep working.",
+)
 @pass_options
 def campaign(
     opts: Options,
@@ -128,6 +134,7 @@ def campaign(
     shrink_budget: int,
     out: str | None,
     fmt: str,
+    upgrade_from: str | None,
 ) -> None:
     """Run TEMPLATE's whole life (or, with --plugin, a plug-in's conformance paths) under many
     seeds and report every distinct failure.
@@ -146,9 +153,9 @@ def campaign(
     world = world_file or opts.world
     spec: Any
     if plugin is not None:
-        if environment or parameters or update_template or adversary:
+        if environment or parameters or update_template or adversary or upgrade_from:
             raise click.UsageError(
-                "-e, --parameter, --update-template and --adversary need a TEMPLATE"
+                "-e, --parameter, --update-template, --adversary and --upgrade-from need a TEMPLATE"
             )
         spec = _plugin_spec(plugin, paths, sequences, properties_file, faults, world)
     else:
@@ -164,6 +171,12 @@ def campaign(
             world=world,
             adversary=adversary,
         )
+        if upgrade_from is not None:  # the upgrade mode (issue #24): TEMPLATE is the new plug-in
+            if adversary or world:
+                raise click.UsageError("--upgrade-from takes neither --adversary nor --world")
+            spec = _upgrade_spec(spec, upgrade_from)
+        elif Path(str(template)).is_dir():
+            raise click.BadParameter(f"{template} is a directory", param_hint="TEMPLATE")
     spec.check()
     seeds = parse_seeds(seed_text, count)
     out_dir = Path(out) if out else None
@@ -212,6 +225,16 @@ def _plugin_spec(
     return PathSpec(
         target=plugin, faults=faults, world=world, properties=properties, paths=tuple(paths)
     )
+
+
+def _upgrade_spec(spec: Any, old: str) -> Any:
+    from sdk.exception import PlugsimError
+    from sdk.testing.campaign.upgrade_mode import upgrade_spec
+
+    try:
+        return upgrade_spec(spec, old)
+    except PlugsimError as ex:
+        raise click.UsageError(str(ex)) from None
 
 
 class _progress:

@@ -33,6 +33,7 @@ from simulator.cli.serve import serve
 from simulator.cli.simulate import simulate
 from simulator.cli.stack import stack
 from simulator.cli.stack_inspect import register as register_inspection
+from simulator.cli.stack_snapshot import restore, snapshot
 from simulator.cli.views import stack_graph, stack_report, stack_timeline, template_graph
 from simulator.cli.worlds import world
 from simulator.scaffold import new
@@ -108,6 +109,8 @@ def main(
 
 main.add_command(stack)
 register_inspection(stack)
+stack.add_command(snapshot)
+stack.add_command(restore)
 stack.add_command(stack_graph)
 stack.add_command(stack_timeline)
 stack.add_command(stack_report)

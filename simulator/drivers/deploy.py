@@ -102,7 +102,10 @@ class DeploySimulator:
                 self._fail(
                     rec,
                     f"deploy to {host}:{port} failed: the port did not open within {timeout:g} s "
-                    f"(server {server.id} is {current.status})",
+                    f"(server {server.id} is {current.status}"
+                    + (
+                        ": it was stopped or never started)" if current.status == "SHUTOFF" else ")"
+                    ),
                     timeout=True,
                 )
             self.clock.sleep_sync(self.poll_interval)

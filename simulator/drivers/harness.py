@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import importlib.util
 import os
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -86,7 +87,10 @@ def _short_connection_error(ex: BaseException) -> str | None:
         if line.startswith("- ") and "://" in line:
             # The query string may carry a credential (Vultr v1's api_key=...): never shown.
             method_url = line[2:].split("?", 1)[0]
-            return f"no fake cloud serves {method_url} (real network I/O is refused)"
+            hint = ""
+            if ".amazonaws.com" in method_url and importlib.util.find_spec("moto") is None:
+                hint = "; EC2 is served through moto: pip install 'plugsim[aws]'"
+            return f"no fake cloud serves {method_url} (real network I/O is refused{hint})"
     return "a request went to a host no fake cloud serves (real network I/O is refused)"
 
 
@@ -171,8 +175,18 @@ class DriverHarness:
         self.strict_auth = strict_auth or None
         self.accepted_tokens: list[str] = []
         if rest:
-            self.rest = cloud.serve_rest(self.mock, tokens=rest_tokens, base_urls=rest_base_urls)
+            bases = {**provider_base_urls(self.config), **(rest_base_urls or {})}
+            self.rest = cloud.serve_rest(self.mock, tokens=rest_tokens, base_urls=bases or None)
             self.deployer.resolve_address = getattr(self.rest, "address_of", None)
+            drivers_named = {self.config.driver_of(a) for a in self.config.aliases()}
+            if "ec2" in drivers_named and hasattr(self.rest, "serve_ec2"):
+                self.rest.serve_ec2()  # moto's EC2, when installed
+            if "openstack" in drivers_named and hasattr(self.rest, "serve_openstack"):
+                site = self.rest.serve_openstack(openstack_auth_url(self.config))
+                if self.strict_auth is None:
+                    for alias in self.config.aliases():
+                        if self.config.driver_of(alias) == "openstack":
+                            site.accept(self.config.provider_settings(alias).get("auth"))
             accepted = set(provider_credentials(self.config)) | set(accept_tokens)
             if self.strict_auth is None:
                 self.accepted_tokens = sorted(accepted)
@@ -453,6 +467,38 @@ def provider_credentials(config: CloudConfig) -> list[str]:
             if isinstance(value, str) and value and (cd.is_secret_key(key) or key == "key"):
                 found.add(value)
     return sorted(found)
+
+
+def provider_base_urls(config: CloudConfig) -> dict[str, str]:
+    """Return the base URL of each self-hosted API the providers name (first provider wins).
+
+    A CloudStack provider's ``host``/``path``/``secure``/``port`` are where its
+    API lives; the fake CloudStack API is served there.
+    """
+    found: dict[str, str] = {}
+    for alias in config.aliases():
+        settings = config.provider_settings(alias)
+        if config.driver_of(alias) != "cloudstack" or "cloudstack" in found:
+            continue
+        host, path = settings.get("host"), settings.get("path")
+        if not isinstance(host, str) or not host or not isinstance(path, str):
+            continue
+        scheme = "http" if settings.get("secure") is False else "https"
+        port = settings.get("port")
+        netloc = f"{host}:{port}" if port not in (None, "") else host
+        found["cloudstack"] = f"{scheme}://{netloc}/{path.lstrip('/')}".rstrip("/")
+    return found
+
+
+def openstack_auth_url(config: CloudConfig) -> str | None:
+    """Return the keystone URL the first openstack provider names (``auth.auth_url``)."""
+    for alias in config.aliases():
+        if config.driver_of(alias) != "openstack":
+            continue
+        auth = config.provider_settings(alias).get("auth")
+        if isinstance(auth, Mapping) and isinstance(auth.get("auth_url"), str):
+            return str(auth["auth_url"])
+    return None
 
 
 def cloud_driver_bus(clock: VirtualClock) -> cd.EventBus:

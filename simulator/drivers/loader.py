@@ -8,8 +8,8 @@ gets its own, fresh module object, so injected globals never leak between
 aliases or into ``sys.modules``' copy of an importable module.
 
 Before the module's code runs its globals hold ``__opts__``,
-``__active_provider_name__`` (``alias:driver``), ``__utils__``, ``__salt__``
-and a default ``__virtualname__`` (the file's stem). After it ran, its
+``__active_provider_name__`` (``alias:driver``), ``__utils__``, ``__salt__``,
+an empty ``__context__`` and a default ``__virtualname__`` (the file's stem). After it ran, its
 ``time`` references are pointed at virtual time and ``__virtual__()`` decides:
 ``True`` loads it, a string renames it, ``False`` or ``(False, reason)``
 disables it.
@@ -253,6 +253,7 @@ def load_driver(
         __active_provider_name__=f"{alias}:{driver}",
         __utils__=utils,
         __salt__=salt,
+        __context__={},  # Salt's loader gives every module a context dict (openstack caches in it)
         __virtualname__=Path(path).stem,
     )
     sys.modules[spec.name] = module

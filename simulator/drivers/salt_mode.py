@@ -35,11 +35,13 @@ call see it too.
 
 from __future__ import annotations
 
+import collections
 import copy
 import functools
 import importlib
 import importlib.metadata
 import importlib.util
+import inspect
 import itertools
 import logging
 import os
@@ -66,7 +68,16 @@ SALT_MODE_ENV = "PLUGSIM_SALT_MODE"
 SALT_MODULES = ("salt.config", "salt.exceptions", "salt.utils.cloud", "salt.cloud")
 
 #: Global Salt modules whose ``time`` is virtual (and impure helpers replaced) during a call.
-SCOPED_MODULES = ("salt.utils.cloud", "salt.utils.files")
+SCOPED_MODULES = (
+    "salt.utils.cloud",
+    "salt.utils.files",
+    # libcloud polls asynchronous jobs (CloudStack's) with time.sleep/time.time, and retries.
+    "libcloud.common.base",
+    "libcloud.utils.retry",
+    # shade (Salt's openstack driver) waits for servers with time.sleep.
+    "shade._utils",
+    "shade.openstackcloud",
+)
 
 #: ``__utils__`` keys served by Salt's own functions (a private copy of salt.utils.cloud).
 SALT_HELPERS = (
@@ -359,6 +370,26 @@ def simulated_helpers(vm_provider: Callable[[Mapping[str, Any]], Mapping[str, An
             return False
         return True
 
+    def wait_for_passwd(
+        host: str,
+        port: int = 22,
+        ssh_timeout: float = 15,
+        username: str = "root",
+        maxtries: int = 15,
+        **_ignored: Any,
+    ) -> bool:
+        # An SSH login (key or password) succeeds once the simulated server's port is open;
+        # Salt tries up to maxtries times, ssh_timeout seconds each.
+        timeout = float(ssh_timeout or 15) * max(1, int(maxtries or 1))
+        try:
+            cloud.current_runtime().deploy(
+                "ssh",
+                {"host": host, "port": port, "timeout": timeout, "script": f"login {username}"},
+            )
+        except cloud.CloudDriverError:
+            return False
+        return True
+
     def refuse(name: str) -> Callable[..., Any]:
         def refused(*_args: Any, **_kwargs: Any) -> Any:
             raise cloud.SaltCloudSystemExit(
@@ -375,6 +406,7 @@ def simulated_helpers(vm_provider: Callable[[Mapping[str, Any]], Mapping[str, An
         "deploy_script": cloud.deploy_script,
         "deploy_windows": cloud.deploy_windows,
         "wait_for_port": wait_for_port,
+        "wait_for_passwd": wait_for_passwd,
     }
     for name in IMPURE_HELPERS:
         helpers.setdefault(name, refuse(name))
@@ -451,6 +483,8 @@ class SaltMode:
         for name, fun in self.simulated.items():
             self.utils[f"cloud.{name}"] = fun
         self.utils["http.query"] = http_query
+        # Salt's pure dictionary helper (the openstack driver merges its settings with it).
+        self.utils["dictupdate.update"] = importlib.import_module("salt.utils.dictupdate").update
 
     def warnings_since(self, mark: int) -> list[str]:
         """Return Salt's warnings logged during driver calls since *mark* (distinct, in order)."""
@@ -516,6 +550,9 @@ class SaltMode:
                 if name == "salt.utils.cloud":
                     namespace.update(self.simulated)
                     replaced += list(self.simulated)
+                if name == "shade._utils" and not hasattr(namespace.get("inspect"), "getargspec"):
+                    namespace["inspect"] = _InspectWithArgspec()
+                    replaced.append("inspect")
                 saved.append((module, {k: before.get(k, _ABSENT) for k in replaced}))
             yield self
         finally:
@@ -531,3 +568,27 @@ class SaltMode:
 
 
 _ABSENT = object()
+
+
+class _InspectWithArgspec(types.ModuleType):
+    """``inspect`` with ``getargspec``, for shade 1.33 (its last release) on Python >= 3.11.
+
+    Salt 3007's own packages run Python 3.10, where ``inspect.getargspec``
+    still exists; shade calls it in every decorated method. Only shade's
+    module sees this stand-in, and only during a driver call.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("inspect")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(inspect, name)
+
+    @staticmethod
+    def getargspec(func: Any) -> Any:
+        """Return ``(args, varargs, keywords, defaults)`` like Python 3.10's getargspec."""
+        spec = inspect.getfullargspec(func)
+        return _ArgSpec(spec.args, spec.varargs, spec.varkw, spec.defaults)
+
+
+_ArgSpec = collections.namedtuple("_ArgSpec", "args varargs keywords defaults")

@@ -92,7 +92,7 @@ def test_the_readme_example_converges_under_drift():
 
 def test_the_adversary_needs_a_template():
     result = CliRunner().invoke(main, ["campaign", "--plugin", str(FIXTURE), "--adversary"])
-    assert result.exit_code == 2 and "--adversary need a TEMPLATE" in result.output
+    assert result.exit_code == 2 and "need a TEMPLATE" in result.output
 
 
 @pytest.mark.parametrize(

@@ -136,3 +136,13 @@ def test_entity_default_and_custom_kinds(cloud):
         client.entities.get(zone)
     with pytest.raises(exception.ConfigurationError, match="entity kind 'Bad Kind'"):
         svc.define_kind("Bad Kind")
+
+
+def test_deleting_a_network_deletes_its_subnets_as_neutron_does(cloud, neutron):
+    # Neutron removes a network's subnets with it once no port is in use; nothing is left behind.
+    net = neutron.create_network({"network": {"name": "gone"}})["network"]
+    sub = neutron.create_subnet({"subnet": {"network_id": net["id"], "cidr": "10.7.0.0/24"}})
+    neutron.delete_network(net["id"])
+    with pytest.raises(exception.NotFound):
+        neutron.show_subnet(sub["subnet"]["id"])
+    assert sub["subnet"]["id"] not in {s["id"] for s in neutron.list_subnets()["subnets"]}

@@ -21,6 +21,7 @@ from simulator.scaffold import generate
 
 from .conftest import KINDS, ORIGINAL_HOME
 from .test_first_contact import NAMES, _answers, readme_commands
+from .test_upgrade import break_renames, release_wheel
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 #: The resource kind once per fake-cloud service, with every optional path it allows.
@@ -126,3 +127,29 @@ def test_a_generated_project_passes_its_own_checks(installed, name):
         env,
     )
     assert (project / "docs" / "_build" / "html" / "index.html").is_file()
+
+
+@pytest.mark.slow
+def test_an_installed_project_checks_its_upgrade_against_the_last_release(installed, tmp_path):
+    """Installed, the project's entry point is the new version: the check must not mix it in."""
+    python, env, projects = installed
+    project = projects["resource-network"]
+    package = project.name
+    index = tmp_path / "index"
+    release_wheel(project, "0.1.0", index, package)
+    env = {**env, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(index)}
+    check = [str(python), "-m", "sdk.testing.previous_release", package]
+    out = _run(check, project, env)
+    assert f"{package} against {package} 0.1.0" in out and "kept working" in out
+    resource = project / package / "resource.py"
+    kept = resource.read_text()
+    try:
+        break_renames(project, package)
+        proc = subprocess.run(
+            check, cwd=project, env=env, capture_output=True, text=True, timeout=900, check=False
+        )
+    finally:
+        resource.write_text(kept)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "an update of property name, which the old version makes in place" in proc.stdout
+    assert "property 'name' was updatable in place and no longer is" in proc.stdout

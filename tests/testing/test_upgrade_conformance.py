@@ -20,7 +20,7 @@ class Disk(Resource):
 
     default_client_name = "entity"
     properties_schema = {{
-        "name": S(S.STRING, "Name.", default="disk", update_allowed=True),
+        "name": S(S.STRING, "Name.", default="disk", update_allowed={name_update}),
         "size": S(S.INTEGER, "Size.", default={size}{size_update}),
 {extra}
     }}
@@ -58,7 +58,14 @@ GOOD_RESOLVE = 'return self.properties["size"] if name == "size" else None'
 
 
 def plugin(
-    tmp_path: Path, name: str, *, size=10, size_update=False, extra="", resolve=GOOD_RESOLVE
+    tmp_path: Path,
+    name: str,
+    *,
+    size=10,
+    size_update=False,
+    extra="",
+    resolve=GOOD_RESOLVE,
+    name_update=True,
 ):
     directory = tmp_path / name
     directory.mkdir()
@@ -68,6 +75,7 @@ def plugin(
             size_update=", update_allowed=True" if size_update else "",
             extra=extra,
             resolve=resolve,
+            name_update=name_update,
         )
     )
     return directory
@@ -139,3 +147,47 @@ class TestDisk(ResourceConformance):
     result = pytester.runpytest("-k", "upgrade", "-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*Acme::Disk: property size now reads 20*"])
+
+
+def test_a_release_that_replaces_what_the_old_one_updated_in_place_names_the_property(tmp_path):
+    old = plugin(tmp_path, "v1")
+    new = plugin(tmp_path, "v2", name_update=False)  # a rename now replaces the disk
+    (result,) = check_upgrade(old, new)
+    assert result.problems == [
+        "an update of property name, which the old version makes in place, replaced the resource"
+    ]
+
+
+def test_the_in_place_changes_given_are_the_ones_tried(tmp_path):
+    old = plugin(tmp_path, "v1", size_update=True)
+    new = plugin(tmp_path, "v2", size_update=False)
+    (generated,) = check_upgrade(old, new)
+    assert generated.problems == [
+        "an update of property size, which the old version makes in place, replaced the resource"
+    ]
+    (given,) = check_upgrade(old, new, updates={"Acme::Disk": {"name": "other"}})
+    assert given.problems == []
+
+
+def test_installed_plug_ins_stay_out_of_the_upgrade_worlds(tmp_path, monkeypatch):
+    """The new version is usually installed (an entry point) as well: it must not claim the type."""
+    from sdk.plugins import load_entry_points
+    from sdk.testing import upgrade
+
+    opened = []
+    real = upgrade._open
+
+    def spy(args, faults=None):
+        world = real(args, faults)
+        opened.append(world)
+        return world
+
+    monkeypatch.setattr(upgrade, "_open", spy)
+    old = plugin(tmp_path, "v1")
+    args = {"plugins": str(old), "state": str(tmp_path / "w.db"), "seed": 0, "properties": {}}
+    upgrade.phase_create(args)
+    (world,) = opened
+    types = set(world.registry.plugins())
+    assert "Acme::Disk" in types
+    installed = load_entry_points().mapping  # the bundled OpenStack types, for one
+    assert installed and not types & set(installed)

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -18,6 +19,8 @@ from {{ cookiecutter.package_name }}.resource import {{ cls }}, resource_mapping
 
 TYPE_NAME = "{{ cookiecutter.resource_type }}"
 NAME = re.compile(r"[a-z][a-z0-9-]{0,62}")
+#: The previous release's package directory; ``nox -s upgrade`` sets it (see the README).
+UPGRADE_FROM = os.environ.get("PLUGSIM_UPGRADE_FROM") or None
 
 
 class Test{{ cls }}Conformance(ResourceConformance):
@@ -53,6 +56,12 @@ class Test{{ cls }}Conformance(ResourceConformance):
     cloud_states = {"suspend": "SUSPENDED", "resume": "ACTIVE"}
 {%- endif %}
     survives = ("throttle", "conflict", "eventual_consistency")
+    # A stack created with the previous release keeps working with this one.
+    upgrade_from = UPGRADE_FROM
+    upgrade_skip_reason = (
+        "no previous release to upgrade from: nox -s upgrade finds the last one "
+        "(none before the first release)"
+    )
 
 
 def test_the_module_publishes_the_type():

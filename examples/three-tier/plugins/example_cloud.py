@@ -7,7 +7,7 @@ and delete, polling until it is gone. The full OpenStack resource library is a
 separate package; these exist so the example exercises latency, polling and leaks.
 """
 
-from sdk import attributes, exception, properties
+from sdk import attributes, constraints, exception, properties
 from sdk.resource import Resource
 
 
@@ -26,8 +26,18 @@ class Network(Resource):
 
     default_client_name = "network"
     properties_schema = {
-        "name": properties.Schema(properties.Schema.STRING, "Network name.", required=True),
-        "cidr": properties.Schema(properties.Schema.STRING, "Subnet CIDR.", default="10.0.0.0/24"),
+        "name": properties.Schema(
+            properties.Schema.STRING,
+            "Network name.",
+            required=True,
+            constraints=[constraints.Length(min=1)],
+        ),
+        "cidr": properties.Schema(
+            properties.Schema.STRING,
+            "Subnet CIDR: a private /24 of 10.0.0.0/8.",
+            default="10.0.0.0/24",
+            constraints=[constraints.AllowedPattern(r"10\.[0-9]{1,2}\.[0-9]{1,2}\.0/24")],
+        ),
     }
     attributes_schema = {"subnet_id": attributes.Schema("The subnet's id.")}
 
@@ -80,7 +90,12 @@ class Server(Resource):
     default_client_name = "compute"
     entity = "servers"
     properties_schema = {
-        "name": properties.Schema(properties.Schema.STRING, "Server name.", required=True),
+        "name": properties.Schema(
+            properties.Schema.STRING,
+            "Server name.",
+            required=True,
+            constraints=[constraints.Length(min=1)],
+        ),
         "image": properties.Schema(properties.Schema.STRING, "Image name or id.", default="cirros"),
         "flavor": properties.Schema(
             properties.Schema.STRING, "Flavor name or id.", default="m1.small", update_allowed=True
@@ -161,10 +176,32 @@ class Volume(Resource):
             )
         return vol.status == "available"
 
+    def handle_delete(self):
+        # The block-storage service refuses to delete a volume that is still being created
+        # (a create that failed half-way leaves one): check_delete_complete waits, then deletes.
+        return self.resource_id
+
     def check_delete_complete(self, vol_id):
         if vol_id is None:
             return True
-        return _gone(self.client_plugin(), lambda: self.client().volumes.get(vol_id))
+        try:
+            vol = self.client().volumes.get(vol_id)
+        except Exception as ex:
+            self.client_plugin().ignore_not_found(ex)
+            return True
+        if vol.status in BUSY_VOLUME:
+            return False
+        if vol.status != "deleting":
+            try:
+                self.client().volumes.delete(vol_id)
+            except Exception as ex:
+                self.client_plugin().ignore_not_found(ex)
+                return True
+        return False
+
+
+#: Volume states the block-storage service refuses a delete in (they end on their own).
+BUSY_VOLUME = ("creating", "downloading", "attaching", "detaching", "extending")
 
 
 def resource_mapping():

@@ -108,6 +108,9 @@ def _as_text(faults: Any) -> str | None:
 
 def run_report(spec: RunSpec, seed: int, faults: Any = None) -> Report:
     """Simulate one run and return plugsim's full report of it."""
+    own = getattr(spec, "run_report", None)  # a spec of another mode runs itself (upgrade_mode)
+    if own is not None:
+        return own(seed, faults)
     return simulate(
         spec.template,
         list(spec.environment),
@@ -125,6 +128,9 @@ def run_one(spec: RunSpec, seed: int, faults: Any = None) -> RunResult:
 
     A plug-in or template error that stops the run before any phase is a failure of check ``setup``.
     """
+    own = getattr(spec, "run_one", None)  # a spec of another mode runs itself (upgrade_mode)
+    if own is not None:
+        return own(seed, faults)
     started = time.perf_counter()
     try:
         report = run_report(spec, seed, faults)
@@ -161,6 +167,10 @@ def _coverage(report: Report) -> list[list[str]]:
 def run_range(spec: Any, seeds: Sequence[int]) -> list[dict[str, Any]]:
     """Run every seed of a range in this process (what a worker task does).
 
-    *spec* is a :class:`RunSpec` or any campaign spec with ``run(seed)`` (conformance paths).
+    *spec* is a :class:`RunSpec` or any campaign spec with ``run(seed)`` (conformance paths, action
+    sequences); a spec with its own ``run_range`` (the upgrade mode) runs the range itself.
     """
+    own = getattr(spec, "run_range", None)  # a spec of another mode runs itself (upgrade_mode)
+    if own is not None:
+        return own(seeds)
     return [spec.run(seed).to_dict() for seed in seeds]

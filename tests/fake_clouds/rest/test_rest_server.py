@@ -350,6 +350,7 @@ SECTIONS = {
     "openstack": "OpenStack-style compute",
     "hetzner": "Hetzner Cloud",
     "vultr": "Vultr v1",
+    "cloudstack": "CloudStack",
 }
 
 
