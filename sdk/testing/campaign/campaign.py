@@ -180,7 +180,7 @@ def _findings(
             finding.nondeterministic = True
             if out is not None:
                 _write_logs(spec, first.seed, out / "nondeterminism" / f"seed-{first.seed}")
-        elif sig.check != "setup" and first.faults:  # nothing to shrink without faults
+        elif sig.check != "setup":
             finding.shrunk = shrink(spec, first, budget=budget)
             if out is not None:
                 path = out / "shrunk" / f"finding-{number + 1}.yaml"
