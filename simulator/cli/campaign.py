@@ -136,8 +136,9 @@ def campaign(
     fmt: str,
     upgrade_from: str | None,
 ) -> None:
-    """Run TEMPLATE's whole life (or, with --plugin, a plug-in's conformance paths) under many
-    seeds and report every distinct failure.
+    """Run TEMPLATE's whole life (with --plugin: a plug-in's conformance paths or action
+    sequences; with --upgrade-from: the upgrade check) under many seeds and report every distinct
+    failure.
 
     Each failure is run again to confirm it repeats (a run that differs from itself is reported as
     nondeterminism), grouped with the other seeds that failed the same way, and shrunk to the fewest
