@@ -25,6 +25,7 @@ from importlib import metadata
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from sdk import exception
+from sdk._entry_points import group_entry_points
 from sdk.clients import ClientPlugin
 from simulator.clock import VirtualClock
 
@@ -225,7 +226,7 @@ class BackendFactory(Protocol):
 
 
 def _entry_points() -> list[metadata.EntryPoint]:
-    return sorted(metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+    return list(group_entry_points(ENTRY_POINT_GROUP))
 
 
 def available_backends() -> list[str]:

@@ -30,8 +30,6 @@ fingerprinted before and after each call and a change to anything but
 
 from __future__ import annotations
 
-import importlib
-import importlib.metadata
 import inspect
 import os
 import re
@@ -40,6 +38,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sdk import _escapes, exception
+from sdk._entry_points import group_entry_points
 from simulator.events import Event
 from simulator.heat_compat.lifecycle_import import (
     HEAT_ENTRY_POINT_GROUP,
@@ -177,7 +176,7 @@ class LifecycleRegistry:
         eps = [
             ep
             for group in (ENTRY_POINT_GROUP, HEAT_ENTRY_POINT_GROUP)
-            for ep in sorted(importlib.metadata.entry_points(group=group), key=lambda e: e.name)
+            for ep in group_entry_points(group)
         ]
         for ep in eps:
             if ep.name in self._plugins:

@@ -6,7 +6,11 @@ holds the engine's thread. :class:`Watchdog` guards one :meth:`World.run
 <simulator.world.World.run>`:
 
 * A daemon thread samples the engine thread's Python stack a few times per
-  limit. When the same plug-in call (the innermost ``handle_*``,
+  limit. It is one thread per process (:class:`_Sampler`), started by the first
+  guarded run and parked between runs: a campaign runs thousands of worlds in
+  one process, and starting and joining a thread around every action cost more
+  than the action (worse on a busy machine, where every hand-over between the
+  two threads waits for a time slice). When the same plug-in call (the innermost ``handle_*``,
   ``check_*_complete``, ``_resolve_attribute``, ``get_reference_id``,
   ``do_pre_op`` or ``do_post_op`` frame of a plug-in object) stays on the
   stack while the event loop does not move for longer than the limit
@@ -46,6 +50,7 @@ configured limit, never a measured time, so outputs stay deterministic.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -111,8 +116,9 @@ class Watchdog:
         self.loop = loop
         self.interrupted = 0
         self._beats = _heartbeat(loop)
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._watched = False
+        self._seen: tuple[int, int] | None = None
+        self._since = 0.0
         self._target = 0
         self._main = False
         self._flagged: tuple[FrameType, str] | None = None
@@ -135,8 +141,9 @@ class Watchdog:
         self._install(signal.SIGINT, self._on_sigint)
         if INTERRUPT_SIGNAL is not None:
             self._install(INTERRUPT_SIGNAL, self._on_interrupt_signal)
-        self._thread = threading.Thread(target=self._watch, name="plugsim-watchdog", daemon=True)
-        self._thread.start()
+        self._since = time.monotonic()
+        self._watched = True
+        _SAMPLER.watch(self)
         return self
 
     @property
@@ -145,10 +152,15 @@ class Watchdog:
         value = self._limit() if callable(self._limit) else self._limit
         return float(value) if value else 0.0
 
+    @property
+    def interval(self) -> float:
+        """Wall seconds between two samples: a few per limit."""
+        return max(0.01, min(self.limit / 4, 0.25))
+
     def __exit__(self, *exc: Any) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
+        if self._watched:
+            _SAMPLER.unwatch(self)  # returns once no sample of this run is in progress
+            self._watched = False
         for signum, handler in self._saved.items():
             signal.signal(signum, handler)
         self._saved.clear()
@@ -161,22 +173,20 @@ class Watchdog:
         except (ValueError, OSError):  # not the main thread of the main interpreter
             pass
 
-    # -- the sampling thread -----------------------------------------------------
+    # -- sampling (on the sampler's thread) ---------------------------------------
 
-    def _watch(self) -> None:
-        seen: tuple[int, int] | None = None
-        since = time.monotonic()
-        while not self._stop.wait(max(0.01, min(self.limit / 4, 0.25))):
-            frame = sys._current_frames().get(self._target)
-            found = plugin_call(frame)
-            del frame
-            key = None if found is None else (id(found[0]), self._beats[0])
-            now = time.monotonic()
-            if key is None or key != seen:
-                seen, since, self._flagged = key, now, None
-                continue
-            if self.limit and now - since > self.limit and found is not None:
-                self._fire(found, key)
+    def sample(self) -> None:
+        """Look at the guarded thread once; interrupt a plug-in call stuck past the limit."""
+        frame = sys._current_frames().get(self._target)
+        found = plugin_call(frame)
+        del frame
+        key = None if found is None else (id(found[0]), self._beats[0])
+        now = time.monotonic()
+        if key is None or key != self._seen:
+            self._seen, self._since, self._flagged = key, now, None
+            return
+        if self.limit and now - self._since > self.limit and found is not None:
+            self._fire(found, key)
 
     def _message(self, label: str) -> str:
         who, method = label.rsplit("|", 1)
@@ -220,6 +230,59 @@ class Watchdog:
         if current is not None and _in_plugin_code(frame):
             who, method = current[1].rsplit("|", 1)
             raise WallClockInterrupt(f"plug-in {who} was interrupted by Ctrl-C in {method}")
+
+
+class _Sampler:
+    """The process's one sampling thread: it samples the innermost guarded run, if any.
+
+    Runs are guarded on the main thread only, so at most one is in progress (a run started
+    inside another is watched until it ends, then the outer one again). The thread holds the
+    lock while it samples, so :meth:`unwatch` returning means no sample of that run is under
+    way and none will start: a late interrupt cannot reach the caller.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Condition()
+        self._watched: list[Watchdog] = []
+        self._thread: threading.Thread | None = None
+
+    def watch(self, dog: Watchdog) -> None:
+        """Sample *dog*'s thread until :meth:`unwatch`; start the thread the first time."""
+        with self._lock:
+            self._watched.append(dog)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._run, name="plugsim-watchdog", daemon=True
+                )
+                self._thread.start()
+            self._lock.notify_all()
+
+    def unwatch(self, dog: Watchdog) -> None:
+        """Stop sampling *dog*'s run (waits for a sample in progress to finish)."""
+        with self._lock:
+            if dog in self._watched:
+                self._watched.remove(dog)
+            self._lock.notify_all()
+
+    def _run(self) -> None:
+        with self._lock:
+            while True:
+                if not self._watched:
+                    self._lock.wait()  # parked: no guarded run
+                    continue
+                dog = self._watched[-1]
+                self._lock.wait(dog.interval)
+                if self._watched and self._watched[-1] is dog:
+                    dog.sample()
+
+    def after_fork(self) -> None:
+        """In a forked child: the parent's thread (and perhaps its lock) did not come along."""
+        self.__init__()  # type: ignore[misc]
+
+
+_SAMPLER = _Sampler()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_SAMPLER.after_fork)
 
 
 def _heartbeat(loop: Any) -> list[int]:

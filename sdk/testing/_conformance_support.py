@@ -8,7 +8,7 @@ from typing import Any
 from sdk import exception
 from sdk.resource import Resource
 
-TRANSIENT_KINDS = ("throttle", "conflict", "eventual_consistency")
+TRANSIENT_KINDS = ("throttle", "conflict", "eventual_consistency", "drift")
 
 
 class ConformanceDeclarationError(exception.PlugsimError):

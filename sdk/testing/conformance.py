@@ -10,7 +10,7 @@
         immutable_update = {"key_name": "k2"}     # optional: a change that must fail
         expected_attributes = {"status": "ACTIVE"}  # optional: value or predicate
         cloud_states = {"suspend": "SUSPENDED", "resume": "ACTIVE"}  # optional
-        survives = ("throttle", "conflict", "eventual_consistency")  # optional
+        survives = ("throttle", "conflict", "eventual_consistency", "drift")  # optional
 
 Each ``test_*`` method runs one path in fresh seeded worlds (no faults but
 the ones it injects), skips with a reason when the plug-in does not declare
@@ -38,13 +38,14 @@ from sdk.testing._conformance_support import (
     resolve_type,
     validate_declaration,
 )
+from sdk.testing.drift import DriftConformance
 from sdk.testing.harness import PlugsimEnv, ResourceHarness
 from sdk.testing.upgrade import UpgradeConformance
 
 __all__ = ["ConformanceDeclarationError", "ResourceConformance", "conformance_test_names"]
 
 
-class ResourceConformance(UpgradeConformance):
+class ResourceConformance(UpgradeConformance, DriftConformance):
     """Base class of a resource plug-in's conformance tests (see the module docstring)."""
 
     #: Mark an intermediate base class as abstract (its attributes are not checked).

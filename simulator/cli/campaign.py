@@ -1,8 +1,10 @@
-"""``plugsim campaign``: many seeds of a stack's life; failures confirmed, deduplicated and shrunk."""
+"""``plugsim campaign``: many seeds of a stack's life, or of a plug-in's conformance paths; failures
+confirmed, deduplicated and shrunk."""
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -10,13 +12,38 @@ from typing import Any
 
 import click
 
-from simulator.cli._shared import Options, environment_options, parse_parameters
+from simulator.cli._shared import Options, environment_options, parse_parameters, world_option
 
 pass_options = click.make_pass_decorator(Options)
 
 
 @click.command()
-@click.argument("template", type=click.Path())
+@click.argument("template", type=click.Path(), required=False)
+@click.option(
+    "--plugin",
+    metavar="PATH_OR_MODULE",
+    help="Instead of a TEMPLATE: run the conformance paths of the plug-ins in this directory, "
+    ".py file or module under every seed.",
+)
+@click.option(
+    "--path",
+    "paths",
+    multiple=True,
+    metavar="NAME",
+    help="With --plugin: only this conformance path (repeatable), e.g. test_create.",
+)
+@click.option(
+    "--sequences",
+    is_flag=True,
+    help="With --plugin: random action sequences (the kit's state machine, seeded by each seed) "
+    "instead of the conformance paths.",
+)
+@click.option(
+    "--properties",
+    "properties_file",
+    metavar="YAML",
+    help="With --plugin: valid properties per type ({type: {prop: value}}).",
+)
 @environment_options
 @click.option("--update-template", type=click.Path(dir_okay=False), help="Also update to this.")
 @click.option("--seeds", "seed_text", metavar="FIRST..LAST|A,B,..", help="Seeds to run.")
@@ -26,6 +53,13 @@ pass_options = click.make_pass_decorator(Options)
     help="Run seeds 0..COUNT-1 (default 100 without --seeds).",
 )
 @click.option("--faults", help="Fault profile for every run: a preset or a YAML file.")
+@world_option
+@click.option(
+    "--adversary",
+    is_flag=True,
+    help="Drift the cloud behind the engine's back (delete an entity, put it in error, shrink a "
+    "quota) between actions; stack check must see it and delete must still clean up.",
+)
 @click.option(
     "--backend",
     type=click.Choice(["local", "ray"]),
@@ -79,13 +113,19 @@ pass_options = click.make_pass_decorator(Options)
 @pass_options
 def campaign(
     opts: Options,
-    template: str,
+    template: str | None,
+    plugin: str | None,
+    paths: Sequence[str],
+    sequences: bool,
+    properties_file: str | None,
     environment: Sequence[str],
     parameters: Sequence[str],
     update_template: str | None,
     seed_text: str | None,
     count: int | None,
     faults: str | None,
+    world_file: str | None,
+    adversary: bool,
     backend: str,
     jobs: int,
     address: str | None,
@@ -96,7 +136,9 @@ def campaign(
     fmt: str,
     upgrade_from: str | None,
 ) -> None:
-    """Run TEMPLATE's whole life under many seeds and report every distinct failure.
+    """Run TEMPLATE's whole life (with --plugin: a plug-in's conformance paths or action
+    sequences; with --upgrade-from: the upgrade check) under many seeds and report every distinct
+    failure.
 
     Each failure is run again to confirm it repeats (a run that differs from itself is reported as
     nondeterminism), grouped with the other seeds that failed the same way, and shrunk to the fewest
@@ -107,18 +149,36 @@ def campaign(
 
     if seed_text and count:
         raise click.UsageError("give --seeds or --count, not both")
-    spec = RunSpec(
-        template=template,
-        environment=tuple(environment),
-        parameters=tuple(sorted(parse_parameters(parameters).items())),
-        update_template=update_template,
-        faults=faults,
-        plugin_dirs=tuple(opts.plugin_dirs),
-    )
-    if upgrade_from is not None:  # the upgrade mode (issue #24): TEMPLATE is the new plug-in
-        spec = _upgrade_spec(spec, upgrade_from)
-    elif Path(template).is_dir():
-        raise click.BadParameter(f"{template} is a directory", param_hint="TEMPLATE")
+    if (template is None) == (plugin is None):
+        raise click.UsageError("give a TEMPLATE or --plugin PATH_OR_MODULE (one of them)")
+    world = world_file or opts.world
+    spec: Any
+    if plugin is not None:
+        if environment or parameters or update_template or adversary or upgrade_from:
+            raise click.UsageError(
+                "-e, --parameter, --update-template, --adversary and --upgrade-from need a TEMPLATE"
+            )
+        spec = _plugin_spec(plugin, paths, sequences, properties_file, faults, world)
+    else:
+        if paths or properties_file or sequences:
+            raise click.UsageError("--path, --sequences and --properties need --plugin")
+        spec = RunSpec(
+            template=str(template),
+            environment=tuple(environment),
+            parameters=tuple(sorted(parse_parameters(parameters).items())),
+            update_template=update_template,
+            faults=faults,
+            plugin_dirs=tuple(opts.plugin_dirs),
+            world=world,
+            adversary=adversary,
+        )
+        if upgrade_from is not None:  # the upgrade mode (issue #24): TEMPLATE is the new plug-in
+            if adversary or world:
+                raise click.UsageError("--upgrade-from takes neither --adversary nor --world")
+            spec = _upgrade_spec(spec, upgrade_from)
+        elif Path(str(template)).is_dir():
+            raise click.BadParameter(f"{template} is a directory", param_hint="TEMPLATE")
+    spec.check()
     seeds = parse_seeds(seed_text, count)
     out_dir = Path(out) if out else None
     with _progress(fmt) as progress:
@@ -141,6 +201,31 @@ def campaign(
         _print_text(outcome, written)
     if outcome.findings:
         raise click.exceptions.Exit(1)
+
+
+def _plugin_spec(
+    plugin: str,
+    paths: Sequence[str],
+    sequences: bool,
+    properties_file: str | None,
+    faults: str | None,
+    world: str | None,
+) -> Any:
+    """The campaign over *plugin*'s conformance paths (:mod:`sdk.testing.campaign.paths`) or its
+    action sequences (:mod:`sdk.testing.campaign.sequences`)."""
+    from sdk.testing.campaign.paths import PathSpec
+    from sdk.testing.campaign.sequences import SequenceSpec
+    from sdk.testing.cli import load_overrides
+
+    overrides = load_overrides(properties_file)
+    properties = tuple((k, tuple(sorted(v.items()))) for k, v in sorted(overrides.items()))
+    if sequences:
+        if paths or world:
+            raise click.UsageError("--sequences takes neither --path nor --world")
+        return SequenceSpec(target=plugin, faults=faults, properties=properties)
+    return PathSpec(
+        target=plugin, faults=faults, world=world, properties=properties, paths=tuple(paths)
+    )
 
 
 def _upgrade_spec(spec: Any, old: str) -> Any:
@@ -217,5 +302,18 @@ def _print_text(outcome: Any, written: list[Path]) -> None:
                     click.echo(f"   shrunk replay: {finding.shrunk_replay}")
             for note in shrunk.notes:
                 click.echo(f"   note: {note}")
+        steps = _steps(outcome.results[finding.seeds[0]].phases)
+        if steps:
+            click.echo("   shortest failing sequence:")
+            for step in steps:
+                click.echo(f"     {step}")
     for path in written:
         click.echo(f"wrote {path}")
+
+
+def _steps(phases: Sequence[str]) -> list[str]:
+    """The steps of a failing action sequence (``--sequences``), without the invariant checks."""
+    lines = [p.strip() for p in phases if p.startswith("  ")]
+    return [
+        line for line in lines if not re.fullmatch(r"state\.\w+\(\)", line) or "teardown" in line
+    ]

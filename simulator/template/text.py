@@ -4,12 +4,18 @@
 with timestamps kept as strings so ``heat_template_version: 2016-10-14`` and date-like values stay
 text, as in Heat, within the size and expansion limits of :mod:`simulator.limits`.
 :func:`read_source` accepts a dict, text or a path.
+
+A text parsed before is not parsed again: a campaign builds the same template (and its template
+resources, and the update template) in thousands of worlds in one process. The parsed tree of each
+recent text is remembered, and every caller gets its own copy of it (shared nodes, from YAML anchors,
+stay shared), so nobody can change another's template.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +41,42 @@ _Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
 
 _TEMPLATE_SUFFIXES = (".yaml", ".yml", ".json", ".template", ".hot")
 
+#: Texts whose parsed tree is remembered (most recently used kept).
+PARSED_TEXTS = 64
+_PARSED: OrderedDict[tuple[str, Limits], Any] = OrderedDict()
+
+
+def _copy_tree(root: Any) -> Any:
+    """A copy of a parsed tree of dicts and lists (scalars are immutable and shared).
+
+    Iterative, like :func:`simulator.template.plain.plain_data`: a deeply nested text must not
+    exhaust the stack here either.
+    """
+    if not isinstance(root, dict | list):
+        return root
+    copies: dict[int, Any] = {}
+    todo: list[tuple[Any, Any]] = []
+
+    def copy_of(value: Any) -> Any:
+        if not isinstance(value, dict | list):
+            return value
+        copied = copies.get(id(value))
+        if copied is None:
+            copied = [] if isinstance(value, list) else {}
+            copies[id(value)] = copied
+            todo.append((value, copied))
+        return copied
+
+    top = copy_of(root)
+    while todo:
+        source, copied = todo.pop()
+        if isinstance(source, list):
+            copied.extend(copy_of(v) for v in source)
+        else:
+            for key, value in source.items():
+                copied[key] = copy_of(value)
+    return top
+
 
 def parse_text(
     text: str, source: str | None, what: str = "template", *, limits: Limits = DEFAULTS
@@ -45,6 +87,19 @@ def parse_text(
     ``limits.max_yaml_nodes`` values (see :mod:`simulator.template.plain`);
     map keys that are not strings become JSON's strings for them.
     """
+    key = (text, limits)
+    if key in _PARSED:
+        _PARSED.move_to_end(key)
+        return _copy_tree(_PARSED[key])
+    data = _parse(text, source, what, limits)
+    _PARSED[key] = data
+    if len(_PARSED) > PARSED_TEXTS:
+        _PARSED.popitem(last=False)
+    return _copy_tree(data)
+
+
+def _parse(text: str, source: str | None, what: str, limits: Limits) -> Any:
+    """:func:`parse_text` without the memory of texts parsed before."""
     size = len(text) if len(text) * 4 <= limits.max_template_size else len(text.encode())
     check_size(size, f"the {what}", limits, source=source)
     try:

@@ -196,7 +196,7 @@ def test_ray_finds_what_the_local_backend_finds():
 def test_bench_campaign_reports_rates_for_one_and_two_processes():
     result = CliRunner().invoke(main, ["bench", "--campaign", "4", "--repeat", "1", "--json"])
     assert result.exit_code == 0, result.output
-    figures = json.loads(result.output)
+    figures = json.loads(result.stdout)
     assert figures["seeds"] == 4 and figures["lifecycles_per_second_1"] > 0
     assert figures["lifecycles_per_second_2"] > 0 and len(figures["runs_2"]) == 1
 

@@ -255,23 +255,41 @@ def test_ctrl_c_during_an_update_rolls_it_back_like_stack_cancel(plugin_dir):
         assert stack.resources["bad"].properties["how"] == "fine"
 
 
-def test_off_the_main_thread_the_engine_watchdog_stays_out(plugin_dir):
+def test_off_the_main_thread_the_engine_watchdog_stays_out(plugin_dir, monkeypatch):
     """A world run off the main thread is not watched by the engine (the test kit watches its
     own worker threads); a fine plug-in runs normally there."""
     import threading
 
+    from simulator import watchdog
+
     box = {}
+    watched = []
+    monkeypatch.setattr(watchdog._SAMPLER, "watch", watched.append)
 
     def work():
         with World(plugin_dirs=[plugin_dir], handler_wall_limit=0.3) as world:
             box["state"] = world.create_stack("s", template("fine")).state
-            box["threads"] = [t.name for t in threading.enumerate()]
 
     worker = threading.Thread(target=work)
     worker.start()
     worker.join(60)
     assert box["state"] == "CREATE_COMPLETE"
-    assert "plugsim-watchdog" not in box["threads"]
+    assert watched == []
+
+
+def test_one_sampling_thread_watches_run_after_run(plugin_dir):
+    """The watchdog's sampling thread is started once per process, not around every action."""
+    import threading
+
+    def samplers():
+        return [t for t in threading.enumerate() if t.name == "plugsim-watchdog"]
+
+    with World(plugin_dirs=[plugin_dir], handler_wall_limit=0.3) as world:
+        world.create_stack("a", template("fine"))
+        first = samplers()
+        world.create_stack("b", template("fine"))
+        world.delete_stack("a")
+        assert samplers() == first and len(first) == 1
 
 
 def test_a_tool_s_own_base_exception_passes_through_unchanged():

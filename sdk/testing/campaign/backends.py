@@ -23,6 +23,35 @@ from sdk.testing.campaign.runs import RunSpec, run_range
 #: Ranges in flight per worker.
 IN_FLIGHT = 2
 
+#: What a worker imports before its first range (in the fork server, where there is one).
+PRELOAD = [
+    "sdk.testing.campaign.runs",
+    "simulator.world",
+    "simulator.type_sources",
+    "simulator.resources.heat",
+    "simulator.resources.openstack",
+    "fake_clouds.backend",
+    "fake_clouds.compute",
+    "fake_clouds.network",
+    "fake_clouds.block_storage",
+    "fake_clouds.object_storage",
+]
+
+
+def pool_context() -> Any:
+    """How worker processes start: from a fork server that imported :data:`PRELOAD`, or spawned.
+
+    Either way a worker is a fresh interpreter's child, holding no engine state of the campaign's
+    process. The fork server imports plugsim once; every worker (of this pool, of the pool that
+    replaces a broken one, of the next campaign in this process) is forked from it ready to run,
+    instead of each starting an interpreter and importing plugsim itself.
+    """
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(PRELOAD)
+        return context
+    return multiprocessing.get_context("spawn")
+
 
 def chunks(seeds: Sequence[int], size: int) -> list[list[int]]:
     """*seeds* cut into ranges of at most *size*, in order."""
@@ -55,7 +84,7 @@ def crashed(seed: int) -> dict[str, Any]:
 def run_local(
     spec: RunSpec, ranges: Iterable[list[int]], jobs: int
 ) -> Iterator[list[dict[str, Any]]]:
-    """Run ranges in a pool of *jobs* worker processes (``spawn``, so no engine state is inherited).
+    """Run ranges in a pool of *jobs* worker processes (:func:`pool_context`).
 
     A worker that dies (a plug-in calling ``os._exit``, the kernel's OOM killer) breaks the pool: the
     ranges it had in flight run again in a new pool, then seed by seed; a seed whose worker dies
@@ -64,7 +93,7 @@ def run_local(
     if jobs <= 1:
         yield from run_serial(spec, ranges)
         return
-    context = multiprocessing.get_context("spawn")
+    context = pool_context()
     todo: Iterator[list[int]] = iter(ranges)
     retry: list[tuple[list[int], int]] = []  # (seeds, times they already broke a pool)
     while True:

@@ -25,10 +25,9 @@ from typing import Any
 import yaml
 
 from sdk.testing.campaign.backends import execute
-from sdk.testing.campaign.runs import RunResult, RunSpec, run_one, run_report
+from sdk.testing.campaign.runs import RunResult, RunSpec
 from sdk.testing.campaign.shrink import Shrunk, shrink
 from sdk.testing.campaign.signature import Signature
-from simulator.events import event_log
 
 RESULTS = "results.jsonl"
 
@@ -50,7 +49,7 @@ class Finding:
 class CampaignResult:
     """The outcome of a campaign."""
 
-    spec: RunSpec
+    spec: Any
     results: dict[int, RunResult] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     wall_seconds: float = 0.0
@@ -116,7 +115,7 @@ def _load(out: Path | None) -> dict[int, RunResult]:
 
 
 def run_campaign(
-    spec: RunSpec,
+    spec: Any,
     seeds: Sequence[int],
     *,
     backend: str = "local",
@@ -166,7 +165,7 @@ def run_campaign(
 
 
 def _findings(
-    spec: RunSpec, results: Iterable[RunResult], out: Path | None, budget: int
+    spec: Any, results: Iterable[RunResult], out: Path | None, budget: int
 ) -> list[Finding]:
     groups: dict[Signature, list[RunResult]] = {}
     for result in results:
@@ -176,7 +175,7 @@ def _findings(
     for number, (sig, runs) in enumerate(sorted(groups.items(), key=lambda g: (-len(g[1]), g[0]))):
         first = min(runs, key=lambda r: r.seed)
         finding = Finding(sig, sorted(r.seed for r in runs), spec.replay(first.seed))
-        again = run_one(spec, first.seed)
+        again = spec.run(first.seed)
         if again.digest != first.digest or again.signature != first.signature:
             finding.nondeterministic = True
             if out is not None:
@@ -200,16 +199,15 @@ def _write_logs(spec: RunSpec, seed: int, prefix: Path) -> None:
     """Run *seed* twice more and keep both event logs, so the difference can be read."""
     prefix.parent.mkdir(parents=True, exist_ok=True)
     for name in ("a", "b"):
-        report = run_report(spec, seed)
-        prefix.with_name(f"{prefix.name}-{name}.log").write_text(
-            event_log(report.events), encoding="utf-8"
-        )
+        prefix.with_name(f"{prefix.name}-{name}.log").write_text(spec.log(seed), encoding="utf-8")
 
 
 def summary(outcome: CampaignResult) -> dict[str, Any]:
     """The machine-readable report (``summary.json``)."""
     return {
-        "template": outcome.spec.template,
+        "template": getattr(outcome.spec, "template", None),
+        "plugin": getattr(outcome.spec, "target", None),
+        "world": outcome.spec.world,
         "runs": len(outcome.results),
         "passed": len(outcome.results) - outcome.failures,
         "failed": outcome.failures,

@@ -15,8 +15,7 @@ from html import escape
 from pathlib import Path
 
 from sdk.testing.campaign.campaign import CampaignResult, Finding, summary
-from sdk.testing.campaign.runs import run_report
-from sdk.testing.campaign.shrink import schedule
+from sdk.testing.campaign.runs import RunSpec, run_report
 from simulator.views.gantt import render_svg
 from simulator.views.page import STYLE
 from simulator.views.timeline import build_timeline
@@ -26,7 +25,7 @@ def junit(outcome: CampaignResult) -> str:
     """The campaign as a JUnit XML document."""
     suite = ET.Element(
         "testsuite",
-        name=f"plugsim campaign {outcome.spec.template}",
+        name=f"plugsim campaign {outcome.spec.label}",
         tests=str(len(outcome.findings) + 1),
         failures=str(len(outcome.findings)),
         time=f"{outcome.wall_seconds:.3f}",
@@ -72,9 +71,9 @@ def html(outcome: CampaignResult) -> str:
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>plugsim campaign {escape(outcome.spec.template)}</title>",
+        f"<title>plugsim campaign {escape(outcome.spec.label)}</title>",
         f"<style>{STYLE}</style></head><body>",
-        f"<h1>Campaign over {escape(outcome.spec.template)}</h1>",
+        f"<h1>Campaign over {escape(outcome.spec.label)}</h1>",
         "<table><tbody>",
     ]
     for label, value in (
@@ -113,7 +112,10 @@ def html(outcome: CampaignResult) -> str:
 def _shrunk_timeline(outcome: CampaignResult, finding: Finding) -> str:
     shrunk = finding.shrunk
     assert shrunk is not None
-    report = run_report(outcome.spec, shrunk.seed, schedule(shrunk.faults, outcome.spec.faults))
+    if not isinstance(outcome.spec, RunSpec) or outcome.spec.adversary:
+        # conformance paths, sequences, drifted lifecycles: what each step ended as
+        return f"<pre>{escape(chr(10).join(shrunk.result.phases))}</pre>"
+    report = run_report(outcome.spec, shrunk.seed, shrunk.rules)
     timeline = build_timeline(report.events, report.faults, report.dependencies)
     return render_svg(timeline, title=f"Shrunk run of seed {shrunk.seed}")
 

@@ -9,11 +9,13 @@ repeats exactly) and which actions ran under which fault kinds (the coverage the
 from __future__ import annotations
 
 import hashlib
+import shlex
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from sdk.testing.campaign.results import RunResult
 from sdk.testing.campaign.signature import Signature, of_run
 from simulator.events import event_log
 from simulator.simulate import Report, simulate
@@ -30,9 +32,16 @@ class RunSpec:
     update_template: str | None = None
     faults: Any = None
     plugin_dirs: tuple[str, ...] = ()
+    #: the world file or preset every run's fake cloud starts from (``--world``)
+    world: str | None = None
+    #: drift the cloud behind the engine's back (:mod:`sdk.testing.campaign.adversary`)
+    adversary: bool = False
 
     def replay(self, seed: int, faults: str | None = None) -> str:
-        """The ``plugsim simulate`` command line of one run."""
+        """The ``plugsim simulate`` command line of one run (``plugsim campaign`` with the adversary,
+        which only a campaign runs)."""
+        if self.adversary:
+            return self._campaign_line(seed, faults)
         report = Report(
             seed=seed,
             template=self.template,
@@ -43,40 +52,58 @@ class RunSpec:
         line = report.replay()
         prefix = "".join(f"--plugin-dir {d} " for d in self.plugin_dirs)
         params = "".join(f" --parameter {k}={v}" for k, v in self.parameters)
-        return line.replace("plugsim simulate", f"plugsim {prefix}simulate", 1) + params
+        world = f" --world {shlex.quote(self.world)}" if self.world else ""
+        return line.replace("plugsim simulate", f"plugsim {prefix}simulate", 1) + params + world
+
+    def _campaign_line(self, seed: int, faults: str | None) -> str:
+        words = ["plugsim", *(w for d in self.plugin_dirs for w in ("--plugin-dir", d))]
+        words += ["campaign", self.template, *(w for e in self.environment for w in ("-e", e))]
+        words += [w for k, v in self.parameters for w in ("--parameter", f"{k}={v}")]
+        if self.update_template:
+            words += ["--update-template", self.update_template]
+        words += ["--seeds", str(seed), "--adversary"]
+        chosen = faults if faults is not None else _as_text(self.faults)
+        words += ["--faults", chosen] if chosen else []
+        words += ["--world", self.world] if self.world else []
+        return shlex.join(words)
+
+    @property
+    def label(self) -> str:
+        """What the campaign ran over, for reports."""
+        return self.template
+
+    def run(self, seed: int, faults: Any = None) -> RunResult:
+        """One run of this spec (:func:`run_one`, or the adversary's drifted lifecycle)."""
+        if self.adversary:
+            from sdk.testing.campaign.adversary import run_drifted
+
+            return run_drifted(self, seed, faults)
+        return run_one(self, seed, faults)
+
+    def log(self, seed: int) -> str:
+        """The event log of one run, for a diff."""
+        if self.adversary:
+            return "".join(f"{sorted(d.items())}\n" for d in self.run(seed).drifts)
+        return event_log(run_report(self, seed).events)
+
+    def base_faults(self) -> Any:
+        """The fault profile the runs are given: ``--faults``, else the world file's own rules."""
+        if self.faults is not None or not self.world:
+            return self.faults
+        from fake_clouds.worldfile import resolve
+
+        return resolve(self.world)[0].get("faults")
+
+    def check(self) -> None:
+        """Raise the one-line error of a world file that cannot be read, before any run."""
+        if self.world:
+            from fake_clouds.worldfile import resolve
+
+            resolve(self.world)
 
 
 def _as_text(faults: Any) -> str | None:
     return faults if isinstance(faults, str) else None
-
-
-@dataclass
-class RunResult:
-    """What a campaign keeps of one run (JSON lines in ``results.jsonl``)."""
-
-    seed: int
-    ok: bool
-    signature: list[str] | None
-    phases: list[str]
-    virtual_seconds: float
-    wall_seconds: float
-    digest: str
-    faults: list[dict[str, Any]] = field(default_factory=list)
-    coverage: list[list[str]] = field(default_factory=list)
-
-    @property
-    def sig(self) -> Signature | None:
-        """The failure's :class:`Signature` (None for a run that passed)."""
-        return Signature.from_list(self.signature) if self.signature else None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able form."""
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RunResult:
-        """Inverse of :meth:`to_dict`."""
-        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
 
 
 def run_report(spec: RunSpec, seed: int, faults: Any = None) -> Report:
@@ -92,6 +119,7 @@ def run_report(spec: RunSpec, seed: int, faults: Any = None) -> Report:
         faults=spec.faults if faults is None else faults,
         update_template=spec.update_template,
         plugin_dirs=list(spec.plugin_dirs),
+        **({"world_file": spec.world} if spec.world else {}),
     )
 
 
@@ -136,9 +164,13 @@ def _coverage(report: Report) -> list[list[str]]:
     return [list(p) for p in sorted(pairs)]
 
 
-def run_range(spec: RunSpec, seeds: Sequence[int]) -> list[dict[str, Any]]:
-    """Run every seed of a range in this process (what a worker task does)."""
+def run_range(spec: Any, seeds: Sequence[int]) -> list[dict[str, Any]]:
+    """Run every seed of a range in this process (what a worker task does).
+
+    *spec* is a :class:`RunSpec` or any campaign spec with ``run(seed)`` (conformance paths, action
+    sequences); a spec with its own ``run_range`` (the upgrade mode) runs the range itself.
+    """
     own = getattr(spec, "run_range", None)  # a spec of another mode runs itself (upgrade_mode)
     if own is not None:
         return own(seeds)
-    return [run_one(spec, seed).to_dict() for seed in seeds]
+    return [spec.run(seed).to_dict() for seed in seeds]

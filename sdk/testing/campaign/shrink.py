@@ -1,8 +1,8 @@
 """Shrinking a failure to the fewest injected faults that still produce it.
 
 A failed run injected some faults. :func:`schedule` turns a list of them into a fault profile that injects
-exactly those, each at the virtual instant and on the operation it hit first (a one-shot rule with a
-window), with the effect of the rule that injected it. :func:`shrink` runs delta debugging (ddmin) over that
+exactly those, each on the call it hit (a one-shot rule on the operation's Nth call when the record
+numbers the call, else on the virtual instant: a window), with the effect of the rule that injected it. :func:`shrink` runs delta debugging (ddmin) over that
 list: it keeps removing faults while the run still fails with the same signature, within a budget of runs.
 The result is a profile a person can read and the replay line that runs it.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fake_clouds.core.faults import load_profile
-from sdk.testing.campaign.runs import RunResult, RunSpec, run_one
+from sdk.testing.campaign.runs import RunResult
 from sdk.testing.campaign.signature import Signature
 
 #: A window this wide around the recorded instant matches the call the fault hit.
@@ -23,22 +23,33 @@ WINDOW = 1e-9
 
 def schedule(faults: Sequence[Mapping[str, Any]], base_faults: Any) -> list[dict[str, Any]]:
     """Fault rules that inject exactly *faults* (records of injected faults) and nothing else."""
-    effects = [rule.get("effect") for rule in load_profile(base_faults).to_spec()]
+    effects = (
+        [rule.get("effect") for rule in load_profile(base_faults).to_spec()]
+        if not all(f.get("rule_effect") for f in faults)
+        else []
+    )
     rules = []
     for i, fault in enumerate(faults):
         index = int(fault.get("rule_index", -1))
-        if not 0 <= index < len(effects):
+        effect = fault.get("rule_effect") or (effects[index] if 0 <= index < len(effects) else None)
+        if effect is None:
             continue
         start = float(fault["time"])
+        # the call it hit: its number among the calls of its operation when known (it stays put
+        # when other faults go and the timing moves), else its virtual instant
+        when = (
+            {"nth": int(fault["nth"])} if fault.get("nth") else {"window": [start, start + WINDOW]}
+        )
         rules.append(
             {
                 "name": f"shrunk-{i}"
                 + (f"-{fault['rule_name']}" if fault.get("rule_name") else ""),
                 "service": fault["service"],
                 "operation": fault["operation"],
-                "window": [start, start + WINDOW],
+                **when,
                 "times": 1,
-                "effect": effects[index],
+                "effect": effect,
+                **({"world": fault["world"]} if "world" in fault else {}),
             }
         )
     return rules
@@ -99,18 +110,19 @@ def ddmin(
     return current, calls
 
 
-def shrink(spec: RunSpec, failed: RunResult, *, budget: int = 64) -> Shrunk:
+def shrink(spec: Any, failed: RunResult, *, budget: int = 64) -> Shrunk:
     """Shrink *failed* (a failing run of *spec*) to the fewest injected faults with the same signature."""
     target = failed.sig
     assert target is not None, "only a failed run can be shrunk"
     results: dict[tuple[int, ...], RunResult] = {}
     faults = list(failed.faults)
+    base = spec.base_faults()
 
     def attempt(indices: list[int]) -> bool:
         key = tuple(indices)
         if key not in results:
-            rules = schedule([faults[i] for i in indices], spec.faults)
-            results[key] = run_one(spec, failed.seed, faults=rules)
+            rules = schedule([faults[i] for i in indices], base)
+            results[key] = spec.run(failed.seed, faults=rules)
         return results[key].sig == target
 
     everything = list(range(len(faults)))
@@ -119,7 +131,7 @@ def shrink(spec: RunSpec, failed: RunResult, *, budget: int = 64) -> Shrunk:
             failed.seed,
             target,
             faults,
-            schedule(faults, spec.faults),
+            schedule(faults, base),
             failed,
             1,
             reproduced=False,
@@ -131,7 +143,7 @@ def shrink(spec: RunSpec, failed: RunResult, *, budget: int = 64) -> Shrunk:
         failed.seed,
         target,
         chosen,
-        schedule(chosen, spec.faults),
+        schedule(chosen, base),
         results[tuple(kept)],
         calls + 1,
     )

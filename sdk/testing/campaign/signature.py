@@ -18,7 +18,7 @@ _HEX = re.compile(r"\b[0-9a-f]{10,}\b", re.I)
 _IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2})?\b")
 _NUMBER = re.compile(r"(?<![A-Za-z_])\d+(?:\.\d+)?")
 _CLASS = re.compile(
-    r"^([A-Z][A-Za-z0-9_]*(?:Error|Exception|Failed|Failure|Timeout|Unavailable|"
+    r"^((?:[A-Z][A-Za-z0-9_]*)?(?:Error|Exception|Failed|Failure|Timeout|Unavailable|"
     r"NotFound|Conflict|Limit|Request|Unauthorized|Fault|Exit))\s*:\s*"
 )
 

@@ -1,0 +1,80 @@
+"""What makes a campaign's runs cheap changes nothing they produce.
+
+The levers (entry-point scans remembered per process, template texts parsed once, one watchdog thread,
+workers forked from a fork server) must leave every run a pure function of its seed: a warm process and
+a cold one give the same results.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from sdk._entry_points import forget_scans, group_entry_points
+from sdk.testing.campaign.bench import three_tier
+from sdk.testing.campaign.runs import run_range
+from simulator.template.text import parse_text
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_warm_worker_gives_what_a_cold_process_gives():
+    """Seed 7 run first thing in a fresh interpreter equals seed 7 run after other seeds here."""
+    spec = three_tier()
+    run_range(spec, [1, 2])  # warm: plug-ins loaded, scans and texts remembered
+    warm = run_range(spec, [7])[0]
+    code = (
+        "import json; from sdk.testing.campaign.bench import three_tier; "
+        "from sdk.testing.campaign.runs import run_range; "
+        "print(json.dumps(run_range(three_tier(), [7])[0]))"
+    )
+    cold = json.loads(
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+        ).stdout
+    )
+    for key in ("digest", "signature", "phases", "faults", "coverage", "virtual_seconds"):
+        assert cold[key] == warm[key], key
+
+
+def test_entry_point_scans_are_remembered_until_the_path_changes(monkeypatch, tmp_path):
+    calls = []
+    real = importlib.metadata.entry_points
+
+    def counting(**kwargs):
+        calls.append(kwargs)
+        return real(**kwargs)
+
+    first = group_entry_points("plugsim.fake_clouds")
+    assert [ep.name for ep in first] == sorted(ep.name for ep in first)
+    monkeypatch.setattr("sdk._entry_points._REAL_SCAN", counting)
+    monkeypatch.setattr(importlib.metadata, "entry_points", counting)
+    forget_scans()
+    group_entry_points("plugsim.fake_clouds")
+    group_entry_points("plugsim.fake_clouds")
+    assert len(calls) == 1  # scanned once under this scanner, then remembered
+    monkeypatch.syspath_prepend(str(tmp_path))
+    group_entry_points("plugsim.fake_clouds")
+    assert len(calls) == 2  # a new directory on sys.path is scanned afresh
+    forget_scans()  # the next test scans with the real scanner again
+
+
+def test_a_replaced_scanner_is_asked_every_time(monkeypatch):
+    answers = [[], []]
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: answers.pop())
+    group_entry_points("plugsim.stack_lifecycle_plugins")
+    group_entry_points("plugsim.stack_lifecycle_plugins")
+    assert answers == []
+
+
+def test_a_remembered_text_gives_every_caller_its_own_tree():
+    text = "a: &shared [1, {b: 2}]\nc: *shared\n"
+    first = parse_text(text, "one.yaml")
+    first["a"][1]["b"] = 99
+    first["new"] = True
+    second = parse_text(text, "two.yaml")
+    assert second == {"a": [1, {"b": 2}], "c": [1, {"b": 2}]}
+    assert second["a"] is second["c"]  # an anchor's nodes stay shared, as a fresh parse has them
