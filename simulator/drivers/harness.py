@@ -179,10 +179,13 @@ class DriverHarness:
             self.rest = cloud.serve_rest(self.mock, tokens=rest_tokens, base_urls=bases or None)
             self.deployer.resolve_address = getattr(self.rest, "address_of", None)
             drivers_named = {self.config.driver_of(a) for a in self.config.aliases()}
-            if "ec2" in drivers_named and hasattr(self.rest, "serve_ec2"):
-                self.rest.serve_ec2()  # moto's EC2, when installed
-            if "openstack" in drivers_named and hasattr(self.rest, "serve_openstack"):
-                site = self.rest.serve_openstack(openstack_auth_url(self.config))
+            # optional services of the REST port (the bundled fake cloud has both)
+            serve_ec2 = getattr(self.rest, "serve_ec2", None)
+            serve_openstack = getattr(self.rest, "serve_openstack", None)
+            if "ec2" in drivers_named and serve_ec2 is not None:
+                serve_ec2()  # moto's EC2, when installed
+            if "openstack" in drivers_named and serve_openstack is not None:
+                site = serve_openstack(openstack_auth_url(self.config))
                 if self.strict_auth is None:
                     for alias in self.config.aliases():
                         if self.config.driver_of(alias) == "openstack":

@@ -213,7 +213,7 @@ def run_drifted(spec: Any, seed: int, faults: Any = None) -> RunResult:
         virtual_seconds=world.clock.now(),
         wall_seconds=time.perf_counter() - started,
         digest=hashlib.sha256(log.encode()).hexdigest(),
-        faults=injected,
+        faults=[dict(f) for f in injected],
         coverage=[list(p) for p in sorted(coverage)],
         drifts=adversary.done,
     )

@@ -21,10 +21,13 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sdk.testing.campaign.results import RunResult
 from sdk.testing.campaign.signature import Signature, normalise
+
+if TYPE_CHECKING:
+    from sdk.testing.conformance import ResourceConformance
 
 #: Paths that are not about faults: hypothesis's validation checks and the upgrade check.
 LEFT_OUT = ("test_validation_", "test_upgrade_")
@@ -100,7 +103,7 @@ class PathSpec:
                 f"(paths: {', '.join(known)})"
             )
 
-    def cases(self) -> list[tuple[type, str]]:
+    def cases(self) -> list[tuple[type[ResourceConformance], str]]:
         """``(conformance class, path name)`` of every path to run, in a fixed order."""
         from sdk.testing.conformance import conformance_test_names
 
@@ -233,7 +236,7 @@ def run_paths(spec: PathSpec, seed: int, faults: Any = None) -> RunResult:
             outcome = "skipped"
         except (AssertionError, Exception) as ex:  # noqa: BLE001 - a failing path is a finding
             outcome = "failed"
-            sig = _signature(name, cls.resource_type, ex)
+            sig = _signature(name, str(cls.resource_type), ex)
         injected = [
             f for i, world in enumerate(faulted.opened) for f in _numbered(world, f"{name}/{i}")
         ]

@@ -111,6 +111,7 @@ def run_report(spec: RunSpec, seed: int, faults: Any = None) -> Report:
     own = getattr(spec, "run_report", None)  # a spec of another mode runs itself (upgrade_mode)
     if own is not None:
         return own(seed, faults)
+    world_options: dict[str, Any] = {"world_file": spec.world} if spec.world else {}
     return simulate(
         spec.template,
         list(spec.environment),
@@ -119,7 +120,7 @@ def run_report(spec: RunSpec, seed: int, faults: Any = None) -> Report:
         faults=spec.faults if faults is None else faults,
         update_template=spec.update_template,
         plugin_dirs=list(spec.plugin_dirs),
-        **({"world_file": spec.world} if spec.world else {}),
+        **world_options,
     )
 
 
