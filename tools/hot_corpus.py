@@ -8,14 +8,17 @@ SOURCE is a checkout of openstack/heat-templates or its bare git directory (read
 with ``git ls-tree``/``git show``; nothing is copied into this repository: the
 tree is written to a temporary directory and removed afterwards). Every
 ``hot/`` template (a mapping with ``heat_template_version``) whose resource
-types are all bundled with plugsim, or are template files next to it, is
+types are all bundled with plugsim, or are template files next to it whose own
+types are (group members included), is
 
 1. validated (``World.validate_template``), then
 2. simulated (create, update, suspend, resume, snapshot, delete; no leak),
 
 with parameters generated from their declarations (constraints, allowed values,
-names such as ``image``/``flavor``/``key_name``/``network``) against the world
-WORLD: by default DevStack plus one keypair (``extends: devstack``). The tool
+names such as ``image``/``flavor``/``key_name``/``network``; a string is made to
+match the parameter's ``allowed_pattern``) against the world WORLD: by default
+DevStack plus one keypair (``extends: devstack``), plus the images a template
+allows only (its ``allowed_values``), as its user would declare them. The tool
 prints one line per template and the totals; it exits 0 whatever the figures
 (it measures, it does not judge). ``nox -s hot_corpus -- SOURCE`` runs it.
 """
@@ -26,6 +29,7 @@ import argparse
 import inspect
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -85,32 +89,90 @@ def _templates(root: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
 
 
 def _types(doc: dict[str, Any]) -> list[str]:
+    """The resource types *doc* names, a group's member type included."""
     resources = doc.get("resources") or {}
     if not isinstance(resources, dict):
         return []
     out = []
     for body in resources.values():
-        if isinstance(body, dict) and isinstance(body.get("type"), str):
+        if not isinstance(body, dict):
+            continue
+        if isinstance(body.get("type"), str):
             out.append(body["type"])
-        if isinstance(body, dict) and body.get("type") == "OS::Heat::ResourceGroup":
-            inner = ((body.get("properties") or {}).get("resource_def") or {}).get("type")
-            if isinstance(inner, str):
-                out.append(inner)
+        props = body.get("properties") or {}
+        member = None
+        if body.get("type") == "OS::Heat::ResourceGroup" and isinstance(props, dict):
+            member = props.get("resource_def")
+        elif body.get("type") == "OS::Heat::AutoScalingGroup" and isinstance(props, dict):
+            member = props.get("resource")
+        if isinstance(member, dict) and isinstance(member.get("type"), str):
+            out.append(member["type"])
     return out
 
 
-def _uses_bundled_types(path: Path, doc: dict[str, Any], bundled: set[str]) -> bool:
+def _uses_bundled_types(
+    path: Path, doc: dict[str, Any], bundled: set[str], seen: set[Path] | None = None
+) -> bool:
+    """True when every type *doc* uses, in the template files it nests too, is bundled."""
+    seen = set() if seen is None else seen
+    seen.add(path.resolve())
     for rtype in _types(doc):
         if rtype in bundled:
             continue
-        if rtype.endswith((".yaml", ".yml", ".template")) and (path.parent / rtype).is_file():
+        nested = path.parent / rtype
+        if not rtype.endswith((".yaml", ".yml", ".template")) or not nested.is_file():
+            return False
+        if nested.resolve() in seen:
             continue
-        return False
+        try:
+            inner = yaml.safe_load(nested.read_text(encoding="utf-8", errors="replace"))
+        except yaml.YAMLError:
+            continue
+        if isinstance(inner, dict) and not _uses_bundled_types(nested, inner, bundled, seen):
+            return False
+    return True
+
+
+#: Strings tried, in order, when a generated value breaks a parameter's pattern or length.
+_STEMS = ("corpus", "Corpus1", "Passw0rd!", "Corpus1!", "c1", "1")
+
+
+def _fits(value: str, schema: dict[str, Any]) -> bool:
+    for c in schema.get("constraints") or []:
+        if not isinstance(c, dict):
+            continue
+        if isinstance(c.get("allowed_pattern"), str):
+            try:
+                if re.fullmatch(c["allowed_pattern"], value) is None:
+                    return False
+            except re.error:
+                return True
+        length = c.get("length")
+        if isinstance(length, dict):
+            if length.get("min") is not None and len(value) < int(length["min"]):
+                return False
+            if length.get("max") is not None and len(value) > int(length["max"]):
+                return False
     return True
 
 
 def _value(name: str, schema: dict[str, Any], values: dict[str, str]) -> Any:
-    """A value for parameter *name* that its declaration accepts."""
+    """A value for parameter *name* that its declaration accepts (patterns and lengths too)."""
+    value = _first_guess(name, schema, values)
+    if not isinstance(value, str) or _fits(value, schema):
+        return value
+    lengths = [c.get("length") for c in schema.get("constraints") or [] if isinstance(c, dict)]
+    lengths = [n for n in lengths if isinstance(n, dict)]
+    low = max([int(n.get("min") or 0) for n in lengths] or [0])
+    high = min([int(n["max"]) for n in lengths if n.get("max") is not None] or [255])
+    for stem in (value, *_STEMS):
+        candidate = (stem + stem[-1] * max(0, low - len(stem)))[:high]
+        if _fits(candidate, schema):
+            return candidate
+    return value
+
+
+def _first_guess(name: str, schema: dict[str, Any], values: dict[str, str]) -> Any:
     ptype = str(schema.get("type", "string")).lower()
     lname = name.lower()
     for c in schema.get("constraints") or []:
@@ -217,6 +279,37 @@ def _parameters(doc: dict[str, Any], values: dict[str, str]) -> dict[str, Any]:
     return out
 
 
+def world_for(doc: dict[str, Any], world: Any) -> Any:
+    """The world to run *doc* in: *world* plus the images its image parameters insist on.
+
+    A parameter that allows only some images (``allowed_values`` on a parameter with the
+    ``glance.image`` constraint or named like an image) gets its first value, so the world
+    must hold it: a user of such a template adds the image to a world file, as this does.
+    """
+    if not isinstance(world, dict):
+        return world
+    names = []
+    params = doc.get("parameters") or {}
+    for name, schema in params.items() if isinstance(params, dict) else []:
+        if not isinstance(schema, dict):
+            continue
+        constraints = [c for c in schema.get("constraints") or [] if isinstance(c, dict)]
+        is_image = "image" in str(name).lower() or any(
+            c.get("custom_constraint") == "glance.image" for c in constraints
+        )
+        allowed = next((c["allowed_values"] for c in constraints if c.get("allowed_values")), None)
+        if is_image and allowed and isinstance(allowed[0], str) and allowed[0] not in names:
+            names.append(allowed[0])
+    from fake_clouds import worldfile
+
+    held = {i.get("name") for i in worldfile.resolve(world)[0].get("images", [])}
+    names = [n for n in names if n not in held]
+    if not names:
+        return world
+    images = [*world.get("images", []), *({"name": n} for n in names)]
+    return {**world, "images": images}
+
+
 def _with_alarm(seconds: int, call: Any) -> Any:
     def expired(*_: Any) -> None:
         raise TimeoutError(f"took more than {seconds} s of wall time")
@@ -254,9 +347,6 @@ def run(source: Path, world: Any, only: str | None = None) -> list[dict[str, Any
     records = []
     with tempfile.TemporaryDirectory(prefix="hot-corpus-") as tmp:
         root = _tree(source, Path(tmp))
-        world_path = Path(tmp) / "corpus-world.yaml"
-        world_path.write_text(yaml.safe_dump(world) if isinstance(world, dict) else "")
-        world_arg = str(world_path) if isinstance(world, dict) else world
         for path, doc in _templates(root):
             rel = str(path.relative_to(root))
             if only and only not in rel or not _uses_bundled_types(path, doc, bundled):
@@ -265,6 +355,10 @@ def run(source: Path, world: Any, only: str | None = None) -> list[dict[str, Any
             env = Path(tmp) / "corpus-env.yaml"
             env.write_text(yaml.safe_dump({"parameters": params}))
             record: dict[str, Any] = {"template": rel, "validate": False, "simulate": False}
+            world_path = Path(tmp) / "corpus-world.yaml"
+            mine = world_for(doc, world) if takes_world else world
+            world_path.write_text(yaml.safe_dump(mine) if isinstance(mine, dict) else "")
+            world_arg = str(world_path) if isinstance(mine, dict) else mine
             kwargs = {"world_file": world_arg} if takes_world else {}
             cwd = os.getcwd()
             os.chdir(path.parent)
