@@ -6,7 +6,15 @@ from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
 from sdk.resource import Resource
-from simulator.resources.openstack._base import SINCE, compute_id, find_in, gone, status_done
+from simulator.resources.openstack._base import (
+    SINCE,
+    Translated,
+    compute_id,
+    find_in,
+    gone,
+    hidden,
+    status_done,
+)
 
 __all__ = ["Volume", "VolumeAttachment"]
 
@@ -15,7 +23,7 @@ __all__ = ["Volume", "VolumeAttachment"]
 BUSY = ("creating", "downloading", "extending", "backing-up", "restoring-backup")
 
 
-class Volume(Resource):  # plugsim: ignore[PS301] - see the package
+class Volume(Translated):  # plugsim: ignore[PS301] - see the package
     """``OS::Cinder::Volume``: a block storage volume.
 
     Made empty, from an image, a snapshot, another volume or a backup
@@ -30,6 +38,9 @@ class Volume(Resource):  # plugsim: ignore[PS301] - see the package
     support_status = support.SupportStatus(version=SINCE)
     default_client_name = "block_storage"
     entity = "volumes"
+    translations: ClassVar[dict[str, str]] = {"imageRef": "image"}
+    #: Hidden in Heat 27 and dropped: whether a volume attaches twice is its volume type's say.
+    ignored: ClassVar[tuple[str, ...]] = ("multiattach",)
 
     properties_schema = {
         "size": properties.Schema(
@@ -63,6 +74,8 @@ class Volume(Resource):  # plugsim: ignore[PS301] - see the package
             constraints=[constraints.CustomConstraint("cinder.backup")],
         ),
         "volume_type": properties.Schema(properties.Schema.STRING, "Volume type."),
+        "imageRef": hidden(properties.Schema(properties.Schema.STRING), "image"),
+        "multiattach": hidden(properties.Schema(properties.Schema.BOOLEAN), "a volume type"),
         "metadata": properties.Schema(
             properties.Schema.MAP, "Key/value metadata.", default={}, update_allowed=True
         ),
@@ -252,7 +265,7 @@ class Volume(Resource):  # plugsim: ignore[PS301] - see the package
         return volume.get(name)
 
 
-class VolumeAttachment(Resource):
+class VolumeAttachment(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Cinder::VolumeAttachment``: attaches a volume to a server.
 
     The resource id is the volume id. Deleting it detaches the volume (a

@@ -243,6 +243,8 @@ class Port(Translated, NeutronResource):
     kind = "port"
     translations: ClassVar[dict[str, str]] = {"network_id": "network"}
     item_translations: ClassVar[dict[str, dict[str, str]]] = {"fixed_ips": {"subnet_id": "subnet"}}
+    #: Hidden in Heat 27 and dropped: Heat keeps a port's identity across replacement anyway.
+    ignored: ClassVar[tuple[str, ...]] = ("replacement_policy",)
     #: The property map ``plugsim lint`` creates this type with (default-world entities;
     #: port security given, since unset it reads whatever the network has).
     lint_properties: ClassVar[dict[str, Any]] = {"network": "public", "port_security_enabled": True}
@@ -251,6 +253,13 @@ class Port(Translated, NeutronResource):
         "name": _name(),
         "network": reference("neutron.network", "Name or id of the network.", required=True),
         "network_id": hidden(reference("neutron.network", ""), "network"),
+        "replacement_policy": hidden(
+            properties.Schema(
+                properties.Schema.STRING,
+                constraints=[constraints.AllowedValues(["REPLACE_ALWAYS", "AUTO"])],
+            ),
+            "nothing",
+        ),
         "fixed_ips": properties.Schema(
             properties.Schema.LIST,
             "Addresses to ask for.",

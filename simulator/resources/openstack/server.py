@@ -40,6 +40,12 @@ _NETWORK_SCHEMA = {
     "fixed_ip": properties.Schema(
         properties.Schema.STRING, "The fixed IP address to ask for on the network."
     ),
+    "uuid": hidden(
+        properties.Schema(
+            properties.Schema.STRING, constraints=[constraints.CustomConstraint("neutron.network")]
+        ),
+        "network",
+    ),
 }
 
 _BDM_SCHEMA = {
@@ -73,6 +79,17 @@ _BDM_V2_SCHEMA = {
         constraints=[constraints.AllowedValues(["disk", "cdrom"])],
     ),
     "disk_bus": properties.Schema(properties.Schema.STRING, "The bus of the device (virtio...)."),
+    "image": properties.Schema(
+        properties.Schema.STRING,
+        "Name or id of an image to boot from (the server's image when it has no image).",
+        constraints=[constraints.CustomConstraint("glance.image")],
+    ),
+    "image_id": hidden(
+        properties.Schema(
+            properties.Schema.STRING, constraints=[constraints.CustomConstraint("glance.image")]
+        ),
+        "image",
+    ),
 }
 
 _FORMATS = ("HEAT_CFNTOOLS", "RAW", "SOFTWARE_CONFIG")
@@ -105,7 +122,11 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
     support_status = support.SupportStatus(version=SINCE)
     default_client_name = "compute"
     entity = "servers"
-    ignored = ("admin_user", "reservation_id")
+    ignored = ("admin_user",)
+    item_translations: ClassVar[dict[str, dict[str, str]]] = {
+        "networks": {"uuid": "network"},
+        "block_device_mapping_v2": {"image_id": "image"},
+    }
 
     properties_schema = {
         "name": properties.Schema(
@@ -211,14 +232,24 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
             properties.Schema.MAP, "Hints for the compute scheduler."
         ),
         "personality": properties.Schema(
-            properties.Schema.MAP, "Files to inject: {path: contents}.", default={}
+            properties.Schema.MAP,
+            "Files to inject: {path: contents}.",
+            default={},
+            support_status=support.SupportStatus(
+                status=support.DEPRECATED,
+                version="12.0.0",
+                message="Nova API 2.57 removed personality; use user_data.",
+            ),
         ),
         "diskConfig": properties.Schema(
             properties.Schema.STRING,
             "How the disk is partitioned.",
             constraints=[constraints.AllowedValues(["AUTO", "MANUAL"])],
         ),
-        "reservation_id": hidden(properties.Schema(properties.Schema.STRING, ""), "nothing"),
+        "reservation_id": properties.Schema(
+            properties.Schema.STRING,
+            "A reservation id for the boot request (accepted; the fake compute keeps none).",
+        ),
         "tags": properties.Schema(properties.Schema.LIST, "Server tags."),
     }
     attributes_schema = {
@@ -247,8 +278,14 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
         entries += [e for e in self.properties["block_device_mapping_v2"] or [] if e["volume_id"]]
         return entries
 
+    def _mapped_image(self) -> str | None:
+        """The image of the first ``block_device_mapping_v2`` entry that names one."""
+        entries = [e for e in self.properties["block_device_mapping_v2"] or [] if e["image"]]
+        entries.sort(key=lambda e: e["boot_index"] if e["boot_index"] is not None else 1 << 30)
+        return entries[0]["image"] if entries else None
+
     def _boot_image(self) -> str:
-        image = self.properties["image"]
+        image = self.properties["image"] or self._mapped_image()
         if image:
             return image
         cinder = self.client("block_storage")
@@ -282,7 +319,7 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
     def validate(self) -> None:
         """Check the properties, and that there is something to boot."""
         super().validate()
-        if not self.properties["image"] and not self._volumes():
+        if not self.properties["image"] and not self._volumes() and not self._mapped_image():
             raise exception.StackValidationFailed(
                 error_message="Neither image nor a bootable volume is specified for the server",
                 path=prop_path(self, "image"),
