@@ -149,3 +149,78 @@ def test_hidden_names_inside_server_lists_are_marked(name, replaced_by):
     entry = Server.properties_schema[lists[name]].schema.schema
     assert entry[name].support_status.status == support.HIDDEN
     assert Server.item_translations[lists[name]][name] == replaced_by
+
+
+# Attributes Heat 27 has and the fake cloud shows: (resource, attribute, key of the cloud's view).
+SHOWN = [
+    ("net", "admin_state_up", "admin_state_up"),
+    ("net", "tenant_id", "tenant_id"),
+    ("sub", "dns_nameservers", "dns_nameservers"),
+    ("sub", "enable_dhcp", "enable_dhcp"),
+    ("sub", "host_routes", "host_routes"),
+    ("sub", "ip_version", "ip_version"),
+    ("sub", "tenant_id", "tenant_id"),
+    ("port", "admin_state_up", "admin_state_up"),
+    ("port", "allowed_address_pairs", "allowed_address_pairs"),
+    ("port", "device_owner", "device_owner"),
+    ("port", "port_security_enabled", "port_security_enabled"),
+    ("port", "security_groups", "security_groups"),
+    ("port", "tenant_id", "tenant_id"),
+    ("router", "admin_state_up", "admin_state_up"),
+    ("router", "tenant_id", "tenant_id"),
+    ("fip", "tenant_id", "tenant_id"),
+    ("vol", "availability_zone", "availability_zone"),
+    ("vol", "snapshot_id", "snapshot_id"),
+    ("vol", "source_volid", "source_volid"),
+    ("vol", "volume_type", "volume_type"),
+    ("vol", "multiattach", "multiattach"),
+    ("vol", "display_description", "description"),
+    ("vol", "metadata_values", "metadata"),
+    ("vol", "attachments_list", "attachments"),
+]
+
+
+def test_attributes_heat_27_has_read_the_clouds_view(world):
+    body = _template(
+        {
+            "net": {"type": "OS::Neutron::Net"},
+            "sub": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {
+                    "network": {"get_resource": "net"},
+                    "cidr": "10.42.0.0/24",
+                    "dns_nameservers": ["10.42.0.2"],
+                },
+            },
+            "port": {
+                "type": "OS::Neutron::Port",
+                "properties": {"network": {"get_resource": "net"}},
+            },
+            "router": {
+                "type": "OS::Neutron::Router",
+                "properties": {"external_gateway_info": {"network": "public"}},
+            },
+            "fip": {
+                "type": "OS::Neutron::FloatingIP",
+                "properties": {"floating_network": "public"},
+            },
+            "vol": {
+                "type": "OS::Cinder::Volume",
+                "properties": {"size": 1, "description": "d", "metadata": {"k": "v"}},
+            },
+        },
+        outputs={f"{r}.{a}": {"value": {"get_attr": [r, a]}} for r, a, _ in SHOWN},
+    )
+    stack = world.create_stack("s", body)
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    out = _outputs(stack)
+    for resource, attribute, key in SHOWN:
+        res = stack.resources[resource]
+        view = (
+            res.show() if resource != "vol" else res.client().volumes.get(res.resource_id).to_dict()
+        )
+        assert out[f"{resource}.{attribute}"] == view[key], (resource, attribute)
+    assert out["sub.dns_nameservers"] == ["10.42.0.2"]
+    assert out["vol.display_description"] == "d"
+    assert out["vol.metadata_values"] == {"k": "v"}
+    assert out["sub.ip_version"] == 4

@@ -91,6 +91,26 @@ class Volume(Translated):  # plugsim: ignore[PS301] - see the package
         "created_at": attributes.Schema(
             "Creation time (virtual seconds).", type=attributes.Schema.NUMBER
         ),
+        "availability_zone": attributes.Schema("Availability zone.", type=attributes.Schema.STRING),
+        "snapshot_id": attributes.Schema(  # plugsim: ignore[PS151] - None unless from one
+            "The snapshot it was made from.", type=attributes.Schema.STRING
+        ),
+        "source_volid": attributes.Schema(  # plugsim: ignore[PS151] - None unless a clone
+            "The volume it cloned.", type=attributes.Schema.STRING
+        ),
+        "volume_type": attributes.Schema(  # plugsim: ignore[PS151] - None unless given
+            "Volume type.", type=attributes.Schema.STRING
+        ),
+        "multiattach": attributes.Schema(
+            "Whether it attaches more than once.", type=attributes.Schema.BOOLEAN
+        ),
+        "display_description": attributes.Schema(  # plugsim: ignore[PS151] - None unless given
+            "Description.", type=attributes.Schema.STRING
+        ),
+        "metadata_values": attributes.Schema("Metadata as a map.", type=attributes.Schema.MAP),
+        "attachments_list": attributes.Schema(
+            "Attachments as a list.", type=attributes.Schema.LIST
+        ),
     }
 
     def validate(self) -> None:
@@ -258,8 +278,14 @@ class Volume(Translated):  # plugsim: ignore[PS301] - see the package
         if self.resource_id is None:
             return None
         volume = self.client().volumes.get(self.resource_id).to_dict()
-        if name == "display_name":
-            return volume.get("name")
+        renamed = {
+            "display_name": "name",
+            "display_description": "description",
+            "metadata_values": "metadata",
+            "attachments_list": "attachments",
+        }
+        if name in renamed:
+            return volume.get(renamed[name])
         if name == "bootable":
             return str(volume.get("bootable")).lower() == "true"
         return volume.get(name)

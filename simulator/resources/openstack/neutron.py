@@ -165,6 +165,10 @@ class Net(NeutronResource):
         "port_security_enabled": attributes.Schema(
             "Whether port security is on for new ports.", type=attributes.Schema.BOOLEAN
         ),
+        "admin_state_up": attributes.Schema(
+            "Administrative state.", type=attributes.Schema.BOOLEAN
+        ),
+        "tenant_id": attributes.Schema("The project owning it.", type=attributes.Schema.STRING),
     }
 
 
@@ -223,6 +227,11 @@ class Subnet(Translated, NeutronResource):
         "gateway_ip": attributes.Schema("Gateway address.", type=attributes.Schema.STRING),
         "network_id": attributes.Schema("Network id.", type=attributes.Schema.STRING),
         "allocation_pools": attributes.Schema("Address ranges.", type=attributes.Schema.LIST),
+        "dns_nameservers": attributes.Schema("DNS servers.", type=attributes.Schema.LIST),
+        "enable_dhcp": attributes.Schema("Whether DHCP runs.", type=attributes.Schema.BOOLEAN),
+        "host_routes": attributes.Schema("Extra routes.", type=attributes.Schema.LIST),
+        "ip_version": attributes.Schema("4 or 6.", type=attributes.Schema.INTEGER),
+        "tenant_id": attributes.Schema("The project owning it.", type=attributes.Schema.STRING),
     }
 
     def create_body(self) -> dict[str, Any]:
@@ -298,6 +307,20 @@ class Port(Translated, NeutronResource):
             "Id of the device using the port.", type=attributes.Schema.STRING
         ),
         "status": attributes.Schema("Port status.", type=attributes.Schema.STRING),
+        "admin_state_up": attributes.Schema(
+            "Administrative state.", type=attributes.Schema.BOOLEAN
+        ),
+        "allowed_address_pairs": attributes.Schema(
+            "Extra addresses allowed through.", type=attributes.Schema.LIST
+        ),
+        "device_owner": attributes.Schema("What uses the port.", type=attributes.Schema.STRING),
+        "port_security_enabled": attributes.Schema(
+            "Whether port security is on.", type=attributes.Schema.BOOLEAN
+        ),
+        "security_groups": attributes.Schema(
+            "Ids of the security groups.", type=attributes.Schema.LIST
+        ),
+        "tenant_id": attributes.Schema("The project owning it.", type=attributes.Schema.STRING),
     }
 
     def _groups(self, names: list[str] | None) -> list[str] | None:
@@ -374,6 +397,10 @@ class Router(NeutronResource):
         "name": attributes.Schema("Router name.", type=attributes.Schema.STRING),
         "status": attributes.Schema("Router status.", type=attributes.Schema.STRING),
         "external_gateway_info": attributes.Schema("The gateway.", type=attributes.Schema.MAP),
+        "admin_state_up": attributes.Schema(
+            "Administrative state.", type=attributes.Schema.BOOLEAN
+        ),
+        "tenant_id": attributes.Schema("The project owning it.", type=attributes.Schema.STRING),
     }
 
     def _gateway(self, info: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -433,6 +460,7 @@ class FloatingIP(Translated, NeutronResource):
             "The associated fixed address (None while unassociated).",
             type=attributes.Schema.STRING,
         ),
+        "tenant_id": attributes.Schema("The project owning it.", type=attributes.Schema.STRING),
     }
 
     def create_body(self) -> dict[str, Any]:
