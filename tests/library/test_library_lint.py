@@ -27,11 +27,12 @@ NEEDS_COMPANIONS = {
 UNOBSERVABLE = {
     "OS::Heat::AutoScalingGroup": ["rolling_updates"],
     "OS::Heat::Delay": ["actions", "jitter_multiplier", "max_jitter", "min_wait"],
-    "OS::Heat::ResourceGroup": ["index_var", "removal_policies", "removal_policies_mode"],
+    "OS::Heat::ResourceGroup": ["removal_policies", "removal_policies_mode"],
     "OS::Heat::SoftwareDeployment": ["actions"],
     "OS::Heat::StructuredDeployment": ["actions"],
     "OS::Heat::TestResource": ["attr_wait_secs", "entity_name", "wait_secs"],
     "OS::Heat::Value": ["type"],
+    "OS::Neutron::Port": ["replacement_policy"],
 }
 
 

@@ -224,3 +224,48 @@ def test_attributes_heat_27_has_read_the_clouds_view(world):
     assert out["vol.display_description"] == "d"
     assert out["vol.metadata_values"] == {"k": "v"}
     assert out["sub.ip_version"] == 4
+
+
+@pytest.mark.parametrize("key", ["PurgeOnDelete", "purge_on_delete"])
+def test_a_container_with_purge_on_delete_goes_with_its_objects(world, key):
+    body = _template(
+        {"c": {"type": "OS::Swift::Container", "properties": {"name": "x", key: True}}}
+    )
+    assert world.create_stack("s", body).state == "CREATE_COMPLETE"
+    world.cloud.client("swift").put_object("x", "o", b"hi")
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert world.cloud.leaks(world.baseline) == []
+
+
+def test_a_container_keeps_heats_spelling_and_hides_plugsims_old_one():
+    from simulator.resources.openstack.swift import Container
+
+    assert Container.properties_schema["PurgeOnDelete"].support_status.status == support.SUPPORTED
+    assert Container.properties_schema["purge_on_delete"].support_status.status == support.HIDDEN
+    assert Container.translations == {"purge_on_delete": "PurgeOnDelete"}
+
+
+def test_a_changed_index_var_replaces_the_group_as_in_heat(world):
+    def group(index_var):
+        return _template(
+            {
+                "g": {
+                    "type": "OS::Heat::ResourceGroup",
+                    "properties": {
+                        "count": 1,
+                        "index_var": index_var,
+                        "resource_def": {"type": "OS::Heat::None"},
+                    },
+                }
+            },
+            outputs={"id": {"value": {"get_resource": "g"}}},
+        )
+
+    before = _outputs(world.create_stack("s", group("%index%")))["id"]
+    stack = world.update_stack("s", group("%n%"))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert _outputs(stack)["id"] != before
+
+
+def test_a_port_replacement_policy_may_change_in_place():
+    assert Port.properties_schema["replacement_policy"].update_allowed

@@ -262,12 +262,17 @@ class Port(Translated, NeutronResource):
         "name": _name(),
         "network": reference("neutron.network", "Name or id of the network.", required=True),
         "network_id": hidden(reference("neutron.network", ""), "network"),
-        "replacement_policy": hidden(
-            properties.Schema(
-                properties.Schema.STRING,
-                constraints=[constraints.AllowedValues(["REPLACE_ALWAYS", "AUTO"])],
+        # Hidden in Heat 27 and dropped before the port is made, as Heat drops it:
+        "replacement_policy": properties.Schema(  # plugsim: ignore[PS153] - dropped
+            properties.Schema.STRING,
+            "Hidden: Heat keeps a port's identity across replacement anyway.",
+            constraints=[constraints.AllowedValues(["REPLACE_ALWAYS", "AUTO"])],
+            update_allowed=True,
+            support_status=support.SupportStatus(
+                status=support.HIDDEN,
+                version="2016.2",
+                previous_status=support.SupportStatus(status=support.DEPRECATED, version="2014.2"),
             ),
-            "nothing",
         ),
         "fixed_ips": properties.Schema(
             properties.Schema.LIST,
