@@ -269,3 +269,17 @@ def test_a_changed_index_var_replaces_the_group_as_in_heat(world):
 
 def test_a_port_replacement_policy_may_change_in_place():
     assert Port.properties_schema["replacement_policy"].update_allowed
+
+
+def test_a_wait_condition_needs_a_timeout_as_in_heat(world):
+    body = _template(
+        {
+            "h": {"type": "OS::Heat::WaitConditionHandle"},
+            "w": {
+                "type": "OS::Heat::WaitCondition",
+                "properties": {"handle": {"get_resource": "h"}},
+            },
+        }
+    )
+    with pytest.raises(StackValidationFailed, match="timeout"):
+        world.create_stack("s", body)
