@@ -43,6 +43,9 @@ import yaml
 KEYPAIR = "heat_key"
 IMAGE = "cirros-0.6.3-x86_64-disk"
 FLAVOR = "m1.small"
+#: The id of the server the world holds for templates that name one that must already exist.
+SERVER_ID = "c0a95e2b-5e7a-4f4e-8c1d-0000000c0a95"
+_SERVER_PARAMS = ("instance_id", "instance_uuid", "server_id", "instance", "server")
 WORLD = {
     "plugsim_world": 1,
     "extends": "devstack",
@@ -172,9 +175,19 @@ def _value(name: str, schema: dict[str, Any], values: dict[str, str]) -> Any:
     return value
 
 
+def _names_a_server(name: str, schema: dict[str, Any]) -> bool:
+    """True for a parameter whose value is a server that must already exist."""
+    constraints = [c for c in schema.get("constraints") or [] if isinstance(c, dict)]
+    if any(c.get("custom_constraint") == "nova.server" for c in constraints):
+        return True
+    return str(schema.get("type", "string")).lower() == "string" and name.lower() in _SERVER_PARAMS
+
+
 def _first_guess(name: str, schema: dict[str, Any], values: dict[str, str]) -> Any:
     ptype = str(schema.get("type", "string")).lower()
     lname = name.lower()
+    if "server" in values and _names_a_server(name, schema):
+        return values["server"]
     for c in schema.get("constraints") or []:
         if isinstance(c, dict) and c.get("allowed_values"):
             return c["allowed_values"][0]
@@ -304,10 +317,36 @@ def world_for(doc: dict[str, Any], world: Any) -> Any:
 
     held = {i.get("name") for i in worldfile.resolve(world)[0].get("images", [])}
     names = [n for n in names if n not in held]
-    if not names:
+    servers = _servers_named(doc)
+    if not names and not servers:
         return world
-    images = [*world.get("images", []), *({"name": n} for n in names)]
-    return {**world, "images": images}
+    out = dict(world)
+    if names:
+        out["images"] = [*world.get("images", []), *({"name": n} for n in names)]
+    if servers:
+        running = {"image": IMAGE, "flavor": FLAVOR, "networks": ["private"]}
+        out["servers"] = [*world.get("servers", []), *({**s, **running} for s in servers)]
+    return out
+
+
+def _servers_named(doc: dict[str, Any]) -> list[dict[str, str]]:
+    """The servers *doc* expects to exist: one for a server-id parameter, one per server
+    ``external_id`` (its literal id, or the default of the parameter it names)."""
+    out = []
+    params = doc.get("parameters") or {}
+    params = params if isinstance(params, dict) else {}
+    if any(isinstance(v, dict) and _names_a_server(str(k), v) for k, v in params.items()):
+        out.append({"name": "corpus-server", "id": SERVER_ID})
+    resources = doc.get("resources") or {}
+    for rname, body in resources.items() if isinstance(resources, dict) else []:
+        if not isinstance(body, dict) or body.get("type") != "OS::Nova::Server":
+            continue
+        ext = body.get("external_id")
+        if isinstance(ext, dict) and isinstance(ext.get("get_param"), str):
+            ext = (params.get(ext["get_param"]) or {}).get("default")
+        if isinstance(ext, str) and ext and all(s["id"] != ext for s in out):
+            out.append({"name": f"external-{rname}", "id": ext})
+    return out
 
 
 def _with_alarm(seconds: int, call: Any) -> Any:
@@ -337,6 +376,7 @@ def run(source: Path, world: Any, only: str | None = None) -> list[dict[str, Any
             "net": "private",
             "public": "public",
             "subnet": "private-subnet",
+            "server": SERVER_ID,
         }
         if takes_world
         else {**DEFAULT_WORLD_VALUES, "public": "public", "subnet": "public-subnet"}

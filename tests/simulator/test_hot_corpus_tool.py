@@ -103,3 +103,28 @@ def test_images_a_template_insists_on_are_added_to_its_world(tool):
     assert "images" not in tool.WORLD
     # a template with no such parameter runs in the shared world unchanged
     assert tool.world_for({"parameters": {"n": {"type": "number"}}}, tool.WORLD) == tool.WORLD
+
+
+def test_a_template_naming_an_existing_server_gets_one_in_its_world(tool):
+    doc = {
+        "parameters": {
+            "instance_id": {"type": "string", "description": "Server to attach to"},
+            "ext": {"type": "string", "default": "0000-ext"},
+        },
+        "resources": {
+            "srv": {"type": "OS::Nova::Server", "external_id": {"get_param": "ext"}},
+            "lit": {"type": "OS::Nova::Server", "external_id": "0000-lit"},
+        },
+    }
+    values = {**VALUES, "server": tool.SERVER_ID}
+    assert tool._parameters(doc, values) == {"instance_id": tool.SERVER_ID}
+    world = tool.world_for(doc, tool.WORLD)
+    assert [(s["name"], s["id"]) for s in world["servers"]] == [
+        ("corpus-server", tool.SERVER_ID),
+        ("external-srv", "0000-ext"),
+        ("external-lit", "0000-lit"),
+    ]
+    from fake_clouds import worldfile
+
+    cloud = worldfile.build(world)
+    assert len(cloud.service("compute").list_servers()) == 3
