@@ -387,10 +387,13 @@ class Router(NeutronResource):
             update_allowed=True,
             schema={
                 "network": reference(
-                    "neutron.network", "Name or id of the external network.", required=True
+                    "neutron.network",
+                    "Name or id of the external network.",
+                    required=True,
+                    update_allowed=True,
                 ),
                 "enable_snat": properties.Schema(
-                    properties.Schema.BOOLEAN, "Source NAT.", default=True
+                    properties.Schema.BOOLEAN, "Source NAT.", default=True, update_allowed=True
                 ),
             },
         ),
