@@ -235,7 +235,7 @@ def conformance(
     try:
         found = find_plugins(target)
         overrides = load_overrides(properties_file)
-        world = _world_argument(world_file)
+        world = _world_argument(world_file or _global_world())
         unknown = sorted(set(overrides) - set(found))
         if unknown:
             raise exception.ConfigurationError(
@@ -268,6 +268,14 @@ def conformance(
             args.append("-q")
         code = pytest.main(args)
     sys.exit(int(code))
+
+
+def _global_world() -> str | None:
+    """The world of the top-level ``plugsim --world`` when the command runs under it."""
+    ctx = click.get_current_context(silent=True)
+    root = ctx.find_root().obj if ctx is not None else None
+    world = getattr(root, "world", None)
+    return world if isinstance(world, str) else None
 
 
 def _world_argument(world_file: str | None) -> str | None:

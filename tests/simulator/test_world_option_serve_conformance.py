@@ -147,3 +147,22 @@ def test_conformance_with_a_missing_world_file_is_one_line(tmp_path):
     assert result.returncode == 1
     assert "nope.yaml: no such world file" in result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_conformance_takes_the_global_world_option(tmp_path):
+    d = tmp_path / "plugins"
+    d.mkdir()
+    shutil.copy(SAMPLES, d / "servers.py")
+    with open(d / "servers.py", "a") as fh:
+        fh.write('\n\ndef resource_mapping():\n    return {"Sample::Server": SampleServer}\n')
+    props = tmp_path / "props.yaml"
+    props.write_text("Sample::Server:\n  image: cirros-0.6.3-x86_64-disk\n")
+    result = subprocess.run(
+        [str(PLUGSIM), "--world", "devstack", "conformance", str(d), "--properties", str(props)]
+        + ["-q", "-k", "test_create"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
