@@ -33,6 +33,7 @@ UNOBSERVABLE = {
     "OS::Heat::TestResource": ["attr_wait_secs", "entity_name", "wait_secs"],
     "OS::Heat::Value": ["type"],
     "OS::Neutron::Port": ["replacement_policy"],
+    "OS::Nova::Server": ["flavor_update_policy", "image_update_policy", "user_data_update_policy"],
 }
 
 

@@ -283,3 +283,36 @@ def test_a_wait_condition_needs_a_timeout_as_in_heat(world):
     )
     with pytest.raises(StackValidationFailed, match="timeout"):
         world.create_stack("s", body)
+
+
+def _server_stack(**props):
+    return _template(
+        {"srv": _server(**{"image": "cirros", **props})},
+        outputs={"id": {"value": {"get_resource": "srv"}}},
+    )
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "replaced"),
+    [
+        ({}, {"flavor": "m1.small"}, False),
+        ({"flavor_update_policy": "REPLACE"}, {"flavor": "m1.small"}, True),
+        ({}, {"image": "fedora"}, False),
+        ({"image_update_policy": "REPLACE"}, {"image": "fedora"}, True),
+        ({"user_data": "a"}, {"user_data": "b"}, True),
+        ({"user_data": "a", "user_data_update_policy": "IGNORE"}, {"user_data": "b"}, False),
+        ({}, {"flavor_update_policy": "REPLACE", "image_update_policy": "REPLACE"}, False),
+        # the policy given with the change is the one applied, as in Heat
+        ({}, {"flavor": "m1.small", "flavor_update_policy": "REPLACE"}, True),
+    ],
+)
+def test_server_update_policies_decide_replacement_as_in_heat(world, before, after, replaced):
+    first = _outputs(world.create_stack("s", _server_stack(**before)))["id"]
+    stack = world.update_stack("s", _server_stack(**{**before, **after}))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert (_outputs(stack)["id"] != first) is replaced
+    server = world.cloud.service("compute").get_server(_outputs(stack)["id"])
+    if "flavor" in after:
+        assert server["flavor"]["original_name"] == "m1.small"
+    world.delete_stack("s")
+    assert world.cloud.leaks(world.baseline) == []

@@ -3,7 +3,10 @@
 Create boots the server (BUILD -> ACTIVE, polled), then attaches the volumes
 of ``block_device_mapping`` / ``block_device_mapping_v2``. Updates: ``name``
 and ``metadata`` change in place, ``flavor`` resizes (and confirms the
-resize), ``image`` rebuilds; any other change replaces the server.
+resize), ``image`` rebuilds, unless their update policy is REPLACE; a
+``user_data`` change replaces the server unless ``user_data_update_policy`` is
+IGNORE; the policies themselves change in place; any other change replaces
+the server.
 Suspend/resume, stack snapshots (an image of the server) and the ``Snapshot``
 deletion policy (an image is kept, the server is deleted) are supported.
 """
@@ -162,7 +165,11 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
             properties.Schema.LIST, "Names of the security groups of the server.", default=[]
         ),
         "user_data": properties.Schema(
-            properties.Schema.STRING, "Data handed to the server at boot.", default=""
+            properties.Schema.STRING,
+            "Data handed to the server at boot; a change replaces the server unless "
+            "user_data_update_policy is IGNORE.",
+            default="",
+            update_allowed=True,
         ),
         "user_data_format": properties.Schema(
             properties.Schema.STRING,
@@ -208,24 +215,27 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
         "deployment_swift_data": properties.Schema(
             properties.Schema.MAP, "Swift container and object for POLL_TEMP_URL.", default={}
         ),
-        "flavor_update_policy": properties.Schema(
+        "flavor_update_policy": properties.Schema(  # plugsim: ignore[PS153] - for later changes
             properties.Schema.STRING,
             "How a flavor change is applied.",
             default="RESIZE",
+            update_allowed=True,
             constraints=[constraints.AllowedValues(["RESIZE", "REPLACE"])],
         ),
-        "image_update_policy": properties.Schema(
+        "image_update_policy": properties.Schema(  # plugsim: ignore[PS153] - for later changes
             properties.Schema.STRING,
             "How an image change is applied.",
             default="REBUILD",
+            update_allowed=True,
             constraints=[
                 constraints.AllowedValues(["REBUILD_PRESERVE_EPHEMERAL", "REPLACE", "REBUILD"])
             ],
         ),
-        "user_data_update_policy": properties.Schema(
+        "user_data_update_policy": properties.Schema(  # plugsim: ignore[PS153] - for later changes
             properties.Schema.STRING,
             "How a user_data change is applied.",
             default="REPLACE",
+            update_allowed=True,
             constraints=[constraints.AllowedValues(["REPLACE", "IGNORE"])],
         ),
         "scheduler_hints": properties.Schema(
@@ -404,8 +414,25 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
     def handle_update(
         self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
     ) -> dict[str, Any]:
-        """Rename and set metadata now; queue a resize and/or a rebuild."""
+        """Rename and set metadata now; queue a resize and/or a rebuild.
+
+        As in Heat, the update policies decide: a flavor change with
+        ``flavor_update_policy`` REPLACE, an image change with
+        ``image_update_policy`` REPLACE and a user_data change with
+        ``user_data_update_policy`` REPLACE (the default) replace the server;
+        IGNORE keeps the old user_data. The policy given with the change wins.
+        """
         diff = dict(prop_diff or {})
+
+        def policy(name: str) -> Any:
+            return diff[name] if name in diff else self.properties[name]
+
+        if (
+            ("flavor" in diff and policy("flavor_update_policy") == "REPLACE")
+            or ("image" in diff and policy("image_update_policy") == "REPLACE")
+            or ("user_data" in diff and policy("user_data_update_policy") == "REPLACE")
+        ):
+            raise exception.UpdateReplace(self.name)
         servers = self.client().servers
         if "name" in diff:
             servers.update(self.resource_id, name=diff["name"] or self.physical_resource_name())
