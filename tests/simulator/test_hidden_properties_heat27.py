@@ -316,3 +316,82 @@ def test_server_update_policies_decide_replacement_as_in_heat(world, before, aft
         assert server["flavor"]["original_name"] == "m1.small"
     world.delete_stack("s")
     assert world.cloud.leaks(world.baseline) == []
+
+
+def _association(port, fixed=None, fip="fip"):
+    props = {"floatingip_id": {"get_resource": fip}, "port_id": {"get_resource": port}}
+    if fixed:
+        props["fixed_ip_address"] = fixed
+    net = {"get_resource": "net"}
+    return _template(
+        {
+            "net": {"type": "OS::Neutron::Net"},
+            "sub": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {"network": net, "cidr": "10.43.0.0/24"},
+            },
+            "router": {
+                "type": "OS::Neutron::Router",
+                "properties": {"external_gateway_info": {"network": "public"}},
+            },
+            "ri": {
+                "type": "OS::Neutron::RouterInterface",
+                "properties": {
+                    "router": {"get_resource": "router"},
+                    "subnet": {"get_resource": "sub"},
+                },
+            },
+            "a": {
+                "type": "OS::Neutron::Port",
+                "properties": {"network": net},
+                "depends_on": ["sub"],
+            },
+            "b": {
+                "type": "OS::Neutron::Port",
+                "properties": {"network": net},
+                "depends_on": ["sub"],
+            },
+            "fip": {
+                "type": "OS::Neutron::FloatingIP",
+                "properties": {"floating_network": "public"},
+                "depends_on": ["ri"],
+            },
+            "fip2": {
+                "type": "OS::Neutron::FloatingIP",
+                "properties": {"floating_network": "public"},
+                "depends_on": ["ri"],
+            },
+            "assoc": {"type": "OS::Neutron::FloatingIPAssociation", "properties": props},
+        },
+        outputs={
+            "fip": {"value": {"get_resource": "fip"}},
+            "fip2": {"value": {"get_resource": "fip2"}},
+            "b": {"value": {"get_resource": "b"}},
+            "b_ip": {"value": {"get_attr": ["b", "fixed_ips", 0, "ip_address"]}},
+        },
+    )
+
+
+def test_a_floating_ip_association_moves_to_another_port_in_place(world):
+    world.create_stack("s", _association("a"))
+    stack = world.update_stack("s", _association("b"))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert stack.resources["assoc"].action == "UPDATE"
+    out = _outputs(stack)
+    fip = world.cloud.client("network").show_floatingip(out["fip"])["floatingip"]
+    assert (fip["port_id"], fip["fixed_ip_address"]) == (out["b"], out["b_ip"])
+    world.delete_stack("s")
+    assert world.cloud.leaks(world.baseline) == []
+
+
+def test_a_floating_ip_association_moves_to_another_floating_ip_in_place(world):
+    world.create_stack("s", _association("a"))
+    stack = world.update_stack("s", _association("a", fip="fip2"))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert stack.resources["assoc"].action == "UPDATE"
+    out = _outputs(stack)
+    neutron = world.cloud.client("network")
+    assert neutron.show_floatingip(out["fip"])["floatingip"]["port_id"] is None
+    assert neutron.show_floatingip(out["fip2"])["floatingip"]["port_id"] is not None
+    world.delete_stack("s")
+    assert world.cloud.leaks(world.baseline) == []
