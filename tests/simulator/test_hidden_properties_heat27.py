@@ -395,3 +395,40 @@ def test_a_floating_ip_association_moves_to_another_floating_ip_in_place(world):
     assert neutron.show_floatingip(out["fip2"])["floatingip"]["port_id"] is not None
     world.delete_stack("s")
     assert world.cloud.leaks(world.baseline) == []
+
+
+def _attachment(volume, server="srv"):
+    return _template(
+        {
+            "srv": _server(image="cirros"),
+            "srv2": _server(image="cirros"),
+            "va": {"type": "OS::Cinder::Volume", "properties": {"size": 1}},
+            "vb": {"type": "OS::Cinder::Volume", "properties": {"size": 1}},
+            "att": {
+                "type": "OS::Cinder::VolumeAttachment",
+                "properties": {
+                    "volume_id": {"get_resource": volume},
+                    "instance_uuid": {"get_resource": server},
+                },
+            },
+        },
+        outputs={k: {"value": {"get_resource": k}} for k in ("srv", "srv2", "va", "vb")},
+    )
+
+
+@pytest.mark.parametrize(("volume", "server"), [("vb", "srv"), ("va", "srv2"), ("vb", "srv2")])
+def test_a_volume_attachment_moves_in_place_as_in_heat(world, volume, server):
+    world.create_stack("s", _attachment("va"))
+    stack = world.update_stack("s", _attachment(volume, server))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert stack.resources["att"].action == "UPDATE"
+    out = _outputs(stack)
+    cinder = world.cloud.client("cinder")
+    attached = {
+        v: [a["server_id"] for a in cinder.volumes.get(out[v]).attachments] for v in ("va", "vb")
+    }
+    expected = {"va": [], "vb": []}
+    expected[volume] = [out[server]]
+    assert attached == expected
+    world.delete_stack("s")
+    assert world.cloud.leaks(world.baseline) == []

@@ -313,16 +313,19 @@ class VolumeAttachment(Resource):  # plugsim: ignore[PS301] - see the package
     }
     properties_schema = {
         "instance_uuid": properties.Schema(
-            properties.Schema.STRING, "Id of the server.", required=True
+            properties.Schema.STRING, "Id of the server.", required=True, update_allowed=True
         ),
         "volume_id": properties.Schema(
             properties.Schema.STRING,
             "Id or name of the volume.",
             required=True,
+            update_allowed=True,
             constraints=[constraints.CustomConstraint("cinder.volume")],
         ),
         "mountpoint": properties.Schema(
-            properties.Schema.STRING, "Device in the server, e.g. /dev/vdb."
+            properties.Schema.STRING,
+            "Device in the server, e.g. /dev/vdb.",
+            update_allowed=True,
         ),
     }
 
@@ -341,6 +344,45 @@ class VolumeAttachment(Resource):  # plugsim: ignore[PS301] - see the package
     def check_create_complete(self, volume_id: str) -> bool:
         """Done when the volume is in-use."""
         status = self.client().volumes.get(volume_id).status
+        return status_done("Volume attach", status, ["in-use"], pending=["attaching", "available"])
+
+    def handle_update(
+        self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
+    ) -> dict[str, Any] | None:
+        """Move the attachment in place, as Heat does: detach, then attach what is named now."""
+        diff = dict(prop_diff or {})
+        if not diff:
+            return None
+        new = {k: diff.get(k, self.properties[k]) for k in self.properties_schema}
+        server = self.data().get("server_id") or self.properties["instance_uuid"]
+        if self.resource_id is not None:
+            volume = self.client().volumes.get(self.resource_id)
+            if volume.status == "in-use":
+                self.client("compute").volumes.delete_server_volume(server, self.resource_id)
+        return {"phase": "detaching", "old": self.resource_id, "new": new}
+
+    def check_update_complete(self, token: dict[str, Any] | None) -> bool:
+        """Wait for the old volume to be free, attach the new one, wait until it is in use."""
+        if token is None:
+            return True
+        cinder = self.client()
+        if token["phase"] == "detaching":
+            if token["old"] is not None:
+                status = cinder.volumes.get(token["old"]).status
+                if not status_done(
+                    "Volume detach", status, ["available"], pending=["detaching", "in-use"]
+                ):
+                    return False
+            new = token["new"]
+            volume = find_in(cinder.volumes.list(), new["volume_id"], "Volume")
+            self.client("compute").volumes.create_server_volume(
+                new["instance_uuid"], volume.id, new["mountpoint"]
+            )
+            self.resource_id_set(volume.id)
+            self.data_set("server_id", new["instance_uuid"])
+            token.update(phase="attaching", volume=volume.id)
+            return False
+        status = cinder.volumes.get(token["volume"]).status
         return status_done("Volume attach", status, ["in-use"], pending=["attaching", "available"])
 
     def handle_delete(self) -> str | None:
