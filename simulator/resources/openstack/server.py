@@ -26,77 +26,16 @@ from simulator.resources.openstack._base import (
     prop_path,
     status_done,
 )
+from simulator.resources.openstack.server_schema import (
+    BDM_SCHEMA,
+    BDM_V2_SCHEMA,
+    FORMATS,
+    NETWORK_SCHEMA,
+    TRANSPORTS,
+)
 
 __all__ = ["Server"]
 
-_NETWORK_SCHEMA = {
-    "network": properties.Schema(
-        properties.Schema.STRING,
-        "Name or id of a network to plug into (a port is created on it).",
-        constraints=[constraints.CustomConstraint("neutron.network")],
-    ),
-    "port": properties.Schema(
-        properties.Schema.STRING,
-        "Id or name of an existing port to plug in.",
-        constraints=[constraints.CustomConstraint("neutron.port")],
-    ),
-    "fixed_ip": properties.Schema(
-        properties.Schema.STRING, "The fixed IP address to ask for on the network."
-    ),
-    "uuid": hidden(
-        properties.Schema(
-            properties.Schema.STRING, constraints=[constraints.CustomConstraint("neutron.network")]
-        ),
-        "network",
-    ),
-}
-
-_BDM_SCHEMA = {
-    "device_name": properties.Schema(
-        properties.Schema.STRING, "Device name of the volume in the server (e.g. vdb)."
-    ),
-    "volume_id": properties.Schema(
-        properties.Schema.STRING,
-        "Id or name of the volume to attach.",
-        required=True,
-        constraints=[constraints.CustomConstraint("cinder.volume")],
-    ),
-    "delete_on_termination": properties.Schema(
-        properties.Schema.BOOLEAN,
-        "Delete the volume when the server is deleted.",
-        default=False,
-    ),
-}
-
-_BDM_V2_SCHEMA = {
-    **{k: v for k, v in _BDM_SCHEMA.items() if k != "volume_id"},
-    "volume_id": properties.Schema(
-        properties.Schema.STRING,
-        "Id or name of the volume to attach.",
-        constraints=[constraints.CustomConstraint("cinder.volume")],
-    ),
-    "boot_index": properties.Schema(properties.Schema.INTEGER, "Boot order (0 is the boot disk)."),
-    "device_type": properties.Schema(
-        properties.Schema.STRING,
-        "disk or cdrom.",
-        constraints=[constraints.AllowedValues(["disk", "cdrom"])],
-    ),
-    "disk_bus": properties.Schema(properties.Schema.STRING, "The bus of the device (virtio...)."),
-    "image": properties.Schema(
-        properties.Schema.STRING,
-        "Name or id of an image to boot from (the server's image when it has no image).",
-        constraints=[constraints.CustomConstraint("glance.image")],
-    ),
-    "image_id": hidden(
-        properties.Schema(
-            properties.Schema.STRING, constraints=[constraints.CustomConstraint("glance.image")]
-        ),
-        "image",
-    ),
-}
-
-_FORMATS = ("HEAT_CFNTOOLS", "RAW", "SOFTWARE_CONFIG")
-_TRANSPORTS = ("POLL_SERVER_CFN", "POLL_SERVER_HEAT", "POLL_TEMP_URL", "ZAQAR_MESSAGE")
 _UUID = re.compile(
     r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
 )
@@ -159,7 +98,7 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
             properties.Schema.LIST,
             "Networks to plug into: each entry gives a network (with an optional fixed_ip) "
             "or a port.",
-            schema=_NETWORK_SCHEMA,
+            schema=NETWORK_SCHEMA,
         ),
         "security_groups": properties.Schema(
             properties.Schema.LIST, "Names of the security groups of the server.", default=[]
@@ -175,7 +114,7 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
             properties.Schema.STRING,
             "How user_data is meant to be read (kept verbatim either way).",
             default="HEAT_CFNTOOLS",
-            constraints=[constraints.AllowedValues(list(_FORMATS))],
+            constraints=[constraints.AllowedValues(list(FORMATS))],
         ),
         "metadata": properties.Schema(
             properties.Schema.MAP,
@@ -186,12 +125,12 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
         "block_device_mapping": properties.Schema(
             properties.Schema.LIST,
             "Volumes to attach to the server.",
-            schema=_BDM_SCHEMA,
+            schema=BDM_SCHEMA,
         ),
         "block_device_mapping_v2": properties.Schema(
             properties.Schema.LIST,
             "Volumes to attach to the server (v2 format; entries without a volume_id are ignored).",
-            schema=_BDM_V2_SCHEMA,
+            schema=BDM_V2_SCHEMA,
         ),
         "config_drive": properties.Schema(
             properties.Schema.BOOLEAN, "Ask for a configuration drive.", default=False
@@ -210,7 +149,7 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
             properties.Schema.STRING,
             "How the server's config agent receives software config metadata.",
             default="POLL_SERVER_CFN",
-            constraints=[constraints.AllowedValues(list(_TRANSPORTS))],
+            constraints=[constraints.AllowedValues(list(TRANSPORTS))],
         ),
         "deployment_swift_data": properties.Schema(
             properties.Schema.MAP, "Swift container and object for POLL_TEMP_URL.", default={}
