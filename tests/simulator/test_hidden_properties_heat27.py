@@ -432,3 +432,35 @@ def test_a_volume_attachment_moves_in_place_as_in_heat(world, volume, server):
     assert attached == expected
     world.delete_stack("s")
     assert world.cloud.leaks(world.baseline) == []
+
+
+def _port(**props):
+    return _template(
+        {"p": {"type": "OS::Neutron::Port", "properties": {"network": "public", **props}}},
+        outputs={
+            "id": {"value": {"get_resource": "p"}},
+            **{k: {"value": {"get_attr": ["p", k]}} for k in ("device_id", "device_owner")},
+            "mac": {"value": {"get_attr": ["p", "mac_address"]}},
+        },
+    )
+
+
+def test_a_port_takes_heats_device_and_mac_properties(world):
+    made = world.create_stack(
+        "s",
+        _port(device_id="dev-1", device_owner="baremetal:none", mac_address="fa:16:3e:00:00:01"),
+    )
+    assert made.state == "CREATE_COMPLETE", made.status_reason
+    out = _outputs(made)
+    assert (out["device_id"], out["device_owner"], out["mac"]) == (
+        "dev-1",
+        "baremetal:none",
+        "fa:16:3e:00:00:01",
+    )
+    stack = world.update_stack(
+        "s", _port(device_id="dev-2", device_owner="compute:nova", mac_address="fa:16:3e:00:00:01")
+    )
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    after = _outputs(stack)
+    assert after["id"] == out["id"]  # in place, as in Heat
+    assert (after["device_id"], after["device_owner"]) == ("dev-2", "compute:nova")

@@ -257,7 +257,14 @@ class Port(Translated, NeutronResource):
     #: The property map ``plugsim lint`` creates this type with (default-world entities;
     #: port security given, since unset it reads whatever the network has).
     lint_properties: ClassVar[dict[str, Any]] = {"network": "public", "port_security_enabled": True}
-    plain = ("admin_state_up", "port_security_enabled", "allowed_address_pairs")
+    plain = (
+        "admin_state_up",
+        "port_security_enabled",
+        "allowed_address_pairs",
+        "device_id",
+        "device_owner",
+        "mac_address",
+    )
     properties_schema = {
         "name": _name(),
         "network": reference("neutron.network", "Name or id of the network.", required=True),
@@ -301,6 +308,15 @@ class Port(Translated, NeutronResource):
             properties.Schema.LIST,
             "Extra addresses allowed through ({ip_address}).",
             update_allowed=True,
+        ),
+        "device_id": properties.Schema(
+            properties.Schema.STRING, "Id of the device using the port.", update_allowed=True
+        ),
+        "device_owner": properties.Schema(
+            properties.Schema.STRING, "What uses the port (compute:nova...).", update_allowed=True
+        ),
+        "mac_address": properties.Schema(
+            properties.Schema.STRING, "The MAC address to give the port (default: neutron's)."
         ),
     }
     attributes_schema = {
