@@ -272,7 +272,8 @@ class NetworkService(Service):
 
     def _apply_update(self, ent: Entity, changes: dict[str, Any]) -> None:
         if ent.kind == "floatingip" and "port_id" in changes:
-            attrs = {**ent.attrs, **changes}
+            # as in neutron, a new association without a fixed address takes the port's first
+            attrs = {**ent.attrs, "fixed_ip_address": None, **changes}
             self._associate(attrs)
             changes = {**changes, "fixed_ip_address": attrs["fixed_ip_address"]}
             ent.status = "ACTIVE" if attrs["port_id"] else "DOWN"

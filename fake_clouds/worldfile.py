@@ -1,7 +1,8 @@
 """World files: a YAML file declaring what a fake cloud holds before its first call.
 
 A world file names images, flavors, keypairs, networks (with their subnets),
-routers, security groups, volume types, projects and users, and may set
+routers, security groups, servers already running, volume types, projects and
+users, and may set
 quotas, latency overrides and a fault profile. It is validated against the
 JSON schema shipped as ``fake_clouds/worlds/world.schema.json`` (and in the
 docs); a bad file is one line naming the file and the key. ``extends: PRESET``
@@ -36,6 +37,7 @@ LIST_SECTIONS = (
     "networks",
     "routers",
     "security_groups",
+    "servers",
     "volume_types",
     "projects",
     "users",
@@ -164,9 +166,68 @@ def build(source: Any, **kwargs: Any) -> Any:
         cloud = FakeCloud(preseed=False, quotas=data.get("quotas"), **kwargs)
         for name in cloud.service_names():
             cloud.service(name).seed_defaults(data)
+        _seed_servers(cloud, data.get("servers", []))
     except exception.ConfigurationError as ex:
         raise exception.ConfigurationError(f"{label}: {ex}") from None
     return cloud
+
+
+def _find(svc: Any, kind: str, ref: str, where: str) -> Any:
+    """The live *kind* of *svc* whose id, else only name, is *ref*; else a one-line error."""
+    live = list(svc._live(kind)) if svc is not None and kind in svc._store else []
+    found = [e for e in live if e.id == ref] or [e for e in live if e.name == ref]
+    if len(found) != 1:
+        what = "several" if found else "no"
+        raise exception.ConfigurationError(
+            f"{where}: {what} {kind} named {ref!r} in this world"
+            + (" (use an id)" if found else "")
+        )
+    return found[0]
+
+
+def _seed_servers(cloud: Any, servers: list[dict[str, Any]]) -> None:
+    """Add the servers a world declares: running (or shut off) from the start, with a port on
+    each network they name; like every declared entity they are no leak and use no quota."""
+    if not servers:
+        return
+    from fake_clouds.compute import TASK
+
+    compute = cloud.service("compute")
+    network = cloud.service("network") if "network" in cloud.service_names() else None
+    for i, entry in enumerate(servers):
+        where = f"servers[{i}]"
+        image = _find(compute, "image", entry["image"], f"{where}.image")
+        flavor = _find(compute, "flavor", entry["flavor"], f"{where}.flavor")
+        key_name = entry.get("key_name")
+        if key_name is not None:
+            key_name = _find(compute, "keypair", key_name, f"{where}.key_name").name
+        nets = [
+            {"uuid": _find(network, "network", ref, f"{where}.networks[{k}]").id}
+            for k, ref in enumerate(entry.get("networks", []))
+        ]
+        server_id = str(entry.get("id") or default_world.stable_id(f"server:{entry['name']}"))
+        attrs = {
+            "flavor": {"id": flavor.id, "original_name": flavor.name},
+            "image": {"id": image.id},
+            "key_name": key_name,
+            "metadata": dict(entry.get("metadata") or {}),
+            "addresses": {},
+            "security_groups": [{"name": "default"}],
+            "user_data": None,
+            "OS-EXT-AZ:availability_zone": "nova",
+            TASK: None,
+            "os-extended-volumes:volumes_attached": [],
+            "description": None,
+        }
+        status = entry.get("status", "ACTIVE")
+        server = compute._create(
+            "server", entry["name"], status, attrs, entity_id=server_id, preseeded=True
+        )
+        if nets and network is not None:
+            server.attrs["addresses"] = network._plug_server(server_id, nets)
+            for port in network._live("port"):
+                if port.attrs.get("device_id") == server_id:
+                    port.preseeded = True
 
 
 # --- writing a cloud back as a world file ------------------------------------------------
@@ -215,6 +276,31 @@ def _export_compute(cloud: Any, out: dict[str, Any]) -> None:
         )
     for e in _live(cloud, "compute", "keypair"):
         out.setdefault("keypairs", []).append({"name": e.name, "public_key": e.attrs["public_key"]})
+
+
+def _export_servers(cloud: Any, out: dict[str, Any]) -> None:
+    """The running and shut-off servers, so a run's servers can start the next world."""
+    images = _refs(_live(cloud, "compute", "image"))
+    flavors = _refs(_live(cloud, "compute", "flavor"))
+    nets = _refs(_live(cloud, "network", "network"))
+    ports = _live(cloud, "network", "port")
+    for e in _live(cloud, "compute", "server"):
+        if e.status not in ("ACTIVE", "SHUTOFF"):
+            continue
+        a = e.attrs
+        mine = [p.attrs["network_id"] for p in ports if p.attrs.get("device_id") == e.id]
+        out.setdefault("servers", []).append(
+            {
+                "name": e.name,
+                "id": e.id,
+                "image": images.get(a["image"]["id"], a["image"]["id"]),
+                "flavor": flavors.get(a["flavor"]["id"], a["flavor"]["id"]),
+                "networks": [nets.get(n, n) for n in mine],
+                "key_name": a.get("key_name"),
+                "metadata": dict(sorted((a.get("metadata") or {}).items())),
+                "status": e.status,
+            }
+        )
 
 
 def _export_network(cloud: Any, out: dict[str, Any]) -> None:
@@ -321,6 +407,7 @@ def export(cloud: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"plugsim_world": 1}
     _export_compute(cloud, out)
     _export_network(cloud, out)
+    _export_servers(cloud, out)
     _export_entity(cloud, out)
     quotas = {}
     for name in cloud.service_names():

@@ -8,14 +8,17 @@ SOURCE is a checkout of openstack/heat-templates or its bare git directory (read
 with ``git ls-tree``/``git show``; nothing is copied into this repository: the
 tree is written to a temporary directory and removed afterwards). Every
 ``hot/`` template (a mapping with ``heat_template_version``) whose resource
-types are all bundled with plugsim, or are template files next to it, is
+types are all bundled with plugsim, or are template files next to it whose own
+types are (group members included), is
 
 1. validated (``World.validate_template``), then
 2. simulated (create, update, suspend, resume, snapshot, delete; no leak),
 
 with parameters generated from their declarations (constraints, allowed values,
-names such as ``image``/``flavor``/``key_name``/``network``) against the world
-WORLD: by default DevStack plus one keypair (``extends: devstack``). The tool
+names such as ``image``/``flavor``/``key_name``/``network``; a string is made to
+match the parameter's ``allowed_pattern``) against the world WORLD: by default
+DevStack plus one keypair (``extends: devstack``), plus the images a template
+allows only (its ``allowed_values``), as its user would declare them. The tool
 prints one line per template and the totals; it exits 0 whatever the figures
 (it measures, it does not judge). ``nox -s hot_corpus -- SOURCE`` runs it.
 """
@@ -26,6 +29,7 @@ import argparse
 import inspect
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -39,6 +43,9 @@ import yaml
 KEYPAIR = "heat_key"
 IMAGE = "cirros-0.6.3-x86_64-disk"
 FLAVOR = "m1.small"
+#: The id of the server the world holds for templates that name one that must already exist.
+SERVER_ID = "c0a95e2b-5e7a-4f4e-8c1d-0000000c0a95"
+_SERVER_PARAMS = ("instance_id", "instance_uuid", "server_id", "instance", "server")
 WORLD = {
     "plugsim_world": 1,
     "extends": "devstack",
@@ -85,34 +92,102 @@ def _templates(root: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
 
 
 def _types(doc: dict[str, Any]) -> list[str]:
+    """The resource types *doc* names, a group's member type included."""
     resources = doc.get("resources") or {}
     if not isinstance(resources, dict):
         return []
     out = []
     for body in resources.values():
-        if isinstance(body, dict) and isinstance(body.get("type"), str):
+        if not isinstance(body, dict):
+            continue
+        if isinstance(body.get("type"), str):
             out.append(body["type"])
-        if isinstance(body, dict) and body.get("type") == "OS::Heat::ResourceGroup":
-            inner = ((body.get("properties") or {}).get("resource_def") or {}).get("type")
-            if isinstance(inner, str):
-                out.append(inner)
+        props = body.get("properties") or {}
+        member = None
+        if body.get("type") == "OS::Heat::ResourceGroup" and isinstance(props, dict):
+            member = props.get("resource_def")
+        elif body.get("type") == "OS::Heat::AutoScalingGroup" and isinstance(props, dict):
+            member = props.get("resource")
+        if isinstance(member, dict) and isinstance(member.get("type"), str):
+            out.append(member["type"])
     return out
 
 
-def _uses_bundled_types(path: Path, doc: dict[str, Any], bundled: set[str]) -> bool:
+def _uses_bundled_types(
+    path: Path, doc: dict[str, Any], bundled: set[str], seen: set[Path] | None = None
+) -> bool:
+    """True when every type *doc* uses, in the template files it nests too, is bundled."""
+    seen = set() if seen is None else seen
+    seen.add(path.resolve())
     for rtype in _types(doc):
         if rtype in bundled:
             continue
-        if rtype.endswith((".yaml", ".yml", ".template")) and (path.parent / rtype).is_file():
+        nested = path.parent / rtype
+        if not rtype.endswith((".yaml", ".yml", ".template")) or not nested.is_file():
+            return False
+        if nested.resolve() in seen:
             continue
-        return False
+        try:
+            inner = yaml.safe_load(nested.read_text(encoding="utf-8", errors="replace"))
+        except yaml.YAMLError:
+            continue
+        if isinstance(inner, dict) and not _uses_bundled_types(nested, inner, bundled, seen):
+            return False
+    return True
+
+
+#: Strings tried, in order, when a generated value breaks a parameter's pattern or length.
+_STEMS = ("corpus", "Corpus1", "Passw0rd!", "Corpus1!", "c1", "1")
+
+
+def _fits(value: str, schema: dict[str, Any]) -> bool:
+    for c in schema.get("constraints") or []:
+        if not isinstance(c, dict):
+            continue
+        if isinstance(c.get("allowed_pattern"), str):
+            try:
+                if re.fullmatch(c["allowed_pattern"], value) is None:
+                    return False
+            except re.error:
+                return True
+        length = c.get("length")
+        if isinstance(length, dict):
+            if length.get("min") is not None and len(value) < int(length["min"]):
+                return False
+            if length.get("max") is not None and len(value) > int(length["max"]):
+                return False
     return True
 
 
 def _value(name: str, schema: dict[str, Any], values: dict[str, str]) -> Any:
-    """A value for parameter *name* that its declaration accepts."""
+    """A value for parameter *name* that its declaration accepts (patterns and lengths too)."""
+    value = _first_guess(name, schema, values)
+    if not isinstance(value, str) or _fits(value, schema):
+        return value
+    lengths = [c.get("length") for c in schema.get("constraints") or [] if isinstance(c, dict)]
+    lengths = [n for n in lengths if isinstance(n, dict)]
+    low = max([int(n.get("min") or 0) for n in lengths] or [0])
+    high = min([int(n["max"]) for n in lengths if n.get("max") is not None] or [255])
+    for stem in (value, *_STEMS):
+        candidate = (stem + stem[-1] * max(0, low - len(stem)))[:high]
+        if _fits(candidate, schema):
+            return candidate
+    return value
+
+
+def _names_a_server(name: str, schema: dict[str, Any]) -> bool:
+    """True for a parameter whose value is a server that must already exist."""
+    constraints = [c for c in schema.get("constraints") or [] if isinstance(c, dict)]
+    if any(c.get("custom_constraint") == "nova.server" for c in constraints):
+        return True
+    return str(schema.get("type", "string")).lower() == "string" and name.lower() in _SERVER_PARAMS
+
+
+def _first_guess(name: str, schema: dict[str, Any], values: dict[str, str]) -> Any:
     ptype = str(schema.get("type", "string")).lower()
     lname = name.lower()
+    if "server" in values and _names_a_server(name, schema):
+        return values["server"]
     for c in schema.get("constraints") or []:
         if isinstance(c, dict) and c.get("allowed_values"):
             return c["allowed_values"][0]
@@ -217,6 +292,63 @@ def _parameters(doc: dict[str, Any], values: dict[str, str]) -> dict[str, Any]:
     return out
 
 
+def world_for(doc: dict[str, Any], world: Any) -> Any:
+    """The world to run *doc* in: *world* plus the images its image parameters insist on.
+
+    A parameter that allows only some images (``allowed_values`` on a parameter with the
+    ``glance.image`` constraint or named like an image) gets its first value, so the world
+    must hold it: a user of such a template adds the image to a world file, as this does.
+    """
+    if not isinstance(world, dict):
+        return world
+    names = []
+    params = doc.get("parameters") or {}
+    for name, schema in params.items() if isinstance(params, dict) else []:
+        if not isinstance(schema, dict):
+            continue
+        constraints = [c for c in schema.get("constraints") or [] if isinstance(c, dict)]
+        is_image = "image" in str(name).lower() or any(
+            c.get("custom_constraint") == "glance.image" for c in constraints
+        )
+        allowed = next((c["allowed_values"] for c in constraints if c.get("allowed_values")), None)
+        if is_image and allowed and isinstance(allowed[0], str) and allowed[0] not in names:
+            names.append(allowed[0])
+    from fake_clouds import worldfile
+
+    held = {i.get("name") for i in worldfile.resolve(world)[0].get("images", [])}
+    names = [n for n in names if n not in held]
+    servers = _servers_named(doc)
+    if not names and not servers:
+        return world
+    out = dict(world)
+    if names:
+        out["images"] = [*world.get("images", []), *({"name": n} for n in names)]
+    if servers:
+        running = {"image": IMAGE, "flavor": FLAVOR, "networks": ["private"]}
+        out["servers"] = [*world.get("servers", []), *({**s, **running} for s in servers)]
+    return out
+
+
+def _servers_named(doc: dict[str, Any]) -> list[dict[str, str]]:
+    """The servers *doc* expects to exist: one for a server-id parameter, one per server
+    ``external_id`` (its literal id, or the default of the parameter it names)."""
+    out = []
+    params = doc.get("parameters") or {}
+    params = params if isinstance(params, dict) else {}
+    if any(isinstance(v, dict) and _names_a_server(str(k), v) for k, v in params.items()):
+        out.append({"name": "corpus-server", "id": SERVER_ID})
+    resources = doc.get("resources") or {}
+    for rname, body in resources.items() if isinstance(resources, dict) else []:
+        if not isinstance(body, dict) or body.get("type") != "OS::Nova::Server":
+            continue
+        ext = body.get("external_id")
+        if isinstance(ext, dict) and isinstance(ext.get("get_param"), str):
+            ext = (params.get(ext["get_param"]) or {}).get("default")
+        if isinstance(ext, str) and ext and all(s["id"] != ext for s in out):
+            out.append({"name": f"external-{rname}", "id": ext})
+    return out
+
+
 def _with_alarm(seconds: int, call: Any) -> Any:
     def expired(*_: Any) -> None:
         raise TimeoutError(f"took more than {seconds} s of wall time")
@@ -244,6 +376,7 @@ def run(source: Path, world: Any, only: str | None = None) -> list[dict[str, Any
             "net": "private",
             "public": "public",
             "subnet": "private-subnet",
+            "server": SERVER_ID,
         }
         if takes_world
         else {**DEFAULT_WORLD_VALUES, "public": "public", "subnet": "public-subnet"}
@@ -254,9 +387,6 @@ def run(source: Path, world: Any, only: str | None = None) -> list[dict[str, Any
     records = []
     with tempfile.TemporaryDirectory(prefix="hot-corpus-") as tmp:
         root = _tree(source, Path(tmp))
-        world_path = Path(tmp) / "corpus-world.yaml"
-        world_path.write_text(yaml.safe_dump(world) if isinstance(world, dict) else "")
-        world_arg = str(world_path) if isinstance(world, dict) else world
         for path, doc in _templates(root):
             rel = str(path.relative_to(root))
             if only and only not in rel or not _uses_bundled_types(path, doc, bundled):
@@ -265,6 +395,10 @@ def run(source: Path, world: Any, only: str | None = None) -> list[dict[str, Any
             env = Path(tmp) / "corpus-env.yaml"
             env.write_text(yaml.safe_dump({"parameters": params}))
             record: dict[str, Any] = {"template": rel, "validate": False, "simulate": False}
+            world_path = Path(tmp) / "corpus-world.yaml"
+            mine = world_for(doc, world) if takes_world else world
+            world_path.write_text(yaml.safe_dump(mine) if isinstance(mine, dict) else "")
+            world_arg = str(world_path) if isinstance(mine, dict) else mine
             kwargs = {"world_file": world_arg} if takes_world else {}
             cwd = os.getcwd()
             os.chdir(path.parent)

@@ -35,7 +35,7 @@ def main(argv: list[str]) -> int:
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "w.db").unlink(missing_ok=True)
     plugsim = Path(sys.executable).with_name("plugsim")
-    args = [str(plugsim), "serve", "--port", "0", "--world", str(workdir / "w.db")]
+    args = [str(plugsim), "serve", "--port", "0", "--state", str(workdir / "w.db")]
     args += ["--time-scale", "50", "--seed", "1"]
     for name in CLOUDS:
         args += ["--cloud-name", name]

@@ -9,7 +9,10 @@ whole suite on them with the plugsim plugin. The update paths are derived the
 same way (:func:`derived_updates`): an ``update_allowed`` property of a
 plug-in with ``handle_update`` changes in place, a property that is neither
 ``update_allowed`` nor immutable replaces the resource, an immutable one is
-refused. The exit code is pytest's.
+refused. ``--world FILE|PRESET`` gives every test's fake cloud that world (the
+pytest plugin's ``--plugsim-world``); the option is the CLI's shared one, which
+:mod:`simulator.cli.main` adds when it registers the command (importing
+``simulator.cli`` from here would be an import circle). The exit code is pytest's.
 """
 
 from __future__ import annotations
@@ -221,6 +224,7 @@ def conformance(
     keyword: str | None,
     quiet: bool,
     upgrade_from: str | None,
+    world_file: str | None = None,
 ) -> None:
     """Run the resource conformance suite on the plug-ins in PATH_OR_MODULE."""
     import pytest
@@ -231,6 +235,7 @@ def conformance(
     try:
         found = find_plugins(target)
         overrides = load_overrides(properties_file)
+        world = _world_argument(world_file or _global_world())
         unknown = sorted(set(overrides) - set(found))
         if unknown:
             raise exception.ConfigurationError(
@@ -255,12 +260,33 @@ def conformance(
         ]
         if report:
             args.append(f"--plugsim-report={Path(report).resolve()}")
+        if world is not None:
+            args.append(f"--plugsim-world={world}")
         if keyword:
             args += ["-k", keyword]
         if quiet:
             args.append("-q")
         code = pytest.main(args)
     sys.exit(int(code))
+
+
+def _global_world() -> str | None:
+    """The world of the top-level ``plugsim --world`` when the command runs under it."""
+    ctx = click.get_current_context(silent=True)
+    root = ctx.find_root().obj if ctx is not None else None
+    world = getattr(root, "world", None)
+    return world if isinstance(world, str) else None
+
+
+def _world_argument(world_file: str | None) -> str | None:
+    """``--world`` checked now (one line naming the file and key) and made absolute for pytest,
+    which runs in another directory."""
+    if world_file is None:
+        return None
+    from fake_clouds import worldfile
+
+    worldfile.resolve(world_file)
+    return world_file if world_file in worldfile.PRESETS else str(Path(world_file).resolve())
 
 
 def _upgrade(old: str, new: str, properties_file: str | None, seed: int) -> None:

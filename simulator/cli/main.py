@@ -123,6 +123,7 @@ main.add_command(campaign)
 main.add_command(lint)
 main.add_command(new)
 main.add_command(capabilities)
-main.add_command(conformance)
+# the shared --world option, which sdk.testing.cli cannot import without a circle
+main.add_command(world_option(conformance))
 main.add_command(serve)
 main.add_command(world)

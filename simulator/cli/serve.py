@@ -1,7 +1,10 @@
 """``plugsim serve``: the fake cloud's OpenStack APIs on a loopback socket.
 
-The world is the store file the other commands use (``--world`` or the global
-``--state``). The server listens on 127.0.0.1 only (werkzeug's threaded
+The world is the store file the other commands use (``--state``, here or
+global). ``--world FILE|PRESET`` names the world file or preset a new world
+starts from (an existing world keeps its own), as on the other commands; a
+``--world`` naming a SQLite store is still read as ``--state``, with a note
+(before world files, ``serve --world`` named the store). The server listens on 127.0.0.1 only (werkzeug's threaded
 server; one lock serialises every request against the world), prints the auth
 URL, writes a ``clouds.yaml`` naming the cloud ``plugsim`` and keeps running
 until SIGTERM or Ctrl-C; then it stops accepting requests and commits the
@@ -25,7 +28,21 @@ from typing import Any
 
 import click
 
-from simulator.cli._shared import Options
+from simulator.cli._shared import Options, world_option
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_STORE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+
+
+def _names_a_store(value: str) -> bool:
+    """True when *value* is a SQLite store (or a store to be), not a world file or preset."""
+    path = Path(value)
+    if value == ":memory:":
+        return True
+    if path.is_file():
+        with open(path, "rb") as fh:
+            return fh.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC
+    return path.suffix in _STORE_SUFFIXES
 
 
 @click.command()
@@ -37,11 +54,12 @@ from simulator.cli._shared import Options
     help="TCP port on 127.0.0.1 (0: any free port).",
 )
 @click.option(
-    "--world",
-    "world_path",
+    "--state",
+    "state_path",
     metavar="FILE",
     help="The world's SQLite file (default: the global --state).",
 )
+@world_option
 @click.option("--faults", help="Fault profile: a preset (none, flaky, slow, chaos) or YAML file.")
 @click.option("--seed", type=int, help="Seed of a new world (an existing world keeps its own).")
 @click.option(
@@ -76,7 +94,8 @@ from simulator.cli._shared import Options
 def serve(
     opts: Options,
     port: int,
-    world_path: str | None,
+    state_path: str | None,
+    world_file: str | None,
     faults: str | None,
     seed: int | None,
     time_scale: float,
@@ -96,9 +115,16 @@ def serve(
     from fake_clouds.openstack.app import WireApp
     from fake_clouds.openstack.inprocess import clouds_yaml
 
-    if world_path is not None:
-        opts.state = world_path
-    world = opts.open_world(seed=seed, faults=faults)
+    if world_file is not None and _names_a_store(world_file):
+        click.echo(
+            f"note: {world_file} is a world's SQLite file: name it with --state "
+            "(--world names a world file or preset)",
+            err=True,
+        )
+        state_path, world_file = state_path or world_file, None
+    if state_path is not None:
+        opts.state = state_path
+    world = opts.open_world(seed=seed, faults=faults, world_file=world_file or opts.world)
     lock = threading.RLock()
     clock = world.clock
     start_virtual, start_wall = clock.now(), time.monotonic()

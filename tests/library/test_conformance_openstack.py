@@ -76,7 +76,7 @@ class TestFloatingIPAssociation(PrerequisiteConformance):
         "floatingip_id": {"get_resource": "fip"},
         "port_id": {"get_resource": "port"},
     }
-    update_replace = {"port_id": {"get_resource": "port2"}}
+    update_in_place = {"port_id": {"get_resource": "port2"}}
 
 
 class TestNet(ResourceConformance):

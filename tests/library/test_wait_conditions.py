@@ -100,7 +100,7 @@ def test_wait_condition_naming_something_else_than_a_handle_fails_naming_the_pro
     t = tmpl(
         {
             "n": {"type": "OS::Heat::None"},
-            "w": {"type": "OS::Heat::WaitCondition", "properties": {"handle": "n"}},
+            "w": {"type": "OS::Heat::WaitCondition", "properties": {"handle": "n", "timeout": 60}},
         }
     )
     stack = world.create_stack("s", t)

@@ -263,9 +263,9 @@ class ResourceGroup(StackResource):  # plugsim: ignore[PS301] - see the package
         ),
         "index_var": properties.Schema(  # plugsim: ignore[PS153] - seen by members only
             properties.Schema.STRING,
-            "The text replaced by each member's index in resource_def.",
+            "The text replaced by each member's index in resource_def (a change replaces "
+            "the group, as in Heat).",
             default="%index%",
-            update_allowed=True,
         ),
         "resource_def": properties.Schema(
             properties.Schema.MAP,

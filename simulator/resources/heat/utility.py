@@ -185,9 +185,10 @@ class RandomString(Resource):
             "One character class to draw from (use character_classes instead).",
             constraints=[constraints.AllowedValues(sorted(_CLASSES))],
             support_status=support.SupportStatus(
-                support.DEPRECATED,
+                support.HIDDEN,
                 version=SINCE,
                 message="Use character_classes.",
+                previous_status=support.SupportStatus(support.DEPRECATED, version=SINCE),
             ),
         ),
         "character_classes": properties.Schema(

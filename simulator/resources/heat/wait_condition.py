@@ -149,7 +149,10 @@ class WaitCondition(Resource):  # plugsim: ignore[PS301] - see the package
     """
 
     support_status = support.SupportStatus(version="0.1.0")
-    lint_properties: ClassVar[dict[str, Any]] = {"handle": {"get_resource": "handle"}}
+    lint_properties: ClassVar[dict[str, Any]] = {
+        "handle": {"get_resource": "handle"},
+        "timeout": 600,
+    }
     lint_companions: ClassVar[dict[str, Any]] = {
         "handle": {"type": "OS::Heat::WaitConditionHandle"},
         "server": {  # its config agent signals the handle once booted
@@ -175,8 +178,8 @@ class WaitCondition(Resource):  # plugsim: ignore[PS301] - see the package
         ),
         "timeout": properties.Schema(
             properties.Schema.NUMBER,
-            "Virtual seconds to wait for the signals.",
-            default=3600,
+            "Virtual seconds to wait for the signals (required, as in Heat).",
+            required=True,
             constraints=[constraints.Range(min=1, max=43200)],
         ),
         "count": properties.Schema(

@@ -115,6 +115,7 @@ def hidden(schema: properties.Schema, replaced_by: str, since: str = "2014.2") -
     return properties.Schema(
         schema.type,
         f"Hidden: use {replaced_by} (this property is translated to it).",
+        update_allowed=schema.update_allowed,
         support_status=support.SupportStatus(
             status=support.HIDDEN,
             version="2016.2",

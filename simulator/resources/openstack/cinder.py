@@ -6,7 +6,15 @@ from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
 from sdk.resource import Resource
-from simulator.resources.openstack._base import SINCE, compute_id, find_in, gone, status_done
+from simulator.resources.openstack._base import (
+    SINCE,
+    Translated,
+    compute_id,
+    find_in,
+    gone,
+    hidden,
+    status_done,
+)
 
 __all__ = ["Volume", "VolumeAttachment"]
 
@@ -15,7 +23,7 @@ __all__ = ["Volume", "VolumeAttachment"]
 BUSY = ("creating", "downloading", "extending", "backing-up", "restoring-backup")
 
 
-class Volume(Resource):  # plugsim: ignore[PS301] - see the package
+class Volume(Translated):  # plugsim: ignore[PS301] - see the package
     """``OS::Cinder::Volume``: a block storage volume.
 
     Made empty, from an image, a snapshot, another volume or a backup
@@ -30,6 +38,9 @@ class Volume(Resource):  # plugsim: ignore[PS301] - see the package
     support_status = support.SupportStatus(version=SINCE)
     default_client_name = "block_storage"
     entity = "volumes"
+    translations: ClassVar[dict[str, str]] = {"imageRef": "image"}
+    #: Hidden in Heat 27 and dropped: whether a volume attaches twice is its volume type's say.
+    ignored: ClassVar[tuple[str, ...]] = ("multiattach",)
 
     properties_schema = {
         "size": properties.Schema(
@@ -63,6 +74,8 @@ class Volume(Resource):  # plugsim: ignore[PS301] - see the package
             constraints=[constraints.CustomConstraint("cinder.backup")],
         ),
         "volume_type": properties.Schema(properties.Schema.STRING, "Volume type."),
+        "imageRef": hidden(properties.Schema(properties.Schema.STRING), "image"),
+        "multiattach": hidden(properties.Schema(properties.Schema.BOOLEAN), "a volume type"),
         "metadata": properties.Schema(
             properties.Schema.MAP, "Key/value metadata.", default={}, update_allowed=True
         ),
@@ -77,6 +90,26 @@ class Volume(Resource):  # plugsim: ignore[PS301] - see the package
         "metadata": attributes.Schema("Metadata.", type=attributes.Schema.MAP),
         "created_at": attributes.Schema(
             "Creation time (virtual seconds).", type=attributes.Schema.NUMBER
+        ),
+        "availability_zone": attributes.Schema("Availability zone.", type=attributes.Schema.STRING),
+        "snapshot_id": attributes.Schema(  # plugsim: ignore[PS151] - None unless from one
+            "The snapshot it was made from.", type=attributes.Schema.STRING
+        ),
+        "source_volid": attributes.Schema(  # plugsim: ignore[PS151] - None unless a clone
+            "The volume it cloned.", type=attributes.Schema.STRING
+        ),
+        "volume_type": attributes.Schema(  # plugsim: ignore[PS151] - None unless given
+            "Volume type.", type=attributes.Schema.STRING
+        ),
+        "multiattach": attributes.Schema(
+            "Whether it attaches more than once.", type=attributes.Schema.BOOLEAN
+        ),
+        "display_description": attributes.Schema(  # plugsim: ignore[PS151] - None unless given
+            "Description.", type=attributes.Schema.STRING
+        ),
+        "metadata_values": attributes.Schema("Metadata as a map.", type=attributes.Schema.MAP),
+        "attachments_list": attributes.Schema(
+            "Attachments as a list.", type=attributes.Schema.LIST
         ),
     }
 
@@ -245,14 +278,20 @@ class Volume(Resource):  # plugsim: ignore[PS301] - see the package
         if self.resource_id is None:
             return None
         volume = self.client().volumes.get(self.resource_id).to_dict()
-        if name == "display_name":
-            return volume.get("name")
+        renamed = {
+            "display_name": "name",
+            "display_description": "description",
+            "metadata_values": "metadata",
+            "attachments_list": "attachments",
+        }
+        if name in renamed:
+            return volume.get(renamed[name])
         if name == "bootable":
             return str(volume.get("bootable")).lower() == "true"
         return volume.get(name)
 
 
-class VolumeAttachment(Resource):
+class VolumeAttachment(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Cinder::VolumeAttachment``: attaches a volume to a server.
 
     The resource id is the volume id. Deleting it detaches the volume (a
@@ -274,16 +313,19 @@ class VolumeAttachment(Resource):
     }
     properties_schema = {
         "instance_uuid": properties.Schema(
-            properties.Schema.STRING, "Id of the server.", required=True
+            properties.Schema.STRING, "Id of the server.", required=True, update_allowed=True
         ),
         "volume_id": properties.Schema(
             properties.Schema.STRING,
             "Id or name of the volume.",
             required=True,
+            update_allowed=True,
             constraints=[constraints.CustomConstraint("cinder.volume")],
         ),
         "mountpoint": properties.Schema(
-            properties.Schema.STRING, "Device in the server, e.g. /dev/vdb."
+            properties.Schema.STRING,
+            "Device in the server, e.g. /dev/vdb.",
+            update_allowed=True,
         ),
     }
 
@@ -302,6 +344,45 @@ class VolumeAttachment(Resource):
     def check_create_complete(self, volume_id: str) -> bool:
         """Done when the volume is in-use."""
         status = self.client().volumes.get(volume_id).status
+        return status_done("Volume attach", status, ["in-use"], pending=["attaching", "available"])
+
+    def handle_update(
+        self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
+    ) -> dict[str, Any] | None:
+        """Move the attachment in place, as Heat does: detach, then attach what is named now."""
+        diff = dict(prop_diff or {})
+        if not diff:
+            return None
+        new = {k: diff.get(k, self.properties[k]) for k in self.properties_schema}
+        server = self.data().get("server_id") or self.properties["instance_uuid"]
+        if self.resource_id is not None:
+            volume = self.client().volumes.get(self.resource_id)
+            if volume.status == "in-use":
+                self.client("compute").volumes.delete_server_volume(server, self.resource_id)
+        return {"phase": "detaching", "old": self.resource_id, "new": new}
+
+    def check_update_complete(self, token: dict[str, Any] | None) -> bool:
+        """Wait for the old volume to be free, attach the new one, wait until it is in use."""
+        if token is None:
+            return True
+        cinder = self.client()
+        if token["phase"] == "detaching":
+            if token["old"] is not None:
+                status = cinder.volumes.get(token["old"]).status
+                if not status_done(
+                    "Volume detach", status, ["available"], pending=["detaching", "in-use"]
+                ):
+                    return False
+            new = token["new"]
+            volume = find_in(cinder.volumes.list(), new["volume_id"], "Volume")
+            self.client("compute").volumes.create_server_volume(
+                new["instance_uuid"], volume.id, new["mountpoint"]
+            )
+            self.resource_id_set(volume.id)
+            self.data_set("server_id", new["instance_uuid"])
+            token.update(phase="attaching", volume=volume.id)
+            return False
+        status = cinder.volumes.get(token["volume"]).status
         return status_done("Volume attach", status, ["in-use"], pending=["attaching", "available"])
 
     def handle_delete(self) -> str | None:

@@ -165,6 +165,10 @@ class Net(NeutronResource):
         "port_security_enabled": attributes.Schema(
             "Whether port security is on for new ports.", type=attributes.Schema.BOOLEAN
         ),
+        "admin_state_up": attributes.Schema(
+            "Administrative state.", type=attributes.Schema.BOOLEAN
+        ),
+        "tenant_id": attributes.Schema("The project owning it.", type=attributes.Schema.STRING),
     }
 
 
@@ -223,6 +227,11 @@ class Subnet(Translated, NeutronResource):
         "gateway_ip": attributes.Schema("Gateway address.", type=attributes.Schema.STRING),
         "network_id": attributes.Schema("Network id.", type=attributes.Schema.STRING),
         "allocation_pools": attributes.Schema("Address ranges.", type=attributes.Schema.LIST),
+        "dns_nameservers": attributes.Schema("DNS servers.", type=attributes.Schema.LIST),
+        "enable_dhcp": attributes.Schema("Whether DHCP runs.", type=attributes.Schema.BOOLEAN),
+        "host_routes": attributes.Schema("Extra routes.", type=attributes.Schema.LIST),
+        "ip_version": attributes.Schema("4 or 6.", type=attributes.Schema.INTEGER),
+        "tenant_id": attributes.Schema("The project owning it.", type=attributes.Schema.STRING),
     }
 
     def create_body(self) -> dict[str, Any]:
@@ -243,14 +252,35 @@ class Port(Translated, NeutronResource):
     kind = "port"
     translations: ClassVar[dict[str, str]] = {"network_id": "network"}
     item_translations: ClassVar[dict[str, dict[str, str]]] = {"fixed_ips": {"subnet_id": "subnet"}}
+    #: Hidden in Heat 27 and dropped: Heat keeps a port's identity across replacement anyway.
+    ignored: ClassVar[tuple[str, ...]] = ("replacement_policy",)
     #: The property map ``plugsim lint`` creates this type with (default-world entities;
     #: port security given, since unset it reads whatever the network has).
     lint_properties: ClassVar[dict[str, Any]] = {"network": "public", "port_security_enabled": True}
-    plain = ("admin_state_up", "port_security_enabled", "allowed_address_pairs")
+    plain = (
+        "admin_state_up",
+        "port_security_enabled",
+        "allowed_address_pairs",
+        "device_id",
+        "device_owner",
+        "mac_address",
+    )
     properties_schema = {
         "name": _name(),
         "network": reference("neutron.network", "Name or id of the network.", required=True),
         "network_id": hidden(reference("neutron.network", ""), "network"),
+        # Hidden in Heat 27 and dropped before the port is made, as Heat drops it:
+        "replacement_policy": properties.Schema(  # plugsim: ignore[PS153] - dropped
+            properties.Schema.STRING,
+            "Hidden: Heat keeps a port's identity across replacement anyway.",
+            constraints=[constraints.AllowedValues(["REPLACE_ALWAYS", "AUTO"])],
+            update_allowed=True,
+            support_status=support.SupportStatus(
+                status=support.HIDDEN,
+                version="2016.2",
+                previous_status=support.SupportStatus(status=support.DEPRECATED, version="2014.2"),
+            ),
+        ),
         "fixed_ips": properties.Schema(
             properties.Schema.LIST,
             "Addresses to ask for.",
@@ -279,6 +309,15 @@ class Port(Translated, NeutronResource):
             "Extra addresses allowed through ({ip_address}).",
             update_allowed=True,
         ),
+        "device_id": properties.Schema(
+            properties.Schema.STRING, "Id of the device using the port.", update_allowed=True
+        ),
+        "device_owner": properties.Schema(
+            properties.Schema.STRING, "What uses the port (compute:nova...).", update_allowed=True
+        ),
+        "mac_address": properties.Schema(
+            properties.Schema.STRING, "The MAC address to give the port (default: neutron's)."
+        ),
     }
     attributes_schema = {
         "name": attributes.Schema("Port name.", type=attributes.Schema.STRING),
@@ -289,6 +328,20 @@ class Port(Translated, NeutronResource):
             "Id of the device using the port.", type=attributes.Schema.STRING
         ),
         "status": attributes.Schema("Port status.", type=attributes.Schema.STRING),
+        "admin_state_up": attributes.Schema(
+            "Administrative state.", type=attributes.Schema.BOOLEAN
+        ),
+        "allowed_address_pairs": attributes.Schema(
+            "Extra addresses allowed through.", type=attributes.Schema.LIST
+        ),
+        "device_owner": attributes.Schema("What uses the port.", type=attributes.Schema.STRING),
+        "port_security_enabled": attributes.Schema(
+            "Whether port security is on.", type=attributes.Schema.BOOLEAN
+        ),
+        "security_groups": attributes.Schema(
+            "Ids of the security groups.", type=attributes.Schema.LIST
+        ),
+        "tenant_id": attributes.Schema("The project owning it.", type=attributes.Schema.STRING),
     }
 
     def _groups(self, names: list[str] | None) -> list[str] | None:
@@ -350,10 +403,13 @@ class Router(NeutronResource):
             update_allowed=True,
             schema={
                 "network": reference(
-                    "neutron.network", "Name or id of the external network.", required=True
+                    "neutron.network",
+                    "Name or id of the external network.",
+                    required=True,
+                    update_allowed=True,
                 ),
                 "enable_snat": properties.Schema(
-                    properties.Schema.BOOLEAN, "Source NAT.", default=True
+                    properties.Schema.BOOLEAN, "Source NAT.", default=True, update_allowed=True
                 ),
             },
         ),
@@ -365,6 +421,10 @@ class Router(NeutronResource):
         "name": attributes.Schema("Router name.", type=attributes.Schema.STRING),
         "status": attributes.Schema("Router status.", type=attributes.Schema.STRING),
         "external_gateway_info": attributes.Schema("The gateway.", type=attributes.Schema.MAP),
+        "admin_state_up": attributes.Schema(
+            "Administrative state.", type=attributes.Schema.BOOLEAN
+        ),
+        "tenant_id": attributes.Schema("The project owning it.", type=attributes.Schema.STRING),
     }
 
     def _gateway(self, info: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -424,6 +484,7 @@ class FloatingIP(Translated, NeutronResource):
             "The associated fixed address (None while unassociated).",
             type=attributes.Schema.STRING,
         ),
+        "tenant_id": attributes.Schema("The project owning it.", type=attributes.Schema.STRING),
     }
 
     def create_body(self) -> dict[str, Any]:

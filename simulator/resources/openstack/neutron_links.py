@@ -127,28 +127,56 @@ class FloatingIPAssociation(Resource):  # plugsim: ignore[PS301] - see the packa
     }
     properties_schema = {
         "floatingip_id": properties.Schema(
-            properties.Schema.STRING, "Id of the floating IP.", required=True
+            properties.Schema.STRING,
+            "Id of the floating IP (a change moves the association to it).",
+            required=True,
+            update_allowed=True,
         ),
-        "port_id": reference("neutron.port", "Port to associate with.", required=True),
+        "port_id": reference(
+            "neutron.port", "Port to associate with.", required=True, update_allowed=True
+        ),
         "fixed_ip_address": properties.Schema(
-            properties.Schema.STRING, "Which fixed address of the port."
+            properties.Schema.STRING, "Which fixed address of the port.", update_allowed=True
         ),
     }
 
+    def _associate(self, fip: str, port: str, fixed: str | None) -> str:
+        neutron = self.client()
+        body: dict[str, Any] = {"port_id": neutron_id(neutron, "port", port)}
+        if fixed:
+            body["fixed_ip_address"] = fixed
+        neutron.update_floatingip(fip, {"floatingip": body})
+        return str(body["port_id"])
+
     def handle_create(self) -> None:
         """Point the floating IP at the port."""
-        neutron = self.client()
-        body: dict[str, Any] = {"port_id": neutron_id(neutron, "port", self.properties["port_id"])}
-        if self.properties["fixed_ip_address"]:
-            body["fixed_ip_address"] = self.properties["fixed_ip_address"]
-        neutron.update_floatingip(self.properties["floatingip_id"], {"floatingip": body})
-        self.resource_id_set(f"{self.properties['floatingip_id']}:{body['port_id']}")
+        fip = self.properties["floatingip_id"]
+        port = self._associate(fip, self.properties["port_id"], self.properties["fixed_ip_address"])
+        self.resource_id_set(f"{fip}:{port}")
+
+    def handle_update(
+        self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
+    ) -> None:
+        """Move the association in place, as Heat does: another floating IP is associated
+        after the old one is released; another port or fixed address re-points the same one."""
+        diff = dict(prop_diff or {})
+        if not diff:
+            return
+        new = {k: diff.get(k, self.properties[k]) for k in self.properties_schema}
+        old_fip = self.properties["floatingip_id"]
+        if old_fip != new["floatingip_id"]:
+            try:
+                self.client().update_floatingip(old_fip, {"floatingip": {"port_id": None}})
+            except Exception as ex:
+                self.client_plugin().ignore_not_found(ex)
+        self._associate(new["floatingip_id"], new["port_id"], new["fixed_ip_address"])
 
     def handle_delete(self) -> None:
         """Disassociate (a floating IP already gone is fine)."""
         if not self.resource_id:
             return
-        fip = str(self.resource_id).partition(":")[0]
+        # the current floating IP (an update may have moved the association; the id stays)
+        fip = self.properties["floatingip_id"] or str(self.resource_id).partition(":")[0]
         try:
             self.client().update_floatingip(fip, {"floatingip": {"port_id": None}})
         except Exception as ex:

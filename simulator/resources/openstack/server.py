@@ -3,7 +3,10 @@
 Create boots the server (BUILD -> ACTIVE, polled), then attaches the volumes
 of ``block_device_mapping`` / ``block_device_mapping_v2``. Updates: ``name``
 and ``metadata`` change in place, ``flavor`` resizes (and confirms the
-resize), ``image`` rebuilds; any other change replaces the server.
+resize), ``image`` rebuilds, unless their update policy is REPLACE; a
+``user_data`` change replaces the server unless ``user_data_update_policy`` is
+IGNORE; the policies themselves change in place; any other change replaces
+the server.
 Suspend/resume, stack snapshots (an image of the server) and the ``Snapshot``
 deletion policy (an image is kept, the server is deleted) are supported.
 """
@@ -23,60 +26,16 @@ from simulator.resources.openstack._base import (
     prop_path,
     status_done,
 )
+from simulator.resources.openstack.server_schema import (
+    BDM_SCHEMA,
+    BDM_V2_SCHEMA,
+    FORMATS,
+    NETWORK_SCHEMA,
+    TRANSPORTS,
+)
 
 __all__ = ["Server"]
 
-_NETWORK_SCHEMA = {
-    "network": properties.Schema(
-        properties.Schema.STRING,
-        "Name or id of a network to plug into (a port is created on it).",
-        constraints=[constraints.CustomConstraint("neutron.network")],
-    ),
-    "port": properties.Schema(
-        properties.Schema.STRING,
-        "Id or name of an existing port to plug in.",
-        constraints=[constraints.CustomConstraint("neutron.port")],
-    ),
-    "fixed_ip": properties.Schema(
-        properties.Schema.STRING, "The fixed IP address to ask for on the network."
-    ),
-}
-
-_BDM_SCHEMA = {
-    "device_name": properties.Schema(
-        properties.Schema.STRING, "Device name of the volume in the server (e.g. vdb)."
-    ),
-    "volume_id": properties.Schema(
-        properties.Schema.STRING,
-        "Id or name of the volume to attach.",
-        required=True,
-        constraints=[constraints.CustomConstraint("cinder.volume")],
-    ),
-    "delete_on_termination": properties.Schema(
-        properties.Schema.BOOLEAN,
-        "Delete the volume when the server is deleted.",
-        default=False,
-    ),
-}
-
-_BDM_V2_SCHEMA = {
-    **{k: v for k, v in _BDM_SCHEMA.items() if k != "volume_id"},
-    "volume_id": properties.Schema(
-        properties.Schema.STRING,
-        "Id or name of the volume to attach.",
-        constraints=[constraints.CustomConstraint("cinder.volume")],
-    ),
-    "boot_index": properties.Schema(properties.Schema.INTEGER, "Boot order (0 is the boot disk)."),
-    "device_type": properties.Schema(
-        properties.Schema.STRING,
-        "disk or cdrom.",
-        constraints=[constraints.AllowedValues(["disk", "cdrom"])],
-    ),
-    "disk_bus": properties.Schema(properties.Schema.STRING, "The bus of the device (virtio...)."),
-}
-
-_FORMATS = ("HEAT_CFNTOOLS", "RAW", "SOFTWARE_CONFIG")
-_TRANSPORTS = ("POLL_SERVER_CFN", "POLL_SERVER_HEAT", "POLL_TEMP_URL", "ZAQAR_MESSAGE")
 _UUID = re.compile(
     r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}"
 )
@@ -105,7 +64,11 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
     support_status = support.SupportStatus(version=SINCE)
     default_client_name = "compute"
     entity = "servers"
-    ignored = ("admin_user", "reservation_id")
+    ignored = ("admin_user",)
+    item_translations: ClassVar[dict[str, dict[str, str]]] = {
+        "networks": {"uuid": "network"},
+        "block_device_mapping_v2": {"image_id": "image"},
+    }
 
     properties_schema = {
         "name": properties.Schema(
@@ -135,19 +98,23 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
             properties.Schema.LIST,
             "Networks to plug into: each entry gives a network (with an optional fixed_ip) "
             "or a port.",
-            schema=_NETWORK_SCHEMA,
+            schema=NETWORK_SCHEMA,
         ),
         "security_groups": properties.Schema(
             properties.Schema.LIST, "Names of the security groups of the server.", default=[]
         ),
         "user_data": properties.Schema(
-            properties.Schema.STRING, "Data handed to the server at boot.", default=""
+            properties.Schema.STRING,
+            "Data handed to the server at boot; a change replaces the server unless "
+            "user_data_update_policy is IGNORE.",
+            default="",
+            update_allowed=True,
         ),
         "user_data_format": properties.Schema(
             properties.Schema.STRING,
             "How user_data is meant to be read (kept verbatim either way).",
             default="HEAT_CFNTOOLS",
-            constraints=[constraints.AllowedValues(list(_FORMATS))],
+            constraints=[constraints.AllowedValues(list(FORMATS))],
         ),
         "metadata": properties.Schema(
             properties.Schema.MAP,
@@ -158,12 +125,12 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
         "block_device_mapping": properties.Schema(
             properties.Schema.LIST,
             "Volumes to attach to the server.",
-            schema=_BDM_SCHEMA,
+            schema=BDM_SCHEMA,
         ),
         "block_device_mapping_v2": properties.Schema(
             properties.Schema.LIST,
             "Volumes to attach to the server (v2 format; entries without a volume_id are ignored).",
-            schema=_BDM_V2_SCHEMA,
+            schema=BDM_V2_SCHEMA,
         ),
         "config_drive": properties.Schema(
             properties.Schema.BOOLEAN, "Ask for a configuration drive.", default=False
@@ -182,43 +149,56 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
             properties.Schema.STRING,
             "How the server's config agent receives software config metadata.",
             default="POLL_SERVER_CFN",
-            constraints=[constraints.AllowedValues(list(_TRANSPORTS))],
+            constraints=[constraints.AllowedValues(list(TRANSPORTS))],
         ),
         "deployment_swift_data": properties.Schema(
             properties.Schema.MAP, "Swift container and object for POLL_TEMP_URL.", default={}
         ),
-        "flavor_update_policy": properties.Schema(
+        "flavor_update_policy": properties.Schema(  # plugsim: ignore[PS153] - for later changes
             properties.Schema.STRING,
             "How a flavor change is applied.",
             default="RESIZE",
+            update_allowed=True,
             constraints=[constraints.AllowedValues(["RESIZE", "REPLACE"])],
         ),
-        "image_update_policy": properties.Schema(
+        "image_update_policy": properties.Schema(  # plugsim: ignore[PS153] - for later changes
             properties.Schema.STRING,
             "How an image change is applied.",
             default="REBUILD",
+            update_allowed=True,
             constraints=[
                 constraints.AllowedValues(["REBUILD_PRESERVE_EPHEMERAL", "REPLACE", "REBUILD"])
             ],
         ),
-        "user_data_update_policy": properties.Schema(
+        "user_data_update_policy": properties.Schema(  # plugsim: ignore[PS153] - for later changes
             properties.Schema.STRING,
             "How a user_data change is applied.",
             default="REPLACE",
+            update_allowed=True,
             constraints=[constraints.AllowedValues(["REPLACE", "IGNORE"])],
         ),
         "scheduler_hints": properties.Schema(
             properties.Schema.MAP, "Hints for the compute scheduler."
         ),
         "personality": properties.Schema(
-            properties.Schema.MAP, "Files to inject: {path: contents}.", default={}
+            properties.Schema.MAP,
+            "Files to inject: {path: contents}.",
+            default={},
+            support_status=support.SupportStatus(
+                status=support.DEPRECATED,
+                version="12.0.0",
+                message="Nova API 2.57 removed personality; use user_data.",
+            ),
         ),
         "diskConfig": properties.Schema(
             properties.Schema.STRING,
             "How the disk is partitioned.",
             constraints=[constraints.AllowedValues(["AUTO", "MANUAL"])],
         ),
-        "reservation_id": hidden(properties.Schema(properties.Schema.STRING, ""), "nothing"),
+        "reservation_id": properties.Schema(
+            properties.Schema.STRING,
+            "A reservation id for the boot request (accepted; the fake compute keeps none).",
+        ),
         "tags": properties.Schema(properties.Schema.LIST, "Server tags."),
     }
     attributes_schema = {
@@ -247,8 +227,14 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
         entries += [e for e in self.properties["block_device_mapping_v2"] or [] if e["volume_id"]]
         return entries
 
+    def _mapped_image(self) -> str | None:
+        """The image of the first ``block_device_mapping_v2`` entry that names one."""
+        entries = [e for e in self.properties["block_device_mapping_v2"] or [] if e["image"]]
+        entries.sort(key=lambda e: e["boot_index"] if e["boot_index"] is not None else 1 << 30)
+        return entries[0]["image"] if entries else None
+
     def _boot_image(self) -> str:
-        image = self.properties["image"]
+        image = self.properties["image"] or self._mapped_image()
         if image:
             return image
         cinder = self.client("block_storage")
@@ -282,7 +268,7 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
     def validate(self) -> None:
         """Check the properties, and that there is something to boot."""
         super().validate()
-        if not self.properties["image"] and not self._volumes():
+        if not self.properties["image"] and not self._volumes() and not self._mapped_image():
             raise exception.StackValidationFailed(
                 error_message="Neither image nor a bootable volume is specified for the server",
                 path=prop_path(self, "image"),
@@ -367,8 +353,25 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
     def handle_update(
         self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
     ) -> dict[str, Any]:
-        """Rename and set metadata now; queue a resize and/or a rebuild."""
+        """Rename and set metadata now; queue a resize and/or a rebuild.
+
+        As in Heat, the update policies decide: a flavor change with
+        ``flavor_update_policy`` REPLACE, an image change with
+        ``image_update_policy`` REPLACE and a user_data change with
+        ``user_data_update_policy`` REPLACE (the default) replace the server;
+        IGNORE keeps the old user_data. The policy given with the change wins.
+        """
         diff = dict(prop_diff or {})
+
+        def policy(name: str) -> Any:
+            return diff[name] if name in diff else self.properties[name]
+
+        if (
+            ("flavor" in diff and policy("flavor_update_policy") == "REPLACE")
+            or ("image" in diff and policy("image_update_policy") == "REPLACE")
+            or ("user_data" in diff and policy("user_data_update_policy") == "REPLACE")
+        ):
+            raise exception.UpdateReplace(self.name)
         servers = self.client().servers
         if "name" in diff:
             servers.update(self.resource_id, name=diff["name"] or self.physical_resource_name())

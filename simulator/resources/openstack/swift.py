@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from sdk import attributes, properties, support
-from sdk.resource import Resource
-from simulator.resources.openstack._base import SINCE
+from simulator.resources.openstack._base import SINCE, Translated, hidden
 
 __all__ = ["Container"]
 
 
-class Container(Resource):  # plugsim: ignore[PS301] - see the package
+class Container(Translated):  # plugsim: ignore[PS301] - see the package
     """``OS::Swift::Container``: an object storage container.
 
-    The resource id is the container name. With ``purge_on_delete`` the
+    The resource id is the container name. With ``PurgeOnDelete`` the
     objects in it are deleted first; otherwise deleting a non-empty container
-    fails (after the usual conflict retries), as in swift.
+    fails (after the usual conflict retries), as in swift. ``purge_on_delete``,
+    plugsim's first spelling, is hidden and translated to Heat's.
     """
 
     support_status = support.SupportStatus(version=SINCE)
     default_client_name = "object_storage"
+    translations: ClassVar[dict[str, str]] = {"purge_on_delete": "PurgeOnDelete"}
     properties_schema = {
         "name": properties.Schema(
             properties.Schema.STRING, "Container name (default: derived from the stack)."
@@ -34,8 +35,11 @@ class Container(Resource):  # plugsim: ignore[PS301] - see the package
         "X-Container-Meta": properties.Schema(
             properties.Schema.MAP, "Metadata of the container.", default={}
         ),
-        "purge_on_delete": properties.Schema(
+        "PurgeOnDelete": properties.Schema(
             properties.Schema.BOOLEAN, "Delete the objects with the container.", default=False
+        ),
+        "purge_on_delete": hidden(
+            properties.Schema(properties.Schema.BOOLEAN), "PurgeOnDelete", since=SINCE
         ),
     }
     attributes_schema = {
@@ -64,12 +68,12 @@ class Container(Resource):  # plugsim: ignore[PS301] - see the package
         self.resource_id_set(name)
 
     def handle_delete(self) -> None:
-        """Delete the container (and its objects with purge_on_delete)."""
+        """Delete the container (and its objects with PurgeOnDelete)."""
         if self.resource_id is None:
             return
         swift = self.client()
         try:
-            if self.properties["purge_on_delete"]:
+            if self.properties["PurgeOnDelete"]:
                 for obj in swift.get_container(self.resource_id)[1]:
                     swift.delete_object(self.resource_id, obj["name"])
             swift.delete_container(self.resource_id)
