@@ -40,7 +40,13 @@ class PrerequisiteHarness(ResourceHarness):
     def template_for(self, properties: Mapping[str, Any]) -> dict[str, Any]:
         """Return the template: the prerequisites, then the resource under test."""
         tmpl = super().template_for(properties)
-        tmpl["resources"] = {**copy.deepcopy(self.prerequisites), **tmpl["resources"]}
+        prerequisites = copy.deepcopy(self.prerequisites)
+        if self.deletion_policy:
+            # what a retained resource lives in is retained with it: deleting a network, say,
+            # deletes its subnets (neutron does), so the retained one would go too
+            for body in prerequisites.values():
+                body["deletion_policy"] = self.deletion_policy
+        tmpl["resources"] = {**prerequisites, **tmpl["resources"]}
         return tmpl
 
 
@@ -71,6 +77,18 @@ class PrerequisiteConformance(ResourceConformance):
             prerequisites=self.prerequisites,
             **kwargs,
         )
+
+    def test_deletion_policy_retain(self, plugsim_env: PlugsimEnv) -> None:
+        """Retain, prerequisites too: every entity stays after the delete, then goes out of band."""
+        h = self._created(plugsim_env, deletion_policy="Retain")
+        ids = [str(r.resource_id) for r in h.resources.values() if r.resource_id is not None]
+        kept = [item for item in map(h.world.entity, ids) if item is not None]
+        self._delete_all(h)
+        h.world.settle()
+        for item in reversed(kept):  # the resource under test first, then what it lives in
+            assert h.world.entity(item.id) is not None, f"Retain deleted {item.kind} {item.id}"
+            h.world.delete_entity(item)
+        self._clean(h)
 
 
 class TestAutoScalingGroup(ResourceConformance):
