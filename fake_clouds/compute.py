@@ -55,6 +55,7 @@ from fake_clouds.clients.compute import ComputeClient
 from fake_clouds.core.inventory import ServerView
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
+from fake_clouds.flavor_ops import FlavorOperations
 from fake_clouds.image_ops import ImageOperations
 from sdk import exception
 
@@ -91,7 +92,7 @@ def _check_ids(server_id: Any, deployment_id: Any) -> None:
 
 
 @register_service
-class ComputeService(ImageOperations, Service):
+class ComputeService(FlavorOperations, ImageOperations, Service):
     """Flavors, images, keypairs and servers with nova-like status transitions."""
 
     name = "compute"
@@ -144,17 +145,7 @@ class ComputeService(ImageOperations, Service):
             raise exception.Conflict(f"Multiple {label}s are named {ref!r}; use an id")
         raise _bad(f"{label.capitalize()} {ref} could not be found.")
 
-    # --- flavors, images, keypairs --------------------------------------------------
-
-    @operation("flavors.list", kind="flavor")
-    def list_flavors(self) -> list[dict[str, Any]]:
-        """Return every flavor."""
-        return [e.view() for e in self._list("flavor")]
-
-    @operation("flavors.get", kind="flavor", id_arg="flavor_id")
-    def get_flavor(self, flavor_id: str) -> dict[str, Any]:
-        """Return one flavor by id."""
-        return self._get("flavor", flavor_id, label="Flavor").view()
+    # --- images, keypairs (flavors: fake_clouds.flavor_ops) ---------------------------
 
     @operation("images.list", kind="image")
     def list_images(self) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
+from fake_clouds.openstack.compute_flavors import FlavorRoutes
 from fake_clouds.rest.common import iso
 from fake_clouds.rest.openstack import ACTIONS
 from sdk import exception
@@ -52,8 +53,8 @@ def _text(version: tuple[int, int]) -> str:
     return f"{version[0]}.{version[1]}"
 
 
-class ComputeAPI(ServiceAPI):
-    """Nova v2.1 (``/compute/v2.1``)."""
+class ComputeAPI(FlavorRoutes, ServiceAPI):
+    """Nova v2.1 (``/compute/v2.1``); flavors are served by :class:`FlavorRoutes`."""
 
     prefix = "compute"
     catalog_type = "compute"
@@ -218,24 +219,6 @@ class ComputeAPI(ServiceAPI):
         if out.get("fault") is None:
             out.pop("fault", None)
         return out
-
-    def flavor_view(self, flavor: dict[str, Any]) -> dict[str, Any]:
-        """Return a nova flavor body."""
-        return {
-            "id": flavor["id"],
-            "name": flavor["name"],
-            "vcpus": flavor["vcpus"],
-            "ram": flavor["ram"],
-            "disk": flavor["disk"],
-            "swap": flavor.get("swap") or 0,
-            "OS-FLV-EXT-DATA:ephemeral": flavor.get("ephemeral", 0),
-            "OS-FLV-DISABLED:disabled": False,
-            "os-flavor-access:is_public": flavor.get("is_public", True),
-            "rxtx_factor": flavor.get("rxtx_factor", 1.0),
-            "description": flavor.get("description"),
-            "extra_specs": dict(flavor.get("extra_specs", {})),
-            "links": self.link("flavors", flavor["id"]),
-        }
 
     def keypair_view(self, req: ApiRequest, keypair: dict[str, Any]) -> dict[str, Any]:
         """Return a nova keypair body."""
@@ -479,32 +462,6 @@ class ComputeAPI(ServiceAPI):
         return Reply(202)
 
     # --- flavors, keypairs, zones, limits ---------------------------------------------------
-
-    @route("GET", "/v2.1/flavors", op=("compute", "flavors.list", "flavor"))
-    def list_flavors(self, req: ApiRequest) -> Reply:
-        """``GET /flavors``."""
-        flavors = [
-            {"id": f["id"], "name": f["name"], "links": self.link("flavors", f["id"])}
-            for f in self.compute.list_flavors()
-        ]
-        return Reply(200, {"flavors": flavors})
-
-    @route("GET", "/v2.1/flavors/detail", op=("compute", "flavors.list", "flavor"))
-    def list_flavors_detail(self, req: ApiRequest) -> Reply:
-        """``GET /flavors/detail``."""
-        return Reply(200, {"flavors": [self.flavor_view(f) for f in self.compute.list_flavors()]})
-
-    @route("GET", "/v2.1/flavors/<fid>", op=("compute", "flavors.get", "flavor"))
-    def get_flavor(self, req: ApiRequest, fid: str) -> Reply:
-        """``GET /flavors/{id}``."""
-        return Reply(200, {"flavor": self.flavor_view(self.compute.get_flavor(fid))})
-
-    @route("GET", "/v2.1/flavors/<fid>/os-extra_specs", op=("compute", "flavors.get", "flavor"))
-    def flavor_extra_specs(self, req: ApiRequest, fid: str) -> Reply:
-        """``GET /flavors/{id}/os-extra_specs``."""
-        return Reply(
-            200, {"extra_specs": dict(self.compute.get_flavor(fid).get("extra_specs", {}))}
-        )
 
     def image_view(self, image: dict[str, Any]) -> dict[str, Any]:
         """Return nova's (proxied) image body."""
