@@ -173,9 +173,18 @@ class BlockStorageService(Service):
 
     @operation("volumes.attach", kind="volume", id_arg="volume_id")
     def attach_volume(
-        self, volume_id: str, server_id: str, mountpoint: str | None = None
+        self,
+        volume_id: str,
+        server_id: str,
+        mountpoint: str | None = None,
+        delete_on_termination: bool = False,
     ) -> dict[str, Any]:
-        """Attach to a server: ``attaching`` -> ``in-use``; returns the volume."""
+        """Attach to a server: ``attaching`` -> ``in-use``; returns the volume.
+
+        With *delete_on_termination* the volume is deleted with the server.
+        """
+        if not isinstance(delete_on_termination, bool):
+            raise _bad("delete_on_termination must be a boolean")
         vol = self._get("volume", volume_id, label="Volume")
         compute = self.world.service("compute")
         server = compute._get("server", server_id, label="Instance")
@@ -194,11 +203,28 @@ class BlockStorageService(Service):
             "attached_at": self._now(),
         }
         self._set(vol, attachments=[attachment])
-        compute._set(
-            server, **{ATTACHED: [*server.attrs[ATTACHED], {"id": vol.id, "device": device}]}
-        )
+        entry = {"id": vol.id, "device": device, "delete_on_termination": delete_on_termination}
+        compute._set(server, **{ATTACHED: [*server.attrs[ATTACHED], entry]})
         self._start(vol, "attach", "attaching", "in-use")
         return vol.view()
+
+    @operation("volumes.update_attachment", kind="volume", id_arg="volume_id")
+    def update_attachment(
+        self, volume_id: str, server_id: str, delete_on_termination: bool
+    ) -> dict[str, Any]:
+        """Change whether an attached volume is deleted with its server; return the entry."""
+        vol = self._get("volume", volume_id, label="Volume")
+        if not isinstance(delete_on_termination, bool):
+            raise _bad("delete_on_termination must be a boolean")
+        compute = self.world.service("compute")
+        server = compute._get("server", server_id, label="Instance")
+        entries = [dict(e) for e in server.attrs[ATTACHED]]
+        mine = [e for e in entries if e["id"] == vol.id]
+        if not mine:
+            raise exception.NotFound(f"Volume {vol.id} is not attached to server {server_id}.")
+        mine[0]["delete_on_termination"] = delete_on_termination
+        compute._set(server, **{ATTACHED: entries})
+        return dict(mine[0])
 
     @operation("volumes.detach", kind="volume", id_arg="volume_id")
     def detach_volume(self, volume_id: str, server_id: str | None = None) -> dict[str, Any]:
@@ -220,13 +246,50 @@ class BlockStorageService(Service):
                 kept = [v for v in server.attrs[ATTACHED] if v["id"] != vol.id]
                 compute._set(server, **{ATTACHED: kept})
 
+    def _boot_volumes(self, server: Entity, mappings: Any) -> None:
+        """Attach the existing volumes a booting server's block device mappings name (part of
+        ``servers.create``: no latency, no trace); the boot volume is ``/dev/vda``."""
+        if not isinstance(mappings, list) or not all(isinstance(m, dict) for m in mappings):
+            raise _bad("block_device_mapping_v2 must be a list of objects")
+        wanted = [
+            m for m in mappings if m.get("source_type") == "volume" and m.get("uuid") is not None
+        ]
+        volumes = [self._get("volume", m["uuid"], label="Volume") for m in wanted]
+        for vol in volumes:
+            self._require_status(vol, ("available",), "attach")
+        entries = []
+        for number, (mapping, vol) in enumerate(zip(wanted, volumes, strict=True)):
+            device = "/dev/vda" if mapping.get("boot_index") in (0, "0") else None
+            device = device or f"/dev/vd{chr(ord('b') + number)}"
+            delete = bool(mapping.get("delete_on_termination", False))
+            attachment = {
+                "attachment_id": self.world.new_id(),
+                "server_id": server.id,
+                "volume_id": vol.id,
+                "device": device,
+                "attached_at": self._now(),
+            }
+            self._set(vol, attachments=[attachment])
+            vol.status = "in-use"
+            entries.append({"id": vol.id, "device": device, "delete_on_termination": delete})
+        server.attrs[ATTACHED] = [*server.attrs[ATTACHED], *entries]
+
     def _server_gone(self, server_id: str) -> None:
-        """Detach every volume of a server being deleted (no latency, no trace)."""
+        """Detach every volume of a server being deleted (no latency, no trace); a volume
+        attached with ``delete_on_termination`` starts deleting."""
+        server = self.world.service("compute")._store["server"].get(server_id)
+        doomed = {
+            e["id"]
+            for e in (server.attrs.get(ATTACHED, []) if server is not None else [])
+            if e.get("delete_on_termination")
+        }
         for vol in self._live("volume"):
             if any(a["server_id"] == server_id for a in vol.attrs["attachments"]):
                 vol.pending.clear()
                 vol.status = "available"
                 self._set(vol, attachments=[])
+                if vol.id in doomed:
+                    self._start(vol, "delete", "deleting", None)
 
     # --- snapshots --------------------------------------------------------------------
 

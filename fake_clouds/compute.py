@@ -247,6 +247,9 @@ class ComputeService(FlavorOperations, ImageOperations, Service):
         if nets and "network" in self.world.service_names():
             network = self.world.service("network")
             server.attrs["addresses"] = network._plug_server(server.id, nets)  # type: ignore[attr-defined]
+        bdms = options.get("block_device_mapping_v2")
+        if bdms and "block_storage" in self.world.service_names():
+            self.world.service("block_storage")._boot_volumes(server, bdms)  # type: ignore[attr-defined]
         self._start(server, "build", "BUILD", "ACTIVE", final_attrs={TASK: None})
         self._agent_boot(server, options.get("user_data"), metadata)
         return server.view()

@@ -17,6 +17,7 @@ from typing import Any
 
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
 from fake_clouds.openstack.compute_flavors import FlavorRoutes
+from fake_clouds.openstack.compute_volumes import VolumeAttachmentRoutes
 from fake_clouds.rest.common import iso
 from fake_clouds.rest.openstack import ACTIONS
 from sdk import exception
@@ -53,8 +54,8 @@ def _text(version: tuple[int, int]) -> str:
     return f"{version[0]}.{version[1]}"
 
 
-class ComputeAPI(FlavorRoutes, ServiceAPI):
-    """Nova v2.1 (``/compute/v2.1``); flavors are served by :class:`FlavorRoutes`."""
+class ComputeAPI(FlavorRoutes, VolumeAttachmentRoutes, ServiceAPI):
+    """Nova v2.1 (``/compute/v2.1``); flavors and volume attachments come from the mixins."""
 
     prefix = "compute"
     catalog_type = "compute"
@@ -273,7 +274,14 @@ class ComputeAPI(FlavorRoutes, ServiceAPI):
         if not isinstance(image, str) or not image:
             raise bad("Invalid input for field/attribute imageRef: an image is required.")
         options: dict[str, Any] = {}
-        for key in ("key_name", "metadata", "user_data", "availability_zone", "description"):
+        for key in (
+            "key_name",
+            "metadata",
+            "user_data",
+            "availability_zone",
+            "description",
+            "block_device_mapping_v2",
+        ):
             if spec.get(key) is not None:
                 options[key] = spec[key]
         if "metadata" in options and not isinstance(options["metadata"], dict):
