@@ -1,6 +1,6 @@
 """Network v2.0 on the wire (neutron): networks, subnets, ports, routers with
-interfaces and gateways, floating IPs, security groups and rules, quotas and
-the extension list.
+interfaces and gateways, floating IPs, security groups and rules, subnet pools
+and address scopes, quotas and the extension list.
 
 Lists filter on any attribute given as a query parameter (repeat it for
 "any of"), keep only the ``fields`` asked for, and page with ``limit`` and
@@ -28,11 +28,14 @@ COLLECTIONS = {
     "floatingips": "floatingip",
     "security-groups": "security_group",
     "security-group-rules": "security_group_rule",
+    "subnetpools": "subnetpool",
+    "address-scopes": "address_scope",
 }
 _TYPES = {400: "HTTPBadRequest", 401: "HTTPUnauthorized", 404: "HTTPNotFound"}
 _TYPES.update({405: "HTTPMethodNotAllowed", 409: "HTTPConflict", 413: "OverQuota"})
 #: extensions a client may probe: (alias, name)
 EXTENSIONS = (
+    ("address-scope", "Address scope"),
     ("agent", "agent"),
     ("allowed-address-pairs", "Allowed Address Pairs"),
     ("binding", "Port Binding"),
@@ -149,7 +152,13 @@ class NetworkAPI(ServiceAPI):
             out.setdefault("router:external", False)
         if kind == "router":
             out.pop("interfaces", None)
-        if kind in ("security_group", "security_group_rule", "subnet"):
+        if kind in (
+            "security_group",
+            "security_group_rule",
+            "subnet",
+            "subnetpool",
+            "address_scope",
+        ):
             out.pop("status", None)
         if kind in ("floatingip", "security_group_rule"):
             out.pop("name", None)
