@@ -2,8 +2,9 @@
 role assignments, application credentials and tokens in virtual time.
 
 Operations are ``<plural>.create|get|list|update|delete`` for ``domains``,
-``projects``, ``users``, ``groups``, ``roles``, ``regions`` and
-``application_credentials``, plus ``tokens.issue|validate|revoke``,
+``projects``, ``users``, ``groups``, ``roles``, ``regions``, ``services``,
+``endpoints`` (registered ones: the fake's own services are the wire's
+catalog) and ``application_credentials``, plus ``tokens.issue|validate|revoke``,
 ``role_assignments.grant|revoke|list`` and ``groups.add_user|remove_user``.
 
 A new service bootstraps keystone's usual start: the ``default`` domain, the
@@ -78,6 +79,12 @@ SCHEMAS: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
         },
         ("name", "user_id"),
     ),
+    "service": ("services", {"type": None, "description": "", "enabled": True}, ("type",)),
+    "endpoint": (
+        "endpoints",
+        {"service_id": None, "interface": None, "url": None, "region_id": None, "enabled": True},
+        ("service_id", "interface", "url"),
+    ),
     "role_assignment": (
         "role_assignments",
         {"role_id": None, "user_id": None, "group_id": None, "project_id": None, "domain_id": None},
@@ -92,8 +99,11 @@ _LABELS = {
     "role": "Role",
     "region": "Region",
     "application_credential": "Application Credential",
+    "service": "Service",
+    "endpoint": "Endpoint",
     "role_assignment": "Role assignment",
 }
+_INTERFACES = ("public", "internal", "admin")
 
 
 def fixed_id(kind: str, name: str) -> str:
@@ -127,6 +137,12 @@ def _make(kind: str) -> dict[str, Callable[..., Any]]:
                 raise _error(exception.BadRequest, f"'{key}' is a required property")
         full = copy.deepcopy(defaults)
         full.update(copy.deepcopy(attrs))
+        if kind == "endpoint" and full["interface"] not in _INTERFACES:
+            raise _error(
+                exception.BadRequest,
+                f"Invalid input for field 'interface': {full['interface']!r} is not one of "
+                f"{', '.join(_INTERFACES)}",
+            )
         name = str(full.pop("name", "") or "")
         self._check_unique(kind, name, full)
         ent = self._create(kind, name, "ACTIVE", full, entity_id=full.pop("id", None))
@@ -236,7 +252,7 @@ class IdentityService(Service):
             raise _error(exception.NotFound, msg) from None
 
     def _check_unique(self, kind: str, name: str, attrs: dict[str, Any]) -> None:
-        if kind in ("role_assignment", "region") or not name:
+        if kind in ("role_assignment", "region", "service", "endpoint") or not name:
             return
         scope = "domain_id" if kind in ("project", "user", "group") else None
         for ent in self._live(kind):
@@ -256,6 +272,10 @@ class IdentityService(Service):
             for ra in self._live("role_assignment"):
                 if ra.attrs.get(key[kind]) == ident:
                     self._start(ra, "delete", None, None)
+        if kind == "service":
+            for endpoint in self._live("endpoint"):
+                if endpoint.attrs["service_id"] == ident:
+                    self._start(endpoint, "delete", None, None)
         if kind == "user":
             for group in self._live("group"):
                 if ident in group.attrs["members"]:

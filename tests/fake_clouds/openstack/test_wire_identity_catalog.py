@@ -1,0 +1,58 @@
+"""Keystone services and endpoints on the wire: registered ones join the fake's own catalog."""
+
+from __future__ import annotations
+
+import pytest
+
+openstack = pytest.importorskip("openstack")
+
+
+def test_the_fakes_own_services_are_listed_and_cannot_be_changed(openstack_connection):
+    identity = openstack_connection.identity
+    types = {s.type for s in identity.services()}
+    assert {"identity", "compute", "network", "block-storage", "image", "object-store"} <= types
+    nova = identity.find_service("nova", ignore_missing=False)
+    assert identity.get_service(nova.id).type == "compute"
+    with pytest.raises(openstack.exceptions.ForbiddenException, match="cannot be changed"):
+        identity.delete_service(nova.id)
+
+
+def test_a_registered_service_and_endpoint_join_the_catalog(openstack_connection, fake_cloud):
+    identity = openstack_connection.identity
+    service = identity.create_service(name="dns", type="dns", description="d", enabled=True)
+    assert identity.find_service("dns", ignore_missing=False).id == service.id
+    endpoint = identity.create_endpoint(
+        service_id=service.id,
+        interface="public",
+        url="http://dns.example/v2",
+        region_id="RegionOne",
+    )
+    assert identity.get_endpoint(endpoint.id).url == "http://dns.example/v2"
+    assert [e.id for e in identity.endpoints(service_id=service.id)] == [endpoint.id]
+    # a token issued now carries the registered endpoint in its catalog
+    fresh = openstack.connection.Connection(
+        auth_url=openstack_connection.plugsim_wire.auth_url,
+        username="admin",
+        password="plugsim",
+        project_name="admin",
+        user_domain_id="default",
+        project_domain_id="default",
+    )
+    catalog = fresh.session.auth.get_access(fresh.session).service_catalog
+    assert catalog.url_for(service_type="dns", interface="public") == "http://dns.example/v2"
+    # the entities are the identity service's
+    assert fake_cloud.service("identity").get_service(service.id)["type"] == "dns"
+    updated = identity.update_service(service.id, description="new", enabled=False)
+    assert (updated.description, updated.is_enabled) == ("new", False)
+    identity.delete_service(service.id)
+    with pytest.raises(openstack.exceptions.NotFoundException):
+        identity.get_endpoint(endpoint.id)
+
+
+def test_bad_endpoints_are_keystone_400s(openstack_connection):
+    identity = openstack_connection.identity
+    with pytest.raises(openstack.exceptions.BadRequestException, match="Could not find service"):
+        identity.create_endpoint(service_id="nope", interface="public", url="http://x")
+    service = identity.create_service(name="s", type="t")
+    with pytest.raises(openstack.exceptions.BadRequestException, match="interface"):
+        identity.create_endpoint(service_id=service.id, interface="sideways", url="http://x")
