@@ -16,6 +16,7 @@ from typing import Any
 from fake_clouds.identity import SCHEMAS, digest, fixed_id
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
 from fake_clouds.openstack.identity_grants import GrantRoutes
+from fake_clouds.openstack.identity_limits import LimitRoutes
 from fake_clouds.rest.common import iso
 from sdk import exception
 
@@ -31,6 +32,8 @@ _COLLECTIONS = {
     "regions": "region",
     "services": "service",
     "endpoints": "endpoint",
+    "registered_limits": "registered_limit",
+    "limits": "limit",
 }
 _V3 = {
     "id": "v3.14",
@@ -53,7 +56,7 @@ def _op(kind: str, verb: str) -> tuple[str, str, str]:
     return ("identity", f"{SCHEMAS[kind][0]}.{verb}", kind)
 
 
-class IdentityAPI(GrantRoutes, ServiceAPI):
+class IdentityAPI(GrantRoutes, LimitRoutes, ServiceAPI):
     """Keystone v3 (``/identity/v3``)."""
 
     prefix = "identity"

@@ -56,3 +56,38 @@ def test_bad_endpoints_are_keystone_400s(openstack_connection):
     service = identity.create_service(name="s", type="t")
     with pytest.raises(openstack.exceptions.BadRequestException, match="interface"):
         identity.create_endpoint(service_id=service.id, interface="sideways", url="http://x")
+
+
+def test_unified_limits_registered_then_per_project(openstack_connection, fake_cloud):
+    identity = openstack_connection.identity
+    service = identity.create_service(name="vol", type="volumev9")
+    registered = identity.create_registered_limit(
+        resource_name="volumes", service_id=service.id, default_limit=10
+    )
+    assert (registered.default_limit, registered.description) == (10, None)
+    with pytest.raises(openstack.exceptions.ConflictException, match="Duplicate"):
+        identity.create_registered_limit(
+            resource_name="volumes", service_id=service.id, default_limit=5
+        )
+    updated = identity.update_registered_limit(registered, description="default volumes")
+    assert identity.get_registered_limit(updated.id).description == "default volumes"
+    project = identity.create_project(name="limited", domain_id="default")
+    limit = identity.create_limit(
+        resource_name="volumes", service_id=service.id, project_id=project.id, resource_limit=3
+    )
+    assert identity.get_limit(limit.id).resource_limit == 3
+    assert [lim.id for lim in identity.limits()] == [limit.id]
+    stored = fake_cloud.service("identity").get_limit(limit.id)
+    assert (stored["project_id"], stored["resource_limit"]) == (project.id, 3)
+    with pytest.raises(openstack.exceptions.BadRequestException, match="no registered limit"):
+        identity.create_limit(
+            resource_name="gigabytes",
+            service_id=service.id,
+            project_id=project.id,
+            resource_limit=1,
+        )
+    with pytest.raises(openstack.exceptions.BadRequestException, match="integer"):
+        identity.update_limit(limit, resource_limit="lots")
+    identity.delete_limit(limit)
+    identity.delete_registered_limit(registered)
+    assert list(identity.registered_limits()) == []
