@@ -54,6 +54,30 @@ class BlockStorageService(Service):
     }
     client_class = BlockStorageClient
 
+    def __init__(self, world: Any) -> None:
+        super().__init__(world)
+        #: project id -> its default volume type's id (cinder's ``default-types``)
+        self.default_types: dict[str, str] = {}
+
+    def to_state(self) -> dict[str, Any]:
+        """Return the service's state, the per-project default types included."""
+        return {**super().to_state(), "default_types": dict(sorted(self.default_types.items()))}
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        """Replace the service's state (and the default types) with *state*."""
+        super().load_state(state)
+        self.default_types = dict(state.get("default_types") or {})
+
+    @operation("volumes.set_default_type", kind="volume")
+    def set_default_type(self, project_id: str, type_id: str | None) -> None:
+        """Make *type_id* the default volume type of *project_id* (None: back to cinder's)."""
+        if not isinstance(project_id, str) or not project_id:
+            raise _bad("A project id is required")
+        if type_id is None:
+            self.default_types.pop(project_id, None)
+        else:
+            self.default_types[project_id] = str(type_id)
+
     def _gigabytes(self) -> int:
         return sum(v.attrs["size"] for v in self._live("volume") if not v.preseeded)
 
