@@ -14,12 +14,14 @@ Quotas (defaults): ``volumes`` 10, ``gigabytes`` 1000, ``snapshots`` 10,
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from fake_clouds.clients.block_storage import BlockStorageClient
 from fake_clouds.core.entities import Entity
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
+from fake_clouds.volume_hosts import VolumeHostOperations
 from sdk import exception
 
 ATTACHED = "os-extended-volumes:volumes_attached"
@@ -40,7 +42,7 @@ def _size(value: Any, what: str = "size") -> int:
 
 
 @register_service
-class BlockStorageService(Service):
+class BlockStorageService(VolumeHostOperations, Service):
     """Volumes, snapshots and backups with cinder-like statuses."""
 
     name = "block_storage"
@@ -58,15 +60,22 @@ class BlockStorageService(Service):
         super().__init__(world)
         #: project id -> its default volume type's id (cinder's ``default-types``)
         self.default_types: dict[str, str] = {}
+        self._init_daemons()
 
     def to_state(self) -> dict[str, Any]:
-        """Return the service's state, the per-project default types included."""
-        return {**super().to_state(), "default_types": dict(sorted(self.default_types.items()))}
+        """Return the service's state, default types and daemons included."""
+        return {
+            **super().to_state(),
+            "default_types": dict(sorted(self.default_types.items())),
+            "daemons": copy.deepcopy(self.daemons),
+        }
 
     def load_state(self, state: dict[str, Any]) -> None:
-        """Replace the service's state (and the default types) with *state*."""
+        """Replace the service's state (default types and daemons too) with *state*."""
         super().load_state(state)
         self.default_types = dict(state.get("default_types") or {})
+        self._init_daemons()
+        self.daemons.update(copy.deepcopy(state.get("daemons") or {}))
 
     @operation("volumes.set_default_type", kind="volume")
     def set_default_type(self, project_id: str, type_id: str | None) -> None:
@@ -128,7 +137,8 @@ class BlockStorageService(Service):
             "multiattach": False,
         }
         vol = self._create("volume", name or "", "creating", attrs)
-        self._start(vol, "create", "creating", "available")
+        final = "available" if self.daemon_enabled("cinder-volume") else "error"
+        self._start(vol, "create", "creating", final)
         return vol.view()
 
     @operation("volumes.get", kind="volume", id_arg="volume_id")
@@ -385,7 +395,8 @@ class BlockStorageService(Service):
             "is_incremental": bool(incremental),
         }
         backup = self._create("backup", name or "", "creating", attrs)
-        self._start(backup, "create", "creating", "available")
+        final = "available" if self.daemon_enabled("cinder-backup") else "error"
+        self._start(backup, "create", "creating", final)
         return backup.view()
 
     @operation("backups.get", kind="backup", id_arg="backup_id")

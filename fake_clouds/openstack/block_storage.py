@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
+from fake_clouds.openstack.block_storage_admin import BlockStorageAdminRoutes
 from fake_clouds.openstack.volume_types import DEFAULT_TYPE_ID, VolumeTypeRoutes
 from fake_clouds.rest.common import iso
 from sdk import exception
@@ -50,7 +51,7 @@ def _stamp(t: float) -> str:
     return iso(t, zulu=False) + ".000000"
 
 
-class BlockStorageAPI(VolumeTypeRoutes, ServiceAPI):
+class BlockStorageAPI(VolumeTypeRoutes, BlockStorageAdminRoutes, ServiceAPI):
     """Cinder v3 (``/volume/v3/{project_id}``)."""
 
     prefix = "volume"
@@ -400,5 +401,9 @@ class BlockStorageAPI(VolumeTypeRoutes, ServiceAPI):
             "totalSnapshotsUsed": self.storage._count("snapshot"),
             "maxTotalBackups": quotas.get("backups", -1),
             "totalBackupsUsed": self.storage._count("backup"),
+            "maxTotalBackupGigabytes": quotas.get("backup_gigabytes", -1),
+            "totalBackupGigabytesUsed": sum(
+                b["size"] for b in self.storage.list_backups() if b.get("size") is not None
+            ),
         }
         return Reply(200, {"limits": {"absolute": absolute, "rate": []}})
