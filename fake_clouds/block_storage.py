@@ -21,6 +21,7 @@ from fake_clouds.clients.block_storage import BlockStorageClient
 from fake_clouds.core.entities import Entity
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
+from fake_clouds.project_quotas import ProjectQuotas
 from fake_clouds.volume_hosts import VolumeHostOperations
 from sdk import exception
 
@@ -42,7 +43,7 @@ def _size(value: Any, what: str = "size") -> int:
 
 
 @register_service
-class BlockStorageService(VolumeHostOperations, Service):
+class BlockStorageService(VolumeHostOperations, ProjectQuotas, Service):
     """Volumes, snapshots and backups with cinder-like statuses."""
 
     name = "block_storage"

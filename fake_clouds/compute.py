@@ -57,6 +57,7 @@ from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
 from fake_clouds.flavor_ops import FlavorOperations
 from fake_clouds.image_ops import ImageOperations
+from fake_clouds.project_quotas import ProjectQuotas
 from sdk import exception
 
 TASK = "OS-EXT-STS:task_state"
@@ -92,7 +93,7 @@ def _check_ids(server_id: Any, deployment_id: Any) -> None:
 
 
 @register_service
-class ComputeService(FlavorOperations, ImageOperations, Service):
+class ComputeService(FlavorOperations, ImageOperations, ProjectQuotas, Service):
     """Flavors, images, keypairs and servers with nova-like status transitions."""
 
     name = "compute"

@@ -1,5 +1,6 @@
 """Cinder's operator routes on the wire: ``os-services``, backend capabilities,
-the volume summary, the extension list and the resource filters.
+the volume summary, per-project quota sets, the extension list and the
+resource filters.
 
 The services are the block storage service's daemons
 (:mod:`fake_clouds.volume_hosts`): disabling ``cinder-volume`` makes new
@@ -131,6 +132,52 @@ class BlockStorageAdminRoutes:
             "metadata": metadata,
         }
         return Reply(200, {"volume-summary": summary})
+
+    # --- quota sets ------------------------------------------------------------------------
+
+    def _quota_body(self, project: str, quotas: dict[str, int], usage: bool) -> dict[str, Any]:
+        body: dict[str, Any] = {"id": project, **quotas}
+        if usage:
+            storage = self.storage
+            used = {
+                "volumes": storage._count("volume"),
+                "gigabytes": storage._gigabytes(),
+                "snapshots": storage._count("snapshot"),
+                "backups": storage._count("backup"),
+            }
+            body = {
+                k: v if k == "id" else {"limit": v, "in_use": used.get(k, 0), "reserved": 0}
+                for k, v in body.items()
+            }
+        return body
+
+    @route("GET", f"{_P}/os-quota-sets/<target>", op=("block_storage", "quotas.get", None))
+    def quota_set(self, req: ApiRequest, project: str, target: str) -> Reply:
+        """``GET /os-quota-sets/{project}[?usage=true]``."""
+        usage = req.args.get("usage", "").lower() in ("true", "1", "yes")
+        quotas = self.storage.project_quota(target)
+        return Reply(200, {"quota_set": self._quota_body(target, quotas, usage)})
+
+    @route("GET", f"{_P}/os-quota-sets/<target>/defaults")
+    def quota_set_defaults(self, req: ApiRequest, project: str, target: str) -> Reply:
+        """``GET /os-quota-sets/{project}/defaults``: the service-wide quotas."""
+        quotas = dict(sorted(self.storage.quotas.items()))
+        return Reply(200, {"quota_set": self._quota_body(target, quotas, False)})
+
+    @route("PUT", f"{_P}/os-quota-sets/<target>", op=("block_storage", "quotas.update", None))
+    def update_quota_set(self, req: ApiRequest, project: str, target: str) -> Reply:
+        """``PUT /os-quota-sets/{project}`` with ``{"quota_set": {name: limit}}``."""
+        spec = dict(req.member("quota_set"))
+        spec.pop("tenant_id", None)
+        body = self._quota_body(target, self.storage.set_project_quota(target, spec), False)
+        body.pop("id")
+        return Reply(200, {"quota_set": body})
+
+    @route("DELETE", f"{_P}/os-quota-sets/<target>", op=("block_storage", "quotas.delete", None))
+    def revert_quota_set(self, req: ApiRequest, project: str, target: str) -> Reply:
+        """``DELETE /os-quota-sets/{project}``."""
+        self.storage.revert_project_quota(target)
+        return Reply(200)
 
     @route("GET", f"{_P}/extensions")
     def extensions(self, req: ApiRequest, project: str) -> Reply:

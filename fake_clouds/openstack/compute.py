@@ -17,6 +17,7 @@ from typing import Any
 
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
 from fake_clouds.openstack.compute_flavors import FlavorRoutes
+from fake_clouds.openstack.compute_quotas import QuotaRoutes
 from fake_clouds.openstack.compute_volumes import VolumeAttachmentRoutes
 from fake_clouds.rest.common import iso
 from fake_clouds.rest.openstack import ACTIONS
@@ -54,7 +55,7 @@ def _text(version: tuple[int, int]) -> str:
     return f"{version[0]}.{version[1]}"
 
 
-class ComputeAPI(FlavorRoutes, VolumeAttachmentRoutes, ServiceAPI):
+class ComputeAPI(FlavorRoutes, VolumeAttachmentRoutes, QuotaRoutes, ServiceAPI):
     """Nova v2.1 (``/compute/v2.1``); flavors and volume attachments come from the mixins."""
 
     prefix = "compute"
@@ -381,35 +382,6 @@ class ComputeAPI(FlavorRoutes, VolumeAttachmentRoutes, ServiceAPI):
         self.compute._set(ent, metadata=metadata)
         return Reply(204)
 
-    @route("GET", "/v2.1/os-quota-sets/<project>")
-    @route("GET", "/v2.1/os-quota-sets/<project>/detail")
-    def quota_set(self, req: ApiRequest, project: str) -> Reply:
-        """``GET /os-quota-sets/{project}``: the compute quotas (one set for every project)."""
-        quotas = self.compute.quotas
-        body = {
-            "id": project,
-            "instances": quotas["instances"],
-            "cores": quotas["cores"],
-            "ram": quotas["ram"],
-            "key_pairs": quotas["key_pairs"],
-            "metadata_items": 128,
-            "server_groups": 10,
-            "server_group_members": 10,
-        }
-        if req.raw.path.endswith("/detail"):
-            servers = self.compute._live_servers()
-            used = {
-                "instances": len(servers),
-                "cores": sum(self.compute._flavor_of(s)["vcpus"] for s in servers),
-                "ram": sum(self.compute._flavor_of(s)["ram"] for s in servers),
-                "key_pairs": self.compute._count("keypair"),
-            }
-            body = {
-                k: v if k == "id" else {"limit": v, "in_use": used.get(k, 0), "reserved": 0}
-                for k, v in body.items()
-            }
-        return Reply(200, {"quota_set": body})
-
     @route("GET", "/v2.1/servers/<sid>/os-security-groups", op=_SERVER)
     def server_security_groups(self, req: ApiRequest, sid: str) -> Reply:
         """The server's security groups by name."""
@@ -547,39 +519,3 @@ class ComputeAPI(FlavorRoutes, VolumeAttachmentRoutes, ServiceAPI):
         self.compute.delete_keypair(name)
         status = 204 if (req.version or MIN_VERSION) >= (2, 2) else 202
         return Reply(status)
-
-    @route("GET", "/v2.1/os-availability-zone")
-    @route("GET", "/v2.1/os-availability-zone/detail")
-    def availability_zones(self, req: ApiRequest) -> Reply:
-        """The one zone, ``nova``."""
-        zone = {"zoneName": "nova", "zoneState": {"available": True}, "hosts": None}
-        return Reply(200, {"availabilityZoneInfo": [zone]})
-
-    def _network_quota(self, kind: str) -> int:
-        if "network" not in self.cloud.service_names():
-            return -1
-        return int(self.cloud.service("network").quotas.get(kind, -1))
-
-    @route("GET", "/v2.1/limits")
-    def limits(self, req: ApiRequest) -> Reply:
-        """``GET /limits``: the compute quotas and what is used."""
-        compute = self.compute
-        servers = compute._live_servers()
-        quotas = compute.quotas
-        absolute = {
-            "maxTotalInstances": quotas["instances"],
-            "totalInstancesUsed": len(servers),
-            "maxTotalCores": quotas["cores"],
-            "totalCoresUsed": sum(compute._flavor_of(s)["vcpus"] for s in servers),
-            "maxTotalRAMSize": quotas["ram"],
-            "totalRAMUsed": sum(compute._flavor_of(s)["ram"] for s in servers),
-            "maxTotalKeypairs": quotas["key_pairs"],
-            "maxServerMeta": 128,
-            "maxSecurityGroups": self._network_quota("security_group"),
-            "maxSecurityGroupRules": self._network_quota("security_group_rule"),
-            "maxTotalFloatingIps": self._network_quota("floatingip"),
-            "maxServerGroups": 10,
-            "maxServerGroupMembers": 10,
-            "totalServerGroupsUsed": 0,
-        }
-        return Reply(200, {"limits": {"absolute": absolute, "rate": []}})

@@ -377,18 +377,43 @@ class NetworkAPI(ServiceAPI):
 
     # --- quotas -------------------------------------------------------------------------
 
-    @route("GET", "/v2.0/quotas/<project>")
-    @route("GET", "/v2.0/quotas/<project>/detail")
+    @route("GET", "/v2.0/quotas", op=("network", "quotas.get", None))
+    def list_quotas(self, req: ApiRequest) -> Reply:
+        """``GET /v2.0/quotas``: the projects with quotas of their own."""
+        items = [
+            {**self.network.project_quota(p), "project_id": p, "tenant_id": p}
+            for p in sorted(self.network.project_quotas)
+        ]
+        return Reply(200, {"quotas": items})
+
+    @route("GET", "/v2.0/quotas/<project>", op=("network", "quotas.get", None))
+    @route("GET", "/v2.0/quotas/<project>/detail", op=("network", "quotas.get", None))
     def quotas(self, req: ApiRequest, project: str) -> Reply:
-        """The network quotas (one set for every project)."""
-        quotas = self.network.quotas
-        quota: dict[str, Any] = dict(sorted(quotas.items()))
+        """The project's network quotas (``/detail``: with what is used)."""
+        quota: dict[str, Any] = self.network.project_quota(project)
         if req.raw.path.endswith("/detail"):
             quota = {
                 k: {"limit": v, "used": self.network._count(k), "reserved": 0}
-                for k, v in sorted(quotas.items())
+                for k, v in quota.items()
             }
         return Reply(200, {"quota": quota})
+
+    @route("GET", "/v2.0/quotas/<project>/default")
+    def quota_defaults(self, req: ApiRequest, project: str) -> Reply:
+        """``GET /v2.0/quotas/{project}/default``: the service-wide quotas."""
+        return Reply(200, {"quota": dict(sorted(self.network.quotas.items()))})
+
+    @route("PUT", "/v2.0/quotas/<project>", op=("network", "quotas.update", None))
+    def update_quotas(self, req: ApiRequest, project: str) -> Reply:
+        """``PUT /v2.0/quotas/{project}`` with ``{"quota": {name: limit}}``."""
+        spec = dict(req.member("quota"))
+        return Reply(200, {"quota": self.network.set_project_quota(project, spec)})
+
+    @route("DELETE", "/v2.0/quotas/<project>", op=("network", "quotas.delete", None))
+    def delete_quotas(self, req: ApiRequest, project: str) -> Reply:
+        """``DELETE /v2.0/quotas/{project}``: back to the defaults."""
+        self.network.revert_project_quota(project)
+        return Reply(204)
 
 
 def _matches(value: Any, wanted: list[str]) -> bool:
