@@ -486,6 +486,50 @@ class ComputeAPI(FlavorRoutes, VolumeAttachmentRoutes, QuotaRoutes, ServiceAPI):
         self.compute.delete_image(iid)
         return Reply(204)
 
+    @route("GET", "/v2.1/images/<iid>/metadata", op=("compute", "images.get", "image"))
+    def image_metadata(self, req: ApiRequest, iid: str) -> Reply:
+        """``GET /images/{id}/metadata``: the image's properties."""
+        return Reply(200, {"metadata": dict(self.compute.get_image(iid).get("metadata") or {})})
+
+    @route("POST", "/v2.1/images/<iid>/metadata", op=("compute", "images.update", "image"))
+    @route("PUT", "/v2.1/images/<iid>/metadata", op=("compute", "images.update", "image"))
+    def set_image_metadata(self, req: ApiRequest, iid: str) -> Reply:
+        """Merge (``POST``) or replace (``PUT``) the image's properties."""
+        metadata = req.json().get("metadata")
+        if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
+            raise bad("Invalid input for field/attribute metadata: expected an object of strings")
+        changes: dict[str, Any] = dict(metadata)
+        if req.method == "PUT":
+            current = self.compute.get_image(iid).get("metadata") or {}
+            changes = {**dict.fromkeys(current), **changes}
+        image = self.compute.update_image(iid, changes)
+        return Reply(200, {"metadata": dict(image.get("metadata") or {})})
+
+    @route("GET", "/v2.1/images/<iid>/metadata/<key>", op=("compute", "images.get", "image"))
+    def image_metadata_item(self, req: ApiRequest, iid: str, key: str) -> Reply:
+        """``GET /images/{id}/metadata/{key}``."""
+        metadata = self.compute.get_image(iid).get("metadata") or {}
+        if key not in metadata:
+            raise ApiError(404, f"Metadata item was not found: {key}")
+        return Reply(200, {"meta": {key: metadata[key]}})
+
+    @route("PUT", "/v2.1/images/<iid>/metadata/<key>", op=("compute", "images.update", "image"))
+    def set_image_metadata_item(self, req: ApiRequest, iid: str, key: str) -> Reply:
+        """``PUT /images/{id}/metadata/{key}`` with ``{"meta": {key: value}}``."""
+        meta = req.json().get("meta")
+        if not isinstance(meta, dict) or list(meta) != [key] or not isinstance(meta[key], str):
+            raise bad("Request body and URI mismatch: meta must hold exactly the key of the URI")
+        self.compute.update_image(iid, meta)
+        return Reply(200, {"meta": meta})
+
+    @route("DELETE", "/v2.1/images/<iid>/metadata/<key>", op=("compute", "images.update", "image"))
+    def delete_image_metadata_item(self, req: ApiRequest, iid: str, key: str) -> Reply:
+        """``DELETE /images/{id}/metadata/{key}``."""
+        if key not in (self.compute.get_image(iid).get("metadata") or {}):
+            raise ApiError(404, f"Metadata item was not found: {key}")
+        self.compute.update_image(iid, {key: None})
+        return Reply(204)
+
     @route("GET", "/v2.1/os-keypairs", op=("compute", "keypairs.list", "keypair"))
     def list_keypairs(self, req: ApiRequest) -> Reply:
         """``GET /os-keypairs``."""

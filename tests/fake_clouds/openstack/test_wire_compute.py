@@ -167,3 +167,18 @@ def test_server_metadata_items_and_quota_set(openstack_connection, fake_cloud):
     quota = conn.compute.get_quota_set(conn.current_project_id, usage=True)
     assert quota.instances == 10
     assert quota.usage["instances"] == 2
+
+
+def test_nova_image_metadata_is_the_images_properties(openstack_connection, fake_cloud):
+    compute = openstack_connection.compute
+    image = compute.find_image("cirros", ignore_missing=False)
+    compute.set_image_metadata(image, k0="", k1="v1")
+    compute.set_image_metadata(image, k1="v1.1")
+    assert compute.fetch_image_metadata(image).metadata == {"k0": "", "k1": "v1.1"}
+    # glance shows the same properties: one image entity
+    assert openstack_connection.image.get_image(image.id).properties["k1"] == "v1.1"
+    compute.delete_image_metadata(image, ["k0", "k1"])
+    assert compute.fetch_image_metadata(image).metadata == {}
+    gone = compute.delete(f"/images/{image.id}/metadata/k1")
+    assert gone.status_code == 404
+    assert "k1" in gone.json()["itemNotFound"]["message"]
