@@ -32,6 +32,7 @@ from fake_clouds.core.entities import Entity
 from fake_clouds.core.network_schema import PLURALS, SCHEMAS, crud_operations
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
+from fake_clouds.network_agents import NetworkAgentOperations
 from fake_clouds.network_pools import SubnetPoolHooks
 from fake_clouds.project_quotas import ProjectQuotas
 from sdk import exception
@@ -45,7 +46,7 @@ def neutron_error(
 
 
 @register_service
-class NetworkService(SubnetPoolHooks, ProjectQuotas, Service):
+class NetworkService(SubnetPoolHooks, NetworkAgentOperations, ProjectQuotas, Service):
     """Neutron-like networking; generic CRUD comes from :mod:`fake_clouds.core.network_schema`."""
 
     name = "network"

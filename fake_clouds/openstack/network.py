@@ -16,6 +16,7 @@ from typing import Any
 
 from fake_clouds.core.network_schema import PLURALS, SCHEMAS
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
+from fake_clouds.openstack.network_agents import NetworkAgentRoutes
 from fake_clouds.rest.common import iso
 from sdk import exception
 
@@ -56,7 +57,7 @@ EXTENSIONS = (
 )
 
 
-class NetworkAPI(ServiceAPI):
+class NetworkAPI(NetworkAgentRoutes, ServiceAPI):
     """Neutron v2.0 (``/network/v2.0``)."""
 
     prefix = "network"
