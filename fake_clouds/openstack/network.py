@@ -39,9 +39,11 @@ EXTENSIONS = (
     ("address-scope", "Address scope"),
     ("agent", "agent"),
     ("allowed-address-pairs", "Allowed Address Pairs"),
+    ("availability_zone", "Availability Zone"),
     ("binding", "Port Binding"),
     ("external-net", "Neutron external network"),
     ("extra_dhcp_opt", "Neutron Extra DHCP options"),
+    ("fip-port-details", "Floating IP Port Details Extension"),
     ("extraroute", "Neutron Extra Route"),
     ("l3_agent_scheduler", "L3 Agent Scheduler"),
     ("net-mtu", "Network MTU"),
@@ -133,6 +135,19 @@ class NetworkAPI(NetworkAgentRoutes, ServiceAPI):
                 )
         raise ApiError(404, f"Extension with alias {alias} does not exist")
 
+    @route("GET", "/v2.0/availability_zones")
+    def availability_zones(self, req: ApiRequest) -> Reply:
+        """``GET /v2.0/availability_zones``: the world's one zone, ``nova`` (as nova reports),
+        for networks and routers (filters ``name``, ``resource``, ``state``)."""
+        items = [
+            {"name": "nova", "resource": resource, "state": "available"}
+            for resource in ("network", "router")
+        ]
+        for key in ("name", "resource", "state"):
+            if key in req.args:
+                items = [i for i in items if i[key] in req.args.getlist(key)]
+        return Reply(200, {"availability_zones": items})
+
     # --- views --------------------------------------------------------------------------
 
     def view(self, kind: str, item: dict[str, Any]) -> dict[str, Any]:
@@ -163,7 +178,22 @@ class NetworkAPI(NetworkAgentRoutes, ServiceAPI):
             out.pop("status", None)
         if kind in ("floatingip", "security_group_rule"):
             out.pop("name", None)
+        if kind == "floatingip":
+            out["port_details"] = self._port_details(item.get("port_id"))
         return out
+
+    def _port_details(self, port_id: Any) -> dict[str, Any] | None:
+        """The ``fip-port-details`` of a floating IP's port (None when unassociated)."""
+        if not port_id:
+            return None
+        try:
+            port = self.network.get_port(port_id)
+        except exception.NotFound:
+            return None
+        keys = ("name", "network_id", "mac_address", "admin_state_up", "device_id")
+        details = {k: port.get(k) for k in keys}
+        details.update(status=port.get("status"), device_owner=port.get("device_owner"))
+        return details
 
     # --- generic CRUD -------------------------------------------------------------------
 
