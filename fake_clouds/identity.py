@@ -26,6 +26,7 @@ from typing import Any
 from fake_clouds.core.entities import Entity
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
+from fake_clouds.identity_access_rules import AccessRuleOperations
 from sdk import exception
 
 #: Seconds of virtual time a token lives.
@@ -234,7 +235,7 @@ def _make(kind: str) -> dict[str, Callable[..., Any]]:
 
 
 @register_service
-class IdentityService(Service):
+class IdentityService(AccessRuleOperations, Service):
     """Keystone-like identity: the entities and tokens of one fake cloud."""
 
     name = "identity"

@@ -91,3 +91,22 @@ def test_unified_limits_registered_then_per_project(openstack_connection, fake_c
     identity.delete_limit(limit)
     identity.delete_registered_limit(registered)
     assert list(identity.registered_limits()) == []
+
+
+def test_access_rules_of_application_credentials(openstack_connection, fake_cloud):
+    identity = openstack_connection.identity
+    user_id = openstack_connection.current_user_id
+    rule = {"path": "/v2.0/metrics", "service": "monitoring", "method": "GET"}
+    cred = identity.create_application_credential(user=user_id, name="ac", access_rules=[rule])
+    rule_id = cred["access_rules"][0]["id"]
+    again = identity.create_application_credential(user=user_id, name="ac2", access_rules=[rule])
+    assert again["access_rules"][0]["id"] == rule_id  # the same rule keeps its id
+    assert identity.get_access_rule(user=user_id, access_rule=rule_id)["user_id"] == user_id
+    assert [r["id"] for r in identity.access_rules(user=user_id)] == [rule_id]
+    with pytest.raises(openstack.exceptions.HttpException, match="in use"):
+        identity.delete_access_rule(user=user_id, access_rule=rule_id)
+    identity.delete_application_credential(user=user_id, application_credential=cred["id"])
+    identity.delete_application_credential(user=user_id, application_credential=again["id"])
+    identity.delete_access_rule(user=user_id, access_rule=rule_id)
+    assert list(identity.access_rules(user=user_id)) == []
+    assert fake_cloud.service("identity").list_access_rules(user_id) == []
