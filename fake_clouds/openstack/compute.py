@@ -17,6 +17,7 @@ from typing import Any
 
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
 from fake_clouds.openstack.compute_flavors import FlavorRoutes
+from fake_clouds.openstack.compute_hosts import ComputeHostRoutes
 from fake_clouds.openstack.compute_quotas import QuotaRoutes
 from fake_clouds.openstack.compute_volumes import VolumeAttachmentRoutes
 from fake_clouds.rest.common import iso
@@ -55,7 +56,7 @@ def _text(version: tuple[int, int]) -> str:
     return f"{version[0]}.{version[1]}"
 
 
-class ComputeAPI(FlavorRoutes, VolumeAttachmentRoutes, QuotaRoutes, ServiceAPI):
+class ComputeAPI(FlavorRoutes, VolumeAttachmentRoutes, QuotaRoutes, ComputeHostRoutes, ServiceAPI):
     """Nova v2.1 (``/compute/v2.1``); flavors and volume attachments come from the mixins."""
 
     prefix = "compute"
