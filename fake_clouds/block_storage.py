@@ -22,7 +22,7 @@ from fake_clouds.core.entities import Entity
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
 from fake_clouds.project_quotas import ProjectQuotas
-from fake_clouds.volume_hosts import VolumeHostOperations
+from fake_clouds.daemons import VolumeHostOperations
 from sdk import exception
 
 ATTACHED = "os-extended-volumes:volumes_attached"
