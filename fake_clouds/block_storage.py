@@ -14,15 +14,14 @@ Quotas (defaults): ``volumes`` 10, ``gigabytes`` 1000, ``snapshots`` 10,
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from fake_clouds.clients.block_storage import BlockStorageClient
 from fake_clouds.core.entities import Entity
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
+from fake_clouds.daemons import DAEMONS, DaemonOperations
 from fake_clouds.project_quotas import ProjectQuotas
-from fake_clouds.daemons import VolumeHostOperations
 from sdk import exception
 
 ATTACHED = "os-extended-volumes:volumes_attached"
@@ -43,7 +42,7 @@ def _size(value: Any, what: str = "size") -> int:
 
 
 @register_service
-class BlockStorageService(VolumeHostOperations, ProjectQuotas, Service):
+class BlockStorageService(DaemonOperations, ProjectQuotas, Service):
     """Volumes, snapshots and backups with cinder-like statuses."""
 
     name = "block_storage"
@@ -57,26 +56,21 @@ class BlockStorageService(VolumeHostOperations, ProjectQuotas, Service):
     }
     client_class = BlockStorageClient
 
+    daemon_hosts = DAEMONS
+
     def __init__(self, world: Any) -> None:
         super().__init__(world)
         #: project id -> its default volume type's id (cinder's ``default-types``)
         self.default_types: dict[str, str] = {}
-        self._init_daemons()
 
     def to_state(self) -> dict[str, Any]:
-        """Return the service's state, default types and daemons included."""
-        return {
-            **super().to_state(),
-            "default_types": dict(sorted(self.default_types.items())),
-            "daemons": copy.deepcopy(self.daemons),
-        }
+        """Return the service's state, the per-project default types included."""
+        return {**super().to_state(), "default_types": dict(sorted(self.default_types.items()))}
 
     def load_state(self, state: dict[str, Any]) -> None:
-        """Replace the service's state (default types and daemons too) with *state*."""
+        """Replace the service's state (the default types too) with *state*."""
         super().load_state(state)
         self.default_types = dict(state.get("default_types") or {})
-        self._init_daemons()
-        self.daemons.update(copy.deepcopy(state.get("daemons") or {}))
 
     @operation("volumes.set_default_type", kind="volume")
     def set_default_type(self, project_id: str, type_id: str | None) -> None:

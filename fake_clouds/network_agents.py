@@ -13,10 +13,10 @@ Scheduling is explicit: nothing is placed on an agent by itself.
 from __future__ import annotations
 
 import copy
-import hashlib
 from typing import Any
 
 from fake_clouds.core.service import operation
+from fake_clouds.daemons import stable_uuid
 from sdk import exception
 
 #: (agent type, binary, topic) of the agents, in neutron's listing order.
@@ -32,8 +32,7 @@ _HOSTS = {"DHCP agent": ("network", "networks"), "L3 agent": ("router", "routers
 
 def agent_id(binary: str) -> str:
     """The fixed UUID of the agent running *binary*."""
-    digest = hashlib.sha256(f"agent:{binary}".encode()).hexdigest()
-    return f"{digest[:8]}-{digest[8:12]}-4{digest[13:16]}-8{digest[17:20]}-{digest[20:32]}"
+    return stable_uuid(f"agent:{binary}")
 
 
 def _error(cls: type[exception.ClientError], kind: str, message: str) -> exception.ClientError:

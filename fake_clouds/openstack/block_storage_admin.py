@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from fake_clouds.daemons import DAEMONS
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, bad, route
 from fake_clouds.rest.common import iso
-from fake_clouds.daemons import DAEMONS
 
 _P = "/v3/<project>"
 _LIST = ("block_storage", "services.list", None)

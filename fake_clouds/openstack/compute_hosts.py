@@ -1,16 +1,21 @@
-"""Nova's view of its one compute host on the wire: hypervisors and the extension list.
+"""Nova's view of its one compute host on the wire: hypervisors, ``os-services`` and the
+extension list.
 
 The world has one hypervisor, ``plugsim`` (64 vCPUs, 256 GiB of memory, 2 TB
 of disk); what it reports as used is computed from the compute service's live
-servers and their flavors, so it follows every boot and delete. The extension
-list names what this fake serves.
+servers and their flavors, so it follows every boot and delete. The services
+are the compute service's daemons (:mod:`fake_clouds.daemons`): while
+``nova-compute`` is disabled a new server ends in ``ERROR`` (no valid host).
+The extension list names what this fake serves.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, route
+from fake_clouds.daemons import stable_uuid
+from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, bad, route
+from fake_clouds.rest.common import iso
 
 HYPERVISOR_ID = "5e1f0a6c-6a4b-4e61-9c2d-7a1b3c4d5e6f"
 _CAPACITY = {"vcpus": 64, "memory_mb": 262144, "local_gb": 2000}
@@ -25,6 +30,7 @@ EXTENSIONS = (
     ("os-hypervisors", "Hypervisors", "The compute host and its usage."),
     ("os-keypairs", "Keypairs", "Keypair support."),
     ("os-quota-sets", "Quotas", "Per-project quota sets."),
+    ("os-services", "Services", "The compute daemons, enabled or disabled."),
     ("os-volumes-attachment", "VolumeAttachments", "Attach volumes through nova."),
     ("servers", "Servers", "Servers and their actions."),
 )
@@ -107,3 +113,58 @@ class ComputeHostRoutes:
             for alias, name, text in EXTENSIONS
         ]
         return Reply(200, {"extensions": items})
+
+    # --- os-services --------------------------------------------------------------------------
+
+    def service_view(self, req: ApiRequest, daemon: dict[str, Any]) -> dict[str, Any]:
+        """Return nova's service body (ids are UUIDs from microversion 2.53)."""
+        ident: Any = stable_uuid(f"nova-service:{daemon['binary']}")
+        if (req.version or (2, 1)) < (2, 53):
+            ident = [d["binary"] for d in self.compute.list_daemons()].index(daemon["binary"]) + 1
+        return {
+            "id": ident,
+            "binary": daemon["binary"],
+            "host": daemon["host"],
+            "zone": daemon["zone"],
+            "status": daemon["status"],
+            "state": daemon["state"],
+            "disabled_reason": daemon["disabled_reason"],
+            "forced_down": False,
+            "updated_at": iso(daemon["updated_at"], zulu=False) + ".000000",
+        }
+
+    @route("GET", "/v2.1/os-services", op=("compute", "services.list", None))
+    def list_services(self, req: ApiRequest) -> Reply:
+        """``GET /os-services`` (filters ``binary`` and ``host``)."""
+        items = self.compute.list_daemons()
+        for key in ("binary", "host"):
+            if key in req.args:
+                items = [d for d in items if d[key] == req.args[key]]
+        return Reply(200, {"services": [self.service_view(req, d) for d in items]})
+
+    @route("PUT", "/v2.1/os-services/<target>", op=("compute", "services.update", None))
+    def update_service(self, req: ApiRequest, target: str) -> Reply:
+        """``PUT /os-services/{enable,disable,disable-log-reason}`` (before 2.53, with host
+        and binary) or ``PUT /os-services/{id}`` with ``status`` (2.53 on)."""
+        body = req.json()
+        if target in ("enable", "disable", "disable-log-reason"):
+            host, binary = body.get("host"), body.get("binary")
+            if not isinstance(host, str) or not isinstance(binary, str):
+                raise bad("Invalid input: 'host' and 'binary' strings are required")
+            reason = body.get("disabled_reason") if target == "disable-log-reason" else None
+            daemon = self.compute.set_daemon(binary, host, target == "enable", reason)
+            return Reply(200, {"service": self.service_view(req, daemon)})
+        found = [
+            d
+            for d in self.compute.list_daemons()
+            if target == stable_uuid(f"nova-service:{d['binary']}")
+        ]
+        if not found:
+            raise ApiError(404, f"Service {target} could not be found.")
+        status = body.get("status", found[0]["status"])
+        if status not in ("enabled", "disabled"):
+            raise bad("Invalid input for field/attribute status: enabled or disabled")
+        daemon = self.compute.set_daemon(
+            found[0]["binary"], found[0]["host"], status == "enabled", body.get("disabled_reason")
+        )
+        return Reply(200, {"service": self.service_view(req, daemon)})

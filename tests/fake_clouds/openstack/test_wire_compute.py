@@ -199,3 +199,22 @@ def test_the_hypervisor_reports_what_the_servers_use(openstack_connection, fake_
     assert shown["hypervisor"]["running_vms"] == before.running_vms + 1
     assert shown["hypervisor"]["vcpus_used"] == flavor["vcpus"]
     assert "os-hypervisors" in {e.alias for e in compute.extensions()}
+
+
+def test_disabling_nova_compute_leaves_new_servers_in_error(openstack_connection, fake_cloud):
+    compute = openstack_connection.compute
+    services = {s.binary: s for s in compute.services()}
+    assert set(services) == {"nova-scheduler", "nova-conductor", "nova-compute"}
+    nova_compute = compute.find_service("nova-compute", host="plugsim", ignore_missing=False)
+    compute.disable_service(
+        nova_compute, host="plugsim", binary="nova-compute", disabled_reason="m"
+    )
+    shown = compute.find_service("nova-compute", host="plugsim", ignore_missing=False)
+    assert (shown.status, shown.disabled_reason) == ("disabled", "m")
+    server = compute.create_server(name="nohost", image_id=_image(fake_cloud), flavor_id="1")
+    failed = compute.wait_for_server(server, status="ERROR", failures=[], wait=600)
+    assert failed.fault["message"] == "No valid host was found."
+    compute.enable_service(nova_compute, host="plugsim", binary="nova-compute")
+    assert fake_cloud.service("compute").daemon_enabled("nova-compute")
+    server = compute.create_server(name="host", image_id=_image(fake_cloud), flavor_id="1")
+    assert compute.wait_for_server(server, wait=600).status == "ACTIVE"
