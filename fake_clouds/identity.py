@@ -86,6 +86,11 @@ SCHEMAS: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
         {"service_id": None, "interface": None, "url": None, "region_id": None, "enabled": True},
         ("service_id", "interface", "url"),
     ),
+    "endpoint_group": (
+        "endpoint_groups",
+        {"description": None, "filters": {}, "projects": []},
+        ("name",),
+    ),
     "registered_limit": (
         "registered_limits",
         {
@@ -126,6 +131,7 @@ _LABELS = {
     "application_credential": "Application Credential",
     "service": "Service",
     "endpoint": "Endpoint",
+    "endpoint_group": "Endpoint group",
     "registered_limit": "Registered limit",
     "limit": "Limit",
     "role_assignment": "Role assignment",
@@ -293,7 +299,8 @@ class IdentityService(AccessRuleOperations, Service):
             raise _error(exception.NotFound, msg) from None
 
     def _check_unique(self, kind: str, name: str, attrs: dict[str, Any]) -> None:
-        if kind in ("role_assignment", "region", "service", "endpoint", "limit") or not name:
+        unnamed = ("role_assignment", "region", "service", "endpoint", "limit", "endpoint_group")
+        if kind in unnamed or not name:
             return
         scope = "domain_id" if kind in ("project", "user", "group") else None
         for ent in self._live(kind):
@@ -305,6 +312,15 @@ class IdentityService(AccessRuleOperations, Service):
                 continue
             msg = f"Conflict occurred attempting to store {kind} - Duplicate entry found with name {name}."
             raise _error(exception.Conflict, msg)
+
+    def _check_endpoint_group(self, attrs: dict[str, Any]) -> None:
+        """An endpoint group filters endpoints by interface, service and region."""
+        filters = attrs["filters"]
+        if not isinstance(filters, dict) or not filters:
+            raise _error(exception.BadRequest, "An endpoint group needs a non-empty filters object")
+        unknown = sorted(set(filters) - {"interface", "service_id", "region_id"})
+        if unknown:
+            raise _error(exception.BadRequest, f"Invalid endpoint group filter: {unknown[0]}")
 
     def _check_registered_limit(self, attrs: dict[str, Any]) -> None:
         """A registered limit is an integer >= -1, one per service, region and resource."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from fake_clouds.identity import SCHEMAS, digest, fixed_id
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
+from fake_clouds.openstack.identity_endpoint_groups import EndpointGroupRoutes
 from fake_clouds.openstack.identity_grants import GrantRoutes
 from fake_clouds.openstack.identity_limits import LimitRoutes
 from fake_clouds.rest.common import iso
@@ -56,7 +57,7 @@ def _op(kind: str, verb: str) -> tuple[str, str, str]:
     return ("identity", f"{SCHEMAS[kind][0]}.{verb}", kind)
 
 
-class IdentityAPI(GrantRoutes, LimitRoutes, ServiceAPI):
+class IdentityAPI(GrantRoutes, LimitRoutes, EndpointGroupRoutes, ServiceAPI):
     """Keystone v3 (``/identity/v3``)."""
 
     prefix = "identity"

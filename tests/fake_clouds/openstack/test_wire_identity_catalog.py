@@ -110,3 +110,32 @@ def test_access_rules_of_application_credentials(openstack_connection, fake_clou
     identity.delete_access_rule(user=user_id, access_rule=rule_id)
     assert list(identity.access_rules(user=user_id)) == []
     assert fake_cloud.service("identity").list_access_rules(user_id) == []
+
+
+def test_endpoint_groups_select_endpoints_and_take_projects(openstack_connection, fake_cloud):
+    identity = openstack_connection.identity
+    service = identity.create_service(name="eg", type="egtype")
+    public = identity.create_endpoint(service_id=service.id, interface="public", url="http://p")
+    internal = identity.create_endpoint(service_id=service.id, interface="internal", url="http://i")
+    group = identity.create_endpoint_group(name="g", filters={"interface": "internal"})
+    assert group.description is None
+    group = identity.update_endpoint_group(
+        group, description="d", filters={"interface": "public", "service_id": service.id}
+    )
+    assert identity.get_endpoint_group(group.id).filters == {
+        "interface": "public",
+        "service_id": service.id,
+    }
+    ids = {e.id for e in identity.endpoint_group_endpoints(group)}
+    assert public.id in ids and internal.id not in ids
+    assert [g.id for g in identity.endpoint_groups(name="g")] == [group.id]
+    project = identity.create_project(name="egp", domain_id="default")
+    identity.associate_project_with_endpoint_group(group, project)
+    assert [g.id for g in identity.project_endpoint_groups(project)] == [group.id]
+    assert fake_cloud.service("identity").get_endpoint_group(group.id)["projects"] == [project.id]
+    identity.disassociate_project_from_endpoint_group(group, project)
+    assert list(identity.project_endpoint_groups(project)) == []
+    with pytest.raises(openstack.exceptions.BadRequestException, match="filter"):
+        identity.create_endpoint_group(name="bad", filters={"colour": "red"})
+    identity.delete_endpoint_group(group)
+    assert list(identity.endpoint_groups()) == []
