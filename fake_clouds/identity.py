@@ -36,7 +36,11 @@ ADMIN_PASSWORD = "plugsim"
 
 #: kind -> (plural, attribute defaults, required attributes)
 SCHEMAS: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
-    "domain": ("domains", {"description": "", "enabled": True, "tags": []}, ("name",)),
+    "domain": (
+        "domains",
+        {"description": "", "enabled": True, "tags": [], "config": None},
+        ("name",),
+    ),
     "project": (
         "projects",
         {

@@ -15,6 +15,7 @@ from typing import Any
 
 from fake_clouds.identity import SCHEMAS, digest, fixed_id
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
+from fake_clouds.openstack.identity_domain_config import DomainConfigRoutes
 from fake_clouds.openstack.identity_endpoint_groups import EndpointGroupRoutes
 from fake_clouds.openstack.identity_grants import GrantRoutes
 from fake_clouds.openstack.identity_limits import LimitRoutes
@@ -57,7 +58,7 @@ def _op(kind: str, verb: str) -> tuple[str, str, str]:
     return ("identity", f"{SCHEMAS[kind][0]}.{verb}", kind)
 
 
-class IdentityAPI(GrantRoutes, LimitRoutes, EndpointGroupRoutes, ServiceAPI):
+class IdentityAPI(GrantRoutes, LimitRoutes, EndpointGroupRoutes, DomainConfigRoutes, ServiceAPI):
     """Keystone v3 (``/identity/v3``)."""
 
     prefix = "identity"
@@ -277,6 +278,8 @@ class IdentityAPI(GrantRoutes, LimitRoutes, EndpointGroupRoutes, ServiceAPI):
         if collection == "endpoints":
             out["region"] = out.get("region_id")
             out.pop("name", None)
+        if collection == "domains":
+            out.pop("config", None)
         return out
 
     def op_list(self, req: ApiRequest, collection: str) -> Any:

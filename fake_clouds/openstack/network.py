@@ -135,6 +135,12 @@ class NetworkAPI(NetworkAgentRoutes, ServiceAPI):
                 )
         raise ApiError(404, f"Extension with alias {alias} does not exist")
 
+    @route("GET", "/v2.0/service-providers")
+    def service_providers(self, req: ApiRequest) -> Reply:
+        """``GET /v2.0/service-providers``: the one router provider the fake implements."""
+        provider = {"service_type": "L3_ROUTER_NAT", "name": "default", "default": True}
+        return Reply(200, {"service_providers": [provider]})
+
     @route("GET", "/v2.0/availability_zones")
     def availability_zones(self, req: ApiRequest) -> Reply:
         """``GET /v2.0/availability_zones``: the world's one zone, ``nova`` (as nova reports),

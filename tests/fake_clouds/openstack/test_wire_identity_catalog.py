@@ -139,3 +139,30 @@ def test_endpoint_groups_select_endpoints_and_take_projects(openstack_connection
         identity.create_endpoint_group(name="bad", filters={"colour": "red"})
     identity.delete_endpoint_group(group)
     assert list(identity.endpoint_groups()) == []
+
+
+def test_domain_config_is_created_merged_read_and_deleted(openstack_connection, fake_cloud):
+    identity = openstack_connection.identity
+    domain = identity.create_domain(name="configured")
+    identity.create_domain_config(domain, identity={"driver": "ldap"}, ldap={"url": "ldap://a"})
+    identity.update_domain_config(domain, ldap={"user_tree_dn": "ou=u"})
+    config = identity.get_domain_config(domain)
+    assert (config.ldap.url, config.ldap.user_tree_dn) == ("ldap://a", "ou=u")
+    stored = fake_cloud.service("identity").get_domain(domain.id)["config"]
+    assert stored["identity"] == {"driver": "ldap"}
+    assert "config" not in identity.get_domain(domain.id).to_dict(computed=False)
+    refused = identity.patch(
+        f"/domains/{domain.id}/config", json={"config": {"assignment": {"driver": "sql"}}}
+    )
+    assert refused.status_code == 403
+    assert "not supported" in refused.json()["error"]["message"]
+    identity.delete_domain_config(domain, ignore_missing=False)
+    with pytest.raises(openstack.exceptions.NotFoundException):
+        identity.get_domain_config(domain)
+
+
+def test_service_providers_name_the_router_provider(openstack_connection):
+    providers = list(openstack_connection.network.service_providers())
+    assert [(p.service_type, p.name, p.is_default) for p in providers] == [
+        ("L3_ROUTER_NAT", "default", True)
+    ]
