@@ -22,6 +22,7 @@ from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
 from fake_clouds.daemons import DAEMONS, DaemonOperations
 from fake_clouds.project_quotas import ProjectQuotas
+from fake_clouds.volume_transfers import VolumeTransferOperations
 from sdk import exception
 
 ATTACHED = "os-extended-volumes:volumes_attached"
@@ -42,11 +43,11 @@ def _size(value: Any, what: str = "size") -> int:
 
 
 @register_service
-class BlockStorageService(DaemonOperations, ProjectQuotas, Service):
+class BlockStorageService(VolumeTransferOperations, DaemonOperations, ProjectQuotas, Service):
     """Volumes, snapshots and backups with cinder-like statuses."""
 
     name = "block_storage"
-    kinds = {"volume": "error", "snapshot": "error", "backup": "error"}
+    kinds = {"volume": "error", "snapshot": "error", "backup": "error", "transfer": "error"}
     default_quotas = {
         "volumes": 10,
         "gigabytes": 1000,

@@ -28,6 +28,7 @@ EXTENSIONS = (
     ("os-vol-host-attr", "VolumeHostAttribute", "The host of a volume."),
     ("os-vol-tenant-attr", "VolumeTenantAttribute", "The project of a volume."),
     ("os-volume-actions", "VolumeActions", "Extend, attach and detach volumes."),
+    ("os-volume-transfer", "VolumeTransfer", "Volume transfers between projects."),
     ("backups", "Backups", "Volume backups with restore."),
     ("capabilities", "Capabilities", "Backend capabilities."),
 )

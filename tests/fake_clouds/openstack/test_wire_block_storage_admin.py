@@ -41,3 +41,20 @@ def test_capabilities_summary_filters_and_limits(openstack_connection):
     assert "os-services" in {e.alias for e in storage.extensions()}
     absolute = storage.get_limits().absolute
     assert (absolute.total_gigabytes_used, absolute.max_total_backup_gigabytes) == (5, 1000)
+
+
+def test_a_volume_transfer_is_offered_accepted_or_cancelled(openstack_connection, fake_cloud):
+    storage = openstack_connection.block_storage
+    volume = storage.wait_for_status(storage.create_volume(size=1), "available", wait=600)
+    offer = storage.create_transfer(volume_id=volume.id, name="give")
+    assert offer.auth_key and storage.get_volume(volume.id).status == "awaiting-transfer"
+    assert [t.id for t in storage.transfers()] == [offer.id]
+    storage.delete_transfer(offer.id, ignore_missing=False)
+    assert storage.get_volume(volume.id).status == "available"
+    offer = storage.create_transfer(volume_id=volume.id)
+    wrong = storage.post(f"/volume-transfers/{offer.id}/accept", json={"accept": {"auth_key": "x"}})
+    assert wrong.status_code == 400
+    storage.accept_transfer(offer.id, offer.auth_key)
+    assert storage.get_volume(volume.id).status == "available"
+    assert list(storage.transfers()) == []
+    assert fake_cloud.service("block_storage").list_transfers() == []
