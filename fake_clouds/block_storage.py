@@ -20,6 +20,9 @@ from fake_clouds.clients.block_storage import BlockStorageClient
 from fake_clouds.core.entities import Entity
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
+from fake_clouds.daemons import DAEMONS, DaemonOperations
+from fake_clouds.project_quotas import ProjectQuotas
+from fake_clouds.volume_transfers import VolumeTransferOperations
 from sdk import exception
 
 ATTACHED = "os-extended-volumes:volumes_attached"
@@ -40,11 +43,11 @@ def _size(value: Any, what: str = "size") -> int:
 
 
 @register_service
-class BlockStorageService(Service):
+class BlockStorageService(VolumeTransferOperations, DaemonOperations, ProjectQuotas, Service):
     """Volumes, snapshots and backups with cinder-like statuses."""
 
     name = "block_storage"
-    kinds = {"volume": "error", "snapshot": "error", "backup": "error"}
+    kinds = {"volume": "error", "snapshot": "error", "backup": "error", "transfer": "error"}
     default_quotas = {
         "volumes": 10,
         "gigabytes": 1000,
@@ -53,6 +56,32 @@ class BlockStorageService(Service):
         "backup_gigabytes": 1000,
     }
     client_class = BlockStorageClient
+
+    daemon_hosts = DAEMONS
+
+    def __init__(self, world: Any) -> None:
+        super().__init__(world)
+        #: project id -> its default volume type's id (cinder's ``default-types``)
+        self.default_types: dict[str, str] = {}
+
+    def to_state(self) -> dict[str, Any]:
+        """Return the service's state, the per-project default types included."""
+        return {**super().to_state(), "default_types": dict(sorted(self.default_types.items()))}
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        """Replace the service's state (the default types too) with *state*."""
+        super().load_state(state)
+        self.default_types = dict(state.get("default_types") or {})
+
+    @operation("volumes.set_default_type", kind="volume")
+    def set_default_type(self, project_id: str, type_id: str | None) -> None:
+        """Make *type_id* the default volume type of *project_id* (None: back to cinder's)."""
+        if not isinstance(project_id, str) or not project_id:
+            raise _bad("A project id is required")
+        if type_id is None:
+            self.default_types.pop(project_id, None)
+        else:
+            self.default_types[project_id] = str(type_id)
 
     def _gigabytes(self) -> int:
         return sum(v.attrs["size"] for v in self._live("volume") if not v.preseeded)
@@ -104,7 +133,8 @@ class BlockStorageService(Service):
             "multiattach": False,
         }
         vol = self._create("volume", name or "", "creating", attrs)
-        self._start(vol, "create", "creating", "available")
+        final = "available" if self.daemon_enabled("cinder-volume") else "error"
+        self._start(vol, "create", "creating", final)
         return vol.view()
 
     @operation("volumes.get", kind="volume", id_arg="volume_id")
@@ -173,9 +203,18 @@ class BlockStorageService(Service):
 
     @operation("volumes.attach", kind="volume", id_arg="volume_id")
     def attach_volume(
-        self, volume_id: str, server_id: str, mountpoint: str | None = None
+        self,
+        volume_id: str,
+        server_id: str,
+        mountpoint: str | None = None,
+        delete_on_termination: bool = False,
     ) -> dict[str, Any]:
-        """Attach to a server: ``attaching`` -> ``in-use``; returns the volume."""
+        """Attach to a server: ``attaching`` -> ``in-use``; returns the volume.
+
+        With *delete_on_termination* the volume is deleted with the server.
+        """
+        if not isinstance(delete_on_termination, bool):
+            raise _bad("delete_on_termination must be a boolean")
         vol = self._get("volume", volume_id, label="Volume")
         compute = self.world.service("compute")
         server = compute._get("server", server_id, label="Instance")
@@ -194,11 +233,28 @@ class BlockStorageService(Service):
             "attached_at": self._now(),
         }
         self._set(vol, attachments=[attachment])
-        compute._set(
-            server, **{ATTACHED: [*server.attrs[ATTACHED], {"id": vol.id, "device": device}]}
-        )
+        entry = {"id": vol.id, "device": device, "delete_on_termination": delete_on_termination}
+        compute._set(server, **{ATTACHED: [*server.attrs[ATTACHED], entry]})
         self._start(vol, "attach", "attaching", "in-use")
         return vol.view()
+
+    @operation("volumes.update_attachment", kind="volume", id_arg="volume_id")
+    def update_attachment(
+        self, volume_id: str, server_id: str, delete_on_termination: bool
+    ) -> dict[str, Any]:
+        """Change whether an attached volume is deleted with its server; return the entry."""
+        vol = self._get("volume", volume_id, label="Volume")
+        if not isinstance(delete_on_termination, bool):
+            raise _bad("delete_on_termination must be a boolean")
+        compute = self.world.service("compute")
+        server = compute._get("server", server_id, label="Instance")
+        entries = [dict(e) for e in server.attrs[ATTACHED]]
+        mine = [e for e in entries if e["id"] == vol.id]
+        if not mine:
+            raise exception.NotFound(f"Volume {vol.id} is not attached to server {server_id}.")
+        mine[0]["delete_on_termination"] = delete_on_termination
+        compute._set(server, **{ATTACHED: entries})
+        return dict(mine[0])
 
     @operation("volumes.detach", kind="volume", id_arg="volume_id")
     def detach_volume(self, volume_id: str, server_id: str | None = None) -> dict[str, Any]:
@@ -220,13 +276,50 @@ class BlockStorageService(Service):
                 kept = [v for v in server.attrs[ATTACHED] if v["id"] != vol.id]
                 compute._set(server, **{ATTACHED: kept})
 
+    def _boot_volumes(self, server: Entity, mappings: Any) -> None:
+        """Attach the existing volumes a booting server's block device mappings name (part of
+        ``servers.create``: no latency, no trace); the boot volume is ``/dev/vda``."""
+        if not isinstance(mappings, list) or not all(isinstance(m, dict) for m in mappings):
+            raise _bad("block_device_mapping_v2 must be a list of objects")
+        wanted = [
+            m for m in mappings if m.get("source_type") == "volume" and m.get("uuid") is not None
+        ]
+        volumes = [self._get("volume", m["uuid"], label="Volume") for m in wanted]
+        for vol in volumes:
+            self._require_status(vol, ("available",), "attach")
+        entries = []
+        for number, (mapping, vol) in enumerate(zip(wanted, volumes, strict=True)):
+            device = "/dev/vda" if mapping.get("boot_index") in (0, "0") else None
+            device = device or f"/dev/vd{chr(ord('b') + number)}"
+            delete = bool(mapping.get("delete_on_termination", False))
+            attachment = {
+                "attachment_id": self.world.new_id(),
+                "server_id": server.id,
+                "volume_id": vol.id,
+                "device": device,
+                "attached_at": self._now(),
+            }
+            self._set(vol, attachments=[attachment])
+            vol.status = "in-use"
+            entries.append({"id": vol.id, "device": device, "delete_on_termination": delete})
+        server.attrs[ATTACHED] = [*server.attrs[ATTACHED], *entries]
+
     def _server_gone(self, server_id: str) -> None:
-        """Detach every volume of a server being deleted (no latency, no trace)."""
+        """Detach every volume of a server being deleted (no latency, no trace); a volume
+        attached with ``delete_on_termination`` starts deleting."""
+        server = self.world.service("compute")._store["server"].get(server_id)
+        doomed = {
+            e["id"]
+            for e in (server.attrs.get(ATTACHED, []) if server is not None else [])
+            if e.get("delete_on_termination")
+        }
         for vol in self._live("volume"):
             if any(a["server_id"] == server_id for a in vol.attrs["attachments"]):
                 vol.pending.clear()
                 vol.status = "available"
                 self._set(vol, attachments=[])
+                if vol.id in doomed:
+                    self._start(vol, "delete", "deleting", None)
 
     # --- snapshots --------------------------------------------------------------------
 
@@ -298,7 +391,8 @@ class BlockStorageService(Service):
             "is_incremental": bool(incremental),
         }
         backup = self._create("backup", name or "", "creating", attrs)
-        self._start(backup, "create", "creating", "available")
+        final = "available" if self.daemon_enabled("cinder-backup") else "error"
+        self._start(backup, "create", "creating", final)
         return backup.view()
 
     @operation("backups.get", kind="backup", id_arg="backup_id")

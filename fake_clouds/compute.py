@@ -55,7 +55,11 @@ from fake_clouds.clients.compute import ComputeClient
 from fake_clouds.core.inventory import ServerView
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
+from fake_clouds.daemons import NOVA_DAEMONS, DaemonOperations
+from fake_clouds.flavor_ops import FlavorOperations
 from fake_clouds.image_ops import ImageOperations
+from fake_clouds.keypair_ops import KeypairOperations, keypair_attrs
+from fake_clouds.project_quotas import ProjectQuotas
 from sdk import exception
 
 TASK = "OS-EXT-STS:task_state"
@@ -91,7 +95,9 @@ def _check_ids(server_id: Any, deployment_id: Any) -> None:
 
 
 @register_service
-class ComputeService(ImageOperations, Service):
+class ComputeService(
+    FlavorOperations, ImageOperations, KeypairOperations, DaemonOperations, ProjectQuotas, Service
+):
     """Flavors, images, keypairs and servers with nova-like status transitions."""
 
     name = "compute"
@@ -99,6 +105,7 @@ class ComputeService(ImageOperations, Service):
     default_quotas = {"instances": 10, "cores": 20, "ram": 51200, "key_pairs": 100}
 
     client_class = ComputeClient
+    daemon_hosts = NOVA_DAEMONS
 
     def __init__(self, world: Any) -> None:
         super().__init__(world)
@@ -109,7 +116,7 @@ class ComputeService(ImageOperations, Service):
         """Add the flavors, images and keypairs of *world* (default: the default world)."""
         for seed in default_world.seeds(self.name, world):
             attrs = (
-                _keypair_attrs(seed.attrs["public_key"]) if seed.kind == "keypair" else seed.attrs
+                keypair_attrs(seed.attrs["public_key"]) if seed.kind == "keypair" else seed.attrs
             )
             self._create(
                 seed.kind, seed.name, seed.status, attrs, entity_id=seed.id, preseeded=True
@@ -144,17 +151,7 @@ class ComputeService(ImageOperations, Service):
             raise exception.Conflict(f"Multiple {label}s are named {ref!r}; use an id")
         raise _bad(f"{label.capitalize()} {ref} could not be found.")
 
-    # --- flavors, images, keypairs --------------------------------------------------
-
-    @operation("flavors.list", kind="flavor")
-    def list_flavors(self) -> list[dict[str, Any]]:
-        """Return every flavor."""
-        return [e.view() for e in self._list("flavor")]
-
-    @operation("flavors.get", kind="flavor", id_arg="flavor_id")
-    def get_flavor(self, flavor_id: str) -> dict[str, Any]:
-        """Return one flavor by id."""
-        return self._get("flavor", flavor_id, label="Flavor").view()
+    # --- images (flavors, keypairs: fake_clouds.flavor_ops, keypair_ops) ---------------------------
 
     @operation("images.list", kind="image")
     def list_images(self) -> list[dict[str, Any]]:
@@ -171,43 +168,6 @@ class ComputeService(ImageOperations, Service):
         """Delete an image (at once)."""
         ent = self._get("image", image_id, label="Image")
         self._start(ent, "delete", None, None)
-
-    @operation("keypairs.create", kind="keypair", id_arg="name")
-    def create_keypair(self, name: str, public_key: str | None = None) -> dict[str, Any]:
-        """Create (or import) a keypair; the private key is returned only when generated."""
-        if not isinstance(name, str) or not name.strip():
-            raise _bad("Keypair name must be a non-empty string")
-        self._refresh("keypair")
-        if name in self._store["keypair"] and not self._store["keypair"][name].deleted:
-            raise exception.Conflict(f"Key pair '{name}' already exists.")
-        self._check_quota("key_pairs", self._count("keypair"))
-        private = None
-        if public_key is None:
-            material = self.world.rng.hex_id(64)
-            public_key = f"ssh-ed25519 AAAAC3Nza{material} plugsim"
-            private = f"-----BEGIN OPENSSH PRIVATE KEY-----\n{material}\n-----END OPENSSH PRIVATE KEY-----\n"
-        elif not isinstance(public_key, str) or not public_key.startswith(("ssh-", "ecdsa-")):
-            raise _bad(f"Keypair data is invalid: public key for '{name}' is not an SSH key")
-        ent = self._create("keypair", name, "ACTIVE", _keypair_attrs(public_key), entity_id=name)
-        view = ent.view()
-        if private is not None:
-            view["private_key"] = private
-        return view
-
-    @operation("keypairs.get", kind="keypair", id_arg="name")
-    def get_keypair(self, name: str) -> dict[str, Any]:
-        """Return one keypair by name."""
-        return self._get("keypair", name, label="Keypair").view()
-
-    @operation("keypairs.list", kind="keypair")
-    def list_keypairs(self) -> list[dict[str, Any]]:
-        """Return every keypair."""
-        return [e.view() for e in self._list("keypair")]
-
-    @operation("keypairs.delete", kind="keypair", id_arg="name")
-    def delete_keypair(self, name: str) -> None:
-        """Delete a keypair (at once)."""
-        self._start(self._get("keypair", name, label="Keypair"), "delete", None, None)
 
     # --- servers -------------------------------------------------------------------
 
@@ -256,7 +216,14 @@ class ComputeService(ImageOperations, Service):
         if nets and "network" in self.world.service_names():
             network = self.world.service("network")
             server.attrs["addresses"] = network._plug_server(server.id, nets)  # type: ignore[attr-defined]
-        self._start(server, "build", "BUILD", "ACTIVE", final_attrs={TASK: None})
+        bdms = options.get("block_device_mapping_v2")
+        if bdms and "block_storage" in self.world.service_names():
+            self.world.service("block_storage")._boot_volumes(server, bdms)  # type: ignore[attr-defined]
+        if not self.daemon_enabled("nova-compute"):
+            attrs = {TASK: None, "fault": {"message": "No valid host was found.", "code": 500}}
+            self._start(server, "build", "BUILD", "ERROR", final_attrs=attrs)
+        else:
+            self._start(server, "build", "BUILD", "ACTIVE", final_attrs={TASK: None})
         self._agent_boot(server, options.get("user_data"), metadata)
         return server.view()
 
@@ -616,12 +583,6 @@ class ComputeService(ImageOperations, Service):
         """Replace the service's state (and the agent's) with *state*."""
         super().load_state(state)
         self.agent = copy.deepcopy(state.get("agent") or {"servers": {}})
-
-
-def _keypair_attrs(public_key: str) -> dict[str, Any]:
-    digest = hashlib.md5(public_key.encode("utf-8"), usedforsecurity=False).hexdigest()
-    fingerprint = ":".join(digest[i : i + 2] for i in range(0, 32, 2))
-    return {"public_key": public_key, "fingerprint": fingerprint, "type": "ssh"}
 
 
 def _contains(value: Any, needle: str) -> bool:

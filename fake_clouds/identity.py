@@ -2,8 +2,9 @@
 role assignments, application credentials and tokens in virtual time.
 
 Operations are ``<plural>.create|get|list|update|delete`` for ``domains``,
-``projects``, ``users``, ``groups``, ``roles``, ``regions`` and
-``application_credentials``, plus ``tokens.issue|validate|revoke``,
+``projects``, ``users``, ``groups``, ``roles``, ``regions``, ``services``,
+``endpoints`` (registered ones: the fake's own services are the wire's
+catalog) and ``application_credentials``, plus ``tokens.issue|validate|revoke``,
 ``role_assignments.grant|revoke|list`` and ``groups.add_user|remove_user``.
 
 A new service bootstraps keystone's usual start: the ``default`` domain, the
@@ -25,6 +26,7 @@ from typing import Any
 from fake_clouds.core.entities import Entity
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
+from fake_clouds.identity_access_rules import AccessRuleOperations
 from sdk import exception
 
 #: Seconds of virtual time a token lives.
@@ -34,7 +36,11 @@ ADMIN_PASSWORD = "plugsim"
 
 #: kind -> (plural, attribute defaults, required attributes)
 SCHEMAS: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
-    "domain": ("domains", {"description": "", "enabled": True, "tags": []}, ("name",)),
+    "domain": (
+        "domains",
+        {"description": "", "enabled": True, "tags": [], "config": None},
+        ("name",),
+    ),
     "project": (
         "projects",
         {
@@ -78,6 +84,41 @@ SCHEMAS: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
         },
         ("name", "user_id"),
     ),
+    "service": ("services", {"type": None, "description": "", "enabled": True}, ("type",)),
+    "endpoint": (
+        "endpoints",
+        {"service_id": None, "interface": None, "url": None, "region_id": None, "enabled": True},
+        ("service_id", "interface", "url"),
+    ),
+    "endpoint_group": (
+        "endpoint_groups",
+        {"description": None, "filters": {}, "projects": []},
+        ("name",),
+    ),
+    "registered_limit": (
+        "registered_limits",
+        {
+            "service_id": None,
+            "region_id": None,
+            "resource_name": None,
+            "default_limit": None,
+            "description": None,
+        },
+        ("service_id", "resource_name"),
+    ),
+    "limit": (
+        "limits",
+        {
+            "service_id": None,
+            "region_id": None,
+            "resource_name": None,
+            "resource_limit": None,
+            "description": None,
+            "project_id": None,
+            "domain_id": None,
+        },
+        ("service_id", "resource_name"),
+    ),
     "role_assignment": (
         "role_assignments",
         {"role_id": None, "user_id": None, "group_id": None, "project_id": None, "domain_id": None},
@@ -92,8 +133,14 @@ _LABELS = {
     "role": "Role",
     "region": "Region",
     "application_credential": "Application Credential",
+    "service": "Service",
+    "endpoint": "Endpoint",
+    "endpoint_group": "Endpoint group",
+    "registered_limit": "Registered limit",
+    "limit": "Limit",
     "role_assignment": "Role assignment",
 }
+_INTERFACES = ("public", "internal", "admin")
 
 
 def fixed_id(kind: str, name: str) -> str:
@@ -115,6 +162,14 @@ def _error(cls: type[exception.ClientError], message: str) -> exception.ClientEr
     )
 
 
+def _check_limit_value(value: Any, field: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < -1:
+        raise _error(
+            exception.BadRequest,
+            f"Invalid input for field '{field}': {value!r} is not an integer >= -1",
+        )
+
+
 def _make(kind: str) -> dict[str, Callable[..., Any]]:
     plural, defaults, required = SCHEMAS[kind]
 
@@ -127,6 +182,15 @@ def _make(kind: str) -> dict[str, Callable[..., Any]]:
                 raise _error(exception.BadRequest, f"'{key}' is a required property")
         full = copy.deepcopy(defaults)
         full.update(copy.deepcopy(attrs))
+        if kind == "endpoint" and full["interface"] not in _INTERFACES:
+            raise _error(
+                exception.BadRequest,
+                f"Invalid input for field 'interface': {full['interface']!r} is not one of "
+                f"{', '.join(_INTERFACES)}",
+            )
+        check = getattr(self, f"_check_{kind}", None)
+        if check is not None:
+            check(full)
         name = str(full.pop("name", "") or "")
         self._check_unique(kind, name, full)
         ent = self._create(kind, name, "ACTIVE", full, entity_id=full.pop("id", None))
@@ -147,6 +211,9 @@ def _make(kind: str) -> dict[str, Callable[..., Any]]:
             raise _error(exception.BadRequest, f"Invalid input for {kind}: expected an object")
         changes = copy.deepcopy(attrs)
         changes.pop("id", None)
+        for field in ("default_limit", "resource_limit"):
+            if field in changes and kind in ("registered_limit", "limit"):
+                _check_limit_value(changes[field], field)
         if "name" in changes:
             name = changes.pop("name")
             if name != ent.name:
@@ -178,7 +245,7 @@ def _make(kind: str) -> dict[str, Callable[..., Any]]:
 
 
 @register_service
-class IdentityService(Service):
+class IdentityService(AccessRuleOperations, Service):
     """Keystone-like identity: the entities and tokens of one fake cloud."""
 
     name = "identity"
@@ -236,7 +303,8 @@ class IdentityService(Service):
             raise _error(exception.NotFound, msg) from None
 
     def _check_unique(self, kind: str, name: str, attrs: dict[str, Any]) -> None:
-        if kind in ("role_assignment", "region") or not name:
+        unnamed = ("role_assignment", "region", "service", "endpoint", "limit", "endpoint_group")
+        if kind in unnamed or not name:
             return
         scope = "domain_id" if kind in ("project", "user", "group") else None
         for ent in self._live(kind):
@@ -249,6 +317,65 @@ class IdentityService(Service):
             msg = f"Conflict occurred attempting to store {kind} - Duplicate entry found with name {name}."
             raise _error(exception.Conflict, msg)
 
+    def _check_endpoint_group(self, attrs: dict[str, Any]) -> None:
+        """An endpoint group filters endpoints by interface, service and region."""
+        filters = attrs["filters"]
+        if not isinstance(filters, dict) or not filters:
+            raise _error(exception.BadRequest, "An endpoint group needs a non-empty filters object")
+        unknown = sorted(set(filters) - {"interface", "service_id", "region_id"})
+        if unknown:
+            raise _error(exception.BadRequest, f"Invalid endpoint group filter: {unknown[0]}")
+
+    def _check_registered_limit(self, attrs: dict[str, Any]) -> None:
+        """A registered limit is an integer >= -1, one per service, region and resource."""
+        _check_limit_value(attrs["default_limit"], "default_limit")
+        key = (attrs["service_id"], attrs["region_id"], attrs["resource_name"])
+        for other in self._live("registered_limit"):
+            if (
+                other.attrs["service_id"],
+                other.attrs["region_id"],
+                other.attrs["resource_name"],
+            ) == key:
+                raise _error(
+                    exception.Conflict,
+                    f"Conflict occurred attempting to store registered_limit - Duplicate entry "
+                    f"for {key[2]} of service {key[0]}.",
+                )
+
+    def _check_limit(self, attrs: dict[str, Any]) -> None:
+        """A project limit overrides a registered limit of the same service and resource."""
+        _check_limit_value(attrs["resource_limit"], "resource_limit")
+        if not attrs["project_id"] and not attrs["domain_id"]:
+            raise _error(exception.BadRequest, "A limit names a project_id or a domain_id.")
+        if attrs["project_id"]:
+            self._find("project", attrs["project_id"])
+        key = (attrs["service_id"], attrs["region_id"], attrs["resource_name"])
+        registered = [
+            r
+            for r in self._live("registered_limit")
+            if (r.attrs["service_id"], r.attrs["region_id"], r.attrs["resource_name"]) == key
+        ]
+        if not registered:
+            raise _error(
+                exception.BadRequest,
+                f"Invalid input for limit: no registered limit for {key[2]} of service {key[0]}.",
+            )
+        for other in self._live("limit"):
+            same = (
+                other.attrs["service_id"],
+                other.attrs["region_id"],
+                other.attrs["resource_name"],
+            )
+            if (
+                same == key
+                and other.attrs["project_id"] == attrs["project_id"]
+                and (other.attrs["domain_id"] == attrs["domain_id"])
+            ):
+                raise _error(
+                    exception.Conflict,
+                    f"Conflict occurred attempting to store limit - Duplicate entry for {key[2]}.",
+                )
+
     def _forget(self, kind: str, ident: str) -> None:
         """Drop assignments and memberships naming a deleted entity."""
         key = {"user": "user_id", "group": "group_id", "project": "project_id", "role": "role_id"}
@@ -256,6 +383,11 @@ class IdentityService(Service):
             for ra in self._live("role_assignment"):
                 if ra.attrs.get(key[kind]) == ident:
                     self._start(ra, "delete", None, None)
+        if kind == "service":
+            for owned in ("endpoint", "registered_limit", "limit"):
+                for ent in self._live(owned):
+                    if ent.attrs["service_id"] == ident:
+                        self._start(ent, "delete", None, None)
         if kind == "user":
             for group in self._live("group"):
                 if ident in group.attrs["members"]:

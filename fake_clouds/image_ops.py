@@ -4,8 +4,10 @@
 ``images.create`` registers an image ``queued`` with no data; ``images.upload``
 stores its data (size and checksum only; the bytes are not kept) and makes it
 ``active`` after a sampled ``upload`` transition (``saving``);
-``images.update`` changes its name, visibility, tags or properties. Images
-booted by nova and images seen through glance are the same entities.
+``images.update`` changes its name, visibility, tags or properties. A
+``shared`` image has members (projects it is shared with), each ``pending``
+until the project accepts or rejects it. Images booted by nova and images
+seen through glance are the same entities.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ _CORE = (
     "os_hidden",
 )
 _VISIBILITY = ("public", "private", "shared", "community")
+_MEMBER_STATUSES = ("pending", "accepted", "rejected")
 
 
 def _bad(message: str) -> exception.BadRequest:
@@ -102,3 +105,71 @@ class ImageOperations:
                 metadata[key] = value
         self._set(img, metadata=metadata, **core)
         return img.view()
+
+    # --- members (sharing an image with other projects) ------------------------------
+
+    def _member_view(self: Any, img: Any, member_id: str) -> dict[str, Any]:
+        record = img.attrs.get("members", {}).get(member_id)
+        if record is None:
+            raise exception.NotFound(f"Member {member_id} of image {img.id} could not be found.")
+        return {"image_id": img.id, "member_id": member_id, **record}
+
+    @operation("images.add_member", kind="image", id_arg="image_id")
+    def add_image_member(self: Any, image_id: str, member_id: str) -> dict[str, Any]:
+        """Share an image with a project: the member starts ``pending``.
+
+        Only a ``shared`` image takes members (glance answers 403 otherwise);
+        a project is a member once (409).
+        """
+        img = self._get("image", image_id, label="Image")
+        if not isinstance(member_id, str) or not member_id:
+            raise _bad("Invalid member: a project id is required")
+        if img.attrs.get("visibility") != "shared":
+            raise exception.ClientError(
+                f"Image {image_id} is {img.attrs.get('visibility')}, not shared: "
+                "only a shared image can have members.",
+                code=403,
+            )
+        members = dict(img.attrs.get("members") or {})
+        if member_id in members:
+            raise exception.Conflict(f"Member {member_id} already exists on image {image_id}.")
+        now = self._now()
+        members[member_id] = {"status": "pending", "created_at": now, "updated_at": now}
+        self._set(img, members=members)
+        return self._member_view(img, member_id)
+
+    @operation("images.get_member", kind="image", id_arg="image_id")
+    def get_image_member(self: Any, image_id: str, member_id: str) -> dict[str, Any]:
+        """Return one member of an image."""
+        return self._member_view(self._get("image", image_id, label="Image"), member_id)
+
+    @operation("images.list_members", kind="image", id_arg="image_id")
+    def list_image_members(self: Any, image_id: str) -> list[dict[str, Any]]:
+        """Return the members of an image, oldest first."""
+        img = self._get("image", image_id, label="Image")
+        members = img.attrs.get("members") or {}
+        order = sorted(members, key=lambda m: (members[m]["created_at"], m))
+        return [self._member_view(img, m) for m in order]
+
+    @operation("images.update_member", kind="image", id_arg="image_id")
+    def update_image_member(
+        self: Any, image_id: str, member_id: str, status: str
+    ) -> dict[str, Any]:
+        """Accept, reject or reset (``pending``) a membership."""
+        img = self._get("image", image_id, label="Image")
+        self._member_view(img, member_id)
+        if status not in _MEMBER_STATUSES:
+            raise _bad(f"Invalid status {status!r}: expected one of {', '.join(_MEMBER_STATUSES)}")
+        members = {k: dict(v) for k, v in (img.attrs.get("members") or {}).items()}
+        members[member_id].update(status=status, updated_at=self._now())
+        self._set(img, members=members)
+        return self._member_view(img, member_id)
+
+    @operation("images.remove_member", kind="image", id_arg="image_id")
+    def remove_image_member(self: Any, image_id: str, member_id: str) -> None:
+        """Stop sharing an image with a project."""
+        img = self._get("image", image_id, label="Image")
+        self._member_view(img, member_id)
+        members = dict(img.attrs.get("members") or {})
+        del members[member_id]
+        self._set(img, members=members)

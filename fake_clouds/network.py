@@ -15,7 +15,9 @@ Conflicts (409): deleting a network that still has ports, a subnet with
 allocated addresses, a router with interfaces, a security group in use; a
 duplicate security group rule; an exhausted subnet.
 Quotas (defaults): ``network`` 100, ``subnet`` 100, ``port`` 500, ``router``
-10, ``floatingip`` 50, ``security_group`` 10, ``security_group_rule`` 100.
+10, ``floatingip`` 50, ``security_group`` 10, ``security_group_rule`` 100,
+``subnetpool`` 20, ``address_scope`` 20. Subnet pools and address scopes
+follow :mod:`fake_clouds.network_pools`.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ from fake_clouds.core.entities import Entity
 from fake_clouds.core.network_schema import PLURALS, SCHEMAS, crud_operations
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
+from fake_clouds.network_agents import NetworkAgentOperations
+from fake_clouds.network_pools import SubnetPoolHooks
+from fake_clouds.project_quotas import ProjectQuotas
 from sdk import exception
 
 
@@ -41,7 +46,7 @@ def neutron_error(
 
 
 @register_service
-class NetworkService(Service):
+class NetworkService(SubnetPoolHooks, NetworkAgentOperations, ProjectQuotas, Service):
     """Neutron-like networking; generic CRUD comes from :mod:`fake_clouds.core.network_schema`."""
 
     name = "network"
@@ -69,6 +74,7 @@ class NetworkService(Service):
         return "ACTIVE"
 
     def _prepare_subnet(self, attrs: dict[str, Any]) -> str:
+        self._cidr_from_pool(attrs)
         net = self._need("network", attrs["network_id"], "NetworkNotFound")
         try:
             cidr = ipaddress.ip_network(str(attrs["cidr"]), strict=False)
@@ -230,6 +236,8 @@ class NetworkService(Service):
                     f"Unable to complete operation on subnet {ent.id}: "
                     "One or more ports have an IP allocation from this subnet.",
                 )
+        elif kind in ("subnetpool", "address_scope"):
+            self._check_delete_pool(ent)
         elif kind == "router" and ent.attrs["interfaces"]:
             raise neutron_error(
                 exception.Conflict, "RouterInUse", f"Router {ent.id} still has ports"

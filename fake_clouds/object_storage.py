@@ -2,7 +2,9 @@
 
 A container's id is its name; an object's id is ``<container>/<name>``. Both
 are ``ACTIVE`` as soon as they are written. Deleting a non-empty container is
-a Conflict (409). Object content is kept as base64 text so the state stays
+a Conflict (409). Metadata headers merge as swift merges them: a header with
+an empty value, or its ``x-remove-`` form, removes the key. The account has
+metadata headers of its own (``account.get`` / ``account.update``). Object content is kept as base64 text so the state stays
 JSON-able. Quotas (defaults): ``containers`` 1000, ``objects`` 10000.
 """
 
@@ -38,6 +40,19 @@ def _meta(headers: Any) -> dict[str, str]:
     return {str(k).lower(): str(v) for k, v in sorted(headers.items())}
 
 
+def _merged(current: dict[str, str], headers: Any) -> dict[str, str]:
+    """Return *current* updated with *headers*: an empty value or ``x-remove-*`` removes a key."""
+    out = dict(current)
+    for key, value in _meta(headers).items():
+        if key.startswith("x-remove-"):
+            out.pop("x-" + key[len("x-remove-") :], None)
+        elif value == "":
+            out.pop(key, None)
+        else:
+            out[key] = value
+    return dict(sorted(out.items()))
+
+
 @register_service
 class ObjectStorageService(Service):
     """Containers of objects with swift-like semantics."""
@@ -46,6 +61,37 @@ class ObjectStorageService(Service):
     kinds = {"container": "ERROR", "object": "ERROR"}
     default_quotas = {"containers": 1000, "objects": 10000}
     client_class = ObjectStorageClient
+
+    def __init__(self, world: Any) -> None:
+        super().__init__(world)
+        #: the account's metadata headers (lower-case names)
+        self.account_headers: dict[str, str] = {}
+
+    def to_state(self) -> dict[str, Any]:
+        """Return the service's state, the account's headers included."""
+        return {**super().to_state(), "account_headers": dict(self.account_headers)}
+
+    def load_state(self, state: dict[str, Any]) -> None:
+        """Replace the service's state (and the account's headers) with *state*."""
+        super().load_state(state)
+        self.account_headers = dict(state.get("account_headers") or {})
+
+    @operation("account.get", kind="container")
+    def head_account(self) -> dict[str, Any]:
+        """Return the account's counts, bytes used and metadata headers."""
+        containers = self.list_containers()
+        return {
+            "container_count": len(containers),
+            "object_count": sum(c["count"] for c in containers),
+            "bytes_used": sum(c["bytes"] for c in containers),
+            "headers": dict(self.account_headers),
+        }
+
+    @operation("account.update", kind="container")
+    def post_account(self, headers: dict[str, str]) -> dict[str, Any]:
+        """Merge metadata *headers* into the account's (an empty value removes a key)."""
+        self.account_headers = _merged(self.account_headers, headers)
+        return self.head_account()
 
     def _container(self, name: str) -> Any:
         return self._get("container", _name(name, "container"), label="Container")
@@ -64,11 +110,11 @@ class ObjectStorageService(Service):
         self._refresh("container")
         existing = self._store["container"].get(container)
         if existing is not None and not existing.deleted:
-            self._set(existing, headers={**existing.attrs["headers"], **_meta(headers)})
+            self._set(existing, headers=_merged(existing.attrs["headers"], headers))
             return existing.view()
         self._check_quota("containers", self._count("container"))
         ent = self._create(
-            "container", container, "ACTIVE", {"headers": _meta(headers)}, entity_id=container
+            "container", container, "ACTIVE", {"headers": _merged({}, headers)}, entity_id=container
         )
         self._start(ent, "create", None, "ACTIVE")
         return ent.view()
@@ -86,7 +132,7 @@ class ObjectStorageService(Service):
     def post_container(self, container: str, headers: dict[str, str]) -> dict[str, Any]:
         """Merge *headers* into a container's headers."""
         ent = self._container(container)
-        self._set(ent, headers={**ent.attrs["headers"], **_meta(headers)})
+        self._set(ent, headers=_merged(ent.attrs["headers"], headers))
         return ent.view()
 
     @operation("containers.list", kind="container")

@@ -5,13 +5,19 @@ Usage: ``python tools/openstacksdk_functional.py WORKDIR [SERVICE ...] [-- PYTES
 on a free port with a fresh world in WORKDIR and a ``clouds.yaml`` naming the
 clouds the suite expects (``devstack``, ``devstack-admin`` ...), runs the
 suite with pytest, stops the server with SIGTERM and prints the pass/fail/skip
-figures per service plus the most common failure reasons. Exit status 0 even
-when tests fail: the figures are a measurement, not a gate.
+figures per service, the most common failure reasons and the endpoints the
+suite called that the fake does not serve (``plugsim serve --report``). Exit
+status 0 even when tests fail: the figures are a measurement, not a gate.
+
+The suite runs in WORKDIR. Its image tests upload ``CONTRIBUTING.rst`` from
+their working directory (they expect openstacksdk's source tree), so a small
+file of that name is written there.
 """
 
 from __future__ import annotations
 
 import collections
+import json
 import os
 import re
 import signal
@@ -34,9 +40,14 @@ def main(argv: list[str]) -> int:
     services = tuple(argv[1:]) or DEFAULT_SERVICES
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "w.db").unlink(missing_ok=True)
+    (workdir / "CONTRIBUTING.rst").write_text(
+        "Image data for openstacksdk's functional image tests.\n", encoding="utf-8"
+    )
+    report_path = workdir / "unserved.json"
+    report_path.unlink(missing_ok=True)
     plugsim = Path(sys.executable).with_name("plugsim")
     args = [str(plugsim), "serve", "--port", "0", "--state", str(workdir / "w.db")]
-    args += ["--time-scale", "50", "--seed", "1"]
+    args += ["--time-scale", "50", "--seed", "1", "--report", str(report_path)]
     for name in CLOUDS:
         args += ["--cloud-name", name]
     server = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
@@ -90,6 +101,14 @@ def main(argv: list[str]) -> int:
         print(f"\n{service}: most common reasons")
         for reason, count in reasons.most_common(12):
             print(f"  {count:>4}x {reason}")
+    if report_path.exists():
+        report = json.loads(report_path.read_text(encoding="utf-8"))
+        unserved = sorted(report["unserved"], key=lambda u: (-u["count"], u["path"]))
+        print("\nendpoints called but not served (count, service, method, path)")
+        for u in unserved:
+            print(f"  {u['count']:>4}x {u['service']:<13} {u['method']:<6} {u['path']}")
+        for bug in report["bugs"]:
+            print(f"  bug: {bug['method']} {bug['path']}: {bug['error']} ({bug['where']})")
     return 0
 
 

@@ -50,8 +50,10 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "allocation_pools": [],
             "dns_nameservers": [],
             "host_routes": [],
+            "subnetpool_id": None,
+            "prefixlen": None,
         },
-        ("network_id", "cidr"),
+        ("network_id",),
         ("name", "description", "gateway_ip", "enable_dhcp", "dns_nameservers", "host_routes"),
     ),
     "port": (
@@ -123,6 +125,36 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
         ("security_group_id", "direction"),
         (),
     ),
+    "subnetpool": (
+        {
+            **_COMMON,
+            "prefixes": [],
+            "min_prefixlen": 8,
+            "max_prefixlen": None,
+            "default_prefixlen": None,
+            "default_quota": None,
+            "shared": False,
+            "is_default": False,
+            "address_scope_id": None,
+            "ip_version": None,
+        },
+        ("prefixes",),
+        (
+            "name",
+            "description",
+            "min_prefixlen",
+            "max_prefixlen",
+            "default_prefixlen",
+            "default_quota",
+            "is_default",
+            "address_scope_id",
+        ),
+    ),
+    "address_scope": (
+        {**_COMMON, "ip_version": None, "shared": False},
+        ("ip_version",),
+        ("name", "shared"),
+    ),
 }
 
 #: kind -> (plural used in operation names and neutron bodies, default quota)
@@ -134,6 +166,8 @@ PLURALS: dict[str, tuple[str, int]] = {
     "floatingip": ("floatingips", 50),
     "security_group": ("security_groups", 10),
     "security_group_rule": ("security_group_rules", 100),
+    "subnetpool": ("subnetpools", 20),
+    "address_scope": ("address_scopes", 20),
 }
 
 _NOT_FOUND = {
@@ -144,6 +178,8 @@ _NOT_FOUND = {
     "floatingip": "FloatingIPNotFound",
     "security_group": "SecurityGroupNotFound",
     "security_group_rule": "SecurityGroupRuleNotFound",
+    "subnetpool": "SubnetPoolNotFound",
+    "address_scope": "AddressScopeNotFound",
 }
 
 

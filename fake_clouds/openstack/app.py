@@ -111,8 +111,12 @@ class WireApp:
 
     # --- the catalog --------------------------------------------------------------------
 
-    def catalog(self, project_id: str | None) -> list[dict[str, Any]]:
-        """Return keystone's catalog: one entry per service, one endpoint per interface."""
+    def catalog(self, project_id: str | None, *, registered: bool = True) -> list[dict[str, Any]]:
+        """Return keystone's catalog: one entry per service, one endpoint per interface.
+
+        The fake's own services come first; with *registered*, the enabled services
+        registered in the identity service follow with their enabled endpoints.
+        """
         out = []
         for prefix, api in self.apis.items():
             url = api.endpoint(project_id or "")
@@ -132,6 +136,36 @@ class WireApp:
                     "type": api.catalog_type,
                     "name": api.catalog_name,
                     "endpoints": endpoints,
+                }
+            )
+        if registered:
+            out += self._registered_catalog()
+        return out
+
+    def _registered_catalog(self) -> list[dict[str, Any]]:
+        identity = self.cloud.service("identity")
+        endpoints = [e for e in identity._live("endpoint") if e.attrs["enabled"]]
+        out = []
+        for service in identity._live("service"):
+            if not service.attrs["enabled"]:
+                continue
+            mine = [
+                {
+                    "id": e.id,
+                    "interface": e.attrs["interface"],
+                    "region": e.attrs["region_id"],
+                    "region_id": e.attrs["region_id"],
+                    "url": e.attrs["url"],
+                }
+                for e in endpoints
+                if e.attrs["service_id"] == service.id
+            ]
+            out.append(
+                {
+                    "id": service.id,
+                    "type": service.attrs["type"],
+                    "name": service.name,
+                    "endpoints": mine,
                 }
             )
         return out

@@ -169,6 +169,15 @@ class ApiRequest:
         return str(project.get("id") or "plugsim")
 
     @property
+    def is_admin(self) -> bool:
+        """Whether the caller's token holds the ``admin`` role (True on public routes)."""
+        if self.token is None:
+            return True
+        identity = self.api.cloud.service("identity")
+        names = {role.id: role.name for role in identity._live("role")}
+        return any(names.get(role) == "admin" for role in self.token.get("roles", ()))
+
+    @property
     def user_id(self) -> str:
         """The caller's user id."""
         return str(((self.token or {}).get("user") or {}).get("id") or "plugsim")

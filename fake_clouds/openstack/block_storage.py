@@ -1,5 +1,6 @@
 """Block Storage v3 on the wire (cinder): volumes and their actions, snapshots, backups,
-volume types (read-only), availability zones, limits and microversions.
+volume types (:mod:`fake_clouds.openstack.volume_types`), availability zones,
+limits and microversions.
 
 The endpoint is ``/volume/v3/{project_id}``. Microversions ``3.0``-:data:`MAX_VERSION`
 are accepted in ``OpenStack-API-Version: volume X.Y`` (406 outside, 400
@@ -13,6 +14,9 @@ import re
 from typing import Any
 
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
+from fake_clouds.openstack.block_storage_admin import BlockStorageAdminRoutes
+from fake_clouds.openstack.volume_transfers import VolumeTransferRoutes
+from fake_clouds.openstack.volume_types import DEFAULT_TYPE_ID, VolumeTypeRoutes
 from fake_clouds.rest.common import iso
 from sdk import exception
 
@@ -42,14 +46,13 @@ _VOLUME_ARGS = (
     "metadata",
     "availability_zone",
 )
-_TYPE_ID = "00000000-0000-4000-8000-000000000001"
 
 
 def _stamp(t: float) -> str:
     return iso(t, zulu=False) + ".000000"
 
 
-class BlockStorageAPI(ServiceAPI):
+class BlockStorageAPI(VolumeTypeRoutes, BlockStorageAdminRoutes, VolumeTransferRoutes, ServiceAPI):
     """Cinder v3 (``/volume/v3/{project_id}``)."""
 
     prefix = "volume"
@@ -142,7 +145,7 @@ class BlockStorageAPI(ServiceAPI):
             consistencygroup_id=None,
             group_id=None,
             migration_status=None,
-            volume_type_id=_TYPE_ID,
+            volume_type_id=self._type_id(vol.get("volume_type")),
             **{
                 "os-vol-tenant-attr:tenant_id": req.project_id,
                 "os-vol-host-attr:host": "plugsim@lvm#lvm",
@@ -161,6 +164,12 @@ class BlockStorageAPI(ServiceAPI):
         if out.get("volume_image_metadata") is None:
             out.pop("volume_image_metadata", None)
         return out
+
+    def _type_id(self, ref: Any) -> str:
+        try:
+            return str(self.find_type(str(ref))["id"])
+        except ApiError:
+            return DEFAULT_TYPE_ID
 
     def simple_view(self, req: ApiRequest, item: dict[str, Any], what: str) -> dict[str, Any]:
         """Return a snapshot or backup body."""
@@ -373,30 +382,6 @@ class BlockStorageAPI(ServiceAPI):
 
     # --- types, zones, limits ---------------------------------------------------------------
 
-    def _type(self) -> dict[str, Any]:
-        return {
-            "id": _TYPE_ID,
-            "name": "__DEFAULT__",
-            "description": "Default Volume Type",
-            "is_public": True,
-            "extra_specs": {},
-            "os-volume-type-access:is_public": True,
-            "qos_specs_id": None,
-        }
-
-    @route("GET", f"{_P}/types")
-    def list_types(self, req: ApiRequest, project: str) -> Reply:
-        """The one volume type, ``__DEFAULT__``."""
-        return Reply(200, {"volume_types": [self._type()]})
-
-    @route("GET", f"{_P}/types/default")
-    @route("GET", f"{_P}/types/<tid>")
-    def get_type(self, req: ApiRequest, project: str, tid: str = _TYPE_ID) -> Reply:
-        """Show the default type (by id, name or ``default``)."""
-        if tid not in (_TYPE_ID, "__DEFAULT__"):
-            raise ApiError(404, f"Volume type {tid} could not be found.")
-        return Reply(200, {"volume_type": self._type()})
-
     @route("GET", f"{_P}/os-availability-zone")
     def zones(self, req: ApiRequest, project: str) -> Reply:
         """The one zone, ``nova``."""
@@ -417,5 +402,9 @@ class BlockStorageAPI(ServiceAPI):
             "totalSnapshotsUsed": self.storage._count("snapshot"),
             "maxTotalBackups": quotas.get("backups", -1),
             "totalBackupsUsed": self.storage._count("backup"),
+            "maxTotalBackupGigabytes": quotas.get("backup_gigabytes", -1),
+            "totalBackupGigabytesUsed": sum(
+                b["size"] for b in self.storage.list_backups() if b.get("size") is not None
+            ),
         }
         return Reply(200, {"limits": {"absolute": absolute, "rate": []}})

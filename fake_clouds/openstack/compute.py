@@ -16,6 +16,10 @@ import re
 from typing import Any
 
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
+from fake_clouds.openstack.compute_flavors import FlavorRoutes
+from fake_clouds.openstack.compute_hosts import ComputeHostRoutes
+from fake_clouds.openstack.compute_quotas import QuotaRoutes
+from fake_clouds.openstack.compute_volumes import VolumeAttachmentRoutes
 from fake_clouds.rest.common import iso
 from fake_clouds.rest.openstack import ACTIONS
 from sdk import exception
@@ -52,8 +56,8 @@ def _text(version: tuple[int, int]) -> str:
     return f"{version[0]}.{version[1]}"
 
 
-class ComputeAPI(ServiceAPI):
-    """Nova v2.1 (``/compute/v2.1``)."""
+class ComputeAPI(FlavorRoutes, VolumeAttachmentRoutes, QuotaRoutes, ComputeHostRoutes, ServiceAPI):
+    """Nova v2.1 (``/compute/v2.1``); flavors and volume attachments come from the mixins."""
 
     prefix = "compute"
     catalog_type = "compute"
@@ -219,24 +223,6 @@ class ComputeAPI(ServiceAPI):
             out.pop("fault", None)
         return out
 
-    def flavor_view(self, flavor: dict[str, Any]) -> dict[str, Any]:
-        """Return a nova flavor body."""
-        return {
-            "id": flavor["id"],
-            "name": flavor["name"],
-            "vcpus": flavor["vcpus"],
-            "ram": flavor["ram"],
-            "disk": flavor["disk"],
-            "swap": flavor.get("swap") or 0,
-            "OS-FLV-EXT-DATA:ephemeral": flavor.get("ephemeral", 0),
-            "OS-FLV-DISABLED:disabled": False,
-            "os-flavor-access:is_public": flavor.get("is_public", True),
-            "rxtx_factor": flavor.get("rxtx_factor", 1.0),
-            "description": flavor.get("description"),
-            "extra_specs": dict(flavor.get("extra_specs", {})),
-            "links": self.link("flavors", flavor["id"]),
-        }
-
     def keypair_view(self, req: ApiRequest, keypair: dict[str, Any]) -> dict[str, Any]:
         """Return a nova keypair body."""
         out = {
@@ -290,7 +276,14 @@ class ComputeAPI(ServiceAPI):
         if not isinstance(image, str) or not image:
             raise bad("Invalid input for field/attribute imageRef: an image is required.")
         options: dict[str, Any] = {}
-        for key in ("key_name", "metadata", "user_data", "availability_zone", "description"):
+        for key in (
+            "key_name",
+            "metadata",
+            "user_data",
+            "availability_zone",
+            "description",
+            "block_device_mapping_v2",
+        ):
             if spec.get(key) is not None:
                 options[key] = spec[key]
         if "metadata" in options and not isinstance(options["metadata"], dict):
@@ -390,35 +383,6 @@ class ComputeAPI(ServiceAPI):
         self.compute._set(ent, metadata=metadata)
         return Reply(204)
 
-    @route("GET", "/v2.1/os-quota-sets/<project>")
-    @route("GET", "/v2.1/os-quota-sets/<project>/detail")
-    def quota_set(self, req: ApiRequest, project: str) -> Reply:
-        """``GET /os-quota-sets/{project}``: the compute quotas (one set for every project)."""
-        quotas = self.compute.quotas
-        body = {
-            "id": project,
-            "instances": quotas["instances"],
-            "cores": quotas["cores"],
-            "ram": quotas["ram"],
-            "key_pairs": quotas["key_pairs"],
-            "metadata_items": 128,
-            "server_groups": 10,
-            "server_group_members": 10,
-        }
-        if req.raw.path.endswith("/detail"):
-            servers = self.compute._live_servers()
-            used = {
-                "instances": len(servers),
-                "cores": sum(self.compute._flavor_of(s)["vcpus"] for s in servers),
-                "ram": sum(self.compute._flavor_of(s)["ram"] for s in servers),
-                "key_pairs": self.compute._count("keypair"),
-            }
-            body = {
-                k: v if k == "id" else {"limit": v, "in_use": used.get(k, 0), "reserved": 0}
-                for k, v in body.items()
-            }
-        return Reply(200, {"quota_set": body})
-
     @route("GET", "/v2.1/servers/<sid>/os-security-groups", op=_SERVER)
     def server_security_groups(self, req: ApiRequest, sid: str) -> Reply:
         """The server's security groups by name."""
@@ -480,32 +444,6 @@ class ComputeAPI(ServiceAPI):
 
     # --- flavors, keypairs, zones, limits ---------------------------------------------------
 
-    @route("GET", "/v2.1/flavors", op=("compute", "flavors.list", "flavor"))
-    def list_flavors(self, req: ApiRequest) -> Reply:
-        """``GET /flavors``."""
-        flavors = [
-            {"id": f["id"], "name": f["name"], "links": self.link("flavors", f["id"])}
-            for f in self.compute.list_flavors()
-        ]
-        return Reply(200, {"flavors": flavors})
-
-    @route("GET", "/v2.1/flavors/detail", op=("compute", "flavors.list", "flavor"))
-    def list_flavors_detail(self, req: ApiRequest) -> Reply:
-        """``GET /flavors/detail``."""
-        return Reply(200, {"flavors": [self.flavor_view(f) for f in self.compute.list_flavors()]})
-
-    @route("GET", "/v2.1/flavors/<fid>", op=("compute", "flavors.get", "flavor"))
-    def get_flavor(self, req: ApiRequest, fid: str) -> Reply:
-        """``GET /flavors/{id}``."""
-        return Reply(200, {"flavor": self.flavor_view(self.compute.get_flavor(fid))})
-
-    @route("GET", "/v2.1/flavors/<fid>/os-extra_specs", op=("compute", "flavors.get", "flavor"))
-    def flavor_extra_specs(self, req: ApiRequest, fid: str) -> Reply:
-        """``GET /flavors/{id}/os-extra_specs``."""
-        return Reply(
-            200, {"extra_specs": dict(self.compute.get_flavor(fid).get("extra_specs", {}))}
-        )
-
     def image_view(self, image: dict[str, Any]) -> dict[str, Any]:
         """Return nova's (proxied) image body."""
         status = {"active": "ACTIVE", "queued": "SAVING", "saving": "SAVING"}.get(
@@ -549,6 +487,50 @@ class ComputeAPI(ServiceAPI):
         self.compute.delete_image(iid)
         return Reply(204)
 
+    @route("GET", "/v2.1/images/<iid>/metadata", op=("compute", "images.get", "image"))
+    def image_metadata(self, req: ApiRequest, iid: str) -> Reply:
+        """``GET /images/{id}/metadata``: the image's properties."""
+        return Reply(200, {"metadata": dict(self.compute.get_image(iid).get("metadata") or {})})
+
+    @route("POST", "/v2.1/images/<iid>/metadata", op=("compute", "images.update", "image"))
+    @route("PUT", "/v2.1/images/<iid>/metadata", op=("compute", "images.update", "image"))
+    def set_image_metadata(self, req: ApiRequest, iid: str) -> Reply:
+        """Merge (``POST``) or replace (``PUT``) the image's properties."""
+        metadata = req.json().get("metadata")
+        if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
+            raise bad("Invalid input for field/attribute metadata: expected an object of strings")
+        changes: dict[str, Any] = dict(metadata)
+        if req.method == "PUT":
+            current = self.compute.get_image(iid).get("metadata") or {}
+            changes = {**dict.fromkeys(current), **changes}
+        image = self.compute.update_image(iid, changes)
+        return Reply(200, {"metadata": dict(image.get("metadata") or {})})
+
+    @route("GET", "/v2.1/images/<iid>/metadata/<key>", op=("compute", "images.get", "image"))
+    def image_metadata_item(self, req: ApiRequest, iid: str, key: str) -> Reply:
+        """``GET /images/{id}/metadata/{key}``."""
+        metadata = self.compute.get_image(iid).get("metadata") or {}
+        if key not in metadata:
+            raise ApiError(404, f"Metadata item was not found: {key}")
+        return Reply(200, {"meta": {key: metadata[key]}})
+
+    @route("PUT", "/v2.1/images/<iid>/metadata/<key>", op=("compute", "images.update", "image"))
+    def set_image_metadata_item(self, req: ApiRequest, iid: str, key: str) -> Reply:
+        """``PUT /images/{id}/metadata/{key}`` with ``{"meta": {key: value}}``."""
+        meta = req.json().get("meta")
+        if not isinstance(meta, dict) or list(meta) != [key] or not isinstance(meta[key], str):
+            raise bad("Request body and URI mismatch: meta must hold exactly the key of the URI")
+        self.compute.update_image(iid, meta)
+        return Reply(200, {"meta": meta})
+
+    @route("DELETE", "/v2.1/images/<iid>/metadata/<key>", op=("compute", "images.update", "image"))
+    def delete_image_metadata_item(self, req: ApiRequest, iid: str, key: str) -> Reply:
+        """``DELETE /images/{id}/metadata/{key}``."""
+        if key not in (self.compute.get_image(iid).get("metadata") or {}):
+            raise ApiError(404, f"Metadata item was not found: {key}")
+        self.compute.update_image(iid, {key: None})
+        return Reply(204)
+
     @route("GET", "/v2.1/os-keypairs", op=("compute", "keypairs.list", "keypair"))
     def list_keypairs(self, req: ApiRequest) -> Reply:
         """``GET /os-keypairs``."""
@@ -582,39 +564,3 @@ class ComputeAPI(ServiceAPI):
         self.compute.delete_keypair(name)
         status = 204 if (req.version or MIN_VERSION) >= (2, 2) else 202
         return Reply(status)
-
-    @route("GET", "/v2.1/os-availability-zone")
-    @route("GET", "/v2.1/os-availability-zone/detail")
-    def availability_zones(self, req: ApiRequest) -> Reply:
-        """The one zone, ``nova``."""
-        zone = {"zoneName": "nova", "zoneState": {"available": True}, "hosts": None}
-        return Reply(200, {"availabilityZoneInfo": [zone]})
-
-    def _network_quota(self, kind: str) -> int:
-        if "network" not in self.cloud.service_names():
-            return -1
-        return int(self.cloud.service("network").quotas.get(kind, -1))
-
-    @route("GET", "/v2.1/limits")
-    def limits(self, req: ApiRequest) -> Reply:
-        """``GET /limits``: the compute quotas and what is used."""
-        compute = self.compute
-        servers = compute._live_servers()
-        quotas = compute.quotas
-        absolute = {
-            "maxTotalInstances": quotas["instances"],
-            "totalInstancesUsed": len(servers),
-            "maxTotalCores": quotas["cores"],
-            "totalCoresUsed": sum(compute._flavor_of(s)["vcpus"] for s in servers),
-            "maxTotalRAMSize": quotas["ram"],
-            "totalRAMUsed": sum(compute._flavor_of(s)["ram"] for s in servers),
-            "maxTotalKeypairs": quotas["key_pairs"],
-            "maxServerMeta": 128,
-            "maxSecurityGroups": self._network_quota("security_group"),
-            "maxSecurityGroupRules": self._network_quota("security_group_rule"),
-            "maxTotalFloatingIps": self._network_quota("floatingip"),
-            "maxServerGroups": 10,
-            "maxServerGroupMembers": 10,
-            "totalServerGroupsUsed": 0,
-        }
-        return Reply(200, {"limits": {"absolute": absolute, "rate": []}})

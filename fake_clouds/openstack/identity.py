@@ -15,7 +15,10 @@ from typing import Any
 
 from fake_clouds.identity import SCHEMAS, digest, fixed_id
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
+from fake_clouds.openstack.identity_domain_config import DomainConfigRoutes
+from fake_clouds.openstack.identity_endpoint_groups import EndpointGroupRoutes
 from fake_clouds.openstack.identity_grants import GrantRoutes
+from fake_clouds.openstack.identity_limits import LimitRoutes
 from fake_clouds.rest.common import iso
 from sdk import exception
 
@@ -29,6 +32,10 @@ _COLLECTIONS = {
     "groups": "group",
     "roles": "role",
     "regions": "region",
+    "services": "service",
+    "endpoints": "endpoint",
+    "registered_limits": "registered_limit",
+    "limits": "limit",
 }
 _V3 = {
     "id": "v3.14",
@@ -51,7 +58,7 @@ def _op(kind: str, verb: str) -> tuple[str, str, str]:
     return ("identity", f"{SCHEMAS[kind][0]}.{verb}", kind)
 
 
-class IdentityAPI(GrantRoutes, ServiceAPI):
+class IdentityAPI(GrantRoutes, LimitRoutes, EndpointGroupRoutes, DomainConfigRoutes, ServiceAPI):
     """Keystone v3 (``/identity/v3``)."""
 
     prefix = "identity"
@@ -229,37 +236,50 @@ class IdentityAPI(GrantRoutes, ServiceAPI):
         projects = [p for p in self.service.list_projects() if p["id"] in ids]
         return Reply(200, {"projects": [self._entity("projects", p) for p in projects]})
 
-    @route("GET", "/v3/services")
-    def services(self, req: ApiRequest) -> Reply:
-        """The services of the catalog."""
-        out = [
-            {
-                "id": fixed_id("service", e["type"]),
-                "type": e["type"],
-                "name": e["name"],
-                "enabled": True,
-                "description": "",
-            }
-            for e in self.app.catalog(req.project_id)
-        ]
-        return Reply(200, {"services": out})
-
-    @route("GET", "/v3/endpoints")
-    def endpoints(self, req: ApiRequest) -> Reply:
-        """Every endpoint of the catalog."""
+    def _builtin(self, collection: str) -> list[dict[str, Any]]:
+        """The fake's own services or endpoints (the wire's catalog), keystone-shaped."""
         out = []
-        for entry in self.app.catalog(req.project_id):
-            for ep in entry["endpoints"]:
+        for entry in self.app.catalog(None, registered=False):
+            service_id = fixed_id("service", entry["type"])
+            if collection == "services":
                 out.append(
-                    {**ep, "service_id": fixed_id("service", entry["type"]), "enabled": True}
+                    {
+                        "id": service_id,
+                        "type": entry["type"],
+                        "name": entry["name"],
+                        "enabled": True,
+                        "description": "",
+                    }
                 )
-        return Reply(200, {"endpoints": out})
+            else:
+                out += [
+                    {**ep, "service_id": service_id, "enabled": True} for ep in entry["endpoints"]
+                ]
+        return out
+
+    @route("GET", "/v3/services", op=_op("service", "list"))
+    @route("GET", "/v3/endpoints", op=_op("endpoint", "list"))
+    def catalog_entries(self, req: ApiRequest) -> Reply:
+        """The fake's own services (or endpoints) and the registered ones, filtered."""
+        collection = req.raw.path.rstrip("/").rsplit("/", 1)[-1]
+        kind = _COLLECTIONS[collection]
+        registered = [self._entity(collection, i) for i in self._call(kind, "list")]
+        items = self._builtin(collection) + registered
+        for key in ("name", "type", "service_id", "interface", "region_id"):
+            if key in req.args:
+                items = [i for i in items if str(i.get(key)) == req.args[key]]
+        return Reply(200, {collection: items})
 
     # --- generic collections ----------------------------------------------------------------
 
     def _entity(self, collection: str, item: dict[str, Any]) -> dict[str, Any]:
         out = dict(item)
         out["links"] = {"self": self.url(f"/v3/{collection}/{item['id']}")}
+        if collection == "endpoints":
+            out["region"] = out.get("region_id")
+            out.pop("name", None)
+        if collection == "domains":
+            out.pop("config", None)
         return out
 
     def op_list(self, req: ApiRequest, collection: str) -> Any:
@@ -324,6 +344,12 @@ class IdentityAPI(GrantRoutes, ServiceAPI):
             attrs["password_digest"] = digest(password) if password else None
         if kind == "region" and "id" not in attrs:
             attrs["id"] = self.cloud.rng.hex_id(32)
+        if kind == "endpoint":
+            attrs.setdefault("region_id", attrs.pop("region", None))
+            known = {s["id"] for s in self._builtin("services")}
+            known |= {s["id"] for s in self.service.list_services()}
+            if attrs.get("service_id") not in known:
+                raise bad(f"Could not find service: {attrs.get('service_id')}.")
         self._types(kind, attrs)
         item = self._call(kind, "create", attrs)
         return Reply(201, {kind: self._entity(collection, item)})
@@ -346,12 +372,25 @@ class IdentityAPI(GrantRoutes, ServiceAPI):
     def show(self, req: ApiRequest, collection: str, ident: str) -> Reply:
         """Show one entity."""
         kind = self._kind(collection)
+        builtin = self._builtin_entry(collection, ident)
+        if builtin is not None:
+            return Reply(200, {kind: builtin})
         return Reply(200, {kind: self._entity(collection, self._call(kind, "get", ident))})
+
+    def _builtin_entry(self, collection: str, ident: str) -> dict[str, Any] | None:
+        if collection not in ("services", "endpoints"):
+            return None
+        return next((i for i in self._builtin(collection) if i["id"] == ident), None)
+
+    def _refuse_builtin(self, collection: str, ident: str) -> None:
+        if self._builtin_entry(collection, ident) is not None:
+            raise ApiError(403, f"The fake's own {collection[:-1]} {ident} cannot be changed.")
 
     @route("PATCH", "/v3/<collection>/<ident>", op="op_update")
     def update(self, req: ApiRequest, collection: str, ident: str) -> Reply:
         """Update one entity."""
         kind = self._kind(collection)
+        self._refuse_builtin(collection, ident)
         attrs = dict(req.member(kind))
         if kind == "user" and "password" in attrs:
             attrs["password_digest"] = digest(str(attrs.pop("password")))
@@ -363,5 +402,6 @@ class IdentityAPI(GrantRoutes, ServiceAPI):
     def delete(self, req: ApiRequest, collection: str, ident: str) -> Reply:
         """Delete one entity."""
         kind = self._kind(collection)
+        self._refuse_builtin(collection, ident)
         self._call(kind, "delete", ident)
         return Reply(204)

@@ -173,7 +173,7 @@ class GrantRoutes:
             **{
                 k: v
                 for k, v in spec.items()
-                if k in ("name", "description", "expires_at", "unrestricted")
+                if k in ("name", "description", "expires_at", "unrestricted", "access_rules")
             },
             "user_id": uid,
             "project_id": project,
@@ -221,4 +221,41 @@ class GrantRoutes:
         """Delete an application credential."""
         self.get_app_cred(req, uid, cid)
         self.service.delete_application_credential(cid)
+        return Reply(204)
+
+    # --- access rules ------------------------------------------------------------------------
+
+    @route(
+        "GET",
+        "/v3/users/<uid>/access_rules",
+        op=("identity", "access_rules.list", "application_credential"),
+    )
+    def list_access_rules(self, req: ApiRequest, uid: str) -> Reply:
+        """A user's access rules."""
+        items = [self._access_rule(uid, r) for r in self.service.list_access_rules(uid)]
+        return Reply(200, {"access_rules": items})
+
+    def _access_rule(self, uid: str, rule: dict[str, Any]) -> dict[str, Any]:
+        link = {"self": self.url(f"/v3/users/{uid}/access_rules/{rule['id']}")}
+        return {**rule, "links": link}
+
+    @route(
+        "GET",
+        "/v3/users/<uid>/access_rules/<rid>",
+        op=("identity", "access_rules.get", "application_credential"),
+    )
+    def get_access_rule(self, req: ApiRequest, uid: str, rid: str) -> Reply:
+        """One access rule."""
+        return Reply(
+            200, {"access_rule": self._access_rule(uid, self.service.get_access_rule(uid, rid))}
+        )
+
+    @route(
+        "DELETE",
+        "/v3/users/<uid>/access_rules/<rid>",
+        op=("identity", "access_rules.delete", "application_credential"),
+    )
+    def delete_access_rule(self, req: ApiRequest, uid: str, rid: str) -> Reply:
+        """Delete an access rule no credential uses (403 otherwise)."""
+        self.service.delete_access_rule(uid, rid)
         return Reply(204)

@@ -13,6 +13,8 @@ import json
 from typing import Any
 
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
+from fake_clouds.openstack.image_members import ImageMemberRoutes
+from fake_clouds.openstack.image_schemas import ImageSchemaRoutes
 from fake_clouds.rest.common import iso
 from sdk import exception
 
@@ -30,8 +32,8 @@ _CORE = (
 _READ_ONLY = ("id", "status", "size", "checksum", "created_at", "updated_at", "file", "self")
 
 
-class ImageAPI(ServiceAPI):
-    """Glance v2 (``/image/v2``)."""
+class ImageAPI(ImageMemberRoutes, ImageSchemaRoutes, ServiceAPI):
+    """Glance v2 (``/image/v2``); members and schemas are served by the mixins."""
 
     prefix = "image"
     catalog_type = "image"
@@ -212,13 +214,3 @@ class ImageAPI(ServiceAPI):
             raise ApiError(404, f"Tag {tag} not found.")
         self.compute.update_image(iid, {"tags": [t for t in tags if t != tag]})
         return Reply(204)
-
-    @route("GET", "/v2/schemas/image")
-    @route("GET", "/v2/schemas/images")
-    def schema(self, req: ApiRequest) -> Reply:
-        """A minimal image schema (names only)."""
-        properties = {key: {"type": ["null", "string"]} for key in (*_CORE, *_READ_ONLY)}
-        return Reply(
-            200,
-            {"name": "image", "properties": properties, "additionalProperties": {"type": "string"}},
-        )

@@ -28,17 +28,28 @@ from fake_clouds.openstack.app import DEFAULT_BASE_URL, REGION, WireApp
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD")
 
 
+def _text(value: Any) -> str:
+    return value.decode("latin-1") if isinstance(value, bytes) else str(value)
+
+
 def call_app(app: WireApp, method: str, url: str, headers: Any, body: Any) -> Any:
     """Run one request through *app*; return ``(status, headers, body)`` or an exception."""
     if isinstance(body, str):
         body = body.encode("utf-8")
     elif body is not None and not isinstance(body, bytes):
-        body = b"".join(body)  # a generator upload (swift)
+        body = b"".join(body)  # a generator or file upload (swift, glance)
+    # The body is whole here: a chunked upload's framing header would make werkzeug read nothing.
+    # Header names and values may be bytes (swiftclient encodes them): they go on the wire as is.
+    plain = {
+        _text(k): _text(v)
+        for k, v in dict(headers or {}).items()
+        if _text(k).lower() != "transfer-encoding"
+    }
     builder = EnvironBuilder(
         path=url[len(app.base_url) :] or "/",
         base_url=app.base_url,
         method=method,
-        headers=list(dict(headers or {}).items()),
+        headers=list(plain.items()),
         data=body or b"",
     )
     try:

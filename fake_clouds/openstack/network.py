@@ -1,6 +1,6 @@
 """Network v2.0 on the wire (neutron): networks, subnets, ports, routers with
-interfaces and gateways, floating IPs, security groups and rules, quotas and
-the extension list.
+interfaces and gateways, floating IPs, security groups and rules, subnet pools
+and address scopes, quotas and the extension list.
 
 Lists filter on any attribute given as a query parameter (repeat it for
 "any of"), keep only the ``fields`` asked for, and page with ``limit`` and
@@ -16,6 +16,7 @@ from typing import Any
 
 from fake_clouds.core.network_schema import PLURALS, SCHEMAS
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
+from fake_clouds.openstack.network_agents import NetworkAgentRoutes
 from fake_clouds.rest.common import iso
 from sdk import exception
 
@@ -28,16 +29,21 @@ COLLECTIONS = {
     "floatingips": "floatingip",
     "security-groups": "security_group",
     "security-group-rules": "security_group_rule",
+    "subnetpools": "subnetpool",
+    "address-scopes": "address_scope",
 }
 _TYPES = {400: "HTTPBadRequest", 401: "HTTPUnauthorized", 404: "HTTPNotFound"}
 _TYPES.update({405: "HTTPMethodNotAllowed", 409: "HTTPConflict", 413: "OverQuota"})
 #: extensions a client may probe: (alias, name)
 EXTENSIONS = (
+    ("address-scope", "Address scope"),
     ("agent", "agent"),
     ("allowed-address-pairs", "Allowed Address Pairs"),
+    ("availability_zone", "Availability Zone"),
     ("binding", "Port Binding"),
     ("external-net", "Neutron external network"),
     ("extra_dhcp_opt", "Neutron Extra DHCP options"),
+    ("fip-port-details", "Floating IP Port Details Extension"),
     ("extraroute", "Neutron Extra Route"),
     ("l3_agent_scheduler", "L3 Agent Scheduler"),
     ("net-mtu", "Network MTU"),
@@ -53,7 +59,7 @@ EXTENSIONS = (
 )
 
 
-class NetworkAPI(ServiceAPI):
+class NetworkAPI(NetworkAgentRoutes, ServiceAPI):
     """Neutron v2.0 (``/network/v2.0``)."""
 
     prefix = "network"
@@ -129,6 +135,25 @@ class NetworkAPI(ServiceAPI):
                 )
         raise ApiError(404, f"Extension with alias {alias} does not exist")
 
+    @route("GET", "/v2.0/service-providers")
+    def service_providers(self, req: ApiRequest) -> Reply:
+        """``GET /v2.0/service-providers``: the one router provider the fake implements."""
+        provider = {"service_type": "L3_ROUTER_NAT", "name": "default", "default": True}
+        return Reply(200, {"service_providers": [provider]})
+
+    @route("GET", "/v2.0/availability_zones")
+    def availability_zones(self, req: ApiRequest) -> Reply:
+        """``GET /v2.0/availability_zones``: the world's one zone, ``nova`` (as nova reports),
+        for networks and routers (filters ``name``, ``resource``, ``state``)."""
+        items = [
+            {"name": "nova", "resource": resource, "state": "available"}
+            for resource in ("network", "router")
+        ]
+        for key in ("name", "resource", "state"):
+            if key in req.args:
+                items = [i for i in items if i[key] in req.args.getlist(key)]
+        return Reply(200, {"availability_zones": items})
+
     # --- views --------------------------------------------------------------------------
 
     def view(self, kind: str, item: dict[str, Any]) -> dict[str, Any]:
@@ -149,11 +174,32 @@ class NetworkAPI(ServiceAPI):
             out.setdefault("router:external", False)
         if kind == "router":
             out.pop("interfaces", None)
-        if kind in ("security_group", "security_group_rule", "subnet"):
+        if kind in (
+            "security_group",
+            "security_group_rule",
+            "subnet",
+            "subnetpool",
+            "address_scope",
+        ):
             out.pop("status", None)
         if kind in ("floatingip", "security_group_rule"):
             out.pop("name", None)
+        if kind == "floatingip":
+            out["port_details"] = self._port_details(item.get("port_id"))
         return out
+
+    def _port_details(self, port_id: Any) -> dict[str, Any] | None:
+        """The ``fip-port-details`` of a floating IP's port (None when unassociated)."""
+        if not port_id:
+            return None
+        try:
+            port = self.network.get_port(port_id)
+        except exception.NotFound:
+            return None
+        keys = ("name", "network_id", "mac_address", "admin_state_up", "device_id")
+        details = {k: port.get(k) for k in keys}
+        details.update(status=port.get("status"), device_owner=port.get("device_owner"))
+        return details
 
     # --- generic CRUD -------------------------------------------------------------------
 
@@ -368,18 +414,43 @@ class NetworkAPI(ServiceAPI):
 
     # --- quotas -------------------------------------------------------------------------
 
-    @route("GET", "/v2.0/quotas/<project>")
-    @route("GET", "/v2.0/quotas/<project>/detail")
+    @route("GET", "/v2.0/quotas", op=("network", "quotas.get", None))
+    def list_quotas(self, req: ApiRequest) -> Reply:
+        """``GET /v2.0/quotas``: the projects with quotas of their own."""
+        items = [
+            {**self.network.project_quota(p), "project_id": p, "tenant_id": p}
+            for p in sorted(self.network.project_quotas)
+        ]
+        return Reply(200, {"quotas": items})
+
+    @route("GET", "/v2.0/quotas/<project>", op=("network", "quotas.get", None))
+    @route("GET", "/v2.0/quotas/<project>/detail", op=("network", "quotas.get", None))
     def quotas(self, req: ApiRequest, project: str) -> Reply:
-        """The network quotas (one set for every project)."""
-        quotas = self.network.quotas
-        quota: dict[str, Any] = dict(sorted(quotas.items()))
+        """The project's network quotas (``/detail``: with what is used)."""
+        quota: dict[str, Any] = self.network.project_quota(project)
         if req.raw.path.endswith("/detail"):
             quota = {
                 k: {"limit": v, "used": self.network._count(k), "reserved": 0}
-                for k, v in sorted(quotas.items())
+                for k, v in quota.items()
             }
         return Reply(200, {"quota": quota})
+
+    @route("GET", "/v2.0/quotas/<project>/default")
+    def quota_defaults(self, req: ApiRequest, project: str) -> Reply:
+        """``GET /v2.0/quotas/{project}/default``: the service-wide quotas."""
+        return Reply(200, {"quota": dict(sorted(self.network.quotas.items()))})
+
+    @route("PUT", "/v2.0/quotas/<project>", op=("network", "quotas.update", None))
+    def update_quotas(self, req: ApiRequest, project: str) -> Reply:
+        """``PUT /v2.0/quotas/{project}`` with ``{"quota": {name: limit}}``."""
+        spec = dict(req.member("quota"))
+        return Reply(200, {"quota": self.network.set_project_quota(project, spec)})
+
+    @route("DELETE", "/v2.0/quotas/<project>", op=("network", "quotas.delete", None))
+    def delete_quotas(self, req: ApiRequest, project: str) -> Reply:
+        """``DELETE /v2.0/quotas/{project}``: back to the defaults."""
+        self.network.revert_project_quota(project)
+        return Reply(204)
 
 
 def _matches(value: Any, wanted: list[str]) -> bool:

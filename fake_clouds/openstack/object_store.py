@@ -95,23 +95,38 @@ class ObjectStoreAPI(ServiceAPI):
     def _meta(req: ApiRequest, kind: str) -> dict[str, str]:
         keep = (
             f"x-{kind}-meta-",
-            "x-container-read",
-            "x-container-write",
+            f"x-remove-{kind}-meta-",
             "content-disposition",
             "content-encoding",
             "x-delete-at",
         )
+        if kind == "container":
+            keep += tuple(
+                f"{remove}x-{name}"
+                for remove in ("", "x-remove-")
+                for name in (
+                    "container-read",
+                    "container-write",
+                    "container-sync-to",
+                    "container-sync-key",
+                    "versions-location",
+                    "history-location",
+                )
+            )
         return {k.lower(): v for k, v in req.headers.items() if k.lower().startswith(keep)}
 
     # --- account ----------------------------------------------------------------------------
 
     def _account_headers(self) -> dict[str, str]:
-        containers = self.store.list_containers()
-        return {
-            "X-Account-Container-Count": str(len(containers)),
-            "X-Account-Object-Count": str(sum(c["count"] for c in containers)),
-            "X-Account-Bytes-Used": str(sum(c["bytes"] for c in containers)),
+        account = self.store.head_account()
+        headers = {
+            "X-Account-Container-Count": str(account["container_count"]),
+            "X-Account-Object-Count": str(account["object_count"]),
+            "X-Account-Bytes-Used": str(account["bytes_used"]),
         }
+        for key, value in sorted(account["headers"].items()):
+            headers["-".join(p.capitalize() for p in key.split("-"))] = value
+        return headers
 
     @route("GET", _A, op=("object_storage", "containers.list", "container"))
     def list_containers(self, req: ApiRequest, account: str) -> Reply:
@@ -123,6 +138,12 @@ class ObjectStoreAPI(ServiceAPI):
     def head_account(self, req: ApiRequest, account: str) -> Reply:
         """``HEAD /v1/{account}``: counts and bytes."""
         return Reply(204, None, self._account_headers())
+
+    @route("POST", _A, op=("object_storage", "account.update", "container"))
+    def post_account(self, req: ApiRequest, account: str) -> Reply:
+        """``POST /v1/{account}``: merge account metadata (an empty value removes a key)."""
+        self.store.post_account(self._meta(req, "account"))
+        return Reply(204)
 
     # --- containers -------------------------------------------------------------------------
 

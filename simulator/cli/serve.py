@@ -90,6 +90,12 @@ def _names_a_store(value: str) -> bool:
     help="Name of the cloud in clouds.yaml (repeatable; default plugsim).",
 )
 @click.option("--access-log", is_flag=True, help="Log every request to stderr.")
+@click.option(
+    "--report",
+    "report_path",
+    metavar="PATH",
+    help="On stop, write the unserved endpoints and the fake's bugs there (JSON).",
+)
 @click.pass_obj
 def serve(
     opts: Options,
@@ -103,6 +109,7 @@ def serve(
     save_every: float,
     access_log: bool,
     cloud_names: tuple[str, ...],
+    report_path: str | None = None,
 ) -> None:
     """Serve the world's fake cloud as OpenStack (identity, compute, network) on 127.0.0.1."""
     from werkzeug.serving import WSGIRequestHandler, make_server
@@ -168,7 +175,32 @@ def serve(
             world.close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        if report_path is not None:
+            _write_report(Path(report_path), app)
     click.echo(f"stopped; world saved to {world.store.path}", err=True)
+
+
+def _write_report(path: Path, app: Any) -> None:
+    """Write what clients asked for that the fake does not serve, and its bugs, as JSON."""
+    import json
+
+    report = {
+        "unserved": [
+            {"service": u.service, "method": u.method, "path": u.path, "count": u.count}
+            for u in app.unserved()
+        ],
+        "bugs": [
+            {
+                "service": b.service,
+                "method": b.method,
+                "path": b.path,
+                "error": b.error,
+                "where": b.where,
+            }
+            for b in app.bugs()
+        ],
+    }
+    path.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def _default_clouds_path(store_path: Any) -> Path:

@@ -116,7 +116,9 @@ def test_unknown_server_is_item_not_found(wire, token):
 
 
 def test_unknown_route_is_404_and_counted(wire, token):
-    url = f"{wire.base_url}/compute/v2.1/os-hypervisors/0b6c7e5d-8a66-4b3e-9d1b-1f5f5e7c0a11"
+    url = (
+        f"{wire.base_url}/compute/v2.1/os-simple-tenant-usage/0b6c7e5d-8a66-4b3e-9d1b-1f5f5e7c0a11"
+    )
     r = requests.get(url, headers={"X-Auth-Token": token})
     assert r.status_code == 404
     assert "itemNotFound" in r.json()
@@ -124,7 +126,7 @@ def test_unknown_route_is_404_and_counted(wire, token):
     assert (missing.service, missing.method, missing.path) == (
         "compute",
         "GET",
-        "/v2.1/os-hypervisors/{id}",
+        "/v2.1/os-simple-tenant-usage/{id}",
     )
 
 
@@ -167,3 +169,52 @@ def test_server_metadata_items_and_quota_set(openstack_connection, fake_cloud):
     quota = conn.compute.get_quota_set(conn.current_project_id, usage=True)
     assert quota.instances == 10
     assert quota.usage["instances"] == 2
+
+
+def test_nova_image_metadata_is_the_images_properties(openstack_connection, fake_cloud):
+    compute = openstack_connection.compute
+    image = compute.find_image("cirros", ignore_missing=False)
+    compute.set_image_metadata(image, k0="", k1="v1")
+    compute.set_image_metadata(image, k1="v1.1")
+    assert compute.fetch_image_metadata(image).metadata == {"k0": "", "k1": "v1.1"}
+    # glance shows the same properties: one image entity
+    assert openstack_connection.image.get_image(image.id).properties["k1"] == "v1.1"
+    compute.delete_image_metadata(image, ["k0", "k1"])
+    assert compute.fetch_image_metadata(image).metadata == {}
+    gone = compute.delete(f"/images/{image.id}/metadata/k1")
+    assert gone.status_code == 404
+    assert "k1" in gone.json()["itemNotFound"]["message"]
+
+
+def test_the_hypervisor_reports_what_the_servers_use(openstack_connection, fake_cloud):
+    compute = openstack_connection.compute
+    (hypervisor,) = compute.hypervisors(details=True)
+    before = compute.get_hypervisor(hypervisor.id)
+    server = compute.create_server(name="h", image_id=_image(fake_cloud), flavor_id="2")
+    compute.wait_for_server(server, wait=600)
+    after = compute.find_hypervisor("plugsim", ignore_missing=False)
+    assert after.id == hypervisor.id
+    shown = compute.get(f"/os-hypervisors/{hypervisor.id}", microversion="2.87").json()
+    flavor = fake_cloud.service("compute").get_flavor("2")
+    assert shown["hypervisor"]["running_vms"] == before.running_vms + 1
+    assert shown["hypervisor"]["vcpus_used"] == flavor["vcpus"]
+    assert "os-hypervisors" in {e.alias for e in compute.extensions()}
+
+
+def test_disabling_nova_compute_leaves_new_servers_in_error(openstack_connection, fake_cloud):
+    compute = openstack_connection.compute
+    services = {s.binary: s for s in compute.services()}
+    assert set(services) == {"nova-scheduler", "nova-conductor", "nova-compute"}
+    nova_compute = compute.find_service("nova-compute", host="plugsim", ignore_missing=False)
+    compute.disable_service(
+        nova_compute, host="plugsim", binary="nova-compute", disabled_reason="m"
+    )
+    shown = compute.find_service("nova-compute", host="plugsim", ignore_missing=False)
+    assert (shown.status, shown.disabled_reason) == ("disabled", "m")
+    server = compute.create_server(name="nohost", image_id=_image(fake_cloud), flavor_id="1")
+    failed = compute.wait_for_server(server, status="ERROR", failures=[], wait=600)
+    assert failed.fault["message"] == "No valid host was found."
+    compute.enable_service(nova_compute, host="plugsim", binary="nova-compute")
+    assert fake_cloud.service("compute").daemon_enabled("nova-compute")
+    server = compute.create_server(name="host", image_id=_image(fake_cloud), flavor_id="1")
+    assert compute.wait_for_server(server, wait=600).status == "ACTIVE"

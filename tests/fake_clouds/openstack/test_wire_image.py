@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-pytest.importorskip("openstack")
+openstack = pytest.importorskip("openstack")
 
 
 def test_openstacksdk_image_upload_state_machine(openstack_connection, fake_cloud):
@@ -52,3 +52,52 @@ def test_patch_with_bad_body_is_glance_400(wire, token, world):
     assert r.status_code == 400
     assert "JSON-patch" in r.json()["message"]
     assert wire.bugs() == []
+
+
+def test_openstacksdk_shares_an_image_with_a_project(openstack_connection, fake_cloud):
+    image_api = openstack_connection.image
+    image = image_api.create_image(
+        name="shared-one",
+        data=b"0",
+        disk_format="raw",
+        container_format="bare",
+        visibility="shared",
+    )
+    member = image_api.add_member(image=image, member="project-b")
+    assert (member.member_id, member.status) == ("project-b", "pending")
+    assert [m.member_id for m in image_api.members(image=image)] == ["project-b"]
+    accepted = image_api.update_member(image=image, member="project-b", status="accepted")
+    assert accepted.status == "accepted"
+    # the membership is the world's state, seen by the compute service too
+    compute = fake_cloud.service("compute")
+    assert compute.get_image_member(image.id, "project-b")["status"] == "accepted"
+    with pytest.raises(openstack.exceptions.ConflictException):
+        image_api.add_member(image=image, member="project-b")
+    with pytest.raises(openstack.exceptions.BadRequestException, match="Invalid status"):
+        image_api.update_member(image=image, member="project-b", status="maybe")
+    image_api.remove_member(image=image, member="project-b")
+    with pytest.raises(openstack.exceptions.NotFoundException):
+        image_api.get_member(image=image, member="project-b")
+
+
+def test_a_private_image_takes_no_members(openstack_connection):
+    image_api = openstack_connection.image
+    image = image_api.create_image(
+        name="private-one",
+        data=b"0",
+        disk_format="raw",
+        container_format="bare",
+        visibility="private",
+    )
+    with pytest.raises(openstack.exceptions.ForbiddenException, match="not shared"):
+        image_api.add_member(image=image, member="project-b")
+
+
+def test_glance_schemas_describe_the_entities(openstack_connection):
+    image_api = openstack_connection.image
+    assert "status" in image_api.get_member_schema().properties
+    assert "members" in image_api.get_members_schema().properties
+    namespace = image_api.get_metadef_namespace_schema()
+    assert namespace.required == ["namespace"]
+    tags = image_api.get_metadef_tags_schema()
+    assert tags.properties["tags"]["items"]["properties"]["name"] == {"type": "string"}

@@ -144,3 +144,17 @@ def test_tags_on_networks(openstack_connection):
     assert sorted(net_api.get_network(net.id).tags) == ["blue", "red"]
     net.remove_tag(net_api, "red")
     assert net_api.get_network(net.id).tags == ["blue"]
+
+
+def test_floating_ip_port_details_and_availability_zones(openstack_connection, fake_cloud):
+    network = openstack_connection.network
+    public = next(n for n in network.networks() if n.is_router_external)
+    net = network.create_network(name="fip-net")
+    network.create_subnet(network_id=net.id, cidr="10.8.0.0/24", ip_version=4)
+    port = network.create_port(network_id=net.id, name="fip-port")
+    fip = network.create_ip(floating_network_id=public.id)
+    assert fip.port_details is None
+    fip = network.update_ip(fip, port_id=port.id)
+    assert (fip.port_details["name"], fip.port_details["network_id"]) == ("fip-port", net.id)
+    zones = {(z.name, z.resource) for z in network.availability_zones()}
+    assert zones == {("nova", "network"), ("nova", "router")}

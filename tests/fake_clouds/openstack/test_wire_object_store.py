@@ -35,3 +35,28 @@ def test_non_empty_container_delete_is_409_text(wire, token, world):
     )
     assert r.status_code == 409
     assert r.text.startswith("Conflict:")
+
+
+def test_account_metadata_is_set_merged_and_removed(openstack_connection, fake_cloud):
+    store = openstack_connection.object_store
+    assert not store.get_account_metadata().metadata
+    store.set_account_metadata(k1="v1")
+    store.set_account_metadata(k2="v2", k0="")
+    assert store.get_account_metadata().metadata == {"k1": "v1", "k2": "v2"}
+    store.delete_account_metadata(["k1"])
+    assert store.get_account_metadata().metadata == {"k2": "v2"}
+    # the account's headers are the object storage service's state
+    account = fake_cloud.service("object_storage").head_account()
+    assert account["headers"] == {"x-account-meta-k2": "v2"}
+
+
+def test_container_metadata_empty_value_removes_and_system_keys_are_kept(openstack_connection):
+    store = openstack_connection.object_store
+    container = store.create_container(name="meta")
+    store.set_container_metadata(container, k0="v0", sync_key="1234", read_ACL=".r:*")
+    shown = store.get_container_metadata("meta")
+    assert (shown.metadata, shown.sync_key, shown.read_ACL) == ({"k0": "v0"}, "1234", ".r:*")
+    store.set_container_metadata(container, k0="")
+    store.delete_container_metadata(container, ["sync_key"])
+    shown = store.get_container_metadata("meta")
+    assert (shown.metadata, shown.sync_key, shown.read_ACL) == ({}, None, ".r:*")

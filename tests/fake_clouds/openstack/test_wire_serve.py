@@ -15,19 +15,20 @@ openstack = pytest.importorskip("openstack")
 PLUGSIM = Path(sys.executable).with_name("plugsim")
 
 
-def _start(tmp_path: Path) -> tuple[subprocess.Popen[str], str]:
+def _start(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
         [
             str(PLUGSIM),
             "serve",
             "--port",
             "0",
-            "--world",
+            "--state",
             str(tmp_path / "w.db"),
             "--seed",
             "5",
             "--time-scale",
             "100",
+            *extra,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -79,9 +80,38 @@ def test_serve_answers_openstacksdk_and_saves_the_world_on_sigterm(tmp_path):
         assert world.cloud.service("identity").counters["tokens"]
 
 
+def test_serve_writes_the_unserved_endpoints_to_its_report_on_stop(tmp_path):
+    import json
+
+    import requests
+
+    report = tmp_path / "report.json"
+    proc, auth_url = _start(tmp_path, "--report", str(report))
+    try:
+        base = auth_url.rsplit("/identity/", 1)[0]
+        config = openstack.config.OpenStackConfig(config_files=[str(tmp_path / "clouds.yaml")])
+        conn = openstack.connection.Connection(config=config.get_one(cloud="plugsim"))
+        token = conn.session.get_token()
+        for _ in range(2):
+            answer = requests.get(
+                f"{base}/compute/v2.1/os-no-such-thing/42", headers={"X-Auth-Token": token}
+            )
+            assert answer.status_code == 404
+    finally:
+        _stop(proc)
+    data = json.loads(report.read_text())
+    assert {
+        "service": "compute",
+        "method": "GET",
+        "path": "/v2.1/os-no-such-thing/{id}",
+        "count": 2,
+    } in data["unserved"]
+    assert data["bugs"] == []
+
+
 def test_serve_rejects_a_bad_port_in_one_line(tmp_path):
     result = subprocess.run(
-        [str(PLUGSIM), "serve", "--port", "70000", "--world", str(tmp_path / "w.db")],
+        [str(PLUGSIM), "serve", "--port", "70000", "--state", str(tmp_path / "w.db")],
         capture_output=True,
         text=True,
         timeout=60,
