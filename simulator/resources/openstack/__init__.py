@@ -18,10 +18,9 @@ from simulator.resources.openstack.neutron import (
     Port,
     Router,
     RouterInterface,
-    SecurityGroup,
-    SecurityGroupRule,
     Subnet,
 )
+from simulator.resources.openstack.neutron_security import SecurityGroup, SecurityGroupRule
 from simulator.resources.openstack.nova_misc import Flavor, KeyPair, ServerGroup
 from simulator.resources.openstack.server import Server
 from simulator.resources.openstack.swift import Container
