@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sdk._git_export import git_export
 from sdk.exception import ConfigurationError
 
 _MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -65,19 +66,9 @@ def _dump(root: Path, relative: Sequence[str]) -> dict[str, Any]:
 
 
 def _git_checkout(root: Path, ref: str, into: Path) -> Path:
-    archive = subprocess.run(
-        ["git", "-C", str(root), "archive", "--format=tar", ref],
-        capture_output=True,
-        timeout=120,
-        check=False,
+    return git_export(
+        root, ref, into, f"--against {ref}: not a directory, wheel, distribution or git ref"
     )
-    if archive.returncode != 0:
-        reason = archive.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["?"]
-        raise ConfigurationError(
-            f"--against {ref}: not a directory, wheel, distribution or git ref ({reason[0]})"
-        )
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True, timeout=120)
-    return into
 
 
 def _installed(name: str) -> Path | None:

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sdk._git_export import git_export
 from sdk.exception import ConfigurationError
 
 #: The environment variable the generated conformance test reads ``upgrade_from`` from.
@@ -98,20 +99,8 @@ def _download(dist: str, scratch: Path) -> Release | None:
 
 
 def _git(project: Path, ref: str, into: Path) -> Release:
-    archive = subprocess.run(
-        ["git", "-C", str(project), "archive", "--format=tar", ref],
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
-    if archive.returncode != 0:
-        reason = archive.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["?"]
-        raise ConfigurationError(
-            f"{ref}: not a wheel, a directory or a git ref of {project} ({reason[0]})"
-        )
-    into.mkdir(parents=True)
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True, timeout=120)
-    return Release(into, f"git {ref}", ref)
+    refused = f"{ref}: not a wheel, a directory or a git ref of {project}"
+    return Release(git_export(project, ref, into, refused), f"git {ref}", ref)
 
 
 def find_release(old: str | None, project: Path, dist: str, scratch: Path) -> Release | None:
