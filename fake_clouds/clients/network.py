@@ -4,7 +4,8 @@
 ``list_<plural>(**filters)`` returns ``{'<plural>': [...]}``;
 ``show_<kind>(id)``, ``update_<kind>(id, {'<kind>': {...}})`` and
 ``delete_<kind>(id)`` as in python-neutronclient. Kinds: network, subnet,
-port, router, floatingip, security_group, security_group_rule. Routers also
+port, router, floatingip, security_group, security_group_rule, subnetpool,
+address_scope (every kind of :data:`fake_clouds.core.network_schema.PLURALS`). Routers also
 have ``add_interface_router``, ``remove_interface_router``,
 ``add_gateway_router`` and ``remove_gateway_router``.
 """
@@ -13,17 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from fake_clouds.core.network_schema import PLURALS
 from sdk import exception
 
-_KINDS = {
-    "network": "networks",
-    "subnet": "subnets",
-    "port": "ports",
-    "router": "routers",
-    "floatingip": "floatingips",
-    "security_group": "security_groups",
-    "security_group_rule": "security_group_rules",
-}
+#: Every kind the network service serves, and its plural (python-neutronclient's names).
+_KINDS = {kind: plural for kind, (plural, _limit) in PLURALS.items()}
 
 
 def _unwrap(kind: str, body: Any) -> dict[str, Any]:
