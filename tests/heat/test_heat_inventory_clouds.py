@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from _heat_diff import requires_heat
 
+from sdk import exception
 from simulator.store import Store
 from simulator.world import World
 
@@ -70,7 +72,8 @@ def test_a_subnet_pool_naming_no_address_scope_fails_naming_it() -> None:
         "type": "OS::Neutron::SubnetPool",
         "properties": {"prefixes": ["10.41.0.0/16"], "address_scope": "nowhere"},
     }
-    stack = world.create_stack("s", _template({"pool": pool}))
-    assert stack.state == "CREATE_FAILED"
-    assert "address_scope" in stack.status_reason and "nowhere" in stack.status_reason
+    with pytest.raises(exception.StackValidationFailed) as failure:
+        world.create_stack("s", _template({"pool": pool}))
+    assert "resources.pool.properties.address_scope" in str(failure.value)
+    assert "The AddressScope (nowhere) could not be found." in str(failure.value)
     world.close()
