@@ -77,3 +77,30 @@ def test_a_subnet_pool_naming_no_address_scope_fails_naming_it() -> None:
     assert "resources.pool.properties.address_scope" in str(failure.value)
     assert "The AddressScope (nowhere) could not be found." in str(failure.value)
     world.close()
+
+
+@requires_heat
+def test_heats_flavor_creates_a_private_flavor_updates_its_specs_and_deletes() -> None:
+    world = _world("nova.flavor")
+
+    def flavor(specs: dict[str, str]) -> dict[str, Any]:
+        props = {"ram": 128, "vcpus": 2, "is_public": False, "extra_specs": specs}
+        return {"f": {"type": "OS::Nova::Flavor", "properties": props}}
+
+    stack = world.create_stack("s", _template(flavor({"hw:cpu_policy": "dedicated"})))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    nova = world.client_plugin("nova").client()
+    flavor_id = stack.resources["f"].resource_id
+    made = nova.flavors.get(flavor_id)
+    assert (made.ram, made.vcpus, made.is_public) == (128, 2, False)
+    assert made.get_keys() == {"hw:cpu_policy": "dedicated"}
+    # no tenants given: Heat grants the stack's own project access
+    access = nova.flavor_access.list(flavor=flavor_id)
+    assert [a.tenant_id for a in access] == [world.project_id]
+    stack = world.update_stack("s", _template(flavor({"hw:mem_page_size": "large"})))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert stack.resources["f"].resource_id == flavor_id  # in place
+    assert nova.flavors.get(flavor_id).get_keys() == {"hw:mem_page_size": "large"}
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert flavor_id not in [f.id for f in nova.flavors.list()]
+    world.close()
