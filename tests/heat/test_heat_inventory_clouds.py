@@ -104,3 +104,27 @@ def test_heats_flavor_creates_a_private_flavor_updates_its_specs_and_deletes() -
     assert world.delete_stack("s").state == "DELETE_COMPLETE"
     assert flavor_id not in [f.id for f in nova.flavors.list()]
     world.close()
+
+
+@requires_heat
+def test_heats_volume_type_is_an_entity_its_specs_update_in_place() -> None:
+    world = _world("cinder.volume_type")
+
+    def vtype(specs: dict[str, str], description: str) -> dict[str, Any]:
+        props = {"name": "gold", "metadata": specs, "description": description}
+        return {"t": {"type": "OS::Cinder::VolumeType", "properties": props}}
+
+    stack = world.create_stack("s", _template(vtype({"volume_backend_name": "ssd"}, "fast")))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    type_id = stack.resources["t"].resource_id
+    entity = world.cloud.service("entity").get_entity(type_id)
+    assert (entity["name"], entity["description"]) == ("gold", "fast")
+    assert entity["extra_specs"] == {"volume_backend_name": "ssd"}
+    stack = world.update_stack("s", _template(vtype({"qos": "high"}, "faster")))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert stack.resources["t"].resource_id == type_id  # in place
+    entity = world.cloud.service("entity").get_entity(type_id)
+    assert (entity["description"], entity["extra_specs"]) == ("faster", {"qos": "high"})
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert world.cloud.service("entity").list_entities("volume_type") == []
+    world.close()
