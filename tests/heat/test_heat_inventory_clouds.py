@@ -128,3 +128,51 @@ def test_heats_volume_type_is_an_entity_its_specs_update_in_place() -> None:
     assert world.delete_stack("s").state == "DELETE_COMPLETE"
     assert world.cloud.service("entity").list_entities("volume_type") == []
     world.close()
+
+
+@requires_heat
+def test_heats_extra_route_set_adds_and_removes_only_its_own_routes() -> None:
+    world = _world("neutron.extrarouteset")
+
+    def resources(destination: str) -> dict[str, Any]:
+        route = {"destination": destination, "nexthop": "10.50.0.10"}
+        return {
+            "net": {"type": "OS::Neutron::Net"},
+            "sub": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {"network": {"get_resource": "net"}, "cidr": "10.50.0.0/24"},
+            },
+            "router": {"type": "OS::Neutron::Router"},
+            "iface": {
+                "type": "OS::Neutron::RouterInterface",
+                "properties": {
+                    "router": {"get_resource": "router"},
+                    "subnet": {"get_resource": "sub"},
+                },
+            },
+            "routes": {
+                "type": "OS::Neutron::ExtraRouteSet",
+                "depends_on": ["iface"],
+                "properties": {"router": {"get_resource": "router"}, "routes": [route]},
+            },
+        }
+
+    stack = world.create_stack("s", _template(resources("10.60.0.0/24")))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    neutron = world.client_plugin("neutron").client()
+    router_id = stack.resources["router"].resource_id
+    other = {"destination": "10.70.0.0/24", "nexthop": "10.50.0.11"}
+    neutron.add_extra_routes_to_router(router_id, {"router": {"routes": [other]}})
+
+    def routes() -> list[str]:
+        found = neutron.show_router(router_id)["router"]["routes"]
+        return sorted(r["destination"] for r in found)
+
+    assert routes() == ["10.60.0.0/24", "10.70.0.0/24"]
+    stack = world.update_stack("s", _template(resources("10.61.0.0/24")))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert routes() == ["10.61.0.0/24", "10.70.0.0/24"]
+    neutron.remove_extra_routes_from_router(router_id, {"router": {"routes": [other]}})
+    assert routes() == ["10.61.0.0/24"]
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    world.close()
