@@ -176,3 +176,30 @@ def test_heats_extra_route_set_adds_and_removes_only_its_own_routes() -> None:
     assert routes() == ["10.61.0.0/24"]
     assert world.delete_stack("s").state == "DELETE_COMPLETE"
     world.close()
+
+
+@requires_heat
+def test_heats_provider_net_keeps_its_provider_attributes() -> None:
+    world = _world("neutron.provider_net")
+
+    def net(segment: int) -> dict[str, Any]:
+        props = {"network_type": "vlan", "physical_network": "physnet1", "segmentation_id": segment}
+        return {"n": {"type": "OS::Neutron::ProviderNet", "properties": props}}
+
+    stack = world.create_stack("s", _template(net(100)))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    neutron = world.client_plugin("neutron").client()
+    net_id = stack.resources["n"].resource_id
+    shown = neutron.show_network(net_id)["network"]
+    assert shown["provider:network_type"] == "vlan"
+    assert (shown["provider:physical_network"], shown["provider:segmentation_id"]) == (
+        "physnet1",
+        100,
+    )
+    stack = world.update_stack("s", _template(net(101)))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert stack.resources["n"].resource_id == net_id
+    assert neutron.show_network(net_id)["network"]["provider:segmentation_id"] == 101
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert [n for n in neutron.list_networks()["networks"] if n["id"] == net_id] == []
+    world.close()
