@@ -43,3 +43,23 @@ def test_flavors_take_novaclient_arguments_specs_and_access(nova) -> None:
     assert nova.flavor_access.list(flavor=flavor.id) == []
     nova.flavors.delete(flavor)
     assert flavor.id not in [f.id for f in nova.flavors.list()]
+
+
+def test_server_groups_take_either_novaclient_form_and_are_entities(cloud, nova) -> None:
+    old = nova.server_groups.create("old", policies=["anti-affinity"])
+    new = nova.server_groups.create("new", policy="anti-affinity", rules={"max_server_per_host": 2})
+    assert (old.policy, new.policies, new.rules) == (
+        "anti-affinity",
+        ["anti-affinity"],
+        {"max_server_per_host": 2},
+    )
+    assert cloud.service("entity").get_entity(old.id)["kind"] == "nova_server_group"
+    with pytest.raises(exception.BadRequest, match="policies"):
+        nova.server_groups.create("bad", policies=["spread"])
+    with pytest.raises(exception.BadRequest, match="rules"):
+        nova.server_groups.create("bad", policy="affinity", rules={"max_server_per_host": 1})
+    other = cloud.service("entity").create_entity("widget", {}, name="w")
+    with pytest.raises(exception.NotFound):
+        nova.server_groups.get(other["id"])
+    nova.server_groups.delete(old)
+    assert [g.name for g in nova.server_groups.list()] == ["new"]  # gone at once, as in nova

@@ -203,3 +203,17 @@ def test_heats_provider_net_keeps_its_provider_attributes() -> None:
     assert world.delete_stack("s").state == "DELETE_COMPLETE"
     assert [n for n in neutron.list_networks()["networks"] if n["id"] == net_id] == []
     world.close()
+
+
+@requires_heat
+def test_heats_server_group_is_the_entity_plugsims_own_type_keeps() -> None:
+    world = _world("nova.server_group")
+    group = {"type": "OS::Nova::ServerGroup", "properties": {"policies": ["affinity"]}}
+    stack = world.create_stack("s", _template({"g": group}))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    entities = world.cloud.service("entity")
+    made = entities.get_entity(stack.resources["g"].resource_id)
+    assert (made["kind"], made["policies"]) == ("nova_server_group", ["affinity"])
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert world.client_plugin("nova").client().server_groups.list() == []
+    world.close()
