@@ -45,6 +45,23 @@ def neutron_error(
     return cls(message, body={"NeutronError": {"type": kind, "message": message, "detail": ""}})
 
 
+def _segmentation(attrs: dict[str, Any]) -> dict[str, Any]:
+    """``provider:segmentation_id`` as neutron keeps it: an integer (given as text or not)."""
+    key = "provider:segmentation_id"
+    value = attrs.get(key)
+    if value is None:
+        return {}
+    try:
+        number = int(str(value))
+    except ValueError:
+        number = -1
+    if isinstance(value, bool) or number < 0:
+        raise neutron_error(
+            exception.BadRequest, "InvalidInput", f"Invalid input for {key}: {value!r}"
+        )
+    return {key: number}
+
+
 @register_service
 class NetworkService(SubnetPoolHooks, NetworkAgentOperations, ProjectQuotas, Service):
     """Neutron-like networking; generic CRUD comes from :mod:`fake_clouds.core.network_schema`."""
@@ -71,6 +88,7 @@ class NetworkService(SubnetPoolHooks, NetworkAgentOperations, ProjectQuotas, Ser
 
     def _prepare_network(self, attrs: dict[str, Any]) -> str:
         attrs["subnets"] = []
+        attrs.update(_segmentation(attrs))
         return "ACTIVE"
 
     def _prepare_subnet(self, attrs: dict[str, Any]) -> str:
@@ -285,6 +303,8 @@ class NetworkService(SubnetPoolHooks, NetworkAgentOperations, ProjectQuotas, Ser
             self._associate(attrs)
             changes = {**changes, "fixed_ip_address": attrs["fixed_ip_address"]}
             ent.status = "ACTIVE" if attrs["port_id"] else "DOWN"
+        if ent.kind == "network":
+            changes = {**changes, **_segmentation(changes)}
         if ent.kind == "router" and changes.get("external_gateway_info"):
             changes = {
                 **changes,

@@ -110,6 +110,11 @@ class EngineContext:
             name=st.name, id=st.id, parameters=dict(st.parameters), timeout_mins=st.timeout_mins
         )
 
+    @property
+    def project_id(self) -> str:
+        """The world's project, whose user runs the stack ("" for a world that has none)."""
+        return str(getattr(self._stack.world, "project_id", "") or "")
+
     def client_plugin(self, name: str) -> ClientPlugin:
         """Return the fake cloud's client plug-in for service *name*."""
         return self._stack.world.client_plugin(name)

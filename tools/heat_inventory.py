@@ -77,7 +77,9 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
 PREREQUISITE = "prerequisite:"
 JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
     "OS::Cinder::Volume": {"size": 1},
+    "OS::Cinder::VolumeType": {"name": "inventory-type"},  # cinder takes no empty name
     "OS::Cinder::VolumeAttachment": {"instance_uuid": PREREQUISITE + "nova.server"},
+    "OS::Nova::Flavor": {"ram": 64, "vcpus": 1},  # nova takes neither below 1
     "OS::Nova::FloatingIPAssociation": {"floating_ip": PREREQUISITE + "floating_ip"},
     "OS::Nova::Server": {"image": "cirros"},
     "OS::Neutron::FloatingIPAssociation": {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fake_clouds.clients.volume_types import VolumeTypeAccessManager, VolumeTypeManager
 from fake_clouds.core.client_base import ClientObject, Manager, id_of
 
 
@@ -130,3 +131,5 @@ class BlockStorageClient:
         self.volume_snapshots = SnapshotManager(service)
         self.backups = BackupManager(service)
         self.restores = RestoreManager(service)
+        self.volume_types = VolumeTypeManager(service)
+        self.volume_type_access = VolumeTypeAccessManager(service, self.volume_types)

@@ -1,4 +1,5 @@
-"""The nova-like compute client: ``servers``, ``flavors``, ``images``, ``keypairs``, ``volumes``.
+"""The nova-like compute client: ``servers``, ``flavors``, ``flavor_access``, ``images``,
+``keypairs``, ``volumes``, ``server_groups``.
 
 Every manager method takes ids or objects with ``.id``; ``get``/``create``
 return :class:`~fake_clouds.core.client_base.ClientObject` instances.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fake_clouds.clients.server_groups import ServerGroupManager
 from fake_clouds.core.client_base import ClientObject, Manager, id_of
 
 
@@ -21,7 +23,20 @@ class Server(ClientObject):
 
 
 class Flavor(ClientObject):
-    """A flavor (``vcpus``, ``ram``, ``disk``)."""
+    """A flavor (``vcpus``, ``ram``, ``disk``) with novaclient's extra-spec methods."""
+
+    def get_keys(self) -> dict[str, str]:
+        """The flavor's extra specs, read from the service now."""
+        return dict(self.manager.service.get_flavor(self.id)["extra_specs"])
+
+    def set_keys(self, metadata: dict[str, Any]) -> dict[str, str]:
+        """Merge *metadata* into the extra specs; return them all."""
+        return dict(self.manager.service.set_flavor_extra_specs(self.id, metadata))
+
+    def unset_keys(self, keys: Any) -> None:
+        """Remove each of *keys* from the extra specs."""
+        for key in list(keys):
+            self.manager.service.delete_flavor_extra_spec(self.id, key)
 
 
 class Image(ClientObject):
@@ -119,6 +134,70 @@ class FlavorManager(Manager):
         """Return every flavor."""
         return self._wrap_all(self.service.list_flavors())  # type: ignore[return-value]
 
+    def create(
+        self,
+        name: str,
+        ram: int,
+        vcpus: int,
+        disk: int,
+        flavorid: Any = "auto",
+        ephemeral: int = 0,
+        swap: int = 0,
+        rxtx_factor: float = 1.0,
+        is_public: bool = True,
+        description: str | None = None,
+    ) -> Flavor:
+        """Create a flavor from novaclient's arguments (``flavorid='auto'``: the cloud picks)."""
+        flavor_id = None if flavorid in (None, "auto") else str(flavorid)
+        info = self.service.create_flavor(
+            name,
+            vcpus,
+            ram,
+            disk,
+            flavor_id=flavor_id,
+            ephemeral=ephemeral,
+            swap=swap,
+            rxtx_factor=rxtx_factor,
+            is_public=is_public,
+            description=description,
+        )
+        return self._wrap(info)  # type: ignore[return-value]
+
+    def update(self, flavor: Any, description: str | None = None) -> Flavor:
+        """Change a flavor's description (nova's only mutable field)."""
+        return self._wrap(self.service.update_flavor(id_of(flavor), description))  # type: ignore[return-value]
+
+    def delete(self, flavor: Any) -> None:
+        """Delete a flavor."""
+        self.service.delete_flavor(id_of(flavor))
+
+
+class FlavorAccess(ClientObject):
+    """One project's access to a private flavor (``flavor_id``, ``tenant_id``)."""
+
+
+class FlavorAccessManager(Manager):
+    """``client.flavor_access``: which projects may use a private flavor."""
+
+    resource_class = FlavorAccess
+
+    def _entries(self, flavor_id: str, projects: list[str]) -> list[FlavorAccess]:
+        entries = [{"flavor_id": flavor_id, "tenant_id": p} for p in projects]
+        return self._wrap_all(entries)  # type: ignore[return-value]
+
+    def list(self, flavor: Any) -> list[FlavorAccess]:
+        """The projects given access to *flavor* (404 for a public flavor)."""
+        return self._entries(id_of(flavor), self.service.list_flavor_access(id_of(flavor)))
+
+    def add_tenant_access(self, flavor: Any, tenant: str) -> list[FlavorAccess]:
+        """Give *tenant* access to a private *flavor*; return the access list."""
+        return self._entries(id_of(flavor), self.service.add_flavor_access(id_of(flavor), tenant))
+
+    def remove_tenant_access(self, flavor: Any, tenant: str) -> list[FlavorAccess]:
+        """Take *tenant*'s access to *flavor* away; return the access list."""
+        projects = self.service.remove_flavor_access(id_of(flavor), tenant)
+        return self._entries(id_of(flavor), projects)
+
 
 class ImageManager(Manager):
     """``client.images`` (nova's image proxy, plus delete)."""
@@ -193,6 +272,8 @@ class ComputeClient:
     def __init__(self, service: Any) -> None:
         self.servers = ServerManager(service)
         self.flavors = FlavorManager(service)
+        self.flavor_access = FlavorAccessManager(service)
+        self.server_groups = ServerGroupManager(service)
         self.images = ImageManager(service)
         self.keypairs = KeypairManager(service)
         self.volumes = ServerVolumeManager(service)

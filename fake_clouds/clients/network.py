@@ -4,8 +4,10 @@
 ``list_<plural>(**filters)`` returns ``{'<plural>': [...]}``;
 ``show_<kind>(id)``, ``update_<kind>(id, {'<kind>': {...}})`` and
 ``delete_<kind>(id)`` as in python-neutronclient. Kinds: network, subnet,
-port, router, floatingip, security_group, security_group_rule. Routers also
-have ``add_interface_router``, ``remove_interface_router``,
+port, router, floatingip, security_group, security_group_rule, subnetpool,
+address_scope (every kind of :data:`fake_clouds.core.network_schema.PLURALS`). Routers also
+have ``add_interface_router``, ``remove_interface_router``, ``add_extra_routes_to_router``,
+``remove_extra_routes_from_router``,
 ``add_gateway_router`` and ``remove_gateway_router``.
 """
 
@@ -13,17 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from fake_clouds.core.network_schema import PLURALS
 from sdk import exception
 
-_KINDS = {
-    "network": "networks",
-    "subnet": "subnets",
-    "port": "ports",
-    "router": "routers",
-    "floatingip": "floatingips",
-    "security_group": "security_groups",
-    "security_group_rule": "security_group_rules",
-}
+#: Every kind the network service serves, and its plural (python-neutronclient's names).
+_KINDS = {kind: plural for kind, (plural, _limit) in PLURALS.items()}
 
 
 def _unwrap(kind: str, body: Any) -> dict[str, Any]:
@@ -93,3 +89,25 @@ class NetworkClient:
     def remove_gateway_router(self, router: str) -> dict[str, Any]:
         """Clear the router's external gateway."""
         return {"router": self.service.remove_gateway(router)}
+
+    def _routes(self, body: Any) -> list[dict[str, Any]]:
+        routes = _unwrap("router", body).get("routes")
+        if not isinstance(routes, list) or not all(isinstance(r, dict) for r in routes):
+            msg = "Request body must be {'router': {'routes': [{destination, nexthop}, ...]}}"
+            raise exception.BadRequest(
+                msg, body={"NeutronError": {"type": "HTTPBadRequest", "message": msg, "detail": ""}}
+            )
+        return [dict(r) for r in routes]
+
+    def add_extra_routes_to_router(self, router: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Add routes to the router's (``extraroute-atomic``): those it has already stay once."""
+        current = list(self.service.get_router(router).get("routes") or [])
+        added = [r for r in self._routes(body) if r not in current]
+        return {"router": self.service.update_router(router, {"routes": current + added})}
+
+    def remove_extra_routes_from_router(self, router: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Remove routes from the router's (``extraroute-atomic``); absent ones are ignored."""
+        gone = self._routes(body)
+        current = list(self.service.get_router(router).get("routes") or [])
+        kept = [r for r in current if r not in gone]
+        return {"router": self.service.update_router(router, {"routes": kept})}

@@ -27,6 +27,10 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "router:external": False,
             "mtu": 1500,
             "port_security_enabled": True,
+            # neutron's provider extension (what an admin gives; None when unset)
+            "provider:network_type": None,
+            "provider:physical_network": None,
+            "provider:segmentation_id": None,
         },
         (),
         (
@@ -37,6 +41,9 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "router:external",
             "mtu",
             "port_security_enabled",
+            "provider:network_type",
+            "provider:physical_network",
+            "provider:segmentation_id",
         ),
     ),
     "subnet": (

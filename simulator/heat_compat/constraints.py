@@ -4,7 +4,8 @@ Heat registers its custom constraints through its ``heat.constraints`` entry
 points; plugsim's bundled OpenStack library registers the existence checks
 its own types use (``neutron.network``, ``nova.flavor`` ...). Heat's in-tree
 plug-ins also name format checks (``net_cidr``, ``ip_addr``, ``mac_addr``,
-``ip_or_cidr``) and ``nova.server``: this module provides them, written anew
+``ip_or_cidr``), ``nova.server`` and neutron objects the library has no type
+for (``neutron.address_scope``, ``neutron.subnetpool``): this module provides them, written anew
 on the standard library and the fake compute client, and
 :func:`register_missing` adds them to a registry that lacks them when a Heat
 plug-in is loaded.
@@ -102,12 +103,47 @@ class ServerConstraint(BaseCustomConstraint):
         raise exception.EntityNotFound(entity="Server", name=value)
 
 
+class _NeutronObject(BaseCustomConstraint):
+    """A neutron object of :attr:`kind` (plural :attr:`plural`), by id or by a unique name."""
+
+    expected_exceptions = (exception.EntityNotFound, exception.NotFound, exception.Conflict)
+    kind = ""
+    plural = ""
+    label = ""
+
+    def validate_with_client(self, client: Any, value: Any) -> None:
+        """Look the object up through the context's network client."""
+        neutron = client.client_plugin("network").client()
+        items = getattr(neutron, f"list_{self.plural}")()[self.plural]
+        if any(item.get("id") == value for item in items):
+            return
+        named = [item for item in items if item.get("name") == value]
+        if len(named) > 1:
+            raise exception.Conflict(f"Multiple {self.kind} matches found for name '{value}'")
+        if not named:
+            raise exception.EntityNotFound(entity=self.label, name=value)
+
+
+class AddressScopeConstraint(_NeutronObject):
+    """``neutron.address_scope``: an address scope of the fake network service."""
+
+    kind, plural, label = "address_scope", "address_scopes", "AddressScope"
+
+
+class SubnetPoolConstraint(_NeutronObject):
+    """``neutron.subnetpool``: a subnet pool of the fake network service."""
+
+    kind, plural, label = "subnetpool", "subnetpools", "SubnetPool"
+
+
 #: The constraints of this module by Heat's names.
 CONSTRAINTS: dict[str, type[BaseCustomConstraint]] = {
     "ip_addr": IPAddressConstraint,
     "ip_or_cidr": IPOrCIDRConstraint,
     "mac_addr": MACAddressConstraint,
     "net_cidr": CIDRConstraint,
+    "neutron.address_scope": AddressScopeConstraint,
+    "neutron.subnetpool": SubnetPoolConstraint,
     "nova.server": ServerConstraint,
 }
 
@@ -125,6 +161,8 @@ def register_missing(registry: Any) -> list[str]:
 
 __all__ = [
     "CONSTRAINTS",
+    "AddressScopeConstraint",
+    "SubnetPoolConstraint",
     "CIDRConstraint",
     "IPAddressConstraint",
     "IPOrCIDRConstraint",

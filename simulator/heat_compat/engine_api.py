@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from simulator.heat_compat._finder import plugin_site
+from simulator.heat_compat.lifecycle import HeatRequestContext
 from simulator.heat_compat.missing import MissingCloudEndpoint, MissingHeatName
 
 #: Seconds Heat gives a stack action without a timeout (its ``stack_action_timeout``).
@@ -116,6 +117,11 @@ class HeatStackView:
             if refid in (res.get_reference_id(), res.name):
                 return res
         return None
+
+    @property
+    def context(self) -> Any:
+        """Heat's request context of the stack (its project is the world's)."""
+        return HeatRequestContext(self._context)
 
     def timeout_secs(self) -> int:
         """The stack's timeout in seconds (Heat's default when it has none)."""

@@ -146,3 +146,13 @@ def test_deleting_a_network_deletes_its_subnets_as_neutron_does(cloud, neutron):
     with pytest.raises(exception.NotFound):
         neutron.show_subnet(sub["subnet"]["id"])
     assert sub["subnet"]["id"] not in {s["id"] for s in neutron.list_subnets()["subnets"]}
+
+
+def test_provider_attributes_are_kept_and_the_segment_is_an_integer(neutron):
+    body = {"provider:network_type": "vlan", "provider:segmentation_id": "42"}
+    net = neutron.create_network({"network": body})["network"]
+    assert (net["provider:network_type"], net["provider:segmentation_id"]) == ("vlan", 42)
+    plain = neutron.create_network({"network": {"name": "plain"}})["network"]
+    assert plain["provider:network_type"] is None
+    with pytest.raises(exception.BadRequest, match="provider:segmentation_id"):
+        neutron.update_network(net["id"], {"network": {"provider:segmentation_id": "x"}})

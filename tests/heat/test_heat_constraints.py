@@ -74,5 +74,12 @@ def test_only_missing_names_are_registered() -> None:
     registry.register("ip_addr", IPAddressConstraint, origin="someone else")
     added = register_missing(registry)
     assert "ip_addr" not in added
-    assert sorted(added) == ["ip_or_cidr", "mac_addr", "net_cidr", "nova.server"]
+    assert sorted(added) == [
+        "ip_or_cidr",
+        "mac_addr",
+        "net_cidr",
+        "neutron.address_scope",
+        "neutron.subnetpool",
+        "nova.server",
+    ]
     assert register_missing(registry) == []

@@ -107,7 +107,7 @@ class Flavorful(resource.Resource):
     default_client_name = "nova"
 
     def handle_create(self):
-        self.client().flavors.create("tiny", 64, 1, 1)
+        self.client().servers.add_security_group("web", "default")
 
 
 def resource_mapping():
@@ -129,6 +129,6 @@ def test_a_method_a_client_manager_lacks_is_named_with_file_and_line(tmp_path) -
     stack = world.create_stack("s", template)
     assert stack.state == "CREATE_FAILED"
     assert f"{path}:9: the fake cloud's 'nova' client" in stack.status_reason
-    assert "has no 'flavors.create'" in stack.status_reason
+    assert "has no 'servers.add_security_group'" in stack.status_reason
     assert "object has no attribute" not in stack.status_reason
     world.close()
