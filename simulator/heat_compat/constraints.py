@@ -13,6 +13,7 @@ plug-in is loaded.
 
 from __future__ import annotations
 
+import abc
 import ipaddress
 import re
 from typing import Any
@@ -21,12 +22,12 @@ from sdk import exception
 from sdk.constraints import BaseCustomConstraint
 
 
-class _Format(BaseCustomConstraint):
-    """A constraint on the value's text alone (no client needed)."""
+class _Format(BaseCustomConstraint, abc.ABC):
+    """A constraint on the value's text alone (no client needed); subclasses say what is wrong."""
 
+    @abc.abstractmethod
     def check(self, value: str) -> str | None:
         """Why *value* is invalid, or None when it is valid."""
-        raise NotImplementedError
 
     def validate(self, value: Any, context: Any = None) -> bool:
         """Valid when :meth:`check` finds nothing wrong with the text."""
