@@ -30,6 +30,8 @@ from sdk.testing.campaign.shrink import Shrunk, shrink
 from sdk.testing.campaign.signature import Signature
 
 RESULTS = "results.jsonl"
+#: The campaign whose results ``results.jsonl`` holds (its spec), so another one never resumes them.
+IDENTITY = "campaign.json"
 
 
 @dataclass
@@ -101,6 +103,49 @@ def parse_seeds(text: str | None, count: int | None) -> list[int]:
     return list(range(count if count is not None else 100))
 
 
+def _identity(spec: Any) -> dict[str, Any]:
+    """What makes a campaign itself: its kind and every field of its spec (the seeds aside)."""
+    import dataclasses
+
+    is_instance = dataclasses.is_dataclass(spec) and not isinstance(spec, type)
+    fields = dataclasses.asdict(spec) if is_instance else {"spec": repr(spec)}
+    return json.loads(json.dumps({"kind": type(spec).__name__, **fields}, default=str))
+
+
+def _claim(out: Path, spec: Any) -> None:
+    """Make sure *out* holds no other campaign's results, then record this campaign's identity.
+
+    :raises sdk.exception.ConfigurationError: *out* has results of another campaign, or results
+        written without an identity (nothing tells which campaign they belong to).
+    """
+    from sdk import exception
+
+    identity = _identity(spec)
+    marker = out / IDENTITY
+    if (out / RESULTS).exists():
+        try:
+            recorded = json.loads(marker.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            raise exception.ConfigurationError(
+                f"{out}: cannot tell which campaign the results in {RESULTS} belong to "
+                f"({IDENTITY} is missing or unreadable); give another --out or remove them"
+            ) from None
+        if recorded != identity:
+            raise exception.ConfigurationError(
+                f"{out}: holds the results of another campaign ({recorded.get('kind')} "
+                f"{_describe(recorded)}); give another --out or remove it"
+            )
+    out.mkdir(parents=True, exist_ok=True)
+    marker.write_text(json.dumps(identity, sort_keys=True, indent=1) + "\n", encoding="utf-8")
+
+
+def _describe(identity: dict[str, Any]) -> str:
+    for key in ("template", "target", "plugin"):
+        if identity.get(key):
+            return str(identity[key])
+    return "with other settings"
+
+
 def _load(out: Path | None) -> dict[int, RunResult]:
     if out is None or not (out / RESULTS).exists():
         return {}
@@ -133,6 +178,8 @@ def run_campaign(
     """
     started = time.perf_counter()
     outcome = CampaignResult(spec)
+    if out is not None:
+        _claim(out, spec)
     previous = _load(out)
     outcome.results = {s: r for s, r in previous.items() if s in set(seeds)}
     outcome.resumed = len(outcome.results)
