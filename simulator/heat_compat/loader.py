@@ -13,6 +13,7 @@ names to such plug-ins first.
 from __future__ import annotations
 
 import ast
+import contextlib
 import glob
 import hashlib
 import importlib.util
@@ -137,7 +138,7 @@ class HeatCompatLoader(PluginLoader):
                 return None
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module
-            with shim_imports(find_heat_package()):
+            with heat_imports():
                 spec.loader.exec_module(module)
         except BaseException as ex:  # a plug-in may raise anything
             sys.modules.pop(name, None)
@@ -159,10 +160,20 @@ class HeatCompatLoader(PluginLoader):
                     )
                 )
             return None
-        _vtime.patch_module(module)
-        _register_heat_constraints()
+        adopt_heat_module(module)
         self.register_module(module, f"{path} (heat compat)")
         return module
+
+
+def heat_imports() -> contextlib.AbstractContextManager[None]:
+    """Serve the shims (and the installed Heat's shared base modules) while a Heat plug-in imports."""
+    return shim_imports(find_heat_package())
+
+
+def adopt_heat_module(module: ModuleType) -> None:
+    """Finish an imported Heat plug-in module: virtual time in its namespace, Heat's constraints."""
+    _vtime.patch_module(module)
+    _register_heat_constraints()
 
 
 def _missing_name(ex: BaseException) -> str | None:
