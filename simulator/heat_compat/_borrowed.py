@@ -45,6 +45,7 @@ HEAT_HELPERS = frozenset(
         "heat.engine.parameters",
         "heat.engine.software_config_io",
         "heat.rpc.api",
+        "heat.scaling.rolling_update",
         "heat.scaling.scalingutil",
     }
 )

@@ -101,6 +101,12 @@ class InvalidTemplateAttribute(sdk_exc.InvalidTemplateAttribute):
     msg_fmt = "The Referenced Attribute (%(resource)s %(key)s) is incorrect."
 
 
+class TemplateOutputError(HeatException):
+    """An output of a nested stack could not be resolved."""
+
+    msg_fmt = "Error in %(resource)s output %(attribute)s: %(message)s"
+
+
 #: Heat names that are plugsim's own classes unchanged.
 SAME = {
     "EntityNotFound": sdk_exc.EntityNotFound,
