@@ -1,0 +1,270 @@
+"""Heat's own nested-stack types run unmodified on plugsim's nested stacks.
+
+Each test loads the unmodified Heat 27 module (``ResourceGroup``,
+``ResourceChain``) through the compat layer, creates a stack on the default
+world, checks the nested stack (its resources, the group's attributes),
+updates it and deletes it, checking that no nested stack and no cloud object
+is left behind.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from _heat_diff import requires_heat
+
+from simulator.store import Store
+from simulator.world import World
+
+HEAT = "heat.engine.resources.openstack.heat."
+
+
+def _world(*modules: str) -> World:
+    from simulator.heat_compat import use_heat_plugins
+
+    world = World(Store(":memory:"), seed=5, entry_points=True)
+    assert not use_heat_plugins(world, *(HEAT + m for m in modules)).errors
+    world.baseline = world.cloud.snapshot_inventory()  # type: ignore[attr-defined]
+    return world
+
+
+def _template(resources: dict[str, Any], outputs: dict[str, Any] | None = None) -> dict[str, Any]:
+    tmpl: dict[str, Any] = {"heat_template_version": "2018-08-31", "resources": resources}
+    if outputs:
+        tmpl["outputs"] = {k: {"value": v} for k, v in outputs.items()}
+    return tmpl
+
+
+def _outputs(stack: Any) -> dict[str, Any]:
+    return {o["output_key"]: o.get("output_value") for o in stack.outputs()}
+
+
+def _nested(world: World, stack: Any, name: str) -> Any:
+    return world.get_stack(str(stack.resources[name].resource_id))
+
+
+def _live_stacks(world: World) -> list[str]:
+    records = world.store.list_stacks(nested=True)
+    return sorted(f"{r.name}:{r.action}_{r.status}" for r in records)
+
+
+def _group(count: int, **extra: Any) -> dict[str, Any]:
+    return {
+        "g": {
+            "type": "OS::Heat::ResourceGroup",
+            "properties": {
+                "count": count,
+                "resource_def": {
+                    "type": "OS::Cinder::Volume",
+                    "properties": {"size": 1, "name": "vol-%index%"},
+                },
+                **extra,
+            },
+        }
+    }
+
+
+GROUP_OUTPUTS = {
+    "refs": {"get_attr": ["g", "refs"]},
+    "refs_map": {"get_attr": ["g", "refs_map"]},
+    "names": {"get_attr": ["g", "display_name"]},
+    "by_member": {"get_attr": ["g", "attributes", "display_name"]},
+    "first": {"get_attr": ["g", "resource.0"]},
+    "first_name": {"get_attr": ["g", "resource.0.display_name"]},
+    "removed": {"get_attr": ["g", "removed_rsrc_list"]},
+}
+
+
+@requires_heat
+def test_heats_resource_group_creates_resizes_and_deletes_its_members() -> None:
+    world = _world("resource_group")
+    stack = world.create_stack("s", _template(_group(2), GROUP_OUTPUTS))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    nested = _nested(world, stack, "g")
+    assert list(nested.resources) == ["0", "1"]
+    assert {r.state for r in nested.resources.values()} == {("CREATE", "COMPLETE")}
+    ids = [nested.resources[n].resource_id for n in ("0", "1")]
+    out = _outputs(stack)
+    assert out["refs"] == ids
+    assert out["refs_map"] == {"0": ids[0], "1": ids[1]}
+    assert out["names"] == ["vol-0", "vol-1"]
+    assert out["by_member"] == {"0": "vol-0", "1": "vol-1"}
+    assert (out["first"], out["first_name"]) == (ids[0], "vol-0")
+    assert out["removed"] == []
+    volumes = world.client_plugin("cinder").client().volumes
+    assert sorted(v.name for v in volumes.list()) == ["vol-0", "vol-1"]
+
+    stack = world.update_stack("s", _template(_group(3), GROUP_OUTPUTS))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    nested = _nested(world, stack, "g")
+    assert list(nested.resources) == ["0", "1", "2"]
+    assert _outputs(stack)["refs"][:2] == ids  # the first two are kept, not replaced
+    assert nested.state == "UPDATE_COMPLETE"
+
+    stack = world.update_stack("s", _template(_group(1), GROUP_OUTPUTS))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert list(_nested(world, stack, "g").resources) == ["0"]
+    assert sorted(v.name for v in volumes.list()) == ["vol-0"]
+
+    stack = world.delete_stack("s")
+    assert stack.state == "DELETE_COMPLETE", stack.status_reason
+    assert _live_stacks(world) == []
+    assert world.cloud.leaks(world.baseline) == []
+
+
+@requires_heat
+def test_heats_resource_group_removal_policies_skip_the_removed_names() -> None:
+    world = _world("resource_group")
+    stack = world.create_stack("s", _template(_group(3), GROUP_OUTPUTS))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    policy = {"removal_policies": [{"resource_list": ["1"]}]}
+    stack = world.update_stack("s", _template(_group(3, **policy), GROUP_OUTPUTS))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    # "1" is removed and never reused: the third member is named "3"
+    assert list(_nested(world, stack, "g").resources) == ["0", "2", "3"]
+    assert _outputs(stack)["removed"] == ["1"]
+    assert stack.resources["g"].data()["name_blacklist"] == "1"
+    stack = world.delete_stack("s")
+    assert stack.state == "DELETE_COMPLETE", stack.status_reason
+    assert world.cloud.leaks(world.baseline) == []
+
+
+@requires_heat
+def test_heats_resource_group_events_include_its_nested_stack() -> None:
+    world = _world("resource_group")
+    world.create_stack("s", _template(_group(2)))
+    events = [(e.resource_name, e.action, e.status) for e in world.stack_events("s")]
+    assert ("g", "CREATE", "IN_PROGRESS") in events
+    assert events.index(("0", "CREATE", "COMPLETE")) < events.index(("g", "CREATE", "COMPLETE"))
+    assert ("1", "CREATE", "COMPLETE") in events
+
+
+@requires_heat
+def test_heats_resource_group_of_zero_then_a_failing_member_fails_the_group() -> None:
+    world = _world("resource_group")
+    stack = world.create_stack("s", _template(_group(0)))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    assert list(_nested(world, stack, "g").resources) == []
+    failing = {
+        "g": {
+            "type": "OS::Heat::ResourceGroup",
+            "properties": {
+                "count": 2,
+                "resource_def": {
+                    "type": "OS::Heat::TestResource",
+                    "properties": {"fail": True},
+                },
+            },
+        }
+    }
+    world = _world("resource_group", "test_resource")
+    stack = world.create_stack("f", _template(failing), disable_rollback=True)
+    assert stack.state == "CREATE_FAILED"
+    assert stack.resources["g"].state == ("CREATE", "FAILED")
+    assert "Test Resource failed" in stack.resources["g"].status_reason
+    stack = world.delete_stack("f")
+    assert stack.state == "DELETE_COMPLETE", stack.status_reason
+    assert _live_stacks(world) == []
+
+
+@requires_heat
+def test_heats_resource_group_suspends_and_resumes_its_members() -> None:
+    world = _world("resource_group")
+    world.create_stack("s", _template(_group(2)))
+    stack = world.suspend_stack("s")
+    assert stack.state == "SUSPEND_COMPLETE", stack.status_reason
+    nested = _nested(world, stack, "g")
+    assert {r.state for r in nested.resources.values()} == {("SUSPEND", "COMPLETE")}
+    stack = world.resume_stack("s")
+    assert stack.state == "RESUME_COMPLETE", stack.status_reason
+    assert {r.state for r in _nested(world, stack, "g").resources.values()} == {
+        ("RESUME", "COMPLETE")
+    }
+
+
+@requires_heat
+def test_heats_resource_group_rejects_an_invalid_member_at_validation() -> None:
+    from sdk import exception
+
+    world = _world("resource_group")
+    bad = {
+        "g": {
+            "type": "OS::Heat::ResourceGroup",
+            "properties": {
+                "count": 1,
+                "resource_def": {"type": "OS::Cinder::Volume", "properties": {"size": "big"}},
+            },
+        }
+    }
+    with pytest.raises(exception.StackValidationFailed) as info:
+        world.create_stack("s", _template(bad))
+    assert "size" in str(info.value)
+    assert _live_stacks(world) == []
+
+
+CHAIN_OUTPUTS = {
+    "refs": {"get_attr": ["c", "refs"]},
+    "values": {"get_attr": ["c", "value"]},
+    "second": {"get_attr": ["c", "resource.1"]},
+}
+
+
+def _chain(types: list[str], concurrent: bool = False) -> dict[str, Any]:
+    return {
+        "c": {
+            "type": "OS::Heat::ResourceChain",
+            "properties": {
+                "resources": types,
+                "concurrent": concurrent,
+                "resource_properties": {"length": 6},
+            },
+        }
+    }
+
+
+@requires_heat
+def test_heats_resource_chain_creates_its_members_one_after_another() -> None:
+    world = _world("resource_chain")
+    types = ["OS::Heat::RandomString", "OS::Heat::RandomString"]
+    stack = world.create_stack("s", _template(_chain(types), CHAIN_OUTPUTS))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    nested = _nested(world, stack, "c")
+    assert list(nested.resources) == ["0", "1"]
+    assert nested.resources["1"].t.depends_on == ("0",)
+    out = _outputs(stack)
+    values = [nested.resources[n].FnGetAtt("value") for n in ("0", "1")]
+    assert out["values"] == values and all(len(v) == 6 for v in values)
+    refs = [nested.resources[n].get_reference_id() for n in ("0", "1")]
+    assert out["refs"] == refs == values  # a RandomString's reference is its value
+    assert out["second"] == refs[1]
+    events = [(e.resource_name, e.action, e.status) for e in world.stack_events("s")]
+    assert events.index(("0", "CREATE", "COMPLETE")) < events.index(("1", "CREATE", "IN_PROGRESS"))
+
+    stack = world.update_stack("s", _template(_chain([*types, "OS::Heat::None"])))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    nested = _nested(world, stack, "c")
+    assert list(nested.resources) == ["0", "1", "2"]
+    assert nested.resources["2"].t.depends_on == ("1",)
+    assert [nested.resources[n].FnGetAtt("value") for n in ("0", "1")] == values  # kept
+    stack = world.delete_stack("s")
+    assert stack.state == "DELETE_COMPLETE", stack.status_reason
+    assert _live_stacks(world) == []
+
+
+@requires_heat
+def test_heats_resource_chain_concurrent_members_need_no_order_and_replace_the_chain() -> None:
+    world = _world("resource_chain")
+    types = ["OS::Heat::None"] * 5
+    stack = world.create_stack("s", _template(_chain(types, concurrent=True)))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    nested = _nested(world, stack, "c")
+    # only Heat's engine-service count (4 workers) bounds the concurrency
+    assert [nested.resources[n].t.depends_on for n in nested.resources] == [(), (), (), (), ("0",)]
+    old_id = stack.resources["c"].resource_id
+    stack = world.update_stack("s", _template(_chain(types, concurrent=False)))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert stack.resources["c"].resource_id != old_id  # concurrent is not update_allowed
+    assert _live_stacks(world) == ["s-c:CREATE_COMPLETE", "s:UPDATE_COMPLETE"]
+    world.delete_stack("s")
+    assert _live_stacks(world) == []
