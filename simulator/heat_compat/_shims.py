@@ -156,9 +156,14 @@ def _password_gen() -> dict[str, Any]:
 
 def _resource() -> dict[str, Any]:
     from sdk import exception as sdk_exc
+    from simulator.heat_compat.exceptions import NoActionRequired
     from simulator.heat_compat.resource import HeatResource
 
-    return {"Resource": HeatResource, "UpdateReplace": sdk_exc.UpdateReplace}
+    return {
+        "Resource": HeatResource,
+        "UpdateReplace": sdk_exc.UpdateReplace,
+        "NoActionRequired": NoActionRequired,
+    }
 
 
 def _properties() -> dict[str, Any]:

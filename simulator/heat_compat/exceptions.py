@@ -101,6 +101,12 @@ class InvalidTemplateAttribute(sdk_exc.InvalidTemplateAttribute):
     msg_fmt = "The Referenced Attribute (%(resource)s %(key)s) is incorrect."
 
 
+class NoActionRequired(HeatException):
+    """``heat.engine.resource.NoActionRequired``: a signal asked for nothing to do."""
+
+    msg_fmt = "The resource %(res_name)s could not perform scaling action: %(reason)s"
+
+
 class TemplateOutputError(HeatException):
     """An output of a nested stack could not be resolved."""
 

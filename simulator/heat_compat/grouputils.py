@@ -28,8 +28,10 @@ def _ordered(resources: list[Any]) -> list[Any]:
 class GroupInspector:
     """``GroupInspector``: the members and template of a group's nested stack.
 
-    Made by :meth:`from_parent_resource`; reads the nested stack each time it is
-    made (Heat caches the RPC answers the same way, per inspector).
+    Made by :meth:`from_parent_resource`. Heat caches its RPC answers per
+    inspector, and its resource objects (and their cached inspectors) live for
+    one request; plugsim's live across actions, so this one reads the nested
+    stack on every question and never answers from an earlier action.
     """
 
     def __init__(
@@ -38,7 +40,6 @@ class GroupInspector:
         self._context = context
         self._identity = group_identity
         self._owner = owner
-        self._members_cache: list[Any] | None = None
 
     @classmethod
     def from_parent_resource(cls, parent_resource: Any) -> GroupInspector:
@@ -56,10 +57,8 @@ class GroupInspector:
         return self._owner.nested()
 
     def _all(self) -> list[Any]:
-        if self._members_cache is None:
-            nested = self._nested()
-            self._members_cache = _ordered(nested.values()) if nested is not None else []
-        return self._members_cache
+        nested = self._nested()
+        return _ordered(nested.values()) if nested is not None else []
 
     def _members(self, include_failed: bool) -> Iterator[Any]:
         return (r for r in self._all() if include_failed or r.status != FAILED)

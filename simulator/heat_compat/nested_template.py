@@ -24,18 +24,24 @@ from sdk import rsrc_defn
 DEFAULT_VERSION = ("heat_template_version", "2015-04-30")
 
 
+#: The name a definition made without one carries until a template names it.
+UNNAMED = "unnamed-member"
+
+
 class HeatResourceDefinition(rsrc_defn.ResourceDefinition):
     """``heat.engine.rsrc_defn.ResourceDefinition``: sdk's definition with Heat's keywords.
 
-    Heat names the explicit dependencies ``depends`` (sdk: ``depends_on``);
-    ``render_hot()`` gives the HOT snippet of the resource.
+    Heat names the explicit dependencies ``depends`` (sdk: ``depends_on``),
+    lets a scaling group make a definition without a name (the template it is
+    added to names it), and compares definitions by their HOT snippet, the
+    name ignored; ``render_hot()`` gives that snippet.
     """
 
-    __slots__ = ()
+    __slots__ = ("_unnamed",)
 
     def __init__(
         self,
-        name: str,
+        name: str | None,
         resource_type: str,
         properties: Mapping[str, Any] | None = None,
         metadata: Mapping[str, Any] | None = None,
@@ -48,8 +54,9 @@ class HeatResourceDefinition(rsrc_defn.ResourceDefinition):
         *,
         depends_on: Iterable[str] | str | None = None,
     ) -> None:
+        self._unnamed = name is None
         super().__init__(
-            name,
+            UNNAMED if name is None else name,
             resource_type,
             properties,
             metadata,
@@ -61,9 +68,46 @@ class HeatResourceDefinition(rsrc_defn.ResourceDefinition):
             description=description,
         )
 
+    @property
+    def name(self) -> Any:  # type: ignore[override]
+        """The resource's name (None until a template names an unnamed definition)."""
+        return None if self._unnamed else self._name
+
+    def freeze(self, **changes: Any) -> HeatResourceDefinition:
+        """This definition with *changes* (sdk's keyword names, or Heat's ``depends``)."""
+        fields = self._fields()
+        if "depends" in changes:
+            changes["depends_on"] = changes.pop("depends")
+        unknown = sorted(set(changes) - set(fields))
+        if unknown:
+            raise TypeError(f"ResourceDefinition.freeze() got unknown field(s): {unknown}")
+        fields.update(changes)
+        if fields["name"] == UNNAMED and self._unnamed and "name" not in changes:
+            fields["name"] = None
+        return HeatResourceDefinition(
+            fields["name"],
+            fields["resource_type"],
+            fields["properties"],
+            fields["metadata"],
+            depends_on=fields["depends_on"],
+            deletion_policy=fields["deletion_policy"],
+            update_policy=fields["update_policy"],
+            description=fields["description"],
+            external_id=fields["external_id"],
+            condition=fields["condition"],
+        )
+
     def render_hot(self) -> dict[str, Any]:
         """The HOT snippet of this definition (intrinsic functions rendered)."""
         return render(self.to_dict())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, rsrc_defn.ResourceDefinition):
+            return NotImplemented
+        return render(self.to_dict()) == render(other.to_dict())
+
+    def __hash__(self) -> int:
+        return hash(self.resource_type)
 
 
 class Function:
@@ -192,6 +236,11 @@ class HeatTemplate:
         key = name or definition.name
         if definition.name != key:
             definition = definition.freeze(name=key)
+        if definition.depends_on:
+            # as Heat's: a dependency on a resource not (yet) in the template is dropped
+            kept = [d for d in definition.depends_on if d in self._resources]
+            if len(kept) != len(definition.depends_on):
+                definition = definition.freeze(depends_on=kept)
         self._resources[key] = definition
 
     def add_output(self, definition: OutputDefinition) -> None:
@@ -239,6 +288,139 @@ class HeatTemplate:
             body = body if isinstance(body, Mapping) else {"value": body}
             tmpl.add_output(OutputDefinition(name, body.get("value"), body.get("description")))
         return tmpl
+
+
+class HOTemplate20150430:
+    """``heat.engine.hot.template.HOTemplate20150430`` as a scaling group's interpreter uses it.
+
+    ``OS::Heat::AutoScalingGroup`` subclasses it to read its ``resource``
+    property (a HOT resource snippet) into definition arguments with
+    ``_rsrc_defn_args``; ``parse`` gives snippets back as they are.
+    """
+
+    #: the HOT keys of a resource snippet and the definition argument each gives
+    FIELDS = (
+        ("type", "resource_type", str),
+        ("properties", "properties", Mapping),
+        ("metadata", "metadata", Mapping),
+        ("depends_on", "depends", (str, list)),
+        ("deletion_policy", "deletion_policy", str),
+        ("update_policy", "update_policy", Mapping),
+        ("description", "description", str),
+    )
+
+    def __init__(
+        self, tmpl: Mapping[str, Any], template_id: Any = None, files: Any = None, env: Any = None
+    ) -> None:
+        self.t = dict(tmpl)
+        self.id = template_id
+        self.files = dict(files or {})
+        self.env = env
+
+    def parse(self, stack: Any, snippet: Any, path: str = "") -> Any:
+        """The snippet as it is (plugsim's engine resolved the functions already)."""
+        return snippet
+
+    def parse_conditions(self, stack: Any, snippet: Any, path: str = "") -> Any:
+        """The conditions as they are."""
+        return snippet
+
+    def _rsrc_defn_args(self, stack: Any, name: str, data: Mapping[str, Any]):
+        """``(argument, value)`` pairs of the definition of resource snippet *data*."""
+        if "type" not in data:
+            raise KeyError(f"Resource {name} is missing the type")
+        for key, argument, kind in self.FIELDS:
+            value = self.parse(stack, data.get(key))
+            if value is not None and not isinstance(value, kind):
+                raise TypeError(
+                    f'Resource {name} "{key}" is a {type(value).__name__}, not the expected kind'
+                )
+            if argument == "depends" and isinstance(value, str):
+                value = [value]
+            yield argument, value
+
+
+def hot_template_names() -> dict[str, Any]:
+    """The public names of the ``heat.engine.hot.template`` shim."""
+    return {"HOTemplate20150430": HOTemplate20150430}
+
+
+#: The sections of an environment file (Heat's ``environment_format``).
+ENVIRONMENT_SECTIONS = frozenset(
+    {
+        "parameters",
+        "parameter_defaults",
+        "resource_registry",
+        "event_sinks",
+        "encrypted_param_names",
+        "parameter_merge_strategies",
+    }
+)
+
+
+class ChildEnvironment:
+    """What ``heat.engine.environment.get_child_environment`` gives a group's child stack.
+
+    The parameters and the type mappings (``resource_registry``) of the child;
+    plugsim's nested stack takes the parent's environments itself.
+    """
+
+    def __init__(self, params: Mapping[str, Any], registry: Mapping[str, Any]) -> None:
+        self.params = dict(params)
+        self.registry = dict(registry)
+
+    def user_env_as_dict(self) -> dict[str, Any]:
+        """The environment as an environment file's dict."""
+        return {"parameters": dict(self.params), "resource_registry": dict(self.registry)}
+
+
+def split_environment(child_params: Mapping[str, Any] | None) -> tuple[dict[str, Any], dict]:
+    """``(parameters, resource_registry)`` of a child's params: plain or environment-shaped."""
+    data = dict(child_params or {})
+    if (
+        data
+        and set(data) <= ENVIRONMENT_SECTIONS
+        and ("parameters" in data or "resource_registry" in data)
+    ):
+        params = {
+            **dict(data.get("parameter_defaults") or {}),
+            **dict(data.get("parameters") or {}),
+        }
+        return params, dict(data.get("resource_registry") or {})
+    return data, {}
+
+
+def get_child_environment(
+    parent_env: Any,
+    child_params: Mapping[str, Any] | None,
+    item_to_remove: Any = None,
+    child_resource_name: Any = None,
+) -> ChildEnvironment:
+    """``heat.engine.environment.get_child_environment``: the child's params and type map."""
+    params, registry = split_environment(child_params)
+    return ChildEnvironment(params, registry)
+
+
+def apply_registry(template: dict[str, Any], registry: Mapping[str, Any]) -> dict[str, Any]:
+    """*template* with each resource type the child's ``resource_registry`` maps replaced.
+
+    A group's child environment maps its member type (``OS::Heat::ScaledResource``)
+    onto a real one; plugsim's nested stack runs the mapped type.
+    """
+    aliases = {k: v for k, v in registry.items() if isinstance(v, str) and "::" in v}
+    if not aliases:
+        return template
+    resources = {}
+    for name, body in (template.get("resources") or {}).items():
+        if isinstance(body, Mapping) and body.get("type") in aliases:
+            body = {**body, "type": aliases[body["type"]]}
+        resources[name] = body
+    return {**template, "resources": resources}
+
+
+def environment_names() -> dict[str, Any]:
+    """The public names of the ``heat.engine.environment`` shim."""
+    return {"get_child_environment": get_child_environment}
 
 
 def definition_from_snippet(name: str, body: Mapping[str, Any]) -> HeatResourceDefinition:

@@ -7,9 +7,11 @@ pausing between batches) until it is exhausted. plugsim's engine polls
 ``check_*_complete`` on the virtual clock, so stepping a runner never blocks;
 the nested stacks a task starts run on the same event loop meanwhile.
 
-Running a task to completion in one call (``runner()``) would block the
-event loop the nested stacks need, so it is allowed only for tasks that
-finish without waiting; one that would wait fails naming the plug-in line.
+Running a task to completion in one call (``runner()``) waits between
+steps through :mod:`simulator.heat_compat.blocking`, which lets the engine
+run meanwhile when the handler was started in turns with it (the scaling
+groups' ``handle_update``); elsewhere a task that would wait fails naming
+the plug-in line.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sdk import exception
+from simulator.heat_compat import blocking
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.missing import MissingHeatName
 
@@ -87,22 +90,50 @@ class TaskRunner:
             self._done = True
         return self._done
 
-    def run_to_completion(self, wait_time: float = 1) -> None:
-        """Step the task until it finishes (it must not need to wait; see the module doc)."""
+    def run_to_completion(self, wait_time: float = 1, timeout: float | None = None) -> None:
+        """Step the task until it finishes, *wait_time* virtual seconds between steps.
+
+        Inside a handler run by :func:`simulator.heat_compat.blocking.call_blocking`
+        the engine runs meanwhile (the nested stacks progress); after *timeout*
+        seconds :class:`Timeout` is thrown into the task, as Heat does. Elsewhere
+        a task that does not finish at once is refused, naming the plug-in line.
+        """
         if not self._started:
             self.start()
+        waited = 0.0
         for _ in range(BLOCKING_STEP_LIMIT):
-            if self.step():
+            if self._done:
                 return
+            if timeout is not None and waited >= timeout:
+                self._throw(Timeout(self, timeout))
+                return
+            if not blocking.wait(wait_time):
+                break
+            waited += wait_time
+            self.step()
+        if self._done:
+            return
         raise MissingHeatName(
-            "heat.engine.scheduler.TaskRunner.__call__ (waiting for a task that needs the "
-            "engine to run meanwhile)",
+            "heat.engine.scheduler.TaskRunner.__call__ (waiting for a task outside a handler "
+            "plugsim runs in turns with its engine)",
             plugin_site(sys._getframe(1)),
         )
 
+    def _throw(self, error: Timeout) -> None:
+        if self._runner is None:
+            raise error
+        try:
+            self._runner.throw(error)
+        except StopIteration:
+            self._done = True
+            return
+        self._runner.close()
+        self._done = True
+        raise error
+
     def __call__(self, wait_time: float = 1, timeout: float | None = None) -> None:
         """Run the task to completion now (see :meth:`run_to_completion`)."""
-        self.run_to_completion(wait_time)
+        self.run_to_completion(wait_time, timeout)
 
     def cancel(self, grace_period: float | None = None) -> None:
         """Stop the task: close its generator."""

@@ -22,18 +22,29 @@ surface over the child's view.
 from __future__ import annotations
 
 import asyncio
+import functools
 import sys
 from collections.abc import Iterator
 from typing import Any
 
 from sdk import exception as sdk_exc
 from sdk import properties as properties_mod
+from simulator.heat_compat import blocking
 from simulator.heat_compat import exceptions as heat_exc
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatStackView
 from simulator.heat_compat.missing import MissingHeatName
-from simulator.heat_compat.nested_template import HeatTemplate, template_dict
+from simulator.heat_compat.nested_template import (
+    HeatTemplate,
+    apply_registry,
+    split_environment,
+    template_dict,
+)
 from simulator.heat_compat.resource import HeatResource
+
+#: The handlers Heat's groups may wait in (``resize`` runs ``TaskRunner(...)()``):
+#: plugsim runs them in turns with its engine (:mod:`simulator.heat_compat.blocking`).
+BLOCKING_HANDLERS = ("handle_update", "handle_signal")
 
 #: The template a nested stack starts from when an update finds none (Heat's empty stack).
 EMPTY_TEMPLATE = {"heat_template_version": "2013-05-23"}
@@ -209,6 +220,13 @@ class HeatStackResource(HeatResource):
     converge = False
     old_template_id = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in BLOCKING_HANDLERS:
+            own = cls.__dict__.get(name)
+            if callable(own) and not getattr(own, "_heat_blocking", False):
+                setattr(cls, name, _in_turns(own))
+
     def __init__(self, name: str, definition: Any, context: Any, resolver: Any = None) -> None:
         self._nested = None
         self._outputs = None
@@ -274,6 +292,10 @@ class HeatStackResource(HeatResource):
         """
         return set()
 
+    def clear_stored_attributes(self) -> None:
+        """Forget cached attribute values: plugsim resolves attributes afresh on every read."""
+        self._outputs = None
+
     # -- the nested stack -----------------------------------------------------------
 
     def _facet(self) -> Any:
@@ -314,7 +336,8 @@ class HeatStackResource(HeatResource):
         timeout_mins: Any = None,
         adopt_data: Any = None,
     ) -> _NestedDraft:
-        return _NestedDraft(self, template_dict(child_template), dict(child_params or {}))
+        template, params = self._child(child_template, child_params or {})
+        return _NestedDraft(self, template, params)
 
     def validate(self) -> None:
         """Heat's checks, then the child template (when validating a template)."""
@@ -342,17 +365,20 @@ class HeatStackResource(HeatResource):
 
     def _start(self, action: str, work: Any) -> None:
         """Run coroutine *work* as a task on the world's loop; ``check_*_complete`` polls it."""
-        task = asyncio.ensure_future(work)
+        loop = blocking.current_loop() or asyncio.get_running_loop()
+        task = loop.create_task(work)
         task.add_done_callback(_retrieve)
         self._nested_job = (action, task)
 
-    def _params(self, user_params: Any) -> dict[str, Any]:
+    def _child(self, child_template: Any, user_params: Any) -> tuple[dict, dict]:
+        """The child's HOT dict and parameters (an environment's type map applied)."""
         if user_params is None:
             try:
                 user_params = self.child_params()
             except NotImplementedError:
                 user_params = {}
-        return dict(user_params or {})
+        params, registry = split_environment(user_params)
+        return apply_registry(template_dict(child_template), registry), params
 
     def create_with_template(
         self,
@@ -362,8 +388,7 @@ class HeatStackResource(HeatResource):
         adopt_data: Any = None,
     ) -> None:
         """Start creating the nested stack from *child_template* (``check_create_complete`` waits)."""
-        template = template_dict(child_template)
-        params = self._params(user_params)
+        template, params = self._child(child_template, user_params)
         self._outputs = None
         self._start(
             self.CREATE,
@@ -387,8 +412,7 @@ class HeatStackResource(HeatResource):
         self, child_template: Any, user_params: Any = None, timeout_mins: Any = None
     ) -> None:
         """Start updating the nested stack to *child_template* (``check_update_complete`` waits)."""
-        template = template_dict(child_template)
-        params = self._params(user_params)
+        template, params = self._child(child_template, user_params)
         self._outputs = None
         self._start(self.UPDATE, self._update_child(template, params))
 
@@ -514,6 +538,18 @@ class HeatStackResource(HeatResource):
     def get_reference_id(self) -> str:
         """``get_resource``: the nested stack's id (the name before there is one)."""
         return str(self.resource_id) if self.resource_id is not None else self.name
+
+
+def _in_turns(handler: Any) -> Any:
+    """*handler* run in turns with the engine (:func:`blocking.call_blocking`), as a coroutine."""
+
+    @functools.wraps(handler)
+    async def run(self: HeatStackResource, *args: Any) -> Any:
+        return await blocking.call_blocking(self.context.clock, handler, self, *args)
+
+    run._heat_blocking = True  # type: ignore[attr-defined]
+    run._heat_compat_wrapped = True  # type: ignore[attr-defined]
+    return run
 
 
 def _retrieve(task: asyncio.Future[Any]) -> None:

@@ -268,3 +268,90 @@ def test_heats_resource_chain_concurrent_members_need_no_order_and_replace_the_c
     assert _live_stacks(world) == ["s-c:CREATE_COMPLETE", "s:UPDATE_COMPLETE"]
     world.delete_stack("s")
     assert _live_stacks(world) == []
+
+
+def _scaling(desired: int, length: int = 8, **extra: Any) -> dict[str, Any]:
+    return {
+        "a": {
+            "type": "OS::Heat::AutoScalingGroup",
+            "properties": {
+                "min_size": 0,
+                "max_size": 5,
+                "desired_capacity": desired,
+                "resource": {"type": "OS::Heat::RandomString", "properties": {"length": length}},
+                **extra,
+            },
+        }
+    }
+
+
+SCALING_OUTPUTS = {
+    "refs": {"get_attr": ["a", "refs"]},
+    "size": {"get_attr": ["a", "current_size"]},
+    "values": {"get_attr": ["a", "outputs_list", "value"]},
+    "by_member": {"get_attr": ["a", "outputs", "value"]},
+    "first": {"get_attr": ["a", "resource.0"]},
+}
+
+
+@requires_heat
+def test_heats_autoscaling_group_scales_replaces_in_batches_and_deletes() -> None:
+    world = _world("autoscaling_group")
+    stack = world.create_stack("s", _template(_scaling(2), SCALING_OUTPUTS))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    nested = _nested(world, stack, "a")
+    names = list(nested.resources)
+    assert len(names) == 2 and all(len(n) == 12 for n in names)  # Heat's short ids
+    out = _outputs(stack)
+    values = [nested.resources[n].FnGetAtt("value") for n in names]
+    assert out["size"] == 2
+    assert out["refs"] == out["values"] == values and out["first"] == values[0]
+    assert out["by_member"] == dict(zip(names, values, strict=True))
+
+    stack = world.update_stack("s", _template(_scaling(3), SCALING_OUTPUTS))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    nested = _nested(world, stack, "a")
+    assert len(nested.resources) == 3 and list(nested.resources)[:2] == names
+    assert _outputs(stack)["refs"][:2] == values and _outputs(stack)["size"] == 3
+
+    before = len(world.stack_events("s"))
+    stack = world.update_stack("s", _template(_scaling(3, length=10), SCALING_OUTPUTS))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    refs = _outputs(stack)["refs"]
+    assert len(refs) == 3 and all(len(v) == 10 for v in refs)
+    # rolling update, one member per batch (max_batch_size 1): three nested updates,
+    # then Heat's resize to the desired capacity (a fourth, with nothing to change)
+    nested_updates = [
+        e
+        for e in world.stack_events("s")[before:]
+        if e.resource_name == "s-a" and (e.action, e.status) == ("UPDATE", "COMPLETE")
+    ]
+    assert len(nested_updates) == 4
+    created = [
+        e.resource_name
+        for e in world.stack_events("s")[before:]
+        if e.stack_name == "s-a"
+        and e.resource_name != "s-a"
+        and e.action == "CREATE"
+        and e.status == "COMPLETE"
+    ]
+    assert len(created) == 3 and len(set(created)) == 3  # each member replaced once
+
+    stack = world.update_stack("s", _template(_scaling(1, length=10), SCALING_OUTPUTS))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert len(_nested(world, stack, "a").resources) == 1
+    assert _outputs(stack)["refs"] == [refs[-1]]  # the oldest members go first
+    stack = world.delete_stack("s")
+    assert stack.state == "DELETE_COMPLETE", stack.status_reason
+    assert _live_stacks(world) == []
+
+
+@requires_heat
+def test_heats_autoscaling_group_runs_the_same_for_the_same_seed() -> None:
+    def run() -> list[Any]:
+        world = _world("autoscaling_group")
+        world.create_stack("s", _template(_scaling(2), SCALING_OUTPUTS))
+        stack = world.update_stack("s", _template(_scaling(3), SCALING_OUTPUTS))
+        return [list(_nested(world, stack, "a").resources), _outputs(stack)["refs"]]
+
+    assert run() == run()
