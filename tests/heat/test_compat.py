@@ -111,7 +111,7 @@ def test_heat_validation_error_reaches_the_stack() -> None:
 
 
 def test_missing_module_is_named() -> None:
-    report = load_heat_plugin(HERE / "needs_scheduler.py")
+    report = load_heat_plugin(HERE / "needs_engine_service.py")
     assert report.mapping == {}
     [error] = report.errors
     assert "heat.engine.scheduler" in error.message
