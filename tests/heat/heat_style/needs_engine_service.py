@@ -1,13 +1,13 @@
-"""A plug-in importing a Heat module the compat layer does not provide."""
+"""A plug-in importing a Heat module (the engine service) the compat layer does not provide."""
 
-from heat.engine import resource, scheduler
+from heat.engine import resource, service
 
 
 class Busy(resource.Resource):
-    """Uses Heat's task scheduler."""
+    """Uses Heat's engine service."""
 
     def handle_create(self):
-        return scheduler.TaskRunner(None)
+        return service.EngineService(None, None)
 
 
 def resource_mapping():
