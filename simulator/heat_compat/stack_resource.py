@@ -346,13 +346,31 @@ class HeatStackResource(HeatResource):
             self.validate_nested_stack()
 
     def validate_nested_stack(self) -> None:
-        """Validate the child template built from the current properties."""
+        """Validate the child template built from the current properties.
+
+        As in Heat, whatever goes wrong building or checking the child is a
+        validation error of this resource (path ``resources.<name><nested_stack>``).
+        """
         try:
             child_template = self.child_template()
             params = self.child_params()
         except NotImplementedError:
             return
-        self._parse_nested_stack(self.name, child_template, params).validate()
+        except Exception as ex:  # noqa: BLE001 - Heat reports any failure the same way
+            raise self._nested_invalid(ex) from ex
+        try:
+            self._parse_nested_stack(self.name, child_template, params).validate()
+        except sdk_exc.StackValidationFailed:
+            raise
+        except Exception as ex:  # noqa: BLE001
+            raise self._nested_invalid(ex) from ex
+
+    def _nested_invalid(self, ex: Exception) -> heat_exc.StackValidationFailed:
+        return heat_exc.StackValidationFailed(
+            error=type(ex).__name__,
+            path=["resources", f"{self.name}<{self.template_url}>"],
+            message=str(ex),
+        )
 
     def get_nested_parameters_stack(self) -> Any:
         """A draft of the child stack (Heat's, for its parameter schema)."""

@@ -355,3 +355,24 @@ def test_heats_autoscaling_group_runs_the_same_for_the_same_seed() -> None:
         return [list(_nested(world, stack, "a").resources), _outputs(stack)["refs"]]
 
     assert run() == run()
+
+
+@requires_heat
+def test_heats_instance_group_without_its_launch_configuration_is_a_validation_error() -> None:
+    from sdk import exception
+
+    world = _world("instance_group")
+    group = {
+        "ig": {
+            "type": "OS::Heat::InstanceGroup",
+            "properties": {
+                "AvailabilityZones": ["nova"],
+                "LaunchConfigurationName": "lc",
+                "Size": 1,
+            },
+        }
+    }
+    with pytest.raises(exception.StackValidationFailed) as info:
+        world.create_stack("s", _template(group))
+    # Heat's own check: the name must be a resource of the stack
+    assert "LaunchConfigurationName (lc) reference can not be found" in str(info.value)
