@@ -39,7 +39,6 @@ HEAT_HELPERS = frozenset(
         "heat.common.netutils",
         "heat.common.param_utils",
         "heat.common.template_format",
-        "heat.common.timeutils",
         "heat.engine.clients.progress",
         "heat.engine.parameters",
         "heat.engine.software_config_io",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import importlib.util
 import logging
 import uuid
 from collections.abc import Callable
@@ -132,6 +133,28 @@ def _short_id() -> dict[str, Any]:
     return {"get_id": short_id_of, "generate_id": generate_short_id}
 
 
+def _heat_timeutils() -> dict[str, Any]:
+    """``heat.common.timeutils``: Heat's own file, run as it is, its clock made virtual.
+
+    Its ``Duration`` (the groups' pause between batches) reads the wall clock;
+    this copy reads the running resource's virtual clock instead, so a pause
+    costs virtual seconds, not real ones.
+    """
+    from simulator.heat_compat import _vtime
+    from simulator.heat_compat.loader import find_heat_package
+
+    package = find_heat_package()
+    source = package / "common" / "timeutils.py" if package is not None else None
+    if source is None or not source.is_file():
+        return {}
+    spec = importlib.util.spec_from_file_location("heat.common.timeutils", source)
+    assert spec is not None and spec.loader is not None
+    copy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(copy)
+    _vtime.patch_module(copy)
+    return {k: v for k, v in vars(copy).items() if not k.startswith("__")}
+
+
 def _service() -> dict[str, Any]:
     return {"Service": Service}
 
@@ -140,6 +163,7 @@ def _service() -> dict[str, Any]:
 NESTED_BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {
     "heat.common.grouputils": _grouputils,
     "heat.common.short_id": _short_id,
+    "heat.common.timeutils": _heat_timeutils,
     "heat.engine.environment": _environment,
     "heat.engine.function": _function,
     "heat.engine.hot.template": _hot_template,

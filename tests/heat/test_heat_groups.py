@@ -376,3 +376,50 @@ def test_heats_instance_group_without_its_launch_configuration_is_a_validation_e
         world.create_stack("s", _template(group))
     # Heat's own check: the name must be a resource of the stack
     assert "LaunchConfigurationName (lc) reference can not be found" in str(info.value)
+
+
+@requires_heat
+def test_heats_resource_group_batches_and_pauses_on_the_virtual_clock() -> None:
+    world = _world("resource_group")
+
+    def group(value: str) -> dict[str, Any]:
+        return {
+            "g": {
+                "type": "OS::Heat::ResourceGroup",
+                "update_policy": {
+                    "batch_create": {"max_batch_size": 2, "pause_time": 30},
+                    "rolling_update": {"max_batch_size": 1, "pause_time": 60},
+                },
+                "properties": {
+                    "count": 3,
+                    "resource_def": {"type": "OS::Heat::Value", "properties": {"value": value}},
+                },
+            }
+        }
+
+    stack = world.create_stack("s", _template(group("a")))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    created = [
+        (e.time, e.resource_name)
+        for e in world.stack_events("s")
+        if e.stack_name == "s-g" and e.resource_name != "s-g"
+        if (e.action, e.status) == ("CREATE", "COMPLETE")
+    ]
+    # two batches (2 then 1 member), 30 virtual seconds apart at least
+    assert sorted(n for _, n in created) == ["0", "1", "2"]
+    assert created[2][0] - created[1][0] >= 30
+
+    before = len(world.stack_events("s"))
+    stack = world.update_stack("s", _template(group("b")))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    updated = [
+        (e.time, e.resource_name)
+        for e in world.stack_events("s")[before:]
+        if e.stack_name == "s-g" and e.resource_name != "s-g"
+        if (e.action, e.status) == ("UPDATE", "COMPLETE")
+    ]
+    # one member per batch, the highest index first, 60 virtual seconds between batches
+    assert [n for _, n in updated] == ["2", "1", "0"]
+    assert all(b[0] - a[0] >= 60 for a, b in zip(updated, updated[1:], strict=False))
+    nested = _nested(world, stack, "g")
+    assert {r.FnGetAtt("value") for r in nested.resources.values()} == {"b"}
