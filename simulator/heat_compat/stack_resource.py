@@ -493,18 +493,26 @@ class HeatStackResource(HeatResource):
         """True once the nested stack is checked."""
         return self._check_status_complete(self.CHECK, cookie)
 
-    def _cancel_job(self) -> None:
+    def _cancel_job(self) -> Any:
+        """Cancel the running child action; the awaitable waits until the child has stopped.
+
+        The engine awaits what a cancel handler returns, so the nested stack
+        ends its action (``FAILED``, its own resources cancelled) before the
+        owner's action is failed, as plugsim's own nested stacks do.
+        """
         job = self._nested_job
-        if job is not None and not job[1].done():
-            job[1].cancel()
+        if job is None or job[1].done():
+            return None
+        job[1].cancel()
+        return asyncio.wait([job[1]])
 
-    def handle_create_cancel(self, cookie: Any = None) -> None:
-        """Cancel the nested stack's create."""
-        self._cancel_job()
+    def handle_create_cancel(self, cookie: Any = None) -> Any:
+        """Cancel the nested stack's create (and wait for it to stop)."""
+        return self._cancel_job()
 
-    def handle_update_cancel(self, cookie: Any = None) -> None:
-        """Cancel the nested stack's update."""
-        self._cancel_job()
+    def handle_update_cancel(self, cookie: Any = None) -> Any:
+        """Cancel the nested stack's update (and wait for it to stop)."""
+        return self._cancel_job()
 
     # -- Heat's default handlers -------------------------------------------------------
 

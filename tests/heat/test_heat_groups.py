@@ -423,3 +423,45 @@ def test_heats_resource_group_batches_and_pauses_on_the_virtual_clock() -> None:
     assert all(b[0] - a[0] >= 60 for a, b in zip(updated, updated[1:], strict=False))
     nested = _nested(world, stack, "g")
     assert {r.FnGetAtt("value") for r in nested.resources.values()} == {"b"}
+
+
+def _slow_member(wait: int) -> dict[str, Any]:
+    return {
+        "type": "OS::Heat::TestResource",
+        "properties": {"value": "x", "action_wait_secs": {"create": wait}},
+    }
+
+
+@requires_heat
+def test_heats_resource_group_timing_out_stops_its_nested_stack() -> None:
+    world = _world("resource_group", "test_resource")
+    group = {"g": {"type": "OS::Heat::ResourceGroup", "properties": {"count": 2}}}
+    group["g"]["properties"]["resource_def"] = _slow_member(7200)
+    stack = world.create_stack("s", _template(group), timeout_mins=1)
+    assert (stack.state, stack.status_reason) == ("CREATE_FAILED", "Create timed out")
+    # the child was cancelled and failed before the group did, not left running
+    assert _live_stacks(world) == ["s-g:CREATE_FAILED", "s:CREATE_FAILED"]
+    stack = world.delete_stack("s")
+    assert stack.state == "DELETE_COMPLETE", stack.status_reason
+    assert _live_stacks(world) == []
+
+
+@requires_heat
+def test_heats_autoscaling_group_timing_out_while_resizing_leaves_no_helper_thread() -> None:
+    import threading
+
+    world = _world("autoscaling_group", "test_resource")
+
+    def scaling(desired: int, wait: int) -> dict[str, Any]:
+        group = _scaling(desired)
+        group["a"]["properties"]["resource"] = _slow_member(wait)
+        return _template(group)
+
+    assert world.create_stack("s", scaling(1, 0)).state == "CREATE_COMPLETE"
+    # the resize waits inside handle_update (Heat's TaskRunner(...)()) when the update times out
+    stack = world.update_stack("s", scaling(3, 7200), timeout_mins=2)
+    assert (stack.state, stack.status_reason) == ("UPDATE_FAILED", "Update timed out")
+    assert "s-a:UPDATE_FAILED" in _live_stacks(world)
+    assert not [t for t in threading.enumerate() if t.name == "plugsim-heat-handler"]
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert _live_stacks(world) == []
