@@ -12,6 +12,7 @@ import importlib.util
 import logging
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 LOG = logging.getLogger(__name__)
@@ -141,10 +142,10 @@ def _heat_timeutils() -> dict[str, Any]:
     costs virtual seconds, not real ones.
     """
     from simulator.heat_compat import _vtime
-    from simulator.heat_compat.loader import find_heat_package
+    from simulator.heat_compat._finder import serving_heat_source
 
-    package = find_heat_package()
-    source = package / "common" / "timeutils.py" if package is not None else None
+    package = serving_heat_source()
+    source = Path(package) / "common" / "timeutils.py" if package is not None else None
     if source is None or not source.is_file():
         return {}
     spec = importlib.util.spec_from_file_location("heat.common.timeutils", source)
