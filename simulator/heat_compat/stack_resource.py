@@ -260,7 +260,13 @@ class HeatStackResource(HeatResource):
         timeout_mins: Any = None,
         adopt_data: Any = None,
     ) -> None:
-        """Start creating the nested stack from *child_template* (``check_create_complete`` waits)."""
+        """Start creating the nested stack from *child_template* (``check_create_complete`` waits).
+
+        With *adopt_data* (Heat's ``handle_adopt``), the abandoned child is adopted instead.
+        """
+        if adopt_data is not None:
+            self._adopt_child(adopt_data)
+            return
         template, params = self._child(child_template, user_params)
         self._outputs = None
         self._start(
@@ -375,21 +381,65 @@ class HeatStackResource(HeatResource):
         """Create the nested stack from ``child_template()`` and ``child_params()``."""
         return self.create_with_template(self.child_template(), self.child_params())
 
-    def handle_delete(self) -> Any:
-        """Delete the nested stack."""
-        return self.delete_nested()
+    async def _finish_job(self) -> None:
+        """Wait until the child action just started has ended (``check_*_complete`` then reports).
 
-    def handle_suspend(self) -> None:
+        Heat's default handlers return at once and leave the waiting to the
+        engine's polls; waiting here ends the owner's action when the child's
+        does, instead of up to a poll interval later. A cancelled wait cancels
+        the child too, and waits for it to stop.
+        """
+        job = self._nested_job
+        if job is None:
+            return
+        try:
+            await asyncio.wait([job[1]])
+        except asyncio.CancelledError:
+            job[1].cancel()
+            await asyncio.wait([job[1]])
+            raise
+
+    async def handle_delete(self) -> Any:
+        """Delete the nested stack (Heat's ``delete_nested``)."""
+        self.delete_nested()
+        await self._finish_job()
+
+    async def handle_suspend(self) -> None:
         """Suspend the nested stack."""
         self._act(self.SUSPEND)
+        await self._finish_job()
 
-    def handle_resume(self) -> None:
+    async def handle_resume(self) -> None:
         """Resume the nested stack."""
         self._act(self.RESUME)
+        await self._finish_job()
 
-    def handle_check(self) -> None:
+    async def handle_check(self) -> None:
         """Check the nested stack."""
         self._act(self.CHECK)
+        await self._finish_job()
+
+    def check_adopt_complete(self, cookie: Any = None) -> bool:
+        """True once the nested stack is adopted."""
+        return self._check_status_complete(self.ADOPT, cookie)
+
+    def _adopt_child(self, adopt_data: Any) -> None:
+        """Adopt the nested stack an abandon left in place (the abandoned ``resource_id``).
+
+        plugsim's abandon keeps a resource's nested stack, physical resources
+        and all; Heat re-creates the child from its abandon data instead. The
+        same members end up adopted, under the child's old id here.
+        """
+        child_id = (adopt_data or {}).get("resource_id")
+        if child_id:
+            self.resource_id_set(child_id)
+        if not child_id or self._facet().get(self) is None:
+            self.resource_id_set(None)
+            raise heat_exc.Error(
+                f"Cannot adopt {self.name}: its nested stack {child_id!r} is not in this world "
+                f"(plugsim adopts a group by re-attaching the nested stack abandon left in place)"
+            )
+        self._nested_job = None
 
     def get_output(self, op: str) -> Any:
         """The value of the nested stack's output *op* (None without a nested stack).

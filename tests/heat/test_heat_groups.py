@@ -465,3 +465,29 @@ def test_heats_autoscaling_group_timing_out_while_resizing_leaves_no_helper_thre
     assert not [t for t in threading.enumerate() if t.name == "plugsim-heat-handler"]
     assert world.delete_stack("s").state == "DELETE_COMPLETE"
     assert _live_stacks(world) == []
+
+
+@requires_heat
+def test_heats_resource_group_abandoned_then_adopted_keeps_its_members() -> None:
+    world = _world("resource_group")
+    stack = world.create_stack("s", _template(_group(2), GROUP_OUTPUTS))
+    child_id = stack.resources["g"].resource_id
+    volume_ids = _outputs(stack)["refs"]
+    data = world.abandon_stack("s")
+    adopted = world.adopt_stack("s2", data)
+    assert adopted.state == "ADOPT_COMPLETE", adopted.status_reason
+    assert adopted.resources["g"].resource_id == child_id  # the child abandon left in place
+    assert _outputs(adopted)["refs"] == volume_ids
+    assert world.delete_stack("s2").state == "DELETE_COMPLETE"
+    assert world.cloud.leaks(world.baseline) == []
+
+
+@requires_heat
+def test_heats_resource_group_adopting_a_missing_nested_stack_says_so() -> None:
+    world = _world("resource_group")
+    assert world.create_stack("s", _template(_group(1))).state == "CREATE_COMPLETE"
+    data = world.abandon_stack("s")
+    data["resources"]["g"]["resource_id"] = "no-such-stack"
+    adopted = world.adopt_stack("s2", data)
+    assert adopted.state == "ADOPT_FAILED"
+    assert "nested stack 'no-such-stack' is not in this world" in adopted.status_reason
