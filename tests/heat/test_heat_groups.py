@@ -491,3 +491,39 @@ def test_heats_resource_group_adopting_a_missing_nested_stack_says_so() -> None:
     adopted = world.adopt_stack("s2", data)
     assert adopted.state == "ADOPT_FAILED"
     assert "nested stack 'no-such-stack' is not in this world" in adopted.status_reason
+
+
+NEEDS_PREVIEW = """
+from heat.engine.resources import stack_resource
+
+
+class Previewing(stack_resource.StackResource):
+    def child_template(self):
+        return {"heat_template_version": "2015-04-30", "resources": {}}
+
+    def child_params(self):
+        return {}
+
+    def check_create_complete(self, cookie=None):
+        done = super().check_create_complete(cookie)
+        return done and bool(self.nested().preview_resources())
+
+
+def resource_mapping():
+    return {"Test::Heat::Previewing": Previewing}
+"""
+
+
+@requires_heat
+def test_a_stack_resource_reading_what_plugsim_lacks_fails_in_one_line(tmp_path) -> None:
+    from simulator.heat_compat import use_heat_plugins
+
+    plugin = tmp_path / "previewing.py"
+    plugin.write_text(NEEDS_PREVIEW)
+    world = World(Store(":memory:"), seed=5)
+    assert not use_heat_plugins(world, plugin).errors
+    stack = world.create_stack("s", _template({"p": {"type": "Test::Heat::Previewing"}}))
+    assert stack.state == "CREATE_FAILED"
+    reason = stack.resources["p"].status_reason
+    assert f"{plugin}:14: heat.engine.stack.Stack.preview_resources is not provided" in reason
+    assert "\n" not in reason
