@@ -79,6 +79,8 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
     "OS::Cinder::Volume": {"size": 1},
     "OS::Cinder::VolumeType": {"name": "inventory-type"},  # cinder takes no empty name
     "OS::Cinder::VolumeAttachment": {"instance_uuid": PREREQUISITE + "nova.server"},
+    "OS::Heat::AutoScalingGroup": {"resource": {"type": "OS::Heat::None"}},  # a member type
+    "OS::Heat::ResourceGroup": {"resource_def": {"type": "OS::Heat::None"}},
     "OS::Nova::Flavor": {"ram": 64, "vcpus": 1},  # nova takes neither below 1
     "OS::Nova::FloatingIPAssociation": {"floating_ip": PREREQUISITE + "floating_ip"},
     "OS::Nova::Server": {"image": "cirros"},

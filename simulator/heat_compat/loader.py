@@ -99,7 +99,7 @@ def _register_heat_constraints() -> None:
 class HeatNameMissing(LoadError):
     """A load error of a Heat plug-in that needs a name the compat layer lacks.
 
-    :ivar missing: the dotted name the plug-in needs (``heat.engine.scheduler``).
+    :ivar missing: the dotted name the plug-in needs (``heat.engine.service``).
     """
 
     missing: str = ""

@@ -109,6 +109,16 @@ class HeatDefinition:
         """The definition's metadata."""
         return dict(self._snippet.get("metadata") or {})
 
+    def update_policy(self, schema: Mapping[str, Any], context: Any = None) -> Any:
+        """Return :class:`sdk.properties.Properties` over this definition's update policy."""
+        return properties_mod.Properties(
+            schema,
+            dict(self._snippet.get("update_policy") or {}),
+            resolver=self._resource._resolver,
+            context=self._resource.context,
+            path=["resources", self._resource.name, "update_policy"],
+        )
+
     def freeze(self, **changes: Any) -> HeatDefinition:
         """Return this definition with *changes* applied (Heat's ``freeze``)."""
         return HeatDefinition(self._resource, {**self._snippet, **changes})
