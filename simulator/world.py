@@ -402,7 +402,7 @@ class World(StackAPI):
             self.loop, self.plugin_wall_limit, lambda: watchdog.cancel_running(self)
         )
         try:
-            with guard, self._http_wire():
+            with guard, self.http_wire():
                 result = self.loop.run_until_complete(coro_factory())
             outcome = "done"
             return result
@@ -412,8 +412,12 @@ class World(StackAPI):
             if guard.interrupted and outcome == "done":
                 raise KeyboardInterrupt  # Ctrl-C: the cancelled action is committed; stop
 
-    def _http_wire(self) -> contextlib.AbstractContextManager[Any]:
-        """The backend's HTTP APIs served to plug-in code during a run (optional in the port)."""
+    def http_wire(self) -> contextlib.AbstractContextManager[Any]:
+        """The backend's HTTP APIs served to plug-in code (optional in the port).
+
+        Entered around every run and every reading of a stack's outputs: plug-in
+        code that calls HTTP itself (``docker.APIClient``) reaches the fake cloud.
+        """
         wire = getattr(self.cloud, "http_wire", None)
         return wire() if callable(wire) else contextlib.nullcontext()
 
