@@ -77,6 +77,8 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
 PREREQUISITE = "prerequisite:"
 JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
     "OS::Cinder::Volume": {"size": 1},
+    # heat_docker (third-party): an image is optional in its schema, but pull(None) fails
+    "DockerInc::Docker::Container": {"image": "nginx"},
     "OS::Cinder::VolumeType": {"name": "inventory-type"},  # cinder takes no empty name
     "OS::Cinder::VolumeAttachment": {"instance_uuid": PREREQUISITE + "nova.server"},
     "OS::Nova::Flavor": {"ram": 64, "vcpus": 1},  # nova takes neither below 1

@@ -30,8 +30,9 @@ _BUILTIN_MODULES = {
     "entity": "fake_clouds.entity",
 }
 
-#: Services a world gains only when asked (the OpenStack wire adds ``identity``).
-_OPTIONAL_MODULES = {"identity": "fake_clouds.identity"}
+#: Services a world gains only when asked (the OpenStack wire adds ``identity``, the Docker
+#: Engine API ``containers``).
+_OPTIONAL_MODULES = {"identity": "fake_clouds.identity", "containers": "fake_clouds.docker.engine"}
 
 _SERVICES: dict[str, type[Service]] = {}
 

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -387,6 +389,20 @@ class FakeCloud:
         from fake_clouds.rest.server import RestServer
 
         return RestServer(self, tokens=tokens, base_urls=base_urls, mock=mock)
+
+    def http_wire(self) -> AbstractContextManager[Any]:
+        """Serve this world's HTTP APIs to ``requests`` while the engine runs (the Docker API).
+
+        Plug-in code that calls HTTP itself (``docker.APIClient``) reaches the
+        fake while the ``with`` block lasts; other requests pass on unchanged
+        (:func:`fake_clouds.docker.wire.serve_docker`). Nothing is served, and
+        nothing imported, until something in the process has imported ``requests``.
+        """
+        if "requests" not in sys.modules:
+            return nullcontext()
+        from fake_clouds.docker.wire import serve_docker
+
+        return serve_docker(self)
 
     # --- persistence -------------------------------------------------------------
 
