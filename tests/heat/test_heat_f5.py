@@ -9,6 +9,9 @@ while its actions run, so f5-sdk reaches the fake ``bigip`` service.
 
 from __future__ import annotations
 
+import importlib.util
+import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -126,3 +129,38 @@ def test_the_same_seed_gives_the_same_events() -> None:
         return events
 
     assert run() == run()
+
+
+def _inventory_tool() -> Any:
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(
+        "heat_inventory", root / "tools" / "heat_inventory.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["heat_inventory"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_inventory_runs_f5s_type_names_with_a_device_from_a_companion_file(
+    tmp_path: Path,
+) -> None:
+    """tools/heat_inventory.py --plugins measures F5's two plug-ins together, as run here."""
+    shutil.copytree(STYLE / "common", tmp_path / "common")
+    names = {
+        "Test::BigIP::Device": "F5::BigIP::Device",
+        "Test::BigIP::Partition": "F5::Sys::Partition",
+    }
+    for stem in ("bigip_device", "bigip_partition"):
+        text = (STYLE / f"{stem}.py").read_text()
+        for ours, f5s in names.items():
+            text = text.replace(ours, f5s)
+        (tmp_path / f"{stem}.py").write_text(text)
+    files = [str(tmp_path / "bigip_device.py"), str(tmp_path / "bigip_partition.py")]
+    rows = {Path(r["module"]).name: r for r in _inventory_tool().plugin_rows(files)}
+    assert rows["bigip_device.py"]["types_run"] == ["F5::BigIP::Device"]
+    assert rows["bigip_partition.py"]["types_run"] == ["F5::Sys::Partition"], rows
+    alone = _inventory_tool().plugin_rows(files[1:])[0]  # measured alone: no device type
+    assert not alone["runs"]
+    assert "(F5::BigIP::Device) could not be found" in alone["reason"]
