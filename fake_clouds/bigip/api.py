@@ -55,7 +55,7 @@ def folder_ref(path: str) -> str:
     return quote(path.replace("/", "~"), safe="~._-")
 
 
-class ICControlREST(Dialect):
+class IControlREST(Dialect):
     """BIG-IP's iControl REST API: the system facts and ``sys/folder``."""
 
     name: ClassVar[str] = "bigip"

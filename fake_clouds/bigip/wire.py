@@ -2,7 +2,7 @@
 
 :class:`BigIPServer` is a :class:`~fake_clouds.rest.server.RestServer`
 holding only the iControl REST dialect
-(:class:`~fake_clouds.bigip.api.ICControlREST`), registered for
+(:class:`~fake_clouds.bigip.api.IControlREST`), registered for
 ``https://HOST[:PORT]/mgmt/...`` whatever the host: f5-sdk's
 ``ManagementRoot(address, user, password)`` calls the address a template
 gives. A host that is a device of the world (on its port, 443 by default)
@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 import requests
 import responses
 
-from fake_clouds.bigip.api import ICControlREST
+from fake_clouds.bigip.api import IControlREST
 from fake_clouds.bigip.device import add_bigip_service
 from fake_clouds.rest.http import Dialect, Request
 from fake_clouds.rest.server import METHODS, RestServer
@@ -44,7 +44,7 @@ class BigIPServer(RestServer):
     def __init__(self, cloud: Any, *, mock: responses.RequestsMock | None = None) -> None:
         """Register the API of *cloud*'s devices on *mock* (a new, inactive one by default)."""
         super().__init__(cloud, (), mock=mock)
-        dialect = ICControlREST(cloud, ICControlREST.default_base_url, "")
+        dialect = IControlREST(cloud, IControlREST.default_base_url, "")
         dialect.base_url = ""  # routes match the whole path: the host names the device
         self.dialects[dialect.name] = dialect
         for method in METHODS:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from fake_clouds import FakeCloud
 from fake_clouds.bigip import DEFAULT_DEVICE, add_bigip_service, serve_bigip
-from fake_clouds.bigip.api import ICControlREST
+from fake_clouds.bigip.api import IControlREST
 
 HOST = DEFAULT_DEVICE["address"]
 BASE = f"https://{HOST}:443/mgmt/tm"
@@ -237,5 +237,5 @@ def test_the_docs_page_lists_every_bigip_route() -> None:
     page = (Path(__file__).parents[2] / "docs" / "fake-clouds-rest.rst").read_text()
     body = page.split("\nF5 BIG-IP iControl REST\n-----------------------\n", 1)[1]
     section = re.split(r"\n[^\n]+\n-{3,}\n", body, maxsplit=1)[0]
-    for r in ICControlREST.routes():
+    for r in IControlREST.routes():
         assert f"{r.method:<6}  {r.template} " in section, (r.method, r.template)
