@@ -119,6 +119,20 @@ def test_a_wrong_password_fails_the_device_with_bigips_401() -> None:
     world.close()
 
 
+def test_a_reopened_world_deletes_the_folder_it_created(tmp_path: Path) -> None:
+    path = str(tmp_path / "world.db")
+    world = World.open(path)
+    use_heat_plugins(world, STYLE / "bigip_device.py", STYLE / "bigip_partition.py")
+    assert world.create_stack("s", _template()).state == "CREATE_COMPLETE"
+    world.close()
+    again = World.open(path)
+    use_heat_plugins(again, STYLE / "bigip_device.py", STYLE / "bigip_partition.py")
+    assert _folders(again) == ["/", "/Common", "/tenant"]
+    assert again.delete_stack("s").state == "DELETE_COMPLETE"
+    assert _folders(again) == ["/", "/Common"]
+    again.close()
+
+
 def test_the_same_seed_gives_the_same_events() -> None:
     def run() -> list[tuple[Any, ...]]:
         world = _world(seed=11)
