@@ -215,5 +215,6 @@ def add_bigip_service(cloud: Any) -> BigIPService:
     if "bigip" in cloud.service_names():
         return cloud.service("bigip")  # type: ignore[no-any-return]
     service: BigIPService = cloud.add_service(BigIPService)
-    service.add_device(**DEFAULT_DEVICE)
+    device = DEFAULT_DEVICE
+    service.add_device(device["address"], device["username"], device["password"])
     return service
