@@ -76,6 +76,13 @@ def _ports(config: dict[str, Any], host: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _mac(ip: str) -> str:
+    """Docker's MAC address of a bridge address (``02:42`` and the address's octets)."""
+    if not ip:
+        return ""
+    return "02:42:" + ":".join(f"{int(octet):02x}" for octet in ip.split("."))
+
+
 def inspect(view: dict[str, Any]) -> dict[str, Any]:
     """The ``GET /containers/{id}/json`` body of a container's entity view."""
     config = dict(view["config"])
@@ -83,13 +90,13 @@ def inspect(view: dict[str, Any]) -> dict[str, Any]:
     status = view["status"]
     running = status in ("running", "paused")
     ip = view.get("ip") or ""
-    config.setdefault("Hostname", view["id"][:12])
+    config["Hostname"] = config.get("Hostname") or view["id"][:12]
     network = {
         "Bridge": "",
         "Gateway": GATEWAY if ip else "",
         "IPAddress": ip,
         "IPPrefixLen": 16 if ip else 0,
-        "MacAddress": "02:42:ac:11:00:%02x" % (int(ip.rsplit(".", 1)[1]) % 256) if ip else "",
+        "MacAddress": _mac(ip),
         "Ports": _ports(config, host) if running else {},
         "Networks": {
             "bridge": {"Gateway": GATEWAY if ip else "", "IPAddress": ip, "IPPrefixLen": 16}
@@ -235,7 +242,7 @@ class DockerEngine(Dialect):
     @route("GET", "/containers/json", op=("containers", "containers.list", "container"))
     def list_containers(self, req: Request) -> Reply:
         """Running containers, or every one with ``?all=1``."""
-        views = self._service().list_containers(all=_flag(req.arg("all")))
+        views = self._service().list_containers(include_all=_flag(req.arg("all")))
         return Reply(200, [_summary(v) for v in views], dict(JSON))
 
     @route("GET", "/containers/{id}/json", op=("containers", "containers.get", "container"))

@@ -182,10 +182,12 @@ class ContainerService(Service):
     def _new_name(self) -> str:
         taken = {e.name for e in self._live("container")}
         rnd = self.world.rng.stream("ids")
-        while True:
-            name = f"{rnd.choice(_ADJECTIVES)}_{rnd.choice(_NOUNS)}"
-            if name not in taken:
-                return name
+        base = f"{rnd.choice(_ADJECTIVES)}_{rnd.choice(_NOUNS)}"
+        name, count = base, 1
+        while name in taken:
+            count += 1
+            name = f"{base}{count}"
+        return name
 
     @operation("containers.create", kind="container")
     def create(self, config: dict[str, Any], name: str | None = None) -> dict[str, Any]:
@@ -216,7 +218,7 @@ class ContainerService(Service):
         process = _process(config, self._registry()[repo])
         attrs = {
             "image": ref,
-            "config": {**config, "Image": config.get("Image")},
+            "config": dict(config),
             "process": process,
             "exit_code": 0,
             "error": "",
@@ -233,6 +235,8 @@ class ContainerService(Service):
         """Give a starting container an address and schedule its process's end, if any."""
         now = self._now()
         counter = self.counters.get("next_ip", 2)
+        while counter % 256 in (0, 255):  # no network or broadcast-looking last octet
+            counter += 1
         self.counters["next_ip"] = counter + 1
         process = ent.attrs["process"]
         self._set(
@@ -241,7 +245,7 @@ class ContainerService(Service):
             finished_at=None,
             exit_code=0,
             error="",
-            ip=f"172.17.{counter // 254}.{counter % 254 or 1}",
+            ip=f"172.17.{counter // 256 % 256}.{counter % 256}",
             runs=ent.attrs["runs"] + 1,
             logs=[*ent.attrs["logs"], *process["logs"]],
         )
@@ -357,11 +361,10 @@ class ContainerService(Service):
         }
 
     @operation("containers.list", kind="container")
-    def list_containers(self, all: bool = False) -> list[dict[str, Any]]:  # noqa: A002
-        """Containers in creation order: running ones, or every one with *all*."""
-        return [
-            e.view() for e in self._live("container") if all or e.status in ("running", "paused")
-        ]
+    def list_containers(self, include_all: bool = False) -> list[dict[str, Any]]:
+        """Containers in creation order: running ones, or every one with *include_all*."""
+        live = self._live("container")
+        return [e.view() for e in live if include_all or e.status in ("running", "paused")]
 
 
 register_service(ContainerService)

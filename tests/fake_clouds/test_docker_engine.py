@@ -259,3 +259,18 @@ def test_the_docs_page_lists_every_docker_route() -> None:
     assert DockerEngine.default_base_url in section
     for r in DockerEngine.routes():
         assert f"{r.method:<6}  {r.template} " in section, (r.method, r.template)
+
+
+def test_running_containers_get_distinct_names_and_bridge_addresses() -> None:
+    svc = add_docker_service(FakeCloud(seed=3))
+    svc.pull("nginx")
+    addresses, names = [], []
+    for _ in range(300):  # more than the generated adjective_noun pairs
+        cid = svc.create({"Image": "nginx"})["Id"]
+        svc.start(cid)
+        addresses.append(svc.get(cid)["ip"])
+        names.append(svc.get(cid)["name"])
+    assert len(set(addresses)) == 300 and len(set(names)) == 300
+    assert all(
+        a.startswith("172.17.") and a.rsplit(".", 1)[1] not in ("0", "255") for a in addresses
+    )

@@ -142,3 +142,17 @@ def test_the_same_seed_gives_the_same_container_and_events() -> None:
         return cid, events
 
     assert run() == run()
+
+
+def test_a_world_reopened_from_its_file_keeps_its_containers(tmp_path: Path) -> None:
+    state = str(tmp_path / "world.db")
+    world = World(Store(state), seed=5)
+    use_heat_plugins(world, BOX)
+    assert world.create_stack("s", _template(name="web")).state == "CREATE_COMPLETE"
+    world.close()
+    world = World(Store(state))
+    use_heat_plugins(world, BOX)
+    assert [(c.name, c.status) for c in _containers(world)] == [("web", "running")]
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert _containers(world) == []
+    world.close()
