@@ -62,6 +62,12 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
     },
     "neutron.port": {"type": "OS::Neutron::Port", "properties": {"network": "public"}},
     "neutron.router": {"type": "OS::Neutron::Router", "properties": {}},
+    # F5's plug-ins (third-party): a partition names its device by reference; the device is the
+    # default BIG-IP of the fake world (fake_clouds.bigip)
+    "f5.bigip": {
+        "type": "F5::BigIP::Device",
+        "properties": {"ip": "192.0.2.245", "username": "admin", "password": "admin"},
+    },
     "nova.server": {
         "type": "OS::Nova::Server",
         "properties": {"image": "cirros", "flavor": "m1.tiny", "networks": [{"network": "public"}]},
@@ -80,6 +86,10 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
     # heat_docker (third-party): an image is optional in its schema, but pull(None) fails
     "DockerInc::Docker::Container": {"image": "nginx"},
     "OS::Cinder::VolumeType": {"name": "inventory-type"},  # cinder takes no empty name
+    # F5's plug-ins: the BIG-IP's address and login name a cloud object without a constraint,
+    # and BIG-IP takes no empty folder name
+    "F5::BigIP::Device": {"ip": "192.0.2.245", "username": "admin", "password": "admin"},
+    "F5::Sys::Partition": {"name": "inventory", "bigip_server": PREREQUISITE + "f5.bigip"},
     "OS::Cinder::VolumeAttachment": {"instance_uuid": PREREQUISITE + "nova.server"},
     "OS::Heat::AutoScalingGroup": {"resource": {"type": "OS::Heat::None"}},  # a member type
     "OS::Heat::ResourceGroup": {"resource_def": {"type": "OS::Heat::None"}},
@@ -199,8 +209,13 @@ def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
     return None
 
 
-def measure(path: Path, module: str) -> dict[str, Any]:
-    """The row of one plug-in file: ``module``, ``types``, ``loads``, ``runs``, ``reason``."""
+def measure(path: Path, module: str, companions: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """The row of one plug-in file: ``module``, ``types``, ``loads``, ``runs``, ``reason``.
+
+    *companions* are the other files measured with it: their types are loaded
+    too (as Heat loads all of ``plugin_dirs``), so a prerequisite resource may
+    be of a type another file registers.
+    """
     from simulator.heat_compat import load_heat_plugin, use_heat_plugins
     from simulator.store import Store
     from simulator.world import World
@@ -215,7 +230,7 @@ def measure(path: Path, module: str) -> dict[str, Any]:
 
     def world_factory() -> Any:
         world = World(Store(":memory:"), seed=7, entry_points=True)
-        use_heat_plugins(world, path)
+        use_heat_plugins(world, path, *companions)
         return world
 
     reasons = []
@@ -251,7 +266,7 @@ def plugin_rows(targets: list[str]) -> list[dict[str, Any]]:
             files.append(path)
         else:
             raise SystemExit(f"heat_inventory: {target}: no such file or directory")
-    return [measure(path, str(path)) for path in files]
+    return [measure(path, str(path), tuple(files)) for path in files]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,8 +31,12 @@ _BUILTIN_MODULES = {
 }
 
 #: Services a world gains only when asked (the OpenStack wire adds ``identity``, the Docker
-#: Engine API ``containers``).
-_OPTIONAL_MODULES = {"identity": "fake_clouds.identity", "containers": "fake_clouds.docker.engine"}
+#: Engine API ``containers``, the BIG-IP iControl REST API ``bigip``).
+_OPTIONAL_MODULES = {
+    "identity": "fake_clouds.identity",
+    "containers": "fake_clouds.docker.engine",
+    "bigip": "fake_clouds.bigip.device",
+}
 
 _SERVICES: dict[str, type[Service]] = {}
 

@@ -27,8 +27,8 @@ from __future__ import annotations
 import copy
 import json
 import sys
-from collections.abc import Callable, Iterable, Mapping
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -391,18 +391,18 @@ class FakeCloud:
         return RestServer(self, tokens=tokens, base_urls=base_urls, mock=mock)
 
     def http_wire(self) -> AbstractContextManager[Any]:
-        """Serve this world's HTTP APIs to ``requests`` while the engine runs (the Docker API).
+        """Serve this world's HTTP APIs to ``requests`` while the engine runs.
 
-        Plug-in code that calls HTTP itself (``docker.APIClient``) reaches the
-        fake while the ``with`` block lasts; other requests pass on unchanged
-        (:func:`fake_clouds.docker.wire.serve_docker`). Nothing is served, and
+        The Docker Engine API and the BIG-IPs' iControl REST API: plug-in code
+        that calls HTTP itself (``docker.APIClient``, f5-sdk's ``ManagementRoot``)
+        reaches the fake while the ``with`` block lasts; other requests pass on
+        unchanged (:func:`fake_clouds.docker.wire.serve_docker`,
+        :func:`fake_clouds.bigip.wire.serve_bigip`). Nothing is served, and
         nothing imported, until something in the process has imported ``requests``.
         """
         if "requests" not in sys.modules:
             return nullcontext()
-        from fake_clouds.docker.wire import serve_docker
-
-        return serve_docker(self)
+        return _serve_http_apis(self)
 
     # --- persistence -------------------------------------------------------------
 
@@ -565,3 +565,13 @@ class _SavedMarks:
     trace: int = 0
     services: dict[str, str] = field(default_factory=dict)
     draws: dict[str, int] = field(default_factory=dict)
+
+
+@contextmanager
+def _serve_http_apis(cloud: FakeCloud) -> Iterator[None]:
+    """Serve every HTTP API of *cloud* (see :meth:`FakeCloud.http_wire`), nested."""
+    from fake_clouds.bigip.wire import serve_bigip
+    from fake_clouds.docker.wire import serve_docker
+
+    with serve_docker(cloud), serve_bigip(cloud):
+        yield

@@ -34,6 +34,7 @@ from simulator.heat_compat._finder import ROOTS
 from simulator.heat_compat._shims import TestConstraintDelay, shim_imports
 from simulator.heat_compat.constraints import register_missing
 from simulator.heat_compat.missing import MissingHeatName
+from simulator.heat_compat.siblings import sibling_imports
 from simulator.registry import PluginConstraints, TypeRegistry
 
 #: Environment variable naming the python of a virtualenv with ``openstack-heat``.
@@ -138,7 +139,7 @@ class HeatCompatLoader(PluginLoader):
                 return None
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module
-            with heat_imports():
+            with heat_imports(), sibling_imports(resolved):  # ``import common.mixins``
                 spec.loader.exec_module(module)
         except BaseException as ex:  # a plug-in may raise anything
             sys.modules.pop(name, None)
