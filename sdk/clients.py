@@ -43,7 +43,14 @@ class ClientPlugin:
         self._factory = factory
 
     def client(self) -> Any:
-        """Return the service client, creating it on first use."""
+        """Return the service client, creating it on first use.
+
+        A client whose ``credentials_revoked`` is true (its cloud rotated the credential it
+        authenticated with) is made again: the plug-in re-authenticates, as a session does when its
+        token is no longer accepted. A client given without a factory cannot be made again.
+        """
+        if self._factory is not None and getattr(self._client, "credentials_revoked", False):
+            self._client = None
         if self._client is None:
             if self._factory is None:
                 raise exception.ConfigurationError(

@@ -21,7 +21,7 @@ class DriftConformance:
         import pytest
 
         from sdk.testing._conformance_support import declared
-        from sdk.testing.campaign.adversary import drift_entity
+        from sdk.testing.campaign.drifts import drift_entity
 
         me: Any = self
         plugin = me.plugin()

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from sdk.testing.campaign import RunSpec, parse_seeds, run_campaign
 from sdk.testing.campaign.backends import execute
 from sdk.testing.campaign.bench import three_tier
+from sdk.testing.campaign.drifts import DURING, KINDS
 from sdk.testing.campaign.signature import Signature
 from simulator.cli import main
 
@@ -42,7 +43,7 @@ def test_a_check_blind_to_drift_and_a_delete_that_cannot_converge_are_found(drif
     ]
     assert not any(f.nondeterministic for f in drifted.findings)
     kinds = {d["drift"] for r in drifted.results.values() for d in r.drifts}
-    assert kinds == {"delete", "error", "quota"}
+    assert kinds == set(KINDS)
     assert ("create", "drift:error") in drifted.coverage()
 
 
@@ -61,7 +62,7 @@ def test_the_adversary_also_drifts_while_an_action_runs(drifted):
     during = [
         d for r in drifted.results.values() for d in r.drifts if d["after"] == "delete started"
     ]
-    assert during and {d["drift"] for d in during} <= {"delete", "error"}
+    assert during and {d["drift"] for d in during} <= set(DURING)
 
 
 def test_the_replay_line_shows_the_same_finding(drifted):
