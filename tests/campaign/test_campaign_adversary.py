@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from sdk.testing.campaign import RunSpec, parse_seeds, run_campaign
@@ -102,6 +103,9 @@ def test_the_adversary_needs_a_template():
         ("Test::Campaign::Sturdy", None),
         ("Test::Campaign::Blind", "stack check completed after an out-of-band delete"),
         ("Test::Campaign::Brittle", "could not be found"),
+        ("Test::Campaign::Patient", None),
+        ("Test::Campaign::Impatient", "out-of-band stuck of the entity: .* is still CREATING"),
+        ("Test::Campaign::Forgetful", "failed after the credential was rotated: .*Unauthorized"),
     ],
 )
 def test_the_drift_path_of_the_conformance_suite(type_name, problem):
@@ -148,3 +152,108 @@ def test_the_drift_path_skips_a_plugin_that_does_not_claim_it():
     )()
     with pytest.raises(pytest.skip.Exception, match="does not claim to survive drift"):
         case.test_survives_drift(PlugsimEnv(0))
+
+
+def _schedule(tmp_path, *drifts):
+    path = tmp_path / "drifts.yaml"
+    keys = ("after", "drift", "resource")
+    path.write_text(yaml.safe_dump({"drifts": [dict(zip(keys, d, strict=True)) for d in drifts]}))
+    return str(path)
+
+
+def _template(tmp_path, **resources):
+    path = tmp_path / f"{'-'.join(resources)}.yaml"
+    body = {name: {"type": kind, "properties": {"name": name}} for name, kind in resources.items()}
+    path.write_text(yaml.safe_dump({"heat_template_version": "2018-08-31", "resources": body}))
+    return str(path)
+
+
+def test_a_plugin_that_keeps_its_client_is_found_by_a_rotated_credential(tmp_path):
+    template = _template(tmp_path, kept="Test::Campaign::Forgetful", asks="Test::Campaign::Patient")
+    spec = RunSpec(template, plugin_dirs=(str(FIXTURE),), adversary=True)
+    outcome = run_campaign(spec, parse_seeds("0..29", None))
+    message = "The request you have made requires authentication (the credential was rotated)."
+    assert sorted(f.signature for f in outcome.findings) == [
+        Signature("check", "Test::Campaign::Forgetful", "CHECK", "Unauthorized", message),
+        Signature("delete", "Test::Campaign::Forgetful", "DELETE", "Unauthorized", message),
+    ]
+    for finding in outcome.findings:  # a rotation when the check ran, or when the delete started
+        assert [d["drift"] for d in finding.shrunk.drifts] == ["rotate"]
+        assert finding.shrunk.kept == ["kept"]
+    alone = RunSpec(
+        _template(tmp_path, asks="Test::Campaign::Patient"),
+        plugin_dirs=(str(FIXTURE),),
+        adversary=True,
+        drifts=_schedule(
+            tmp_path, ("create", "rotate", "asks"), ("delete started", "rotate", "asks")
+        ),
+    ).run(0)
+    assert alone.ok and alone.phases[:2] == [
+        "CREATE_COMPLETE",
+        "CHECK_COMPLETE",
+    ]  # re-authenticated
+    assert [d["done"] for d in alone.drifts] == [True, True]
+
+
+def test_every_drift_is_an_event_of_the_drifted_resource(tmp_path):
+    from sdk.testing.campaign.adversary import EVENT_TYPE, STACK, Adversary
+    from simulator.world import World
+
+    template = _template(tmp_path, w="Test::Campaign::Patient", n="Test::Campaign::Sturdy")
+    world = World.open(":memory:", seed=3, plugin_dirs=[str(FIXTURE)])
+    try:
+        world.create_stack(STACK, template)
+        schedule = [
+            {"after": "create", "drift": "stuck", "resource": "w"},
+            {"after": "create", "drift": "stuck", "resource": "n"},  # a network has no such state
+        ]
+        done = Adversary(3, schedule).act(world, world.get_stack(STACK), "create")
+        events = [e for e in world.store.events() if e.resource_type == EVENT_TYPE]
+    finally:
+        world.close()
+    assert [(d["resource"], d["done"]) for d in done] == [("w", True), ("n", False)]
+    assert [(e.resource_name, e.action, e.status) for e in events] == [
+        ("w", "DRIFT", "COMPLETE"),
+        ("n", "DRIFT", "SKIPPED"),
+    ]
+    assert events[0].reason.startswith("out-of-band stuck of entity/widget ")
+    assert events[1].reason.startswith("could not do the out-of-band stuck of network/network")
+
+
+def test_a_delete_that_times_out_on_a_stuck_entity_is_not_a_finding(tmp_path):
+    """The README example's volume left stuck 'creating': cinder refuses its delete until the
+    stack's timeout; the plug-in gave up as it must, and the run passes. A server stuck in BUILD is
+    deleted (nova allows it): the stack converges."""
+    spec = replace(three_tier(), adversary=True)
+    volume = replace(spec, drifts=_schedule(tmp_path, ("create", "stuck", "db_volume"))).run(0)
+    assert volume.ok and volume.phases[-1] == "DELETE_FAILED"
+    assert volume.virtual_seconds > 3600 and volume.drifts[0]["done"]
+    server = replace(spec, drifts=_schedule(tmp_path, ("create", "stuck", "db"))).run(0)
+    assert server.ok and server.phases[-1] == "DELETE_COMPLETE"
+
+
+def test_a_drift_schedule_replays_exactly_its_drifts(tmp_path):
+    schedule = _schedule(
+        tmp_path, ("create", "rename", "brittle"), ("delete started", "error", "blind")
+    )
+    result = replace(DRIFTED, drifts=schedule).run(5)
+    assert [(d["after"], d["drift"], d["resource"]) for d in result.drifts] == [
+        ("create", "rename", "brittle"),
+        ("delete started", "error", "blind"),
+    ]
+    assert result.ok  # a rename and an error while deleting: both converge
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--drifts", "x.yaml"], "--drifts needs --adversary"),
+        (
+            ["--adversary", "--drifts", "missing.yaml"],
+            "missing.yaml: cannot read the drift schedule",
+        ),
+    ],
+)
+def test_bad_drift_options_say_what_is_wrong(args, message):
+    result = CliRunner().invoke(main, ["campaign", str(FIXTURE / "stack.yaml"), *args])
+    assert result.exit_code in (1, 2) and message in result.output, result.output

@@ -175,7 +175,7 @@ def shrink_stack(spec: Any, shrunk: Shrunk, directory: Path, stem: str, budget: 
                 update_template=paths[1] if len(paths) > 1 else None,
                 plugin_dirs=dirs,
             )
-            drifts = schedule_of([d for d in shrunk.drifts if d["resource"] in kept])
+            drifts = schedule_of(_kept_drifts(shrunk.drifts, kept))
             pinned = (
                 cut.run(shrunk.seed, faults=shrunk.rules, drifts=drifts)
                 if drifted
@@ -204,7 +204,7 @@ def shrink_stack(spec: Any, shrunk: Shrunk, directory: Path, stem: str, budget: 
         smaller = replace(
             shrunk,
             result=result,
-            drifts=[d for d in shrunk.drifts if d["resource"] in kept],
+            drifts=_kept_drifts(shrunk.drifts, kept),
             runs=shrunk.runs + len(tried),
         )
     return replace(
@@ -214,6 +214,18 @@ def shrink_stack(spec: Any, shrunk: Shrunk, directory: Path, stem: str, budget: 
         kept=sorted(kept),
         original=shrunk.original,
     )
+
+
+def _kept_drifts(drifts: Iterable[Mapping[str, Any]], kept: frozenset[str]) -> list[dict[str, Any]]:
+    """The drifts of *kept* resources; a credential rotation (the whole cloud's, whatever resource
+    it was drawn for) moves to the first kept resource instead of going."""
+    out = []
+    for drift in drifts:
+        if drift["resource"] in kept:
+            out.append(dict(drift))
+        elif drift["drift"] == "rotate" and kept:
+            out.append({**drift, "resource": min(kept)})
+    return out
 
 
 def cuttable(spec: Any) -> bool:
