@@ -195,8 +195,8 @@ def test_a_plugin_that_keeps_its_client_is_found_by_a_rotated_credential(tmp_pat
     assert [d["done"] for d in alone.drifts] == [True, True]
 
 
-def test_every_drift_is_an_event_of_the_drifted_resource(tmp_path):
-    from sdk.testing.campaign.adversary import EVENT_TYPE, STACK, Adversary
+def test_every_drift_is_an_event_naming_the_drifted_resource(tmp_path):
+    from sdk.testing.campaign.adversary import EVENT_RESOURCE, EVENT_TYPE, STACK, Adversary
     from simulator.world import World
 
     template = _template(tmp_path, w="Test::Campaign::Patient", n="Test::Campaign::Sturdy")
@@ -213,11 +213,26 @@ def test_every_drift_is_an_event_of_the_drifted_resource(tmp_path):
         world.close()
     assert [(d["resource"], d["done"]) for d in done] == [("w", True), ("n", False)]
     assert [(e.resource_name, e.action, e.status) for e in events] == [
-        ("w", "DRIFT", "COMPLETE"),
-        ("n", "DRIFT", "SKIPPED"),
+        (EVENT_RESOURCE, "DRIFT", "COMPLETE"),
+        (EVENT_RESOURCE, "DRIFT", "SKIPPED"),
     ]
-    assert events[0].reason.startswith("out-of-band stuck of entity/widget ")
-    assert events[1].reason.startswith("could not do the out-of-band stuck of network/network")
+    assert [e.physical_resource_id for e in events] == [d["entity_id"] for d in done]
+    assert events[0].reason.startswith("out-of-band stuck of w's entity/widget ")
+    assert events[1].reason.startswith("could not do the out-of-band stuck of n's network/network")
+
+
+def test_a_drift_while_deleting_is_a_mark_on_the_timeline_not_the_end_of_the_span(tmp_path):
+    from sdk.testing.campaign.adversary import drift_marks, drifted_run
+    from simulator.views.timeline import build_timeline
+
+    spec = replace(DRIFTED, drifts=_schedule(tmp_path, ("delete started", "error", "blind")))
+    result, events = drifted_run(spec, 2)
+    assert result.ok and [d["done"] for d in result.drifts] == [True]
+    timeline = build_timeline(events, drift_marks(result.drifts))
+    (delete,) = [s for s in timeline.spans if (s.resource, s.action) == ("blind", "DELETE")]
+    assert delete.status == "COMPLETE" and delete.end > result.drifts[0]["time"]
+    (mark,) = timeline.faults
+    assert (mark.row, mark.effect, mark.rule) == ("blind", "drift:error", "adversary")
 
 
 def test_a_delete_that_times_out_on_a_stuck_entity_is_not_a_finding(tmp_path):

@@ -73,6 +73,8 @@ def test_the_reports_name_the_shrunk_stack_and_drifts(large):
     assert data["shrunk_template"] == str(out / "shrunk" / "finding-1.template.yaml")
     assert [d["drift"] for d in data["shrunk_drifts"]] == ["stuck"]
     assert "shrunk stack: 2 of 6 resources (base, impatient)" in (out / "junit.xml").read_text()
+    page = (out / "report.html").read_text()
+    assert "<svg" in page and "entity.drift create: drift:stuck (adversary)" in page
 
 
 def test_the_same_seeds_shrink_to_the_same_result(large, tmp_path):

@@ -8,9 +8,11 @@ a fake-cloud entity that belongs to one of the stack's resources, chosen by the 
 ``adversary`` stream; or, when the run is given a *drift schedule* (what shrinking makes, and
 ``--drifts FILE`` replays), exactly the drifts the schedule lists, at the points it names.
 
-Every drift is recorded as an event of the drifted resource (type :data:`EVENT_TYPE`, action
-``DRIFT``, status ``COMPLETE`` or ``SKIPPED`` when it could not be done, the reason saying what was
-done), so it is in the event log, the digest and the timeline. What must hold: after a drift the
+Every drift is recorded as an event (resource :data:`EVENT_RESOURCE`, type :data:`EVENT_TYPE`,
+action ``DRIFT``, status ``COMPLETE`` or ``SKIPPED`` when it could not be done, the physical id the
+entity's, the reason naming the drifted resource and what was done), so it is in the event log and
+the digest; :func:`drift_marks` turns the drifts into marks for the run's timeline. (The event is not
+the drifted resource's own: an event of that resource would end the span of the action it is in.) What must hold: after a drift the
 check must see (``delete``, ``error``, ``stuck``), the check of a plug-in that checks must fail; after a
 ``rotate`` the check must complete (the plug-in re-authenticates); the update may fail; the stack's
 delete must complete and leave nothing behind (converge), or, after a ``stuck`` drift, may time out.
@@ -32,12 +34,13 @@ from sdk.testing.campaign.signature import Signature, of_run
 #: The chance that a drift point drifts anything.
 RATE = 0.75
 STACK = "drifted"
-#: The resource type of the events that record drifts.
+#: The resource name and type of the events that record drifts.
+EVENT_RESOURCE = "(adversary)"
 EVENT_TYPE = "Plugsim::Adversary::Drift"
 #: What a schedule entry names (a drift record has more: time, type, entity, done).
 SCHEDULE_KEYS = ("after", "drift", "resource")
 
-__all__ = ["Adversary", "drift_entity", "run_drifted", "schedule_of"]
+__all__ = ["Adversary", "drift_entity", "drift_marks", "drifted_run", "run_drifted", "schedule_of"]
 
 
 def schedule_of(done: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -114,26 +117,30 @@ class Adversary:
             "resource": resource.name,
             "type": resource.type(),
             "entity": f"{item.service}/{item.kind}",
+            "entity_id": item.id,
             "time": world.clock.now(),
             "done": drift_entity(world, kind, item),
         }
         self.done.append(drift)
-        _record(world, stack, drift, item.id)
+        _record(world, stack, drift)
         return drift
 
 
-def _record(world: Any, stack: Any, drift: Mapping[str, Any], entity_id: str) -> None:
-    """Put *drift* in the world's event log (an event of the drifted resource)."""
+def _record(world: Any, stack: Any, drift: Mapping[str, Any]) -> None:
+    """Put *drift* in the world's event log."""
     from simulator.events import Event
 
-    what = f"out-of-band {drift['drift']} of {drift['entity']} {entity_id} ({drift['after']})"
+    what = (
+        f"out-of-band {drift['drift']} of {drift['resource']}'s {drift['entity']} "
+        f"{drift['entity_id']} ({drift['after']})"
+    )
     event = Event(
         0,
         stack.id,
         stack.name,
-        str(drift["resource"]),
+        EVENT_RESOURCE,
         EVENT_TYPE,
-        entity_id,
+        str(drift["entity_id"]),
         "DRIFT",
         "COMPLETE" if drift["done"] else "SKIPPED",
         what if drift["done"] else f"could not do the {what}",
@@ -154,11 +161,34 @@ def _targets(world: Any, stack: Any) -> list[tuple[Any, Any]]:
     return out
 
 
+def drift_marks(drifts: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The drifts done, as the injected-fault records a timeline draws (effect ``drift:KIND``)."""
+    return [
+        {
+            "time": d["time"],
+            "service": str(d["entity"]).split("/")[0],
+            "operation": f"drift {d['after']}",
+            "effect": f"drift:{d['drift']}",
+            "rule_name": "adversary",
+            "entity_id": d.get("entity_id"),
+        }
+        for d in drifts
+        if d["done"]
+    ]
+
+
 def run_drifted(
     spec: Any, seed: int, faults: Any = None, drifts: Sequence[Mapping[str, Any]] | None = None
 ) -> RunResult:
     """One seed of *spec* (a :class:`~sdk.testing.campaign.runs.RunSpec`) with the adversary:
     its stream's drifts, or exactly *drifts* (a schedule) when given."""
+    return drifted_run(spec, seed, faults, drifts)[0]
+
+
+def drifted_run(
+    spec: Any, seed: int, faults: Any = None, drifts: Sequence[Mapping[str, Any]] | None = None
+) -> tuple[RunResult, list[Any]]:
+    """:func:`run_drifted`, and the run's events (for a timeline)."""
     from simulator.events import event_log
     from simulator.simulate import Phase
     from simulator.world import World
@@ -218,7 +248,7 @@ def run_drifted(
     log = event_log(events) + "".join(f"{sorted(d.items())}\n" for d in adversary.done)
     coverage = {(p.name, "none") for p in phases}
     coverage |= {(d["after"], f"drift:{d['drift']}") for d in adversary.done}
-    return RunResult(
+    result = RunResult(
         seed=seed,
         ok=sig is None,
         signature=sig.to_list() if sig is not None else None,
@@ -230,6 +260,7 @@ def run_drifted(
         coverage=[list(p) for p in sorted(coverage)],
         drifts=adversary.done,
     )
+    return result, events
 
 
 def _gave_up(delete: Any, done: Sequence[Mapping[str, Any]]) -> bool:

@@ -115,8 +115,14 @@ def _shrunk_timeline(outcome: CampaignResult, finding: Finding) -> str:
     shrunk = finding.shrunk
     assert shrunk is not None
     spec = shrunk.spec if shrunk.spec is not None else outcome.spec
-    if not isinstance(spec, RunSpec) or spec.adversary:
-        # conformance paths, sequences, drifted lifecycles: what each step ended as
+    if isinstance(spec, RunSpec) and spec.adversary:
+        from sdk.testing.campaign.adversary import drift_marks, drifted_run, schedule_of
+
+        result, events = drifted_run(spec, shrunk.seed, shrunk.rules, schedule_of(shrunk.drifts))
+        timeline = build_timeline(events, [*result.faults, *drift_marks(result.drifts)])
+        return render_svg(timeline, title=f"Shrunk run of seed {shrunk.seed}")
+    if not isinstance(spec, RunSpec):
+        # conformance paths, sequences: what each step ended as
         return f"<pre>{escape(chr(10).join(shrunk.result.phases))}</pre>"
     report = run_report(spec, shrunk.seed, shrunk.rules)
     timeline = build_timeline(report.events, report.faults, report.dependencies)
