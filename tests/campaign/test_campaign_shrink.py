@@ -172,3 +172,22 @@ def test_a_closure_is_closed_under_dependencies(data):
     assert set(chosen) <= kept
     assert all(needs[n] <= kept for n in kept)
     assert stack.closure(kept) == kept
+    inner = stack.interior(chosen)  # the largest part of chosen that has all it needs
+    assert inner <= set(chosen) and all(needs[n] <= inner for n in inner)
+    assert all(not stack.closure([n]) <= set(chosen) for n in set(chosen) - inner)
+
+
+def test_an_update_template_is_cut_the_same_way_and_what_needs_a_cut_resource_goes(tmp_path):
+    """The update adds a resource that needs the failing one: it goes with the others."""
+    text = (FIXTURE / "large.yaml").read_text()
+    extra = "  extra:\n    type: Test::Campaign::Patient\n    depends_on: [impatient, side]\n"
+    update = tmp_path / "update.yaml"
+    update.write_text(text.replace("outputs:", extra + "    properties: {name: extra}\noutputs:"))
+    spec = RunSpec(
+        LARGE.template, update_template=str(update), plugin_dirs=LARGE.plugin_dirs, adversary=True
+    )
+    (finding,) = run_campaign(spec, parse_seeds("0..9", None), out=tmp_path / "out").findings
+    assert finding.signature == STUCK and finding.shrunk.kept == ["base", "impatient"]
+    cut = yaml.safe_load(Path(finding.shrunk.spec.update_template).read_text())
+    assert sorted(cut["resources"]) == ["base", "impatient"]
+    assert f"--update-template {finding.shrunk.spec.update_template} " in finding.shrunk_replay

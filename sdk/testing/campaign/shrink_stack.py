@@ -2,11 +2,12 @@
 
 A failed lifecycle run ran a whole template. :func:`shrink_stack` cuts resources out of it (and out of
 the ``--update-template``, keeping the same names in both) while the run of the same seed still fails
-with the same signature. A candidate is a set of resource names closed under dependencies
-(:func:`references`: ``get_resource``, ``get_attr``, ``depends_on`` and their CloudFormation
-spellings, in either template), so a kept resource always has what it needs; the outputs that name a
-cut resource go too. Delta debugging (:func:`~sdk.testing.campaign.shrink.ddmin`) over the resource
-names finds a 1-minimal set within a budget of runs.
+with the same signature. Delta debugging (:func:`~sdk.testing.campaign.shrink.ddmin`) over the
+resource names proposes subsets; a subset's candidate stack is its :meth:`Stack.interior`, the
+resources whose dependencies (:func:`references`: ``get_resource``, ``get_attr``, ``depends_on`` and
+their CloudFormation spellings, in either template) are all in it, so cutting a resource cuts what
+needs it and a kept resource always has what it needs; the outputs that name a cut resource go too.
+The result is a stack from which no resource (with what needs it) can go, within a budget of runs.
 
 Each candidate runs first with the shrunk schedule (its faults and the drifts of kept resources).
 Cutting resources moves the virtual instants and call numbers the faults were pinned to, so when that
@@ -90,6 +91,12 @@ class Stack:
             for name, body in resources.items():
                 self.needs[name] |= references(body, resources) - {name}
 
+    def interior(self, names: Iterable[str]) -> frozenset[str]:
+        """The resources of *names* whose dependencies (all of them, in either template) are in
+        *names* too: what is left of a stack when the others go, with whatever needs them."""
+        chosen = set(names)
+        return frozenset(n for n in chosen if self.closure([n]) <= chosen)
+
     def closure(self, names: Iterable[str]) -> frozenset[str]:
         """*names* with everything they depend on, in either template."""
         kept = set(names)
@@ -164,7 +171,7 @@ def shrink_stack(spec: Any, shrunk: Shrunk, directory: Path, stem: str, budget: 
     drifted = getattr(spec, "adversary", False)
 
     def attempt(names: list[str]) -> bool:
-        kept = stack.closure(names)
+        kept = stack.interior(names)
         if not kept or kept == whole:
             return bool(kept)
         if kept not in tried:
@@ -191,7 +198,7 @@ def shrink_stack(spec: Any, shrunk: Shrunk, directory: Path, stem: str, budget: 
     with tempfile.TemporaryDirectory() as folder:
         scratch = Path(folder)
         names, _ = ddmin(stack.names, attempt, budget)
-    kept = stack.closure(names)
+    kept = stack.interior(names)
     if kept == whole or kept not in tried:
         return shrunk
     _, cut, result, fresh = tried[kept]
