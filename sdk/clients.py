@@ -25,6 +25,9 @@ def _status_code(ex: BaseException) -> int | None:
     return value if isinstance(value, int) else None
 
 
+_NONE: dict[str, Any] = {}
+
+
 class ClientPlugin:
     """Wraps one service client and classifies the errors it raises."""
 
@@ -49,8 +52,12 @@ class ClientPlugin:
         authenticated with) is made again: the plug-in re-authenticates, as a session does when its
         token is no longer accepted. A client given without a factory cannot be made again.
         """
-        if self._factory is not None and getattr(self._client, "credentials_revoked", False):
-            self._client = None
+        client = self._client
+        # (read from the instance's __dict__: a client whose __getattr__ builds methods, such as the
+        # neutron-like one, would raise and catch AttributeError on every call)
+        if client is not None and getattr(client, "__dict__", _NONE).get("credentials_revoked"):
+            if self._factory is not None:
+                self._client = None
         if self._client is None:
             if self._factory is None:
                 raise exception.ConfigurationError(
