@@ -101,7 +101,8 @@ pass_options = click.make_pass_decorator(Options)
     type=click.IntRange(min=1),
     default=64,
     show_default=True,
-    help="Runs each failure may spend on shrinking its faults.",
+    help="Runs each failure may spend on shrinking its faults and drifts (and as many again on "
+    "its stack, with a template).",
 )
 @click.option(
     "--out",
