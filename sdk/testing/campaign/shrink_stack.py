@@ -7,7 +7,10 @@ resource names proposes subsets; a subset's candidate stack is its :meth:`Stack.
 resources whose dependencies (:func:`references`: ``get_resource``, ``get_attr``, ``depends_on`` and
 their CloudFormation spellings, in either template) are all in it, so cutting a resource cuts what
 needs it and a kept resource always has what it needs; the outputs that name a cut resource go too.
-The result is a stack from which no resource (with what needs it) can go, within a budget of runs.
+The first candidate is what the failing resource needs (the resources of the signature's type with
+their dependencies); ddmin goes on from there, or from the whole stack when that does not fail the
+same way. The result is a stack from which no resource (with what needs it) can go, within a budget
+of runs.
 
 Each candidate runs first with the shrunk schedule (its faults and the drifts of kept resources).
 Cutting resources moves the virtual instants and call numbers the faults were pinned to, so when that
@@ -86,10 +89,13 @@ class Stack:
         ]
         self.names = sorted({n for data in self.data for n in _section(data, RESOURCES)[1]})
         self.needs: dict[str, set[str]] = {name: set() for name in self.names}
+        self.types: dict[str, str] = {}
         for data in self.data:
             resources = _section(data, RESOURCES)[1]
             for name, body in resources.items():
                 self.needs[name] |= references(body, resources) - {name}
+                kind = body.get("type", body.get("Type")) if isinstance(body, Mapping) else None
+                self.types.setdefault(name, str(kind))
 
     def interior(self, names: Iterable[str]) -> frozenset[str]:
         """The resources of *names* whose dependencies (all of them, in either template) are in
@@ -197,7 +203,12 @@ def shrink_stack(spec: Any, shrunk: Shrunk, directory: Path, stem: str, budget: 
 
     with tempfile.TemporaryDirectory() as folder:
         scratch = Path(folder)
-        names, _ = ddmin(stack.names, attempt, budget)
+        # first what the failing resource needs (its type is the signature's), then whatever else
+        roots = [n for n in stack.names if stack.types.get(n) == shrunk.signature.resource_type]
+        start = sorted(stack.closure(roots))
+        if not roots or len(start) == len(whole) or not attempt(start):
+            start = stack.names
+        names, _ = ddmin(start, attempt, budget)
     kept = stack.interior(names)
     if kept == whole or kept not in tried:
         return shrunk
