@@ -102,6 +102,7 @@ class ComputeService(
 
     name = "compute"
     kinds = {"flavor": "ERROR", "image": "error", "keypair": "ERROR", "server": "ERROR"}
+    transitional = {"image": "saving", "server": "BUILD"}
     default_quotas = {"instances": 10, "cores": 20, "ram": 51200, "key_pairs": 100}
 
     client_class = ComputeClient

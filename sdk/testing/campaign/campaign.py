@@ -7,8 +7,9 @@ it stopped. Then every failure is made useful:
 * grouped by :class:`~sdk.testing.campaign.signature.Signature` (one finding, many seeds);
 * confirmed: its smallest seed is run again, and a run that differs from itself (another event-log digest)
   is reported as nondeterminism, with both event logs written out;
-* shrunk to the fewest injected faults that still fail the same way
-  (:func:`~sdk.testing.campaign.shrink.shrink`), with a fault profile file and a replay line.
+* shrunk to the fewest injected faults and adversary drifts, and the smallest stack, that still
+  fail the same way (:func:`~sdk.testing.campaign.shrink_stack.make_smaller`), with a fault profile,
+  a drift schedule, a template and a replay line.
 
 Everything a report shows is sorted by seed or signature, never by arrival order.
 """
@@ -22,11 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from sdk.testing.campaign.backends import execute
 from sdk.testing.campaign.runs import RunResult, RunSpec
-from sdk.testing.campaign.shrink import Shrunk, shrink
+from sdk.testing.campaign.shrink import Shrunk
+from sdk.testing.campaign.shrink_stack import make_smaller
 from sdk.testing.campaign.signature import Signature
 
 RESULTS = "results.jsonl"
@@ -228,16 +228,9 @@ def _findings(
             if out is not None:
                 _write_logs(spec, first.seed, out / "nondeterminism" / f"seed-{first.seed}")
         elif sig.check != "setup":
-            finding.shrunk = shrink(spec, first, budget=budget)
-            if out is not None:
-                path = out / "shrunk" / f"finding-{number + 1}.yaml"
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(
-                    yaml.safe_dump({"rules": finding.shrunk.rules}, sort_keys=False),
-                    encoding="utf-8",
-                )
-                finding.shrunk_profile = str(path)
-                finding.shrunk_replay = spec.replay(first.seed, faults=str(path))
+            finding.shrunk, finding.shrunk_profile, finding.shrunk_replay = make_smaller(
+                spec, first, out, number + 1, budget
+            )
         findings.append(finding)
     return findings
 
@@ -274,6 +267,9 @@ def summary(outcome: CampaignResult) -> dict[str, Any]:
                 "shrunk_reproduced": f.shrunk.reproduced if f.shrunk else None,
                 "shrunk_profile": f.shrunk_profile or None,
                 "shrunk_replay": f.shrunk_replay or None,
+                "shrunk_drifts": f.shrunk.drifts if f.shrunk else None,
+                "shrunk_resources": f.shrunk.kept or None if f.shrunk else None,
+                "shrunk_template": f.shrunk.spec.template if f.shrunk and f.shrunk.kept else None,
             }
             for f in outcome.findings
         ],
