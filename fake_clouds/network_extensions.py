@@ -348,8 +348,9 @@ class NetworkExtensionHooks(NetworkSfcHooks):
             raise _bad(f"protocol {attrs['protocol']!r} is not one of tcp, udp, icmp, any")
         if attrs["action"] not in ("allow", "deny", "reject"):
             raise _bad(f"action {attrs['action']!r} is not one of allow, deny, reject")
-        if attrs["ip_version"] not in (4, 6):
+        if str(attrs["ip_version"]) not in ("4", "6"):
             raise _bad(f"ip_version {attrs['ip_version']!r} is not 4 or 6")
+        attrs["ip_version"] = int(attrs["ip_version"])  # neutron converts '4' as well
         ports = attrs["source_port"] or attrs["destination_port"]
         if ports and attrs["protocol"] not in ("tcp", "udp"):
             raise _bad("source_port and destination_port need protocol tcp or udp")
@@ -357,7 +358,7 @@ class NetworkExtensionHooks(NetworkSfcHooks):
     def _update_firewall_rule(self, ent: Any, changes: dict[str, Any]) -> dict[str, Any]:
         merged = {**ent.attrs, **changes}
         self._check_firewall_rule(merged)
-        return {**changes, "protocol": merged["protocol"]} if "protocol" in changes else changes
+        return {**changes, **{k: merged[k] for k in ("protocol", "ip_version") if k in changes}}
 
     def _check_delete_firewall_rule(self, ent: Any) -> None:
         owner = ent.attrs["firewall_policy_id"]
