@@ -176,6 +176,7 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
         "action": "access_as_shared",
     },
     "OS::Nova::Flavor": {"ram": 64, "vcpus": 1},  # nova takes neither below 1
+    "OS::Nova::HostAggregate": {"name": "inventory-aggregate"},  # nova takes no empty name
     "OS::Nova::FloatingIPAssociation": {"floating_ip": PREREQUISITE + "floating_ip"},
     "OS::Nova::Server": {"image": "cirros"},
     "OS::Neutron::FloatingIPAssociation": {

@@ -2,8 +2,8 @@
 
 Heat's ``neutron.qos_policy``, ``neutron.port_pair``, ``neutron.port_pair_group``,
 ``neutron.flow_classifier``, ``neutron.taas.tap_service``,
-``neutron.taas.tap_flow`` and ``cinder.vtype``: an object of the
-fake cloud by id or by a unique name, looked up through
+``neutron.taas.tap_flow``, ``cinder.vtype`` and ``nova.host``: an object of
+the fake cloud by id or by a unique name (a host by its name), looked up through
 the context's clients as Heat's constraints do over the real ones. Written
 anew; :mod:`simulator.heat_compat.constraints` registers them with the rest.
 """
@@ -87,6 +87,18 @@ class VolumeTypeConstraint(BaseCustomConstraint):
             raise exception.EntityNotFound(entity="VolumeType", name=value)
 
 
+class HostConstraint(BaseCustomConstraint):
+    """``nova.host``: a compute host of the fake compute service, by name."""
+
+    expected_exceptions = (exception.EntityNotFound, exception.NotFound)
+
+    def validate_with_client(self, client: Any, value: Any) -> None:
+        """Look the host up among the compute client's ``hosts``."""
+        hosts = client.client_plugin("compute").client().hosts.list()
+        if not any(getattr(h, "host_name", None) == value for h in hosts):
+            raise exception.EntityNotFound(entity="Host", name=value)
+
+
 #: The constraints of this module by Heat's names.
 EXT_CONSTRAINTS: dict[str, type[BaseCustomConstraint]] = {
     "cinder.vtype": VolumeTypeConstraint,
@@ -96,4 +108,5 @@ EXT_CONSTRAINTS: dict[str, type[BaseCustomConstraint]] = {
     "neutron.qos_policy": QoSPolicyConstraint,
     "neutron.taas.tap_flow": TapFlowConstraint,
     "neutron.taas.tap_service": TapServiceConstraint,
+    "nova.host": HostConstraint,
 }

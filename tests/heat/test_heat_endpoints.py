@@ -301,3 +301,44 @@ def test_heats_metering_label_and_l2_gateway_run() -> None:
     rule = neutron.show_metering_label_rule(ids["rule"])["metering_label_rule"]
     assert rule["metering_label_id"] == ids["label"]
     _delete(world, mark)
+
+
+@requires_heat
+def test_heats_host_aggregate_moves_hosts_and_metadata_on_update() -> None:
+    world = _world("nova.host_aggregate")
+
+    def resources(hosts: list[str], metadata: dict[str, str]) -> dict[str, Any]:
+        props = {"name": "rack", "availability_zone": "az-1", "hosts": hosts, "metadata": metadata}
+        return {"agg": {"type": "OS::Nova::HostAggregate", "properties": props}}
+
+    mark, ids = _run(world, resources([], {"ssd": "true"}), resources(["plugsim"], {"gpu": "1"}))
+    nova = world.client_plugin("nova").client()
+    agg = nova.aggregates.get(ids["agg"])
+    assert agg.hosts == ["plugsim"]
+    assert agg.metadata == {"availability_zone": "az-1", "ssd": "true", "gpu": "1"}
+    _delete(world, mark)  # Heat takes the hosts out first, as nova requires
+
+
+@requires_heat
+def test_a_constraint_on_an_extension_object_names_what_is_missing() -> None:
+    from sdk import exception
+
+    world = _world("neutron.qos", "neutron.sfc.port_pair_group")
+    mark = world.cloud.snapshot_inventory()
+    rule = {
+        "type": "OS::Neutron::QoSDscpMarkingRule",
+        "properties": {"policy": "nowhere", "dscp_mark": 8},
+    }
+    group = {"type": "OS::Neutron::PortPairGroup", "properties": {"port_pairs": ["no-pair"]}}
+    for name, resource, message in (
+        ("rule", rule, "The QoSPolicy (nowhere) could not be found."),
+        ("group", group, "Unable to find port_pair with name or id 'no-pair'"),  # Heat's words
+    ):
+        try:
+            world.create_stack(name, _template({name: resource}))
+        except exception.StackValidationFailed as failure:
+            assert message in str(failure), failure
+        else:
+            raise AssertionError(f"{name}: the stack was made")
+    assert list(world.cloud.leaks(mark)) == []
+    world.close()
