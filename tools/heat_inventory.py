@@ -71,6 +71,11 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
     },
     # made by Heat's own module (``heat_module``), loaded beside the one measured; a
     # ``pre_<name>`` it refers to is made too
+    "cinder.qos_specs": {
+        "type": "OS::Cinder::QoSSpecs",
+        "properties": {"name": "inventory-qos", "specs": {"read_iops_sec": 100}},
+        "heat_module": "cinder.qos_specs",
+    },
     "cinder.vtype": {
         "type": "OS::Cinder::VolumeType",
         "properties": {"name": "inventory-vtype"},
@@ -153,6 +158,8 @@ PREREQUISITE = "prerequisite:"
 JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
     "OS::Cinder::Volume": {"size": 1},
     "OS::Cinder::VolumeType": {"name": "inventory-type"},  # cinder takes no empty name
+    "OS::Cinder::QoSSpecs": {"name": "inventory-qos-specs"},  # nor here
+    "OS::Cinder::EncryptedVolumeType": {"provider": "luks"},
     "OS::Cinder::VolumeAttachment": {"instance_uuid": PREREQUISITE + "nova.server"},
     "OS::Neutron::Firewall": {"firewall_policy_id": PREREQUISITE + "firewall_policy"},
     "OS::Neutron::L2Gateway": {

@@ -2,7 +2,7 @@
 
 Heat's ``neutron.qos_policy``, ``neutron.port_pair``, ``neutron.port_pair_group``,
 ``neutron.flow_classifier``, ``neutron.taas.tap_service``,
-``neutron.taas.tap_flow``, ``cinder.vtype`` and ``nova.host``: an object of
+``neutron.taas.tap_flow``, ``cinder.vtype``, ``cinder.qos_specs`` and ``nova.host``: an object of
 the fake cloud by id or by a unique name (a host by its name), looked up through
 the context's clients as Heat's constraints do over the real ones. Written
 anew; :mod:`simulator.heat_compat.constraints` registers them with the rest.
@@ -87,6 +87,18 @@ class VolumeTypeConstraint(BaseCustomConstraint):
             raise exception.EntityNotFound(entity="VolumeType", name=value)
 
 
+class QoSSpecsConstraint(BaseCustomConstraint):
+    """``cinder.qos_specs``: QoS specs of the fake block storage, by id or name."""
+
+    expected_exceptions = (exception.EntityNotFound, exception.NotFound)
+
+    def validate_with_client(self, client: Any, value: Any) -> None:
+        """Look the QoS specs up through the context's block storage client."""
+        specs = client.client_plugin("block_storage").client().qos_specs.list()
+        if not any(value in (q.id, q.name) for q in specs):
+            raise exception.EntityNotFound(entity="QoSSpecs", name=value)
+
+
 class HostConstraint(BaseCustomConstraint):
     """``nova.host``: a compute host of the fake compute service, by name."""
 
@@ -101,6 +113,7 @@ class HostConstraint(BaseCustomConstraint):
 
 #: The constraints of this module by Heat's names.
 EXT_CONSTRAINTS: dict[str, type[BaseCustomConstraint]] = {
+    "cinder.qos_specs": QoSSpecsConstraint,
     "cinder.vtype": VolumeTypeConstraint,
     "neutron.flow_classifier": FlowClassifierConstraint,
     "neutron.port_pair": PortPairConstraint,

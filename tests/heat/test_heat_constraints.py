@@ -75,6 +75,7 @@ def test_only_missing_names_are_registered() -> None:
     added = register_missing(registry)
     assert "ip_addr" not in added
     assert sorted(added) == [
+        "cinder.qos_specs",
         "cinder.vtype",
         "ip_or_cidr",
         "mac_addr",

@@ -342,3 +342,39 @@ def test_a_constraint_on_an_extension_object_names_what_is_missing() -> None:
             raise AssertionError(f"{name}: the stack was made")
     assert list(world.cloud.leaks(mark)) == []
     world.close()
+
+
+@requires_heat
+def test_heats_cinder_qos_specs_association_and_encrypted_type_run() -> None:
+    world = _world("cinder.volume_type", "cinder.qos_specs", "cinder.encrypted_volume_type")
+
+    def resources(iops: int, cipher: str) -> dict[str, Any]:
+        return {
+            "vtype": {"type": "OS::Cinder::VolumeType", "properties": {"name": "fast"}},
+            "qos": {
+                "type": "OS::Cinder::QoSSpecs",
+                "properties": {"name": "gold", "specs": {"read_iops_sec": iops}},
+            },
+            "assoc": {
+                "type": "OS::Cinder::QoSAssociation",
+                "properties": {
+                    "qos_specs": {"get_resource": "qos"},
+                    "volume_types": [{"get_resource": "vtype"}],
+                },
+            },
+            "enc": {
+                "type": "OS::Cinder::EncryptedVolumeType",
+                "properties": {
+                    "volume_type": {"get_resource": "vtype"},
+                    "provider": "luks",
+                    "cipher": cipher,
+                },
+            },
+        }
+
+    mark, ids = _run(world, resources(100, "aes-xts-plain64"), resources(200, "aes-cbc-essiv"))
+    cinder = world.client_plugin("cinder").client()
+    assert cinder.qos_specs.get(ids["qos"]).specs == {"read_iops_sec": "200"}
+    assert cinder.volume_types.get(ids["vtype"]).qos_specs_id == ids["qos"]
+    assert cinder.volume_encryption_types.get(ids["vtype"]).cipher == "aes-cbc-essiv"
+    _delete(world, mark)
