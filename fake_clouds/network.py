@@ -89,6 +89,8 @@ class NetworkService(
 
     def _prepare(self, kind: str, attrs: dict[str, Any]) -> str:
         """Validate/complete *attrs* for a new *kind*; return its initial status."""
+        if kind in ("port", "network"):
+            self._check_qos_policy_id(attrs)
         return getattr(self, f"_prepare_{kind}")(attrs)
 
     def _prepare_network(self, attrs: dict[str, Any]) -> str:

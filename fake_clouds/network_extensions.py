@@ -95,8 +95,15 @@ class NetworkExtensionHooks(NetworkSfcHooks):
 
     def _check_update_extension(self, ent: Any, changes: dict[str, Any]) -> dict[str, Any]:
         """Validate *changes* to *ent*; return them as they are to be applied."""
+        if ent.kind in ("port", "network"):
+            self._check_qos_policy_id(changes)
         check = getattr(self, f"_update_{ent.kind}", None)
         return check(ent, changes) if check is not None else changes
+
+    def _check_qos_policy_id(self, attrs: dict[str, Any]) -> None:
+        """A port's or network's ``qos_policy_id`` names an existing QoS policy (404)."""
+        if attrs.get("qos_policy_id") is not None:
+            self._need("qos_policy", attrs["qos_policy_id"], "QosPolicyNotFound")
 
     # --- QoS ----------------------------------------------------------------------------
 

@@ -32,6 +32,7 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "provider:network_type": None,
             "provider:physical_network": None,
             "provider:segmentation_id": None,
+            "qos_policy_id": None,  # neutron's qos extension
         },
         (),
         (
@@ -45,6 +46,7 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "provider:network_type",
             "provider:physical_network",
             "provider:segmentation_id",
+            "qos_policy_id",
         ),
     ),
     "subnet": (
@@ -77,6 +79,7 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "binding:vnic_type": "normal",
             "port_security_enabled": True,
             "allowed_address_pairs": [],
+            "qos_policy_id": None,  # neutron's qos extension
         },
         ("network_id",),
         (
@@ -88,6 +91,7 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "admin_state_up",
             "allowed_address_pairs",
             "port_security_enabled",
+            "qos_policy_id",
         ),
     ),
     "router": (

@@ -350,3 +350,22 @@ def test_trunk_sub_ports_take_unique_vlan_ids_in_range(segs):
         with pytest.raises((exception.BadRequest, exception.Conflict)):
             neutron.create_trunk(body)
         assert neutron.list_trunks()["trunks"] == []
+
+
+def test_a_qos_policy_in_use_by_a_port_or_network_stays(neutron):
+    policy = neutron.create_qos_policy({"policy": {"name": "p"}})["policy"]["id"]
+    with pytest.raises(exception.NotFound) as missing:
+        neutron.create_network({"network": {"qos_policy_id": "nowhere"}})
+    assert _error_type(missing) == "QosPolicyNotFound"
+    net = neutron.create_network({"network": {"qos_policy_id": policy}})["network"]
+    with pytest.raises(exception.Conflict) as in_use:
+        neutron.delete_qos_policy(policy)
+    assert _error_type(in_use) == "QosPolicyInUse"
+    neutron.update_network(net["id"], {"network": {"qos_policy_id": None}})
+    neutron.create_subnet({"subnet": {"network_id": net["id"], "cidr": "10.3.0.0/24"}})
+    port = neutron.create_port({"port": {"network_id": net["id"]}})["port"]
+    neutron.update_port(port["id"], {"port": {"qos_policy_id": policy}})
+    with pytest.raises(exception.Conflict):
+        neutron.delete_qos_policy(policy)
+    neutron.delete_port(port["id"])
+    neutron.delete_qos_policy(policy)

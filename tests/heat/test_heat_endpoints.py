@@ -378,3 +378,36 @@ def test_heats_cinder_qos_specs_association_and_encrypted_type_run() -> None:
     assert cinder.volume_types.get(ids["vtype"]).qos_specs_id == ids["qos"]
     assert cinder.volume_encryption_types.get(ids["vtype"]).cipher == "aes-cbc-essiv"
     _delete(world, mark)
+
+
+@requires_heat
+def test_heats_port_and_net_take_a_qos_policy_and_change_it_in_place() -> None:
+    world = _world("neutron.qos", "neutron.net", "neutron.port")
+
+    def resources(policy: str) -> dict[str, Any]:
+        return {
+            "gold": {"type": "OS::Neutron::QoSPolicy", "properties": {"name": "gold"}},
+            "silver": {"type": "OS::Neutron::QoSPolicy", "properties": {"name": "silver"}},
+            "net": {
+                "type": "OS::Neutron::Net",
+                "properties": {"qos_policy": {"get_resource": "gold"}},
+            },
+            "subnet": {
+                "type": "OS::Neutron::Subnet",
+                "properties": {"network": {"get_resource": "net"}, "cidr": "10.61.0.0/24"},
+            },
+            "port": {
+                "type": "OS::Neutron::Port",
+                "depends_on": ["subnet"],
+                "properties": {
+                    "network": {"get_resource": "net"},
+                    "qos_policy": {"get_resource": policy},
+                },
+            },
+        }
+
+    mark, ids = _run(world, resources("gold"), resources("silver"))
+    neutron = world.client_plugin("neutron").client()
+    assert neutron.show_network(ids["net"])["network"]["qos_policy_id"] == ids["gold"]
+    assert neutron.show_port(ids["port"])["port"]["qos_policy_id"] == ids["silver"]
+    _delete(world, mark)
