@@ -232,7 +232,10 @@ class NetworkExtensionHooks(NetworkSfcHooks):
                 raise _bad(f"segmentation_id {seg} is not in the range 1-4094")
             if port.id == parent_id or self._trunk_roles(port.id, skip=trunk_id) is not None:
                 raise _conflict("PortInUse", f"Port {port.id} is currently in use by a trunk.")
-            if any(s["port_id"] == port.id or s["segmentation_id"] == seg for s in out):
+            same_vlan = kind == "vlan" and any(
+                s["segmentation_type"] == "vlan" and s["segmentation_id"] == seg for s in out
+            )
+            if same_vlan or any(s["port_id"] == port.id for s in out):
                 raise _conflict(
                     "DuplicateSubPort",
                     f"segmentation_type {kind}, segmentation_id {seg} and port_id {port.id} "
@@ -369,7 +372,7 @@ class NetworkExtensionHooks(NetworkSfcHooks):
 
     def _check_delete_firewall_rule(self, ent: Any) -> None:
         owner = ent.attrs["firewall_policy_id"]
-        if owner and owner in self._store["firewall_policy"]:
+        if owner and any(p.id == owner for p in self._live("firewall_policy")):
             raise _conflict(
                 "FirewallRuleInUse", f"Firewall rule {ent.id} is being used by {owner}."
             )

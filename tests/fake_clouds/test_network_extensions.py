@@ -369,3 +369,12 @@ def test_a_qos_policy_in_use_by_a_port_or_network_stays(neutron):
         neutron.delete_qos_policy(policy)
     neutron.delete_port(port["id"])
     neutron.delete_qos_policy(policy)
+
+
+def test_inherit_sub_ports_need_no_vlan_id(neutron):
+    _net, (parent, first, second) = _net_with_ports(neutron, 3)
+    subs = [{"port_id": p["id"], "segmentation_type": "inherit"} for p in (first, second)]
+    trunk = neutron.create_trunk({"trunk": {"port_id": parent["id"], "sub_ports": subs}})
+    assert [s["port_id"] for s in trunk["trunk"]["sub_ports"]] == [first["id"], second["id"]]
+    with pytest.raises(exception.Conflict):
+        neutron.trunk_add_subports(trunk["trunk"]["id"], {"sub_ports": subs[:1]})
