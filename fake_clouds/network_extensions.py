@@ -250,7 +250,7 @@ class NetworkExtensionHooks(NetworkSfcHooks):
         trunk = self._need("trunk", trunk_id, "TrunkNotFound")
         subs = self._subports(trunk.attrs["port_id"], trunk.attrs["sub_ports"], sub_ports, trunk.id)
         self._set(trunk, sub_ports=subs)
-        return trunk.view()  # type: ignore[no-any-return]
+        return trunk.view()
 
     @operation("trunks.remove_subports", kind="trunk", id_arg="trunk_id")
     def trunk_remove_subports(self, trunk_id: str, sub_ports: Any) -> dict[str, Any]:
@@ -269,7 +269,7 @@ class NetworkExtensionHooks(NetworkSfcHooks):
                 )
         gone = {s.get("port_id") for s in sub_ports}
         self._set(trunk, sub_ports=[s for s in current if s["port_id"] not in gone])
-        return trunk.view()  # type: ignore[no-any-return]
+        return trunk.view()
 
     def _check_delete_trunk(self, ent: Any) -> None:
         port = self._store["port"].get(ent.attrs["port_id"])
@@ -567,7 +567,7 @@ def _bind_qos_rule_hooks() -> None:
     for kind in QOS_RULES:
 
         def prepare(self: Any, attrs: dict[str, Any], _kind: str = kind) -> str:
-            return self._prepare_qos_rule(_kind, attrs)  # type: ignore[no-any-return]
+            return self._prepare_qos_rule(_kind, attrs)
 
         setattr(NetworkExtensionHooks, f"_prepare_{kind}", prepare)
         setattr(NetworkExtensionHooks, f"_after_create_{kind}", _after_create_qos)
@@ -584,7 +584,7 @@ def _drop_qos(self: Any, ent: Any) -> None:
 
 
 def _update_qos(self: Any, ent: Any, changes: dict[str, Any]) -> dict[str, Any]:
-    return self._update_qos_rule(ent, changes)  # type: ignore[no-any-return]
+    return self._update_qos_rule(ent, changes)
 
 
 _bind_qos_rule_hooks()

@@ -56,6 +56,10 @@ class NetworkSfcHooks:
     _live: Any
     _need: Any
     _start: Any
+    _set: Any
+    _create: Any
+    _store: Any
+    _prepare_port: Any
     counters: dict[str, Any]
 
     # --- port pairs and groups ------------------------------------------------------

@@ -9,6 +9,7 @@ availability_zone)``, ``get``, ``list``, ``update(aggregate, values)``,
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 from fake_clouds.core.client_base import ClientObject, Manager, id_of
@@ -99,7 +100,7 @@ class HostManager(Manager):
         ]
         return self._wrap_all([h for h in hosts if zone in (None, h["zone"])])  # type: ignore[return-value]
 
-    def get(self, host: str) -> list[Host]:
+    def get(self, host: str) -> builtins.list[Host]:
         """The host *host* (novaclient answers a list); NotFound when nova lacks it."""
         found = [h for h in self.list() if h.host_name == host]
         if not found:

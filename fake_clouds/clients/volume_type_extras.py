@@ -18,6 +18,7 @@ once, as cinder's do, and one left behind is a leak.
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 from fake_clouds.core.client_base import ClientObject, Manager, id_of
@@ -100,7 +101,7 @@ class QoSSpecsManager(Manager):
         _entities(self.service, "qos_specs").update_entity(item.id, {"specs": merged})
         return self.get(item.id)
 
-    def unset_keys(self, qos_specs: Any, keys: list[str]) -> None:
+    def unset_keys(self, qos_specs: Any, keys: builtins.list[str]) -> None:
         """Remove spec keys (404 for a key it lacks)."""
         item = self.get(qos_specs)
         missing = [k for k in keys if k not in item.specs]
@@ -109,7 +110,7 @@ class QoSSpecsManager(Manager):
         kept = {k: v for k, v in item.specs.items() if k not in keys}
         _entities(self.service, "qos_specs").update_entity(item.id, {"specs": kept})
 
-    def get_associations(self, qos_specs: Any) -> list[ClientObject]:
+    def get_associations(self, qos_specs: Any) -> builtins.list[ClientObject]:
         """The volume types associated with the QoS specs."""
         item = self.get(qos_specs)
         linked = [t for t in self._type_entities() if t.get("qos_specs_id") == item.id]
@@ -120,7 +121,7 @@ class QoSSpecsManager(Manager):
             for t in linked
         ]
 
-    def _type_entities(self) -> list[dict[str, Any]]:
+    def _type_entities(self) -> builtins.list[dict[str, Any]]:
         return list(self._types.entities().list_entities("volume_type"))
 
     def associate(self, qos_specs: Any, vtype_id: Any) -> None:

@@ -108,7 +108,7 @@ class NetworkExtensionRoutes:
     def list_grouped(self, req: ApiRequest, collection: str) -> Reply:
         """List an extension collection served under a group."""
         url = f"{_group_of(req)}/{collection}"
-        return self.list_kind(req, self._group_kind(req, collection), url)  # type: ignore[no-any-return]
+        return self.list_kind(req, self._group_kind(req, collection), url)
 
     @route("POST", "/v2.0/qos/<collection>", op="op_group_create")
     @route("POST", "/v2.0/fw/<collection>", op="op_group_create")
@@ -117,7 +117,7 @@ class NetworkExtensionRoutes:
     @route("POST", "/v2.0/taas/<collection>", op="op_group_create")
     def create_grouped(self, req: ApiRequest, collection: str) -> Reply:
         """Create in an extension collection served under a group."""
-        return self.create_kind(req, self._group_kind(req, collection))  # type: ignore[no-any-return]
+        return self.create_kind(req, self._group_kind(req, collection))
 
     @route("GET", "/v2.0/qos/<collection>/<ident>", op="op_group_get")
     @route("GET", "/v2.0/fw/<collection>/<ident>", op="op_group_get")
@@ -126,7 +126,7 @@ class NetworkExtensionRoutes:
     @route("GET", "/v2.0/taas/<collection>/<ident>", op="op_group_get")
     def show_grouped(self, req: ApiRequest, collection: str, ident: str) -> Reply:
         """Show one object of a grouped extension collection."""
-        return self.show_kind(req, self._group_kind(req, collection), ident)  # type: ignore[no-any-return]
+        return self.show_kind(req, self._group_kind(req, collection), ident)
 
     @route("PUT", "/v2.0/qos/<collection>/<ident>", op="op_group_update")
     @route("PUT", "/v2.0/fw/<collection>/<ident>", op="op_group_update")
@@ -135,7 +135,7 @@ class NetworkExtensionRoutes:
     @route("PUT", "/v2.0/taas/<collection>/<ident>", op="op_group_update")
     def update_grouped(self, req: ApiRequest, collection: str, ident: str) -> Reply:
         """Update one object of a grouped extension collection."""
-        return self.update_kind(req, self._group_kind(req, collection), ident)  # type: ignore[no-any-return]
+        return self.update_kind(req, self._group_kind(req, collection), ident)
 
     @route("DELETE", "/v2.0/qos/<collection>/<ident>", op="op_group_delete")
     @route("DELETE", "/v2.0/fw/<collection>/<ident>", op="op_group_delete")
