@@ -411,3 +411,36 @@ def test_heats_port_and_net_take_a_qos_policy_and_change_it_in_place() -> None:
     assert neutron.show_network(ids["net"])["network"]["qos_policy_id"] == ids["gold"]
     assert neutron.show_port(ids["port"])["port"]["qos_policy_id"] == ids["silver"]
     _delete(world, mark)
+
+
+@requires_heat
+def test_the_inventory_runs_modules_whose_prerequisites_come_from_other_heat_modules() -> None:
+    """A port chain needs a group, which needs a pair, which needs a port: each made first."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    from simulator.heat_compat import find_heat_package
+
+    tool_path = Path(__file__).resolve().parents[2] / "tools" / "heat_inventory.py"
+    spec = importlib.util.spec_from_file_location("heat_inventory", tool_path)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    sys.modules["heat_inventory"] = tool
+    spec.loader.exec_module(tool)
+    resources: dict[str, Any] = {}
+    tool._add_prerequisite("neutron.port_pair_group", resources)
+    assert list(resources) == [
+        "pre_neutron_port",
+        "pre_neutron_port_pair",
+        "pre_neutron_port_pair_group",
+    ]
+    assert tool.heat_modules_needed(resources) == [
+        "neutron.sfc.port_pair",
+        "neutron.sfc.port_pair_group",
+    ]
+    package = find_heat_package()
+    base = package / "engine" / "resources" / "openstack"
+    for module in ("neutron.sfc.port_chain", "neutron.taas.tap_flow", "nova.host_aggregate"):
+        row = tool.measure(base.joinpath(*module.split(".")).with_suffix(".py"), module)
+        assert row["runs"], row["reason"]
