@@ -27,6 +27,8 @@ from typing import Any
 
 #: The groups of Heat's in-tree modules measured.
 GROUPS = ("heat", "nova", "neutron", "cinder")
+#: The dotted package of Heat's in-tree OpenStack plug-in modules.
+OPENSTACK = "heat.engine.resources.openstack."
 
 
 def heat_modules(package: Path) -> list[Path]:
@@ -60,6 +62,7 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
         "type": "OS::Neutron::FloatingIP",
         "properties": {"floating_network": "public"},
     },
+    "neutron.net": {"type": "OS::Neutron::Net", "properties": {}},
     "neutron.port": {"type": "OS::Neutron::Port", "properties": {"network": "public"}},
     "neutron.router": {"type": "OS::Neutron::Router", "properties": {}},
     # F5's plug-ins (third-party): a partition names its device by reference; the device is the
@@ -72,7 +75,84 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
         "type": "OS::Nova::Server",
         "properties": {"image": "cirros", "flavor": "m1.tiny", "networks": [{"network": "public"}]},
     },
+    # made by Heat's own module (``heat_module``), loaded beside the one measured; a
+    # ``pre_<name>`` it refers to is made too
+    "cinder.qos_specs": {
+        "type": "OS::Cinder::QoSSpecs",
+        "properties": {"name": "inventory-qos", "specs": {"read_iops_sec": 100}},
+        "heat_module": "cinder.qos_specs",
+    },
+    "cinder.vtype": {
+        "type": "OS::Cinder::VolumeType",
+        "properties": {"name": "inventory-vtype"},
+        "heat_module": "cinder.volume_type",
+    },
+    "firewall_policy": {
+        "type": "OS::Neutron::FirewallPolicy",
+        "properties": {},
+        "heat_module": "neutron.firewall",
+    },
+    "l2_gateway": {
+        "type": "OS::Neutron::L2Gateway",
+        "properties": {
+            "name": "inventory-l2gw",
+            "devices": [{"device_name": "sw1", "interfaces": [{"name": "eth1"}]}],
+        },
+        "heat_module": "neutron.l2_gateway",
+    },
+    "metering_label": {
+        "type": "OS::Neutron::MeteringLabel",
+        "properties": {},
+        "heat_module": "neutron.metering",
+    },
+    "neutron.qos_policy": {
+        "type": "OS::Neutron::QoSPolicy",
+        "properties": {},
+        "heat_module": "neutron.qos",
+    },
+    "neutron.port_pair": {
+        "type": "OS::Neutron::PortPair",
+        "properties": {
+            "ingress": {"get_resource": "pre_neutron_port"},
+            "egress": {"get_resource": "pre_neutron_port"},
+        },
+        "heat_module": "neutron.sfc.port_pair",
+    },
+    "neutron.port_pair_group": {
+        "type": "OS::Neutron::PortPairGroup",
+        "properties": {"port_pairs": [{"get_resource": "pre_neutron_port_pair"}]},
+        "heat_module": "neutron.sfc.port_pair_group",
+    },
+    "neutron.taas.tap_service": {
+        "type": "OS::Neutron::TaaS::TapService",
+        "properties": {"port": {"get_resource": "pre_neutron_port"}},
+        "heat_module": "neutron.taas.tap_service",
+    },
 }
+
+
+def _add_prerequisite(name: str, resources: dict[str, Any]) -> str:
+    """Add the prerequisite *name* (and those it refers to) to *resources*; return its key."""
+    key = "pre_" + name.replace(".", "_")
+    spec = {k: v for k, v in PREREQUISITE_RESOURCES[name].items() if k != "heat_module"}
+    text = json.dumps(spec)
+    for other in PREREQUISITE_RESOURCES:  # those it refers to first: the compat layer
+        if other != name and f'"pre_{other.replace(".", "_")}"' in text:  # resolves in order
+            _add_prerequisite(other, resources)
+    resources[key] = spec
+    return key
+
+
+def heat_modules_needed(resources: dict[str, Any]) -> list[str]:
+    """Heat's modules (dotted, under ``openstack``) the prerequisites in *resources* come from."""
+    keys = {"pre_" + name.replace(".", "_"): name for name in PREREQUISITE_RESOURCES}
+    return sorted(
+        {
+            PREREQUISITE_RESOURCES[keys[key]]["heat_module"]
+            for key in resources
+            if key in keys and "heat_module" in PREREQUISITE_RESOURCES[keys[key]]
+        }
+    )
 
 
 #: Properties a type needs that its schema cannot say: each is required only
@@ -90,10 +170,34 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
     # and BIG-IP takes no empty folder name
     "F5::BigIP::Device": {"ip": "192.0.2.245", "username": "admin", "password": "admin"},
     "F5::Sys::Partition": {"name": "inventory", "bigip_server": PREREQUISITE + "f5.bigip"},
-    "OS::Cinder::VolumeAttachment": {"instance_uuid": PREREQUISITE + "nova.server"},
     "OS::Heat::AutoScalingGroup": {"resource": {"type": "OS::Heat::None"}},  # a member type
     "OS::Heat::ResourceGroup": {"resource_def": {"type": "OS::Heat::None"}},
+    "OS::Cinder::QoSSpecs": {"name": "inventory-qos-specs"},  # nor here
+    "OS::Cinder::EncryptedVolumeType": {"provider": "luks"},
+    "OS::Cinder::VolumeAttachment": {"instance_uuid": PREREQUISITE + "nova.server"},
+    "OS::Neutron::Firewall": {"firewall_policy_id": PREREQUISITE + "firewall_policy"},
+    "OS::Neutron::L2Gateway": {
+        "devices": [{"device_name": "sw1", "interfaces": [{"name": "eth1"}]}]
+    },
+    "OS::Neutron::L2GatewayConnection": {
+        "l2_gateway_id": PREREQUISITE + "l2_gateway",
+        "network_id": PREREQUISITE + "neutron.net",  # an id: the plug-in resolves no name
+    },
+    "OS::Neutron::NetworkGateway": {
+        "connections": [{"network": "public"}],
+        "devices": [{"id": "inventory-device", "interface_name": "breth0"}],
+    },
+    "OS::Neutron::MeteringRule": {
+        "metering_label_id": PREREQUISITE + "metering_label",
+        "remote_ip_prefix": "10.50.0.0/24",  # neutron takes no empty prefix
+    },
+    "OS::Neutron::RBACPolicy": {
+        "object_type": "network",
+        "object_id": "public",
+        "action": "access_as_shared",
+    },
     "OS::Nova::Flavor": {"ram": 64, "vcpus": 1},  # nova takes neither below 1
+    "OS::Nova::HostAggregate": {"name": "inventory-aggregate"},  # nova takes no empty name
     "OS::Nova::FloatingIPAssociation": {"floating_ip": PREREQUISITE + "floating_ip"},
     "OS::Nova::Server": {"image": "cirros"},
     "OS::Neutron::FloatingIPAssociation": {
@@ -130,9 +234,7 @@ def _prerequisite(schema: Any, resources: dict[str, Any]) -> Any:
         if name in WORLD_OBJECTS:
             value: Any = WORLD_OBJECTS[name]
         elif name in PREREQUISITE_RESOURCES:
-            key = "pre_" + name.replace(".", "_")
-            resources[key] = PREREQUISITE_RESOURCES[name]
-            value = {"get_resource": key}
+            value = {"get_resource": _add_prerequisite(name, resources)}
         else:
             continue
         return [value] if schema.type == Schema.LIST else value
@@ -183,16 +285,13 @@ def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
         return f"no valid property map: {type(ex).__name__}: {_one_line(ex)}"
     for name, value in JOINTLY_REQUIRED.get(type_name, {}).items():
         if isinstance(value, str) and value.startswith(PREREQUISITE):
-            constraint = value[len(PREREQUISITE) :]
-            key = "pre_" + constraint.replace(".", "_")
-            prerequisites[key] = PREREQUISITE_RESOURCES[constraint]
-            value = {"get_resource": key}
+            value = {"get_resource": _add_prerequisite(value[len(PREREQUISITE) :], prerequisites)}
         props[name] = value
     template = {
         "heat_template_version": "2018-08-31",
         "resources": {**prerequisites, "r": {"type": type_name, "properties": props}},
     }
-    world = world_factory()
+    world = world_factory(*heat_modules_needed(prerequisites))
     try:
         stack = world.create_stack("inventory", template, disable_rollback=True)
         if (stack.action, stack.status) != ("CREATE", "COMPLETE"):
@@ -222,15 +321,17 @@ def measure(path: Path, module: str, companions: tuple[Path, ...] = ()) -> dict[
 
     report = load_heat_plugin(path)
     row: dict[str, Any] = {"module": module, "types": sorted(report.mapping)}
+    module_name = OPENSTACK + module
     if report.errors:
         reason = str(report.errors[0]).split("layer: ", 1)[-1]
         row.update(loads=False, runs=False, types_run=[], reason=_one_line(reason))
         return row
     row["loads"] = True
 
-    def world_factory() -> Any:
+    def world_factory(*needed: str) -> Any:
         world = World(Store(":memory:"), seed=7, entry_points=True)
-        use_heat_plugins(world, path, *companions)
+        prerequisite_modules = [OPENSTACK + m for m in needed if OPENSTACK + m != module_name]
+        use_heat_plugins(world, *prerequisite_modules, path, *companions)
         return world
 
     reasons = []

@@ -12,6 +12,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+from fake_clouds.core.network_ext_schema import EXT_NOT_FOUND, EXT_PLURALS, EXT_SCHEMAS
 from fake_clouds.core.service import operation
 from sdk import exception
 
@@ -31,6 +32,7 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "provider:network_type": None,
             "provider:physical_network": None,
             "provider:segmentation_id": None,
+            "qos_policy_id": None,  # neutron's qos extension
         },
         (),
         (
@@ -44,6 +46,7 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "provider:network_type",
             "provider:physical_network",
             "provider:segmentation_id",
+            "qos_policy_id",
         ),
     ),
     "subnet": (
@@ -76,6 +79,7 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "binding:vnic_type": "normal",
             "port_security_enabled": True,
             "allowed_address_pairs": [],
+            "qos_policy_id": None,  # neutron's qos extension
         },
         ("network_id",),
         (
@@ -87,6 +91,7 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "admin_state_up",
             "allowed_address_pairs",
             "port_security_enabled",
+            "qos_policy_id",
         ),
     ),
     "router": (
@@ -164,8 +169,8 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
     ),
 }
 
-#: kind -> (plural used in operation names and neutron bodies, default quota)
-PLURALS: dict[str, tuple[str, int]] = {
+#: kind -> (plural used in operation names and neutron bodies, default quota; None: no quota)
+PLURALS: dict[str, tuple[str, int | None]] = {
     "network": ("networks", 100),
     "subnet": ("subnets", 100),
     "port": ("ports", 500),
@@ -188,6 +193,11 @@ _NOT_FOUND = {
     "subnetpool": "SubnetPoolNotFound",
     "address_scope": "AddressScopeNotFound",
 }
+
+# neutron's extension kinds (:mod:`fake_clouds.core.network_ext_schema`) share the generic CRUD
+SCHEMAS.update(EXT_SCHEMAS)
+PLURALS.update(EXT_PLURALS)
+_NOT_FOUND.update(EXT_NOT_FOUND)
 
 
 def _error(cls: type[exception.ClientError], kind: str, message: str) -> exception.ClientError:
@@ -226,11 +236,12 @@ def _make(kind: str) -> dict[str, Callable[..., Any]]:
         full.update(copy.deepcopy(attrs))
         status = self._prepare(kind, full)
         name = full.pop("name") or ""
-        ent = self._create(kind, name, "BUILD", full)
+        creating = self._creating_status(kind)
+        ent = self._create(kind, name, creating, full)
         hook = getattr(self, f"_after_create_{kind}", None)
         if hook is not None:
             hook(ent)
-        self._start(ent, "create", "BUILD", status)
+        self._start(ent, "create", creating, status)
         self._refresh(kind)
         return ent.view()
 
