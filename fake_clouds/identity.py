@@ -23,6 +23,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+from fake_clouds.clients.identity import IdentityClient
 from fake_clouds.core.entities import Entity
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
@@ -250,6 +251,7 @@ class IdentityService(AccessRuleOperations, Service):
 
     name = "identity"
     kinds = {kind: "ERROR" for kind in SCHEMAS}
+    client_class = IdentityClient
 
     def __init__(self, world: Any) -> None:
         super().__init__(world)

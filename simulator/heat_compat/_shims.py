@@ -150,6 +150,7 @@ def _password_gen() -> dict[str, Any]:
         "named_char_class": pg.named_char_class,
         "special_char_class": pg.special_char_class,
         "generate_password": pg.generate_password,
+        "generate_openstack_password": pg.generate_openstack_password,
     }
 
 
@@ -292,6 +293,13 @@ def _heat_config() -> dict[str, Any]:
     return heat_config.module_names()
 
 
+def _client_modules() -> dict[str, Callable[[], dict[str, Any]]]:
+    """Heat's client plug-in modules the compat layer imitates (``heat.engine.clients.os.*``)."""
+    from simulator.heat_compat import client_modules
+
+    return client_modules.BUILDERS
+
+
 def _log() -> dict[str, Any]:
     return {"getLogger": logging.getLogger}
 
@@ -320,7 +328,7 @@ _TABLE: dict[str, Callable[[], dict[str, Any]]] = {
     "oslo_log.log": _log,
 }
 #: ``module name -> builder`` of every shim module.
-BUILDERS: dict[str, Callable[[], dict[str, Any]]] = dict(_TABLE)
+BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {**_TABLE, **_client_modules()}
 
 
 def shim_imports(heat_source: Any = None) -> contextlib.AbstractContextManager[None]:

@@ -117,8 +117,17 @@ class HeatIdentifier(dict):
         )
 
     def url_path(self) -> str:
-        """The identifier as a URL path."""
-        return f"{self['tenant']}/stacks/{self['stack_name']}/{self['stack_id']}"
+        """The identifier as a URL path (a resource's ends with ``/resources/<name>``)."""
+        path = self.get("path") or ""
+        return f"{self['tenant']}/stacks/{self['stack_name']}/{self['stack_id']}{path}"
+
+    def arn_url_path(self) -> str:
+        """The ARN as a URL path (what Heat's CFN signal URLs carry)."""
+        return (
+            "/"
+            + self.arn().replace(":", "%3A").replace("/", "%2F")
+            + ((self.get("path") or "").replace("/", "%2F"))
+        )
 
 
 class HeatEnvironment:

@@ -28,10 +28,13 @@ from sdk.resource import Resource
 from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin, HeatStackView
+from simulator.heat_compat.keystone_plugin import KeystoneClientPlugin
+from simulator.heat_compat.lifecycle import HeatIdentifier
 from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
 from simulator.heat_compat.neutron_plugin import NeutronClientPlugin
 from simulator.heat_compat.nova_plugin import GlanceClientPlugin
 from simulator.heat_compat.rpc_client import HeatRpcClient
+from simulator.heat_compat.swift_plugin import OrchestrationClientPlugin, SwiftClientPlugin
 from simulator.heat_compat.translation import apply_rules
 from simulator.heat_compat.volume_plugins import CinderClientPlugin, NovaClientPlugin
 
@@ -67,6 +70,11 @@ class HeatClients:
         """The client plug-in *name*."""
         return self._resource.client_plugin(name)
 
+    @property
+    def project_id(self) -> str:
+        """The project the stack runs in (Heat's request context's)."""
+        return str(getattr(self._resource.context, "project_id", "") or "")
+
 
 def heat_client_plugin(plugin: Any, name: str, clients: Any = None) -> HeatClientPlugin:
     """Heat's client plug-in *name* over plugsim's *plugin*, with the surface of Heat's own."""
@@ -76,7 +84,35 @@ def heat_client_plugin(plugin: Any, name: str, clients: Any = None) -> HeatClien
         return NovaClientPlugin(plugin, name, clients)
     if name == "cinder":
         return CinderClientPlugin(plugin, name)
+    project_id = str(getattr(clients, "project_id", "") or "")
+    if name in ("swift", "object_storage"):
+        return SwiftClientPlugin(plugin, name, project_id)
+    if name in ("keystone", "identity"):
+        return KeystoneClientPlugin(plugin, name, project_id)
     return HeatClientPlugin(plugin, name)
+
+
+class ResourceStackView(HeatStackView):
+    """A resource's ``self.stack``: Heat's stack with ``clients`` and the stack user project."""
+
+    def __init__(self, resource: HeatResource) -> None:
+        super().__init__(resource.context.stack, resource.context)
+        #: Heat's ``stack.clients``: the client plug-ins as the resource gets them
+        self.clients = HeatClients(resource)
+
+    @property
+    def stack_user_project_id(self) -> str | None:
+        """The stack's user project in the identity service, or None before one is made.
+
+        Heat keeps the id in its stack table; the compat layer finds the
+        project by the name Heat gives it (the owner's project and the stack
+        id), so nothing outside the fake cloud holds it.
+        """
+        keystone = self.clients.client_plugin("keystone").client()
+        return keystone.stack_project_id(self._info.id)  # type: ignore[no-any-return]
+
+    def set_stack_user_project_id(self, project_id: str) -> None:
+        """Heat stores the id in its stack table; here the project is found by name (above)."""
 
 
 class HeatDefinition:
@@ -221,7 +257,7 @@ class HeatResource(Resource):
     @property
     def stack(self) -> Any:  # type: ignore[override]
         """Heat's stack as the plug-in reads it (:class:`HeatStackView`)."""
-        return HeatStackView(self.context.stack, self.context)
+        return ResourceStackView(self)
 
     def client(self, name: str | None = None) -> Any:
         """The service client *name*, whose missing endpoints are named clearly."""
@@ -229,6 +265,8 @@ class HeatResource(Resource):
 
     def client_plugin(self, name: str | None = None) -> Any:
         """The client plug-in *name*, with Heat's extra surface (:class:`HeatClientPlugin`)."""
+        if name == "heat":
+            return OrchestrationClientPlugin(HeatClients(self).project_id)
         try:
             if name == "glance" and not self._has_service("glance"):
                 # the fake compute serves the images: glance's surface over its client
@@ -258,9 +296,9 @@ class HeatResource(Resource):
         return super().metadata_get()
 
     def metadata_set(self, metadata: Any, merge_metadata: Any = None) -> None:
-        """Replace the metadata; *merge_metadata(old, new)*, when given, merges it first (Heat's)."""
+        """Replace the metadata; *merge_metadata(new, latest)*, when given, merges it first (Heat's)."""
         if merge_metadata is not None:
-            metadata = merge_metadata(self.metadata_get(), metadata)
+            metadata = merge_metadata(metadata, self.metadata_get())
         super().metadata_set(metadata)
 
     @property
@@ -274,6 +312,16 @@ class HeatResource(Resource):
         stack_id = str(getattr(self.context.stack, "id", "") or "")
         digest = hashlib.sha256(f"{stack_id}/{self.name}".encode()).hexdigest()
         return int(digest[:12], 16)
+
+    def identifier(self) -> HeatIdentifier:
+        """Heat's identifier of the resource (its stack's, with ``/resources/<name>``)."""
+        info = self.context.stack
+        return HeatIdentifier(
+            tenant=HeatClients(self).project_id,
+            stack_name=info.name,
+            stack_id=info.id,
+            path=f"/resources/{self.name}",
+        )
 
     def rpc_client(self) -> HeatRpcClient:
         """The engine calls Heat's config plug-ins make (software configs, in the fake cloud)."""

@@ -1,0 +1,43 @@
+"""The shim modules of Heat's client plug-ins: ``heat.engine.clients.os.swift`` and ``keystone``.
+
+Heat's plug-in modules import a client plug-in module for its constants and
+class (``swift.IN_PROGRESS``, ``swift.SwiftClientPlugin``); the classes are
+the compat layer's imitations (:mod:`simulator.heat_compat.swift_plugin`,
+:mod:`simulator.heat_compat.keystone_plugin`). Any other name of these
+modules is :class:`~simulator.heat_compat.MissingHeatName`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def _package() -> dict[str, Any]:
+    return {}
+
+
+def _swift() -> dict[str, Any]:
+    from simulator.heat_compat import swift_plugin
+
+    return {
+        "IN_PROGRESS": swift_plugin.IN_PROGRESS,
+        "MAX_EPOCH": swift_plugin.MAX_EPOCH,
+        "CLIENT_NAME": swift_plugin.CLIENT_NAME,
+        "SwiftClientPlugin": swift_plugin.SwiftClientPlugin,
+    }
+
+
+def _keystone() -> dict[str, Any]:
+    from simulator.heat_compat import keystone_plugin
+
+    return {"CLIENT_NAME": "keystone", "KeystoneClientPlugin": keystone_plugin.KeystoneClientPlugin}
+
+
+#: ``module name -> builder`` of the client plug-in shims (joined into the shims' table).
+BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {
+    "heat.engine.clients": _package,
+    "heat.engine.clients.os": _package,
+    "heat.engine.clients.os.swift": _swift,
+    "heat.engine.clients.os.keystone": _keystone,
+}

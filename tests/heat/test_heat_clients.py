@@ -1,0 +1,166 @@
+"""Heat's keystone, swift and heat client plug-ins, imitated over the fake identity and object store.
+
+Heat's own wait condition handle and wait condition run on the default
+world: the handle's stack user lives in the fake keystone while the handle
+does, a signal reaches it through ``signal_resource`` and completes (or
+fails) the wait condition. Plug-ins of our own use the same Heat APIs.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from _heat_diff import requires_heat
+
+from sdk import exception
+from simulator.store import Store
+from simulator.world import World
+
+HANDLE = "heat.engine.resources.openstack.heat.wait_condition_handle"
+WAIT = "heat.engine.resources.openstack.heat.wait_condition"
+
+
+def _world(*targets: str) -> World:
+    from simulator.heat_compat import use_heat_plugins
+
+    world = World(Store(":memory:"), seed=5)
+    report = use_heat_plugins(world, *targets)
+    assert not report.errors, report.errors
+    return world
+
+
+def _waiting(count: int = 1, timeout: int = 600) -> dict[str, Any]:
+    return {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "h": {"type": "OS::Heat::WaitConditionHandle"},
+            "w": {
+                "type": "OS::Heat::WaitCondition",
+                "properties": {"handle": {"get_resource": "h"}, "count": count, "timeout": timeout},
+            },
+        },
+        "outputs": {
+            "data": {"value": {"get_attr": ["w", "data"]}},
+            "token": {"value": {"get_attr": ["h", "token"]}},
+            "endpoint": {"value": {"get_attr": ["h", "endpoint"]}},
+            "curl": {"value": {"get_attr": ["h", "curl_cli"]}},
+        },
+    }
+
+
+def _signal_when_created(world: World, *signals: Any) -> None:
+    def listener(ev: Any) -> None:
+        if (ev.resource_name, ev.action, ev.status) == ("h", "CREATE", "COMPLETE"):
+            for data in signals:
+                world.signal_resource("s", "h", data)
+
+    world.listeners.append(listener)
+
+
+def _identity(world: World) -> Any:
+    return world.client_plugin("keystone").client()
+
+
+@requires_heat
+def test_heats_wait_condition_completes_on_a_signal_to_heats_handle() -> None:
+    world = _world(HANDLE, WAIT)
+    mark = world.cloud.snapshot_inventory()
+    _signal_when_created(world, {"status": "SUCCESS", "data": "ok", "id": "a"}, {"data": "more"})
+    stack = world.create_stack("s", _waiting(count=2))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    assert json.loads(stack.output("data")) == {"a": "ok", "2": "more"}
+    handle = stack.resources["h"]
+    # the handle's stack user, in the stack's user project, holds the token
+    user = _identity(world).users.get(handle.resource_id)
+    project = _identity(world).projects.get(user.default_project_id)
+    assert project.name == f"{world.project_id}-{stack.id}"[:64]
+    assert _identity(world).tokens.validate(stack.output("token"))["user"]["id"] == user.id
+    endpoint = stack.output("endpoint")
+    assert endpoint.endswith(f"/{project.id}/stacks/s/{stack.id}/resources/h/signal")
+    assert stack.output("curl").endswith(endpoint)
+    assert f"X-Auth-Token: {stack.output('token')}" in stack.output("curl")
+    events = [(e.resource_name, e.action, e.status) for e in world.stack_events("s")]
+    assert events[1:] == [
+        ("h", "CREATE", "IN_PROGRESS"),
+        ("h", "CREATE", "COMPLETE"),
+        ("h", "SIGNAL", "COMPLETE"),
+        ("h", "SIGNAL", "COMPLETE"),
+        ("w", "CREATE", "IN_PROGRESS"),
+        ("w", "CREATE", "COMPLETE"),
+        ("s", "CREATE", "COMPLETE"),
+    ]
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert world.cloud.leaks(mark) == []  # the stack user and its project went too
+    world.close()
+
+
+@requires_heat
+def test_a_failure_signal_fails_heats_wait_condition_with_its_reason() -> None:
+    world = _world(HANDLE, WAIT)
+    _signal_when_created(world, {"status": "FAILURE", "reason": "disk full"})
+    stack = world.create_stack("s", _waiting(), disable_rollback=True)
+    assert stack.state == "CREATE_FAILED"
+    assert "disk full" in stack.resources["w"].status_reason
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    world.close()
+
+
+@requires_heat
+def test_heats_wait_condition_times_out_on_the_virtual_clock() -> None:
+    world = _world(HANDLE, WAIT)
+    _signal_when_created(world, {"data": "one"})
+    started = world.clock.now()
+    stack = world.create_stack("s", _waiting(count=2, timeout=30), disable_rollback=True)
+    assert stack.state == "CREATE_FAILED"
+    assert "1 of 2 received - Signal 1 received" in stack.resources["w"].status_reason
+    assert 30 <= world.clock.now() - started < 120
+    world.close()
+
+
+def test_keystones_finders_take_an_id_or_a_unique_name() -> None:
+    from simulator.heat_compat.keystone_plugin import KeystoneClientPlugin
+
+    world = World(Store(":memory:"), seed=5)
+    plugin = KeystoneClientPlugin(world.client_plugin("keystone"), "keystone", world.project_id)
+    admin = plugin.get_project_id("admin")
+    assert plugin.get_project_id(admin) == admin
+    assert plugin.get_project_id("admin{default}") == admin
+    assert plugin.get_domain_id("Default") == "default"
+    assert plugin.get_role_id("member") == _identity(world).roles.list(name="member")[0].id
+    with pytest.raises(exception.EntityNotFound, match="nobody"):
+        plugin.get_user_id("nobody")
+    world.close()
+
+
+KEYSTONE_GAP = """
+from heat.engine import resource
+
+
+class Trusting(resource.Resource):
+    def handle_create(self):
+        self.keystone().create_trust_context()
+
+
+def resource_mapping():
+    return {"Test::Heat::Trusting": Trusting}
+"""
+
+
+def test_a_keystone_call_the_layer_lacks_is_named_with_file_and_line(tmp_path) -> None:
+    from simulator.heat_compat import use_heat_plugins
+
+    path = tmp_path / "trusting.py"
+    path.write_text(KEYSTONE_GAP, encoding="utf-8")
+    world = World(Store(":memory:"), seed=5)
+    assert not use_heat_plugins(world, path).errors
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"t": {"type": "Test::Heat::Trusting"}},
+    }
+    stack = world.create_stack("s", template)
+    assert stack.state == "CREATE_FAILED"
+    assert f"{path}:7: heat.engine.clients.os.keystone" in stack.status_reason
+    assert "KsClientWrapper.create_trust_context is not provided" in stack.status_reason
+    world.close()
