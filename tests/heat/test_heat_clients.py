@@ -164,3 +164,65 @@ def test_a_keystone_call_the_layer_lacks_is_named_with_file_and_line(tmp_path) -
     assert f"{path}:7: heat.engine.clients.os.keystone" in stack.status_reason
     assert "KsClientWrapper.create_trust_context is not provided" in stack.status_reason
     world.close()
+
+
+SWIFT = "heat.engine.resources.openstack.heat.swiftsignal"
+
+
+def _swift_waiting() -> dict[str, Any]:
+    return {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "h": {"type": "OS::Heat::SwiftSignalHandle"},
+            "w": {
+                "type": "OS::Heat::SwiftSignal",
+                "properties": {"handle": {"get_resource": "h"}, "timeout": 600},
+            },
+        },
+        "outputs": {
+            "data": {"value": {"get_attr": ["w", "data"]}},
+            "endpoint": {"value": {"get_attr": ["h", "endpoint"]}},
+            "curl": {"value": {"get_attr": ["h", "curl_cli"]}},
+        },
+    }
+
+
+@requires_heat
+def test_heats_swift_signal_completes_when_the_server_puts_to_its_temp_url() -> None:
+    from urllib.parse import urlparse
+
+    world = _world(SWIFT)
+    mark = world.cloud.snapshot_inventory()
+    swift = world.client_plugin("swift").client()
+
+    def put_signal(ev: Any) -> None:  # what the server's curl -X PUT does
+        if (ev.resource_name, ev.action, ev.status) == ("h", "CREATE", "COMPLETE"):
+            url = world.get_stack("s").resources["h"].data()["endpoint"]
+            _, _, _, container, name = urlparse(url).path.split("/", 4)
+            assert swift.get_object(container, name)[1] == b"in progress"
+            swift.put_object(container, name, json.dumps({"data": "up", "id": "x"}))
+
+    world.listeners.append(put_signal)
+    stack = world.create_stack("s", _swift_waiting())
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    assert json.loads(stack.output("data")) == {"x": "up"}
+    endpoint = urlparse(stack.output("endpoint"))
+    assert endpoint.path.startswith(f"/v1/AUTH_{world.project_id}/{stack.id}/s-h-")
+    assert "temp_url_sig=" in endpoint.query and "temp_url_expires=" in endpoint.query
+    assert stack.output("curl") == f"curl -i -X PUT '{stack.output('endpoint')}'"
+    assert stack.id in [c["name"] for c in swift.get_account()[1]]
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert world.cloud.leaks(mark) == []  # the signal object and the container went
+    world.close()
+
+
+@requires_heat
+def test_a_swift_signal_without_a_put_times_out() -> None:
+    world = _world(SWIFT)
+    template = _swift_waiting()
+    template["resources"]["w"]["properties"]["timeout"] = 20
+    stack = world.create_stack("s", template, disable_rollback=True)
+    assert stack.state == "CREATE_FAILED"
+    assert "0 of 1 received" in stack.resources["w"].status_reason
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    world.close()
