@@ -46,6 +46,7 @@ def heat_modules(package: Path) -> list[Path]:
 WORLD_OBJECTS: dict[str, Any] = {
     "glance.image": "cirros",
     "ip_addr": "172.24.4.50",
+    "keystone.project": "admin",  # the fake keystone's bootstrap project
     "mac_addr": "fa:16:3e:00:00:01",
     "net_cidr": "10.20.0.0/16",
     "neutron.network": "public",
@@ -81,6 +82,9 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
     "OS::Cinder::VolumeAttachment": {"instance_uuid": PREREQUISITE + "nova.server"},
     "OS::Nova::Flavor": {"ram": 64, "vcpus": 1},  # nova takes neither below 1
     "OS::Nova::FloatingIPAssociation": {"floating_ip": PREREQUISITE + "floating_ip"},
+    "OS::Nova::Quota": {"instances": 20},  # the quotas: at least one limit
+    "OS::Cinder::Quota": {"volumes": 20},
+    "OS::Neutron::Quota": {"network": 20},
     "OS::Nova::Server": {"image": "cirros"},
     "OS::Neutron::FloatingIPAssociation": {
         "floatingip_id": PREREQUISITE + "floating_ip",

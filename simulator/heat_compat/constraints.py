@@ -20,6 +20,7 @@ from typing import Any
 
 from sdk import exception
 from sdk.constraints import BaseCustomConstraint
+from simulator.heat_compat import keystone_constraints
 
 
 class _Format(BaseCustomConstraint, abc.ABC):
@@ -146,6 +147,7 @@ CONSTRAINTS: dict[str, type[BaseCustomConstraint]] = {
     "neutron.address_scope": AddressScopeConstraint,
     "neutron.subnetpool": SubnetPoolConstraint,
     "nova.server": ServerConstraint,
+    **keystone_constraints.CONSTRAINTS,
 }
 
 

@@ -226,3 +226,56 @@ def test_a_swift_signal_without_a_put_times_out() -> None:
     assert "0 of 1 received" in stack.resources["w"].status_reason
     assert world.delete_stack("s").state == "DELETE_COMPLETE"
     world.close()
+
+
+PROJECT_QUOTA = """
+from heat.engine import constraints
+from heat.engine import properties
+from heat.engine import resource
+
+
+class ProjectQuota(resource.Resource):
+    properties_schema = {
+        "project": properties.Schema(
+            properties.Schema.STRING,
+            required=True,
+            constraints=[constraints.CustomConstraint("keystone.project")],
+        ),
+    }
+
+    def handle_create(self):
+        project = self.client_plugin("keystone").get_project_id(self.properties["project"])
+        self.resource_id_set(project)
+
+
+def resource_mapping():
+    return {"Test::Heat::ProjectQuota": ProjectQuota}
+"""
+
+
+@pytest.mark.parametrize("project", ["admin", "admin{Default}"])
+def test_the_keystone_project_constraint_finds_the_fake_keystones_project(
+    tmp_path, project: str
+) -> None:
+    from simulator.heat_compat import use_heat_plugins
+
+    path = tmp_path / "project_quota.py"
+    path.write_text(PROJECT_QUOTA, encoding="utf-8")
+    world = World(Store(":memory:"), seed=5)
+    assert not use_heat_plugins(world, path).errors
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "q": {"type": "Test::Heat::ProjectQuota", "properties": {"project": project}}
+        },
+    }
+    stack = world.create_stack("s", template)
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    admin = _identity(world).projects.list(name="admin")[0].id
+    assert stack.resources["q"].resource_id == admin
+    template["resources"]["q"]["properties"]["project"] = "nobody"
+    with pytest.raises(exception.StackValidationFailed) as refused:
+        world.create_stack("t", template)
+    assert "resources.q.properties.project" in str(refused.value)
+    assert "nobody" in str(refused.value)
+    world.close()
