@@ -76,6 +76,12 @@ def test_only_missing_names_are_registered() -> None:
     assert "ip_addr" not in added
     assert sorted(added) == [
         "ip_or_cidr",
+        "keystone.domain",
+        "keystone.group",
+        "keystone.project",
+        "keystone.region",
+        "keystone.role",
+        "keystone.user",
         "mac_addr",
         "net_cidr",
         "neutron.address_scope",
