@@ -62,6 +62,11 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
         "properties": {"floating_network": "public"},
     },
     "neutron.port": {"type": "OS::Neutron::Port", "properties": {"network": "public"}},
+    "swift_signal_handle": {"type": "OS::Heat::SwiftSignalHandle", "properties": {}},
+    "wait_condition_handle": {  # Heat's handle (a companion module) signalling itself
+        "type": "OS::Heat::WaitConditionHandle",
+        "properties": {"signal_transport": "NO_SIGNAL"},
+    },
     "neutron.router": {"type": "OS::Neutron::Router", "properties": {}},
     "nova.server": {
         "type": "OS::Nova::Server",
@@ -90,6 +95,8 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
         "floatingip_id": PREREQUISITE + "floating_ip",
         "port_id": PREREQUISITE + "neutron.port",
     },
+    "OS::Heat::SwiftSignal": {"handle": PREREQUISITE + "swift_signal_handle"},
+    "OS::Heat::WaitCondition": {"handle": PREREQUISITE + "wait_condition_handle"},
     "OS::Neutron::RouterGateway": {"network": "public"},
     "OS::Neutron::RouterInterface": {"subnet": "public-subnet"},
     "OS::Neutron::Subnet": {"cidr": "10.30.0.0/24"},
@@ -97,6 +104,11 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
         "public_key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIInventoryKeyForPlugsimOnly00000000 inv"
     },
 }
+
+
+#: Modules loaded with a module measured, for the prerequisites it names (Heat's
+#: wait condition takes only Heat's own handle), as ``module -> sibling files``.
+COMPANIONS: dict[str, tuple[str, ...]] = {"heat.wait_condition": ("wait_condition_handle.py",)}
 
 
 def _one_line(text: str) -> str:
@@ -215,7 +227,7 @@ def measure(path: Path, module: str) -> dict[str, Any]:
 
     def world_factory() -> Any:
         world = World(Store(":memory:"), seed=7, entry_points=True)
-        use_heat_plugins(world, path)
+        use_heat_plugins(world, path, *(path.parent / f for f in COMPANIONS.get(module, ())))
         return world
 
     reasons = []

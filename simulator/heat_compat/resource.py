@@ -28,6 +28,7 @@ from sdk.resource import Resource
 from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin, HeatStackView
+from simulator.heat_compat.exceptions import ResourceActionNotSupported
 from simulator.heat_compat.keystone_plugin import KeystoneClientPlugin
 from simulator.heat_compat.lifecycle import HeatIdentifier
 from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
@@ -322,6 +323,20 @@ class HeatResource(Resource):
             stack_id=info.id,
             path=f"/resources/{self.name}",
         )
+
+    def signal(self, details: Any = None, need_check: bool = True) -> bool:
+        """Heat's ``signal``: hand *details* to ``handle_signal``; True (metadata may change).
+
+        A handle polling its transport (``NO_SIGNAL``, ``TEMP_URL_SIGNAL``)
+        signals itself this way. Heat also records a ``SIGNAL`` event; the
+        resource context offers no event of its own, so plugsim records one
+        only for signals sent through the engine (``signal_resource``).
+        """
+        handler = getattr(self, "handle_signal", None)
+        if not callable(handler):
+            raise ResourceActionNotSupported(action="signal")
+        handler(details)
+        return True
 
     def rpc_client(self) -> HeatRpcClient:
         """The engine calls Heat's config plug-ins make (software configs, in the fake cloud)."""

@@ -279,3 +279,18 @@ def test_the_keystone_project_constraint_finds_the_fake_keystones_project(
     assert "resources.q.properties.project" in str(refused.value)
     assert "nobody" in str(refused.value)
     world.close()
+
+
+@requires_heat
+def test_a_handle_without_a_signal_transport_signals_itself() -> None:
+    world = _world(HANDLE, WAIT)
+    mark = world.cloud.snapshot_inventory()
+    template = _waiting()
+    template["resources"]["h"]["properties"] = {"signal_transport": "NO_SIGNAL"}
+    stack = world.create_stack("s", template)
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    assert json.loads(stack.output("data")) == {"1": None}
+    assert stack.output("token") is None  # a token only for TOKEN_SIGNAL, as in Heat
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert world.cloud.leaks(mark) == []
+    world.close()
