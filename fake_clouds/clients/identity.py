@@ -20,6 +20,7 @@ _REFERENCES = {
     "domain": "domain_id",
     "project": "project_id",
     "default_project": "default_project_id",
+    "user": "user_id",
 }
 
 
@@ -117,4 +118,5 @@ class IdentityClient:
         self.groups = IdentityManager(service, "group", "groups")
         self.roles = RoleManager(service)
         self.regions = IdentityManager(service, "region", "regions")
+        self.credentials = IdentityManager(service, "credential", "credentials")
         self.tokens = TokenManager(service)

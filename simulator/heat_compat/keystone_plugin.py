@@ -22,14 +22,17 @@ keystone is the default one of a fresh deployment:
 
 from __future__ import annotations
 
+import json
 import sys
-from typing import Any
+from typing import Any, NamedTuple
 
 from sdk import exception
+from simulator.heat_compat import _vtime
 from simulator.heat_compat import exceptions as heat_exc
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin
 from simulator.heat_compat.missing import MissingHeatName
+from simulator.heat_compat.password_gen import generate_openstack_password
 
 #: The domain stack users and their projects live in.
 STACK_DOMAIN = "default"
@@ -67,6 +70,14 @@ def _split_domain(ref: Any) -> tuple[Any, str | None]:
         name, _, domain = text[:-1].partition("{")
         return name, domain
     return ref, None
+
+
+class AccessKey(NamedTuple):
+    """An EC2 keypair: the credential's id, the access key and the secret (Heat's)."""
+
+    id: str
+    access: str
+    secret: str
 
 
 class KeystoneClientPlugin(HeatClientPlugin):
@@ -206,6 +217,30 @@ class StackUserKeystone:
     def stack_domain_user_token(self, user_id: str, project_id: str, password: str) -> str:
         """A token of the stack user, scoped to its project."""
         return str(self.client.tokens.issue(user_id, project_id)["id"])
+
+    def create_stack_domain_user_keypair(self, user_id: str, project_id: str) -> AccessKey:
+        """An EC2 keypair of the stack user (a keystone ``ec2`` credential) for CFN signals.
+
+        The access key and secret are drawn from the running resource's seeded stream.
+        """
+        rng = _vtime.rng()
+        access = f"{rng.getrandbits(128):032x}"
+        secret = generate_openstack_password()
+        blob = json.dumps({"access": access, "secret": secret})
+        credential = self.client.credentials.create(
+            user=user_id, type="ec2", blob=blob, project=project_id
+        )
+        return AccessKey(str(credential.id), access, secret)
+
+    def delete_stack_domain_user_keypair(
+        self, user_id: str, project_id: str, credential_id: str
+    ) -> None:
+        """Delete a stack user's EC2 keypair (gone already: nothing)."""
+        self._check_user(user_id, project_id, "delete_keypair")
+        try:
+            self.client.credentials.delete(credential_id)
+        except exception.NotFound:
+            pass
 
     def disable_stack_domain_user(self, user_id: str, project_id: str) -> None:
         """Disable a stack user (a suspended resource)."""

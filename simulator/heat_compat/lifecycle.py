@@ -121,6 +121,10 @@ class HeatIdentifier(dict):
         path = self.get("path") or ""
         return f"{self['tenant']}/stacks/{self['stack_name']}/{self['stack_id']}{path}"
 
+    def stack_path(self) -> str:
+        """``<stack name>/<stack id>``."""
+        return f"{self['stack_name']}/{self['stack_id']}"
+
     def arn_url_path(self) -> str:
         """The ARN as a URL path (what Heat's CFN signal URLs carry)."""
         return (

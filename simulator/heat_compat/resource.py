@@ -29,8 +29,8 @@ from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin, HeatStackView
 from simulator.heat_compat.exceptions import ResourceActionNotSupported
-from simulator.heat_compat.keystone_plugin import KeystoneClientPlugin
-from simulator.heat_compat.lifecycle import HeatIdentifier
+from simulator.heat_compat.keystone_plugin import IDENTITY_URL, KeystoneClientPlugin
+from simulator.heat_compat.lifecycle import HeatIdentifier, HeatRequestContext
 from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
 from simulator.heat_compat.neutron_plugin import NeutronClientPlugin
 from simulator.heat_compat.nova_plugin import GlanceClientPlugin
@@ -114,6 +114,19 @@ class ResourceStackView(HeatStackView):
 
     def set_stack_user_project_id(self, project_id: str) -> None:
         """Heat stores the id in its stack table; here the project is found by name (above)."""
+
+    def identifier(self) -> HeatIdentifier:
+        """Heat's identifier of the stack."""
+        return HeatIdentifier(
+            tenant=self.clients.project_id,
+            stack_name=self._info.name,
+            stack_id=self._info.id,
+            path="",
+        )
+
+    def register_access_allowed_handler(self, credential_id: str, handler: Any) -> None:
+        """Heat's CFN API asks these which resource a credential may reach; plugsim has no
+        CFN API, so nothing asks (signals come through ``signal_resource``)."""
 
 
 class HeatDefinition:
@@ -244,6 +257,10 @@ class HeatResource(Resource):
 
     def __init__(self, name: str, definition: Any, context: Any, resolver: Any = None) -> None:
         super().__init__(name, definition, context, resolver or _PENDING_RESOLVER.get())
+        if not isinstance(self.context, HeatRequestContext):
+            # Heat's self.context is the request context: its names over the engine's facets
+            self.context = HeatRequestContext(self.context)
+            self.context.auth_url = IDENTITY_URL
 
     def __getattr__(self, name: str) -> Any:
         """A name Heat's ``Resource`` has and this layer lacks: :class:`MissingHeatName`."""
@@ -266,8 +283,8 @@ class HeatResource(Resource):
 
     def client_plugin(self, name: str | None = None) -> Any:
         """The client plug-in *name*, with Heat's extra surface (:class:`HeatClientPlugin`)."""
-        if name == "heat":
-            return OrchestrationClientPlugin(HeatClients(self).project_id)
+        if (name or self.default_client_name) == "heat":
+            return OrchestrationClientPlugin(HeatClients(self).project_id, self._has_service)
         try:
             if name == "glance" and not self._has_service("glance"):
                 # the fake compute serves the images: glance's surface over its client

@@ -25,10 +25,13 @@ import datetime
 import email.utils
 import hashlib
 import hmac
+import sys
 from typing import Any
 
 from sdk import exception
+from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin
+from simulator.heat_compat.missing import MissingHeatName
 
 #: The body of the object a swift signal handle starts with (Heat's marker).
 IN_PROGRESS = "in progress"
@@ -150,8 +153,26 @@ class SwiftClientPlugin(HeatClientPlugin):
 class OrchestrationClientPlugin:
     """Heat's ``heat`` client plug-in as plug-ins read it: the orchestration API's URLs."""
 
-    def __init__(self, project_id: str) -> None:
+    #: Heat's service types -> the fake cloud's client names
+    SERVICE_NAMES = {"object-store": "swift", "identity": "keystone", "compute": "nova"}
+
+    def __init__(self, project_id: str, has_service: Any = None) -> None:
         self._project_id = project_id
+        self._has_service = has_service
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise MissingHeatName(
+            f"heat.engine.clients.os.heat_plugin.HeatClientPlugin.{name}",
+            plugin_site(sys._getframe(1)),
+        )
+
+    def does_endpoint_exist(self, service_type: str, service_name: str) -> bool:
+        """True when the fake cloud runs the service (Heat asks its catalog)."""
+        if self._has_service is None:
+            return False
+        return bool(self._has_service(self.SERVICE_NAMES.get(service_name, service_type)))
 
     def get_heat_url(self) -> str:
         """The orchestration API of the project (``.../v1/<project>``)."""
@@ -160,6 +181,14 @@ class OrchestrationClientPlugin:
     def get_heat_cfn_url(self) -> str:
         """The CloudFormation-compatible API."""
         return f"{ORCHESTRATION_URL}:8000/v1"
+
+    def get_cfn_metadata_server_url(self) -> str:
+        """Where a server's agent polls its metadata over the CFN API."""
+        return f"{ORCHESTRATION_URL}:8000/v1/"
+
+    def get_watch_server_url(self) -> str:
+        """The CloudWatch-compatible API (long gone from Heat; still asked for)."""
+        return f"{ORCHESTRATION_URL}:8003"
 
     def get_insecure_option(self) -> bool:
         """Whether clients skip TLS verification (no)."""

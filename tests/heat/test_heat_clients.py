@@ -294,3 +294,50 @@ def test_a_handle_without_a_signal_transport_signals_itself() -> None:
     assert world.delete_stack("s").state == "DELETE_COMPLETE"
     assert world.cloud.leaks(mark) == []
     world.close()
+
+
+DEPLOYED = "heat.engine.resources.openstack.heat.deployed_server"
+
+
+@requires_heat
+@pytest.mark.parametrize(
+    ("transport", "collector"),
+    [("POLL_SERVER_CFN", "cfn"), ("POLL_SERVER_HEAT", "heat"), ("POLL_TEMP_URL", "request")],
+)
+def test_heats_deployed_server_gets_its_agents_credentials(transport: str, collector: str) -> None:
+    world = _world(DEPLOYED)
+    mark = world.cloud.snapshot_inventory()
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "d": {
+                "type": "OS::Heat::DeployedServer",
+                "properties": {"software_config_transport": transport},
+            }
+        },
+        "outputs": {"occ": {"value": {"get_attr": ["d", "os_collect_config"]}}},
+    }
+    stack = world.create_stack("s", template)
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    occ = stack.output("occ")
+    assert occ["collectors"] == [collector, "local"]
+    keystone = _identity(world)
+    if collector == "cfn":  # an EC2 keypair of the stack user, in the fake keystone
+        [credential] = keystone.credentials.list()
+        assert json.loads(credential.blob)["access"] == occ["cfn"]["access_key_id"]
+        assert occ["cfn"]["path"] == "d.Metadata" and occ["cfn"]["stack_name"] == "s"
+    elif collector == "heat":  # the stack user's password authenticates it
+        heat = occ["heat"]
+        assert heat["stack_id"] == f"s/{stack.id}" and heat["auth_url"].endswith("/v3")
+        user = keystone.users.get(heat["user_id"])
+        assert user.default_project_id == heat["project_id"]
+        assert world.cloud.service("identity").authenticate_password(
+            {"id": user.id}, heat["password"]
+        )
+    else:  # the metadata object behind a GET TempURL
+        path = occ["request"]["metadata_url"].split("?")[0].split("/")
+        body = world.client_plugin("swift").client().get_object(path[-2], path[-1])[1]
+        assert json.loads(body)["os-collect-config"]["collectors"] == ["request", "local"]
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert world.cloud.leaks(mark) == []
+    world.close()
