@@ -162,6 +162,39 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
         ("ip_version",),
         ("name", "shared"),
     ),
+    # neutron's segments extension: a network's physical segments
+    "segment": (
+        {
+            **_COMMON,
+            "network_id": None,
+            "network_type": None,
+            "physical_network": None,
+            "segmentation_id": None,
+        },
+        ("network_id", "network_type"),
+        ("name", "description"),
+    ),
+    # neutron's floating-ip-port-forwarding extension (a floating IP's sub-resource)
+    "port_forwarding": (
+        {
+            "description": "",
+            "floatingip_id": None,
+            "internal_port_id": None,
+            "internal_ip_address": None,
+            "internal_port": None,
+            "external_port": None,
+            "protocol": None,
+        },
+        ("floatingip_id", "internal_port_id", "internal_ip_address", "external_port", "protocol"),
+        (
+            "description",
+            "internal_port_id",
+            "internal_ip_address",
+            "internal_port",
+            "external_port",
+            "protocol",
+        ),
+    ),
 }
 
 #: kind -> (plural used in operation names and neutron bodies, default quota)
@@ -175,6 +208,8 @@ PLURALS: dict[str, tuple[str, int]] = {
     "security_group_rule": ("security_group_rules", 100),
     "subnetpool": ("subnetpools", 20),
     "address_scope": ("address_scopes", 20),
+    "segment": ("segments", 100),
+    "port_forwarding": ("port_forwardings", 100),
 }
 
 _NOT_FOUND = {
@@ -187,6 +222,8 @@ _NOT_FOUND = {
     "security_group_rule": "SecurityGroupRuleNotFound",
     "subnetpool": "SubnetPoolNotFound",
     "address_scope": "AddressScopeNotFound",
+    "segment": "SegmentNotFound",
+    "port_forwarding": "PortForwardingNotFound",
 }
 
 
@@ -225,7 +262,7 @@ def _make(kind: str) -> dict[str, Callable[..., Any]]:
         full = copy.deepcopy(defaults)
         full.update(copy.deepcopy(attrs))
         status = self._prepare(kind, full)
-        name = full.pop("name") or ""
+        name = full.pop("name", None) or ""  # a port forwarding has no name
         ent = self._create(kind, name, "BUILD", full)
         hook = getattr(self, f"_after_create_{kind}", None)
         if hook is not None:

@@ -34,6 +34,7 @@ from simulator.heat_compat.lifecycle import HeatIdentifier, HeatRequestContext
 from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
 from simulator.heat_compat.neutron_plugin import NeutronClientPlugin
 from simulator.heat_compat.nova_plugin import GlanceClientPlugin
+from simulator.heat_compat.openstacksdk_plugin import OpenStackSDKClientPlugin
 from simulator.heat_compat.rpc_client import HeatRpcClient
 from simulator.heat_compat.swift_plugin import OrchestrationClientPlugin, SwiftClientPlugin
 from simulator.heat_compat.translation import apply_rules
@@ -285,6 +286,9 @@ class HeatResource(Resource):
         """The client plug-in *name*, with Heat's extra surface (:class:`HeatClientPlugin`)."""
         if (name or self.default_client_name) == "heat":
             return OrchestrationClientPlugin(HeatClients(self).project_id, self._has_service)
+        if (name or self.default_client_name) == "openstack" and self._has_service("network"):
+            # openstacksdk's connection, over the fake network (what its plug-ins call)
+            return OpenStackSDKClientPlugin(super().client_plugin("network"), "openstack")
         try:
             if name == "glance" and not self._has_service("glance"):
                 # the fake compute serves the images: glance's surface over its client
