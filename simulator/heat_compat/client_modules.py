@@ -17,6 +17,15 @@ def _package() -> dict[str, Any]:
     return {}
 
 
+def _clients_package() -> dict[str, Any]:
+    """``heat.engine.clients``: empty, but registers Heat's options as its import of
+    ``heat.common.config`` does in Heat (signal URLs read ``heat_waitcondition_server_url``)."""
+    from simulator.heat_compat import heat_config
+
+    heat_config.module_names()
+    return {}
+
+
 def _swift() -> dict[str, Any]:
     from simulator.heat_compat import swift_plugin
 
@@ -36,7 +45,7 @@ def _keystone() -> dict[str, Any]:
 
 #: ``module name -> builder`` of the client plug-in shims (joined into the shims' table).
 BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {
-    "heat.engine.clients": _package,
+    "heat.engine.clients": _clients_package,
     "heat.engine.clients.os": _package,
     "heat.engine.clients.os.swift": _swift,
     "heat.engine.clients.os.keystone": _keystone,

@@ -13,12 +13,13 @@ world's virtual clock and seeded randomness.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
 import hashlib
 import inspect
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sdk import exception, rsrc_defn
@@ -424,6 +425,20 @@ class HeatResource(Resource):
     def frozen_definition(self) -> HeatDefinition:
         """The current definition, Heat style."""
         return HeatDefinition(self, self.t.to_dict())
+
+    @contextlib.contextmanager
+    def frozen_properties(self) -> Iterator[Any]:
+        """Heat's context: the properties of the stored definition while the block runs.
+
+        plugsim keeps no separate stored copy, so they are rebuilt from the
+        current definition; the live properties come back afterwards.
+        """
+        live = self.properties
+        self.properties = self._make_properties(self.t)
+        try:
+            yield self.properties
+        finally:
+            self.properties = live
 
     def reparse(self, client_resolve: bool = True) -> None:
         """Rebuild :attr:`properties` from the current definition."""
