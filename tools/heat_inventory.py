@@ -61,6 +61,7 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
         "type": "OS::Neutron::FloatingIP",
         "properties": {"floating_network": "public"},
     },
+    "neutron.bgpvpn": {"type": "OS::Neutron::BGPVPN", "properties": {}},  # networking-bgpvpn
     "neutron.port": {"type": "OS::Neutron::Port", "properties": {"network": "public"}},
     "swift_signal_handle": {"type": "OS::Heat::SwiftSignalHandle", "properties": {}},
     "wait_condition_handle": {  # Heat's handle (a companion module) signalling itself

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from fake_clouds.core.network_schema import PLURALS
+from fake_clouds.network_bgpvpn import BGPVPNClientCalls
 from sdk import exception
 
 #: Every kind the network service serves, and its plural (python-neutronclient's names).
@@ -31,7 +32,7 @@ def _unwrap(kind: str, body: Any) -> dict[str, Any]:
     return body[kind]
 
 
-class NetworkClient:
+class NetworkClient(BGPVPNClientCalls):
     """A python-neutronclient-like client bound to one fake network service."""
 
     def __init__(self, service: Any) -> None:

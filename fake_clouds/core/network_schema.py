@@ -174,6 +174,56 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
         ("network_id", "network_type"),
         ("name", "description"),
     ),
+    # networking-bgpvpn's BGP VPNs and their associations (fake_clouds.network_bgpvpn)
+    "bgpvpn": (
+        {
+            **_COMMON,
+            "type": "l3",
+            "route_distinguishers": [],
+            "import_targets": [],
+            "export_targets": [],
+            "route_targets": [],
+            "local_pref": None,
+            "vni": None,
+        },
+        (),
+        (
+            "name",
+            "route_distinguishers",
+            "import_targets",
+            "export_targets",
+            "route_targets",
+            "local_pref",
+        ),
+    ),
+    "bgpvpn_network_association": (
+        {"tenant_id": "plugsim", "project_id": "plugsim", "bgpvpn_id": None, "network_id": None},
+        ("bgpvpn_id", "network_id"),
+        (),
+    ),
+    "bgpvpn_router_association": (
+        {
+            "tenant_id": "plugsim",
+            "project_id": "plugsim",
+            "bgpvpn_id": None,
+            "router_id": None,
+            "advertise_extra_routes": True,
+        },
+        ("bgpvpn_id", "router_id"),
+        ("advertise_extra_routes",),
+    ),
+    "bgpvpn_port_association": (
+        {
+            "tenant_id": "plugsim",
+            "project_id": "plugsim",
+            "bgpvpn_id": None,
+            "port_id": None,
+            "routes": [],
+            "advertise_fixed_ips": True,
+        },
+        ("bgpvpn_id", "port_id"),
+        ("routes", "advertise_fixed_ips"),
+    ),
     # neutron's floating-ip-port-forwarding extension (a floating IP's sub-resource)
     "port_forwarding": (
         {
@@ -210,6 +260,10 @@ PLURALS: dict[str, tuple[str, int]] = {
     "address_scope": ("address_scopes", 20),
     "segment": ("segments", 100),
     "port_forwarding": ("port_forwardings", 100),
+    "bgpvpn": ("bgpvpns", 20),
+    "bgpvpn_network_association": ("bgpvpn_network_associations", 100),
+    "bgpvpn_router_association": ("bgpvpn_router_associations", 100),
+    "bgpvpn_port_association": ("bgpvpn_port_associations", 100),
 }
 
 _NOT_FOUND = {
@@ -224,6 +278,10 @@ _NOT_FOUND = {
     "address_scope": "AddressScopeNotFound",
     "segment": "SegmentNotFound",
     "port_forwarding": "PortForwardingNotFound",
+    "bgpvpn": "BGPVPNNotFound",
+    "bgpvpn_network_association": "BGPVPNNetAssocNotFound",
+    "bgpvpn_router_association": "BGPVPNRouterAssocNotFound",
+    "bgpvpn_port_association": "BGPVPNPortAssocNotFound",
 }
 
 

@@ -1,4 +1,4 @@
-"""The shim modules of Heat's client plug-ins: ``heat.engine.clients.os.swift`` and ``keystone``.
+"""The shim modules of Heat's client plug-ins: ``heat.engine.clients.os.swift``, ``keystone``, ``neutron``.
 
 Heat's plug-in modules import a client plug-in module for its constants and
 class (``swift.IN_PROGRESS``, ``swift.SwiftClientPlugin``); the classes are
@@ -43,10 +43,28 @@ def _keystone() -> dict[str, Any]:
     return {"CLIENT_NAME": "keystone", "KeystoneClientPlugin": keystone_plugin.KeystoneClientPlugin}
 
 
+def _neutron() -> dict[str, Any]:
+    from simulator.heat_compat import neutron_plugin
+
+    return {"CLIENT_NAME": "neutron", "NeutronClientPlugin": neutron_plugin.NeutronClientPlugin}
+
+
+def _neutron_constraints() -> dict[str, Any]:
+    from simulator.heat_compat import neutron_constraints
+
+    return {
+        "CLIENT_NAME": "neutron",
+        "NeutronConstraint": neutron_constraints.NeutronConstraint,
+        "NeutronExtConstraint": neutron_constraints.NeutronExtConstraint,
+    }
+
+
 #: ``module name -> builder`` of the client plug-in shims (joined into the shims' table).
 BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {
     "heat.engine.clients": _clients_package,
     "heat.engine.clients.os": _package,
     "heat.engine.clients.os.swift": _swift,
     "heat.engine.clients.os.keystone": _keystone,
+    "heat.engine.clients.os.neutron": _neutron,
+    "heat.engine.clients.os.neutron.neutron_constraints": _neutron_constraints,
 }
