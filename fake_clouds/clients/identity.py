@@ -58,8 +58,10 @@ class IdentityManager(Manager):
         """Return the entities whose fields equal *filters* (``domain=`` is ``domain_id``)."""
         return self._wrap_all(getattr(self.service, f"list_{self.plural}")(**_attrs(filters)))
 
-    def update(self, entity: Any, **kwargs: Any) -> ClientObject:
-        """Change fields of an entity."""
+    def update(self, entity: Any = None, **kwargs: Any) -> ClientObject:
+        """Change fields of an entity (given first, or by its kind: ``update(project=...)``)."""
+        if entity is None:
+            entity = kwargs.pop(self.kind)
         call = getattr(self.service, f"update_{self.kind}")
         return self._wrap(call(id_of(entity), _attrs(kwargs)))
 

@@ -426,6 +426,12 @@ class HeatResource(Resource):
         """The current definition, Heat style."""
         return HeatDefinition(self, self.t.to_dict())
 
+    @property
+    def _stored_properties_data(self) -> dict[str, Any]:
+        """Heat's stored property values: those of the definition the resource stands on."""
+        props = self._make_properties(self.t)
+        return {name: props[name] for name in props.schema}
+
     @contextlib.contextmanager
     def frozen_properties(self) -> Iterator[Any]:
         """Heat's context: the properties of the stored definition while the block runs.

@@ -440,3 +440,83 @@ def _policy_template_own() -> dict[str, Any]:
         "resource": {"type": "OS::Heat::None"},
     }
     return template
+
+
+KEYSTONE_PROJECT = """
+from heat.engine import constraints
+from heat.engine import properties
+from heat.engine import resource
+
+
+class Project(resource.Resource):
+    properties_schema = {
+        "name": properties.Schema(properties.Schema.STRING, update_allowed=True),
+        "domain": properties.Schema(
+            properties.Schema.STRING,
+            default="default",
+            update_allowed=True,
+            constraints=[constraints.CustomConstraint("keystone.domain")],
+        ),
+        "enabled": properties.Schema(properties.Schema.BOOLEAN, default=True, update_allowed=True),
+    }
+
+    def handle_create(self):
+        domain = self.client_plugin("keystone").get_domain_id(self.properties["domain"])
+        project = self.keystone().client.projects.create(
+            name=self.properties["name"] or self.physical_resource_name(),
+            domain=domain,
+            enabled=self.properties["enabled"],
+        )
+        self.resource_id_set(project.id)
+
+    def handle_update(self, json_snippet=None, tmpl_diff=None, prop_diff=None):
+        domain = prop_diff.get("domain") or self._stored_properties_data.get("domain")
+        values = {"project": self.resource_id, "domain": domain}
+        for key in ("name", "enabled"):
+            if prop_diff.get(key) is not None:
+                values[key] = prop_diff[key]
+        self.keystone().client.projects.update(**values)
+
+    def handle_delete(self):
+        if self.resource_id is not None:
+            try:
+                self.keystone().client.projects.delete(self.resource_id)
+            except Exception as ex:
+                self.client_plugin("keystone").ignore_not_found(ex)
+
+
+def resource_mapping():
+    return {"Test::Keystone::Project": Project}
+"""
+
+
+def test_a_contrib_style_keystone_project_creates_updates_and_deletes(tmp_path) -> None:
+    from simulator.heat_compat import use_heat_plugins
+
+    path = tmp_path / "project.py"
+    path.write_text(KEYSTONE_PROJECT, encoding="utf-8")
+    world = World(Store(":memory:"), seed=5)
+    assert not use_heat_plugins(world, path).errors
+    mark = world.cloud.snapshot_inventory()
+
+    def template(**props: Any) -> dict[str, Any]:
+        return {
+            "heat_template_version": "2018-08-31",
+            "resources": {"p": {"type": "Test::Keystone::Project", "properties": props}},
+        }
+
+    stack = world.create_stack("s", template(name="team", domain="Default"))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    ident = stack.resources["p"].resource_id
+    project = _identity(world).projects.get(ident)
+    assert (project.name, project.domain_id, project.enabled) == ("team", "default", True)
+    stack = world.update_stack("s", template(name="squad", domain="Default", enabled=False))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert stack.resources["p"].resource_id == ident  # in place
+    project = _identity(world).projects.get(ident)
+    assert (project.name, project.enabled) == ("squad", False)
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert world.cloud.leaks(mark) == []
+    with pytest.raises(exception.StackValidationFailed, match="properties.domain"):
+        world.create_stack("t", template(domain="Elsewhere"))
+    world.close()
