@@ -520,3 +520,27 @@ def test_a_contrib_style_keystone_project_creates_updates_and_deletes(tmp_path) 
     with pytest.raises(exception.StackValidationFailed, match="properties.domain"):
         world.create_stack("t", template(domain="Elsewhere"))
     world.close()
+
+
+@requires_heat
+def test_the_stack_user_survives_a_reopened_world_and_goes_with_the_stack(tmp_path) -> None:
+    from simulator.heat_compat import use_heat_plugins
+
+    path = str(tmp_path / "world.db")
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"h": {"type": "OS::Heat::WaitConditionHandle"}},
+    }
+    world = World(Store(path), seed=5)
+    use_heat_plugins(world, HANDLE)
+    user = world.create_stack("s", template).resources["h"].resource_id
+    world.close()
+    world = World(Store(path))  # identity joined the cloud after its first commit
+    use_heat_plugins(world, HANDLE)
+    assert "identity" in world.cloud.service_names()
+    handle = world.get_stack("s").resources["h"]
+    assert _identity(world).users.get(user).name == handle.physical_resource_name()
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert [u.name for u in _identity(world).users.list()] == ["admin"]
+    assert sorted(p.name for p in _identity(world).projects.list()) == ["admin", "service"]
+    world.close()
