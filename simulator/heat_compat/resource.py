@@ -13,13 +13,12 @@ world's virtual clock and seeded randomness.
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import functools
 import hashlib
 import inspect
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from sdk import exception, rsrc_defn
@@ -29,13 +28,13 @@ from sdk.resource import Resource
 from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin, HeatStackView
-from simulator.heat_compat.exceptions import ResourceActionNotSupported
 from simulator.heat_compat.keystone_plugin import IDENTITY_URL, KeystoneClientPlugin
 from simulator.heat_compat.lifecycle import HeatIdentifier, HeatRequestContext
 from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
 from simulator.heat_compat.neutron_plugin import NeutronClientPlugin
 from simulator.heat_compat.nova_plugin import GlanceClientPlugin
 from simulator.heat_compat.openstacksdk_plugin import OpenStackSDKClientPlugin
+from simulator.heat_compat.resource_signals import HeatSignalSurface
 from simulator.heat_compat.rpc_client import HeatRpcClient
 from simulator.heat_compat.swift_plugin import OrchestrationClientPlugin, SwiftClientPlugin
 from simulator.heat_compat.translation import apply_rules
@@ -241,7 +240,7 @@ def _wrap_handle_update(func: Any) -> Any:
     return handle_update
 
 
-class HeatResource(Resource):
+class HeatResource(HeatSignalSurface, Resource):
     """``heat.engine.resource.Resource`` under plugsim (see the module docstring)."""
 
     #: Heat plug-ins may set this to replace a CHECK_FAILED resource on update.
@@ -336,30 +335,6 @@ class HeatResource(Resource):
         digest = hashlib.sha256(f"{stack_id}/{self.name}".encode()).hexdigest()
         return int(digest[:12], 16)
 
-    def identifier(self) -> HeatIdentifier:
-        """Heat's identifier of the resource (its stack's, with ``/resources/<name>``)."""
-        info = self.context.stack
-        return HeatIdentifier(
-            tenant=HeatClients(self).project_id,
-            stack_name=info.name,
-            stack_id=info.id,
-            path=f"/resources/{self.name}",
-        )
-
-    def signal(self, details: Any = None, need_check: bool = True) -> bool:
-        """Heat's ``signal``: hand *details* to ``handle_signal``; True (metadata may change).
-
-        A handle polling its transport (``NO_SIGNAL``, ``TEMP_URL_SIGNAL``)
-        signals itself this way. Heat also records a ``SIGNAL`` event; the
-        resource context offers no event of its own, so plugsim records one
-        only for signals sent through the engine (``signal_resource``).
-        """
-        handler = getattr(self, "handle_signal", None)
-        if not callable(handler):
-            raise ResourceActionNotSupported(action="signal")
-        handler(details)
-        return True
-
     def rpc_client(self) -> HeatRpcClient:
         """The engine calls Heat's config plug-ins make (software configs, in the fake cloud)."""
         return HeatRpcClient(self)
@@ -425,26 +400,6 @@ class HeatResource(Resource):
     def frozen_definition(self) -> HeatDefinition:
         """The current definition, Heat style."""
         return HeatDefinition(self, self.t.to_dict())
-
-    @property
-    def _stored_properties_data(self) -> dict[str, Any]:
-        """Heat's stored property values: those of the definition the resource stands on."""
-        props = self._make_properties(self.t)
-        return {name: props[name] for name in props.schema}
-
-    @contextlib.contextmanager
-    def frozen_properties(self) -> Iterator[Any]:
-        """Heat's context: the properties of the stored definition while the block runs.
-
-        plugsim keeps no separate stored copy, so they are rebuilt from the
-        current definition; the live properties come back afterwards.
-        """
-        live = self.properties
-        self.properties = self._make_properties(self.t)
-        try:
-            yield self.properties
-        finally:
-            self.properties = live
 
     def reparse(self, client_resolve: bool = True) -> None:
         """Rebuild :attr:`properties` from the current definition."""
