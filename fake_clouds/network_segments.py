@@ -2,7 +2,7 @@
 :class:`fake_clouds.network.NetworkService`).
 
 A *segment* (neutron's ``segments`` extension) is a physical piece of a
-network: its ``network_type`` is ``flat``, ``vlan``, ``vxlan``, ``gre`` or
+network: its ``network_type`` is ``local``, ``flat``, ``vlan``, ``vxlan``, ``gre`` or
 ``geneve``; ``flat`` and ``vlan`` name a ``physical_network``, a ``vlan`` id
 is 1-4094. A *port forwarding* (``floating-ip-port-forwarding``) sends a
 floating IP's ``external_port`` to a port's ``internal_ip_address`` and
@@ -17,7 +17,7 @@ from typing import Any
 
 from sdk import exception
 
-SEGMENT_TYPES = ("flat", "vlan", "vxlan", "gre", "geneve")
+SEGMENT_TYPES = ("local", "flat", "vlan", "vxlan", "gre", "geneve")
 PROTOCOLS = ("tcp", "udp", "udp-lite", "sctp", "icmp")
 
 

@@ -98,6 +98,10 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
     },
     "OS::Heat::SwiftSignal": {"handle": PREREQUISITE + "swift_signal_handle"},
     "OS::Heat::WaitCondition": {"handle": PREREQUISITE + "wait_condition_handle"},
+    "OS::Neutron::FloatingIPPortForward": {  # Heat's handle_create pops the port number
+        "floating_ip": PREREQUISITE + "floating_ip",
+        "internal_port_number": 22,
+    },
     "OS::Neutron::RouterGateway": {"network": "public"},
     "OS::Neutron::RouterInterface": {"subnet": "public-subnet"},
     "OS::Neutron::Subnet": {"cidr": "10.30.0.0/24"},
