@@ -544,3 +544,32 @@ def test_the_stack_user_survives_a_reopened_world_and_goes_with_the_stack(tmp_pa
     assert [u.name for u in _identity(world).users.list()] == ["admin"]
     assert sorted(p.name for p in _identity(world).projects.list()) == ["admin", "service"]
     world.close()
+
+
+@requires_heat
+def test_stack_users_tokens_and_keys_are_the_same_for_the_same_seed() -> None:
+    def run() -> tuple[Any, ...]:
+        world = _world(HANDLE, WAIT, POLICY)
+        _signal_when_created(world, {"data": "x"})
+        template = _waiting()
+        template["resources"]["up"] = {
+            "type": "OS::Heat::ScalingPolicy",
+            "properties": {
+                "auto_scaling_group_id": "g",
+                "adjustment_type": "change_in_capacity",
+                "scaling_adjustment": 1,
+            },
+        }
+        template["outputs"]["alarm"] = {"value": {"get_attr": ["up", "alarm_url"]}}
+        stack = world.create_stack("s", template)
+        assert stack.state == "CREATE_COMPLETE", stack.status_reason
+        seen = (
+            stack.output("token"),
+            stack.output("endpoint"),
+            stack.output("alarm"),
+            [(e.resource_name, e.action, e.status, e.reason) for e in world.stack_events("s")],
+        )
+        world.close()
+        return seen
+
+    assert run() == run()
