@@ -238,6 +238,10 @@ class FakeCloud:
     def set_faults(self, faults: Any) -> None:
         """Replace the fault rules (bookkeeping restarts); validated against services."""
         engine = FaultEngine(faults)
+        for rule in engine.profile.rules:  # a rule may name a service added on first use
+            if rule.service and rule.service not in self._services:
+                if registry.optional_service(rule.service):
+                    self.service(rule.service)
         validate_against(engine.profile, self.catalog())
         self.faults = engine
 

@@ -22,6 +22,7 @@ keystone is the default one of a fresh deployment:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from typing import Any, NamedTuple
@@ -194,7 +195,13 @@ class StackUserKeystone:
             default_project=project_id,
             domain=STACK_DOMAIN,
         )
-        self.client.roles.grant(roles[0], user=user.id, project=project_id)
+        try:
+            self.client.roles.grant(roles[0], user=user.id, project=project_id)
+        except Exception:
+            # Heat would leave the user behind (its id is not stored yet): take it back
+            with contextlib.suppress(exception.ClientError):
+                self.client.users.delete(user.id)
+            raise
         return str(user.id)
 
     def _check_user(self, user_id: str, project_id: str, action: str) -> None:
@@ -205,14 +212,51 @@ class StackUserKeystone:
             raise ValueError(f"User {action} in invalid project")
 
     def delete_stack_domain_user(self, user_id: str, project_id: str) -> None:
-        """Delete a stack user (gone already: nothing); its project goes with its last user."""
+        """Delete a stack user (gone already: nothing); its project goes with its last user.
+
+        A user of another project (a resource adopted from an abandoned stack)
+        is a ``ValueError``, as in Heat, whose plug-ins then take the legacy
+        :meth:`delete_stack_user`.
+        """
         try:
             self._check_user(user_id, project_id, "delete")
             self.client.users.delete(user_id)
         except exception.NotFound:
             pass
+        self._drop_project_if_empty(project_id)
+
+    def delete_stack_user(self, user_id: str) -> None:
+        """Heat's legacy path: delete a user whatever its project (its project may go too)."""
+        try:
+            project_id = self.client.users.get(user_id).default_project_id
+        except exception.NotFound:
+            return
+        self.client.users.delete(user_id)
+        self._drop_project_if_empty(project_id)
+
+    def _drop_project_if_empty(self, project_id: str | None) -> None:
         if project_id and not self.client.users.list(default_project=project_id):
             self.delete_stack_domain_project(project_id)
+
+    def disable_stack_user(self, user_id: str) -> None:
+        """Heat's legacy path: disable a user."""
+        self.client.users.update(user_id, enabled=False)
+
+    def enable_stack_user(self, user_id: str) -> None:
+        """Heat's legacy path: enable a user."""
+        self.client.users.update(user_id, enabled=True)
+
+    def delete_ec2_keypair(
+        self, credential_id: str | None = None, access: str | None = None, user_id: Any = None
+    ) -> None:
+        """Heat's legacy path: delete an EC2 credential by id or by its access key."""
+        if credential_id is None and access is None:
+            raise ValueError("Must specify either credential_id or access")
+        for credential in self.client.credentials.list():
+            blob = json.loads(credential.blob or "{}")
+            if credential.id == credential_id or (access and blob.get("access") == access):
+                self.client.credentials.delete(credential.id)
+                return
 
     def stack_domain_user_token(self, user_id: str, project_id: str, password: str) -> str:
         """A token of the stack user, scoped to its project."""

@@ -503,9 +503,11 @@ class HeatResource(HeatSignalSurface, Resource):
         return not changed <= self._update_allowed_set()
 
     async def delete(self) -> None:
-        """Delete on the virtual clock."""
+        """Delete on the virtual clock (the last stack user also takes the stack's user project)."""
         with _vtime.running(self):
             await super().delete()
+            if (self.action, self.status) == (self.DELETE, self.COMPLETE):
+                self._release_stack_user_project()
 
     async def suspend(self) -> None:
         """Suspend on the virtual clock."""

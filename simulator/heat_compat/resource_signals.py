@@ -15,6 +15,8 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
+from sdk import exception
+from simulator.heat_compat.engine_api import _members
 from simulator.heat_compat.exceptions import ResourceActionNotSupported
 from simulator.heat_compat.lifecycle import HeatIdentifier
 
@@ -52,6 +54,29 @@ class HeatSignalSurface:
             raise ResourceActionNotSupported(action="signal")
         handler(details)
         return True
+
+    def _release_stack_user_project(self) -> None:
+        """Delete the stack's user project when the last stack-user resource is gone.
+
+        Heat deletes the project with the stack (not when abandoned); the
+        compat layer has no stack-delete hook, so the last resource of the
+        stack that makes stack users (Heat's ``StackUser``) deletes it when it
+        is deleted, retained or not, its users made or not.
+        """
+        if getattr(type(self), "_create_user", None) is None:
+            return
+        for other in _members(self.context).values():
+            if other is self or getattr(type(other), "_create_user", None) is None:
+                continue
+            if (other.action, other.status) not in (("DELETE", "COMPLETE"), ("INIT", "COMPLETE")):
+                return  # another stack user of the stack still needs the project
+        keystone = self.client_plugin("keystone").client()  # type: ignore[attr-defined]
+        project_id = keystone.stack_project_id(self.context.stack.id)
+        if project_id:
+            try:
+                keystone.delete_stack_domain_project(project_id)
+            except exception.NotFound:
+                pass
 
     @property
     def _stored_properties_data(self) -> dict[str, Any]:

@@ -573,3 +573,49 @@ def test_stack_users_tokens_and_keys_are_the_same_for_the_same_seed() -> None:
         return seen
 
     assert run() == run()
+
+
+def _failing(operation: str, nth: int = 1) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": f"{operation} fails",
+            "service": "identity",
+            "operation": operation,
+            "nth": nth,
+            "effect": {"type": "error", "status": 500, "message": "injected"},
+        }
+    ]
+
+
+@requires_heat
+@pytest.mark.parametrize("operation", ["role_assignments.grant", "users.create"])
+def test_a_failed_stack_user_rolls_back_leaving_nothing_in_keystone(operation: str) -> None:
+    world = _world(HANDLE)
+    mark = world.cloud.snapshot_inventory()
+    world.cloud.set_faults(_failing(operation))  # identity joins the world to take the rule
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"h": {"type": "OS::Heat::WaitConditionHandle"}},
+    }
+    stack = world.create_stack("s", template, disable_rollback=False)
+    assert stack.state == "ROLLBACK_COMPLETE", stack.status_reason
+    failed = [e.reason for e in world.stack_events("s") if e.status == "FAILED"]
+    assert any("injected" in reason for reason in failed), failed
+    assert world.cloud.leaks(mark) == []  # neither the user nor the stack's user project
+    world.close()
+
+
+@requires_heat
+def test_a_retained_handle_keeps_its_user_and_the_stack_takes_its_project() -> None:
+    world = _world(HANDLE)
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"h": {"type": "OS::Heat::WaitConditionHandle", "deletion_policy": "Retain"}},
+    }
+    stack = world.create_stack("s", template)
+    user = stack.resources["h"].resource_id
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    assert _identity(world).users.get(user).id == user  # retained, as in Heat
+    names = sorted(p.name for p in _identity(world).projects.list())
+    assert names == ["admin", "service"]  # Heat deletes the stack's user project with it
+    world.close()
