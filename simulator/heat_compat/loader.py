@@ -32,6 +32,7 @@ from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import ROOTS
 from simulator.heat_compat._shims import TestConstraintDelay, shim_imports
 from simulator.heat_compat.constraints import register_missing
+from simulator.heat_compat.entry_point_constraints import constraints_of
 from simulator.heat_compat.missing import MissingHeatName
 from simulator.registry import PluginConstraints, TypeRegistry
 
@@ -162,6 +163,9 @@ class HeatCompatLoader(PluginLoader):
         _vtime.patch_module(module)
         _register_heat_constraints()
         self.register_module(module, f"{path} (heat compat)")
+        entry_points = constraints_of(module, resolved)  # Heat's heat.constraints group
+        if entry_points:
+            self._register_constraints(entry_points, f"{path} (heat.constraints entry points)")
         return module
 
 

@@ -9,6 +9,8 @@ docs/heat-fidelity.rst), never downloaded by a test.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from _heat_diff import requires_heat
 
@@ -153,4 +155,45 @@ def test_an_association_names_a_live_vpn_and_network_once() -> None:
     with pytest.raises(exception.NotFound, match="could not be found"):
         neutron.show_bgpvpn_network_assoc(other, made["id"])
     neutron.delete_bgpvpn_network_assoc(vpn, made["id"])
+    world.close()
+
+
+def _installed(tmp_path, monkeypatch) -> Any:
+    """A plug-in package 'installed' with its constraint in Heat's heat.constraints group."""
+    package = tmp_path / "vpnplug"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    # the same plug-in without constraint_mapping(): its constraint comes from the entry point
+    source = BGPVPN_STYLE.replace('"test.vpn"', '"test.installed_vpn"')
+    source = source.split("def constraint_mapping")[0] + (
+        "def resource_mapping():\n"
+        '    return {"Test::Bgp::Vpn": Vpn, "Test::Bgp::NetAssoc": NetAssoc}\n'
+    )
+    (package / "service.py").write_text(source, encoding="utf-8")
+    info = tmp_path / "vpnplug-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: vpnplug\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[heat.constraints]\ntest.installed_vpn = vpnplug.service:VpnConstraint\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return package / "service.py"
+
+
+@requires_heat
+def test_a_constraint_registered_in_heats_entry_point_group_is_used(tmp_path, monkeypatch) -> None:
+    from simulator.heat_compat import use_heat_plugins
+
+    path = _installed(tmp_path, monkeypatch)
+    world = World(Store(":memory:"), seed=5)
+    report = use_heat_plugins(world, path)
+    assert not report.errors, report.errors
+    assert "test.installed_vpn" in report.constraints
+    template = _template(["64512:7"])
+    stack = world.create_stack("s", template)
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    template["resources"]["assoc"]["properties"]["bgpvpn_id"] = "no-such-vpn"
+    del template["resources"]["vpn"]
+    with pytest.raises(exception.StackValidationFailed, match="no-such-vpn"):
+        world.create_stack("t", template)
     world.close()
