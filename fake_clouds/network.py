@@ -33,8 +33,10 @@ from fake_clouds.core.network_schema import PLURALS, SCHEMAS, crud_operations
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
 from fake_clouds.network_agents import NetworkAgentOperations
+from fake_clouds.network_bgpvpn import BGPVPNHooks
 from fake_clouds.network_extensions import NetworkExtensionHooks
 from fake_clouds.network_pools import SubnetPoolHooks
+from fake_clouds.network_segments import SegmentHooks
 from fake_clouds.project_quotas import ProjectQuotas
 from sdk import exception
 
@@ -65,7 +67,13 @@ def _segmentation(attrs: dict[str, Any]) -> dict[str, Any]:
 
 @register_service
 class NetworkService(
-    NetworkExtensionHooks, SubnetPoolHooks, NetworkAgentOperations, ProjectQuotas, Service
+    NetworkExtensionHooks,
+    SubnetPoolHooks,
+    SegmentHooks,
+    BGPVPNHooks,
+    NetworkAgentOperations,
+    ProjectQuotas,
+    Service,
 ):
     """Neutron-like networking; generic CRUD comes from :mod:`fake_clouds.core.network_schema`."""
 

@@ -48,6 +48,7 @@ def heat_modules(package: Path) -> list[Path]:
 WORLD_OBJECTS: dict[str, Any] = {
     "glance.image": "cirros",
     "ip_addr": "172.24.4.50",
+    "keystone.project": "admin",  # the fake keystone's bootstrap project
     "mac_addr": "fa:16:3e:00:00:01",
     "net_cidr": "10.20.0.0/16",
     "neutron.network": "public",
@@ -63,7 +64,13 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
         "properties": {"floating_network": "public"},
     },
     "neutron.net": {"type": "OS::Neutron::Net", "properties": {}},
+    "neutron.bgpvpn": {"type": "OS::Neutron::BGPVPN", "properties": {}},  # networking-bgpvpn
     "neutron.port": {"type": "OS::Neutron::Port", "properties": {"network": "public"}},
+    "swift_signal_handle": {"type": "OS::Heat::SwiftSignalHandle", "properties": {}},
+    "wait_condition_handle": {  # Heat's handle (a companion module) signalling itself
+        "type": "OS::Heat::WaitConditionHandle",
+        "properties": {"signal_transport": "NO_SIGNAL"},
+    },
     "neutron.router": {"type": "OS::Neutron::Router", "properties": {}},
     # F5's plug-ins (third-party): a partition names its device by reference; the device is the
     # default BIG-IP of the fake world (fake_clouds.bigip)
@@ -199,10 +206,19 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
     "OS::Nova::Flavor": {"ram": 64, "vcpus": 1},  # nova takes neither below 1
     "OS::Nova::HostAggregate": {"name": "inventory-aggregate"},  # nova takes no empty name
     "OS::Nova::FloatingIPAssociation": {"floating_ip": PREREQUISITE + "floating_ip"},
+    "OS::Nova::Quota": {"instances": 20},  # the quotas: at least one limit
+    "OS::Cinder::Quota": {"volumes": 20},
+    "OS::Neutron::Quota": {"network": 20},
     "OS::Nova::Server": {"image": "cirros"},
     "OS::Neutron::FloatingIPAssociation": {
         "floatingip_id": PREREQUISITE + "floating_ip",
         "port_id": PREREQUISITE + "neutron.port",
+    },
+    "OS::Heat::SwiftSignal": {"handle": PREREQUISITE + "swift_signal_handle"},
+    "OS::Heat::WaitCondition": {"handle": PREREQUISITE + "wait_condition_handle"},
+    "OS::Neutron::FloatingIPPortForward": {  # Heat's handle_create pops the port number
+        "floating_ip": PREREQUISITE + "floating_ip",
+        "internal_port_number": 22,
     },
     "OS::Neutron::RouterGateway": {"network": "public"},
     "OS::Neutron::RouterInterface": {"subnet": "public-subnet"},
@@ -211,6 +227,11 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
         "public_key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIInventoryKeyForPlugsimOnly00000000 inv"
     },
 }
+
+
+#: Modules loaded with a module measured, for the prerequisites it names (Heat's
+#: wait condition takes only Heat's own handle), as ``module -> sibling files``.
+COMPANIONS: dict[str, tuple[str, ...]] = {"heat.wait_condition": ("wait_condition_handle.py",)}
 
 
 def _one_line(text: str) -> str:
@@ -331,7 +352,8 @@ def measure(path: Path, module: str, companions: tuple[Path, ...] = ()) -> dict[
     def world_factory(*needed: str) -> Any:
         world = World(Store(":memory:"), seed=7, entry_points=True)
         prerequisite_modules = [OPENSTACK + m for m in needed if OPENSTACK + m != module_name]
-        use_heat_plugins(world, *prerequisite_modules, path, *companions)
+        own = [path.parent / f for f in COMPANIONS.get(module, ())]
+        use_heat_plugins(world, *prerequisite_modules, path, *own, *companions)
         return world
 
     reasons = []

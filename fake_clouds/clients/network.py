@@ -19,6 +19,7 @@ from typing import Any
 
 from fake_clouds.clients.network_ext import NetworkExtensionClient
 from fake_clouds.core.network_schema import PLURALS
+from fake_clouds.network_bgpvpn import BGPVPNClientCalls
 from sdk import exception
 
 #: Every kind the network service serves, and its plural (python-neutronclient's names).
@@ -34,7 +35,7 @@ def _unwrap(kind: str, body: Any) -> dict[str, Any]:
     return body[kind]
 
 
-class NetworkClient(NetworkExtensionClient):
+class NetworkClient(NetworkExtensionClient, BGPVPNClientCalls):
     """A python-neutronclient-like client bound to one fake network service.
 
     neutron's extension kinds come through the same generic methods; the calls

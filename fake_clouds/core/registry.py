@@ -20,6 +20,7 @@ CLIENT_ALIASES: dict[str, str] = {
     "neutron": "network",
     "swift": "object_storage",
     "entity": "entity",
+    "keystone": "identity",
 }
 
 _BUILTIN_MODULES = {
@@ -52,6 +53,11 @@ def register_service(cls: type[Service]) -> type[Service]:
         )
     _SERVICES[cls.name] = cls
     return cls
+
+
+def optional_service(name: str) -> bool:
+    """True for a service a world gains only when first asked for (``identity``)."""
+    return CLIENT_ALIASES.get(name, name) in _OPTIONAL_MODULES
 
 
 def builtin_service_names() -> list[str]:

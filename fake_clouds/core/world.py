@@ -198,6 +198,11 @@ class FakeCloud:
     def service(self, name: str) -> Service:
         """Return the service called *name* (Heat-style client names accepted)."""
         real = registry.CLIENT_ALIASES.get(name, name)
+        if real not in self._services and registry.optional_service(real):
+            # identity is added on first use (Heat's keystone plug-in asks for it), as the
+            # OpenStack wire adds it: its bootstrap draws nothing and leaves no leak
+            self.add_service(real)
+            self._saved = None  # the next delta is whole, so the store holds the new service
         try:
             return self._services[real]
         except KeyError:
@@ -235,6 +240,10 @@ class FakeCloud:
     def set_faults(self, faults: Any) -> None:
         """Replace the fault rules (bookkeeping restarts); validated against services."""
         engine = FaultEngine(faults)
+        for rule in engine.profile.rules:  # a rule may name a service added on first use
+            if rule.service and rule.service not in self._services:
+                if registry.optional_service(rule.service):
+                    self.service(rule.service)
         validate_against(engine.profile, self.catalog())
         self.faults = engine
 

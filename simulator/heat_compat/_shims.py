@@ -151,6 +151,7 @@ def _password_gen() -> dict[str, Any]:
         "named_char_class": pg.named_char_class,
         "special_char_class": pg.special_char_class,
         "generate_password": pg.generate_password,
+        "generate_openstack_password": pg.generate_openstack_password,
     }
 
 
@@ -315,6 +316,13 @@ def _heat_config() -> dict[str, Any]:
     return heat_config.module_names()
 
 
+def _client_modules() -> dict[str, Callable[[], dict[str, Any]]]:
+    """Heat's client plug-in modules the compat layer imitates (``heat.engine.clients.os.*``)."""
+    from simulator.heat_compat import client_modules
+
+    return client_modules.BUILDERS
+
+
 def _log() -> dict[str, Any]:
     return {"getLogger": logging.getLogger}
 
@@ -343,7 +351,11 @@ _TABLE: dict[str, Callable[[], dict[str, Any]]] = {
     "oslo_log.log": _log,
 }
 #: ``module name -> builder`` of every shim module.
-BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {**_TABLE, **NESTED_BUILDERS}
+BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {
+    **_TABLE,
+    **NESTED_BUILDERS,
+    **_client_modules(),
+}
 
 
 def shim_imports(heat_source: Any = None) -> contextlib.AbstractContextManager[None]:

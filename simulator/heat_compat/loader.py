@@ -33,6 +33,7 @@ from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import ROOTS
 from simulator.heat_compat._shims import TestConstraintDelay, shim_imports
 from simulator.heat_compat.constraints import register_missing
+from simulator.heat_compat.entry_point_constraints import constraints_of
 from simulator.heat_compat.missing import MissingHeatName
 from simulator.heat_compat.siblings import sibling_imports
 from simulator.registry import PluginConstraints, TypeRegistry
@@ -163,6 +164,9 @@ class HeatCompatLoader(PluginLoader):
             return None
         adopt_heat_module(module)
         self.register_module(module, f"{path} (heat compat)")
+        entry_points = constraints_of(module, resolved)  # Heat's heat.constraints group
+        if entry_points:
+            self._register_constraints(entry_points, f"{path} (heat.constraints entry points)")
         return module
 
 

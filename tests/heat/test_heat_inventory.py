@@ -32,7 +32,7 @@ from heat.engine import resource
 
 class Broken(resource.Resource):
     def handle_create(self):
-        return self.stack.clients
+        return self.stack.user_creds_id
 
 
 def resource_mapping():
@@ -72,7 +72,7 @@ def test_inventory_rows_say_what_loads_and_what_runs(tmp_path: Path) -> None:
     assert rows["heat.fine"]["types_run"] == ["Test::Inv::Fine"]
     broken = rows["heat.broken"]
     assert broken["loads"] and not broken["runs"]
-    assert "heat.engine.stack.Stack.clients" in broken["reason"]
+    assert "heat.engine.stack.Stack.user_creds_id" in broken["reason"]
     needy = rows["nova.needs_scheduler"]
     assert not needy["loads"] and "heat.engine.service" in needy["reason"]
 
