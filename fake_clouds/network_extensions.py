@@ -41,9 +41,10 @@ from fake_clouds.core.network_ext_schema import QOS_RULES
 from fake_clouds.core.network_schema import SCHEMAS
 from fake_clouds.core.service import operation
 from fake_clouds.network_sfc import NetworkSfcHooks, ext_error
+from fake_clouds.network_vpn import VPN_CREATING, VPNHooks
 
 #: Status an entity shows while neutron creates it, when not ``BUILD``.
-_CREATING = {"firewall": "PENDING_CREATE"}
+_CREATING = {"firewall": "PENDING_CREATE", **VPN_CREATING}
 #: RBAC object types and the actions neutron allows on them.
 _RBAC_ACTIONS = {
     "network": ("access_as_shared", "access_as_external"),
@@ -67,7 +68,7 @@ def _rule_type(kind: str) -> str:
     return kind[: -len("_rule")]
 
 
-class NetworkExtensionHooks(NetworkSfcHooks):
+class NetworkExtensionHooks(NetworkSfcHooks, VPNHooks):
     """Preparation, update and deletion checks of the extension kinds."""
 
     # --- dispatch from the generic CRUD ---------------------------------------------

@@ -94,6 +94,21 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
         "properties": {"name": "inventory-vtype"},
         "heat_module": "cinder.volume_type",
     },
+    "vpnservice": {
+        "type": "OS::Neutron::VPNService",
+        "properties": {"router": {"get_resource": "pre_neutron_router"}, "subnet": "public-subnet"},
+        "heat_module": "neutron.vpnservice",
+    },
+    "ikepolicy": {
+        "type": "OS::Neutron::IKEPolicy",
+        "properties": {},
+        "heat_module": "neutron.vpnservice",
+    },
+    "ipsecpolicy": {
+        "type": "OS::Neutron::IPsecPolicy",
+        "properties": {},
+        "heat_module": "neutron.vpnservice",
+    },
     "firewall_policy": {
         "type": "OS::Neutron::FirewallPolicy",
         "properties": {},
@@ -202,6 +217,15 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
         "object_type": "network",
         "object_id": "public",
         "action": "access_as_shared",
+    },
+    "OS::Neutron::IPsecSiteConnection": {  # ids: the plug-in resolves no name
+        "vpnservice_id": PREREQUISITE + "vpnservice",
+        "ikepolicy_id": PREREQUISITE + "ikepolicy",
+        "ipsecpolicy_id": PREREQUISITE + "ipsecpolicy",
+        "peer_address": "172.24.4.233",
+        "peer_id": "172.24.4.233",
+        "peer_cidrs": ["10.2.0.0/24"],
+        "psk": "inventory-key",  # neutron takes no empty key
     },
     "OS::Nova::Flavor": {"ram": 64, "vcpus": 1},  # nova takes neither below 1
     "OS::Nova::HostAggregate": {"name": "inventory-aggregate"},  # nova takes no empty name

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fake_clouds.network_vpn import VPN_NOT_FOUND, VPN_SCHEMAS
+
 _COMMON = {"name": "", "description": "", "tenant_id": "plugsim", "project_id": "plugsim"}
 _NAMED = ("name", "description")
 
@@ -190,6 +192,8 @@ EXT_SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] 
     ),
 }
 
+EXT_SCHEMAS.update(VPN_SCHEMAS)
+
 #: kind -> (plural used in operation names and python-neutronclient's methods, quota: none)
 EXT_PLURALS: dict[str, tuple[str, int | None]] = {
     kind: (kind[: -len("policy")] + "policies" if kind.endswith("policy") else kind + "s", None)
@@ -216,6 +220,7 @@ EXT_NOT_FOUND: dict[str, str] = {
     "port_chain": "PortChainNotFound",
     "tap_service": "TapServiceNotFound",
     "tap_flow": "TapFlowNotFound",
+    **VPN_NOT_FOUND,
 }
 
 #: Body keys python-neutronclient uses when they differ from the kind: (member, collection).

@@ -34,7 +34,7 @@ from simulator.heat_compat.missing import MissingHeatName
 #: Top-level package names the compat namespace holds during a loading: the
 #: shims' and those of the real libraries imported as they are
 #: (:data:`simulator.heat_compat._borrowed.BORROWED_ROOTS`).
-ROOTS = ("heat", "oslo_log", *_borrowed.BORROWED_ROOTS)
+ROOTS = ("heat", "oslo_log", "neutron_lib", *_borrowed.BORROWED_ROOTS)
 
 #: ``module name -> builder`` returning the module's public names (the table is
 #: :data:`simulator.heat_compat._shims.BUILDERS`, passed to :func:`shim_imports`).

@@ -24,6 +24,7 @@ from sdk import exception, i18n, support
 from sdk import properties as sdk_properties
 from simulator.heat_compat import _finder, _vtime
 from simulator.heat_compat.nested_shims import NESTED_BUILDERS
+from simulator.heat_compat.neutron_lib_defs import BUILDERS as NEUTRON_LIB_BUILDERS
 
 
 class _HeatSchemaKeys:
@@ -354,6 +355,7 @@ _TABLE: dict[str, Callable[[], dict[str, Any]]] = {
 BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {
     **_TABLE,
     **NESTED_BUILDERS,
+    **NEUTRON_LIB_BUILDERS,
     **_client_modules(),
 }
 
