@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import yaml
+
 from sdk import exception
 
 __all__ = ["DELETE", "RETAIN", "SNAPSHOT", "DELETION_POLICIES", "ResourceDefinition"]
@@ -70,6 +72,21 @@ def _normalise_depends_on(name: str, depends_on: Any) -> tuple[str, ...]:
                 path=["resources", name, DEPENDS_ON, index],
             )
     return names
+
+
+class Metadata(dict[str, Any]):
+    """A definition's metadata map, which may also be called for a copy of itself.
+
+    Heat's definitions give their metadata through a method (``defn.metadata()``)
+    and plug-ins written against Heat call it so; plugsim's is a property. This
+    map serves both spellings, and dumps to JSON and (safe) YAML as a plain map.
+    """
+
+    def __call__(self) -> dict[str, Any]:
+        return dict(self)
+
+
+yaml.SafeDumper.add_representer(Metadata, yaml.representer.SafeRepresenter.represent_dict)
 
 
 class ResourceDefinition:
@@ -177,9 +194,12 @@ class ResourceDefinition:
         return dict(self._properties)
 
     @property
-    def metadata(self) -> dict[str, Any]:
-        """A copy of the metadata map (empty when the template gives none)."""
-        return dict(self._metadata) if self._metadata is not None else {}
+    def metadata(self) -> Metadata:
+        """A copy of the metadata map (empty when the template gives none).
+
+        Calling it (``defn.metadata()``, Heat's spelling) gives the same copy.
+        """
+        return Metadata(self._metadata if self._metadata is not None else {})
 
     @property
     def depends_on(self) -> tuple[str, ...]:

@@ -109,6 +109,10 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
         "properties": {},
         "heat_module": "neutron.vpnservice",
     },
+    "launch_config": {  # its module is a companion of heat.instance_group
+        "type": "AWS::AutoScaling::LaunchConfiguration",
+        "properties": {"ImageId": "cirros", "InstanceType": "m1.tiny"},
+    },
     "firewall_policy": {
         "type": "OS::Neutron::FirewallPolicy",
         "properties": {},
@@ -227,6 +231,11 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
         "peer_cidrs": ["10.2.0.0/24"],
         "psk": "inventory-key",  # neutron takes no empty key
     },
+    "OS::Heat::InstanceGroup": {
+        "LaunchConfigurationName": PREREQUISITE + "launch_config",
+        "AvailabilityZones": ["nova"],
+        "Size": 1,
+    },
     "OS::Nova::Flavor": {"ram": 64, "vcpus": 1},  # nova takes neither below 1
     "OS::Nova::HostAggregate": {"name": "inventory-aggregate"},  # nova takes no empty name
     "OS::Nova::FloatingIPAssociation": {"floating_ip": PREREQUISITE + "floating_ip"},
@@ -255,7 +264,11 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
 
 #: Modules loaded with a module measured, for the prerequisites it names (Heat's
 #: wait condition takes only Heat's own handle), as ``module -> sibling files``.
-COMPANIONS: dict[str, tuple[str, ...]] = {"heat.wait_condition": ("wait_condition_handle.py",)}
+COMPANIONS: dict[str, tuple[str, ...]] = {
+    "heat.wait_condition": ("wait_condition_handle.py",),
+    # an InstanceGroup's members are AWS instances built from an AWS launch configuration
+    "heat.instance_group": ("../../aws/autoscaling/launch_config.py", "../../aws/ec2/instance.py"),
+}
 
 
 def _one_line(text: str) -> str:

@@ -3,7 +3,9 @@
 A mixin of :class:`simulator.heat_compat.resource.HeatResource`: what Heat's
 signal responders (wait condition handles, scaling policies, deployed
 servers) and their users read of their own resource: ``identifier()`` (the
-URL and ARN paths of signal URLs), ``signal()`` (a handle polling its
+URL and ARN paths of signal URLs), ``required_by()`` and
+``physical_resource_name_or_FnGetRefId()`` (an AWS launch configuration and
+the group that names it), ``signal()`` (a handle polling its
 transport signals itself), ``frozen_properties()`` (a group adjusted by a
 scaling policy) and ``_stored_properties_data`` (an update reading the
 stored values), following Heat's behaviour, written anew.
@@ -40,6 +42,29 @@ class HeatSignalSurface:
             stack_id=info.id,
             path=f"/resources/{self.name}",
         )
+
+    def physical_resource_name_or_FnGetRefId(self) -> str:  # noqa: N802 - Heat's name
+        """The reference of a resource known by its physical name (an AWS launch
+        configuration, a scaling policy): that name once the resource is stored, the
+        plain reference id before."""
+        if self.action == self.INIT:  # type: ignore[attr-defined]
+            return str(self.get_reference_id())  # type: ignore[attr-defined]
+        return str(self.physical_resource_name())  # type: ignore[attr-defined]
+
+    def required_by(self) -> list[str]:
+        """Names of the stack's resources that depend on this one directly (``get_resource``,
+        ``get_attr`` or ``depends_on``), in the stack's order."""
+        from simulator.template.functions import dependencies
+
+        found = []
+        for name, member in self.context.stack_members().items():
+            definition = getattr(member, "t", None)
+            if name == self.name or definition is None:
+                continue
+            needs = set(dependencies(definition.properties)) | set(definition.depends_on)
+            if self.name in needs:
+                found.append(name)
+        return found
 
     def signal(self, details: Any = None, need_check: bool = True) -> bool:
         """Heat's ``signal``: hand *details* to ``handle_signal``; True (metadata may change).

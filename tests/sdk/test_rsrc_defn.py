@@ -191,3 +191,20 @@ def test_round_trip_through_snippet(name, props, deps, policy):
         deletion_policy=snippet.get("deletion_policy", "Delete"),
     )
     assert again == d
+
+
+def test_metadata_may_be_called_as_heat_plugins_do():
+    import json
+
+    import yaml
+
+    from sdk.rsrc_defn import ResourceDefinition
+
+    defn = ResourceDefinition("r", "Example::Thing::One", metadata={"role": "web"})
+    assert defn.metadata == {"role": "web"}
+    assert defn.metadata() == {"role": "web"}  # Heat's spelling
+    copy = defn.metadata()
+    copy["role"] = "db"
+    assert defn.metadata["role"] == "web"
+    assert yaml.safe_dump(defn.metadata) == "role: web\n"
+    assert json.dumps(defn.metadata) == '{"role": "web"}'
