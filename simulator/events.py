@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from simulator.masking import BOOK
@@ -66,12 +66,21 @@ class Event:
         return copy
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the event as a plain, JSON-serialisable dictionary."""
-        return asdict(self)
+        """Return the event as a plain, JSON-serialisable dictionary (fields in declaration order).
+
+        Every field is a string, a number or None, so a flat copy is what ``dataclasses.asdict``
+        gave, without its recursive deep copy (an event log renders thousands of events).
+        """
+        values = self.__dict__
+        return {name: values[name] for name in _FIELDS}
 
     def to_line(self) -> str:
         """Return the canonical one-line JSON form used by :func:`event_log`."""
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+
+#: The event's field names, in declaration order.
+_FIELDS = tuple(f.name for f in fields(Event))
 
 
 def event_log(events: Iterable[Event]) -> str:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fake_clouds.core import registry
@@ -77,8 +77,15 @@ class TraceEntry:
     latency: float
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-able dict."""
-        return asdict(self)
+        """Return a JSON-able dict (every field is a scalar: a flat copy, no ``asdict`` recursion)."""
+        return {
+            "time": self.time,
+            "service": self.service,
+            "operation": self.operation,
+            "entity_id": self.entity_id,
+            "outcome": self.outcome,
+            "latency": self.latency,
+        }
 
 
 @dataclass

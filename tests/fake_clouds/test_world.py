@@ -187,3 +187,14 @@ def test_the_call_object_carries_the_fault_of_the_running_operation_only():
     assert probe.look() == {"effect": "delay", "factor": 3, "reason": "Injected fault"}
     assert probe.look() == {"effect": "error_state", "factor": 1.0, "reason": "disk gone"}
     assert cloud.call.effect is None
+
+
+def test_a_trace_entry_as_a_dict_is_every_field_in_order():
+    import dataclasses
+
+    from fake_clouds.core.world import TraceEntry
+
+    entry = TraceEntry(1.5, "compute", "servers.get", None, "NotFound", 0.25)
+    assert entry.to_dict() == dataclasses.asdict(entry)
+    assert list(entry.to_dict()) == [f.name for f in dataclasses.fields(TraceEntry)]
+

@@ -32,3 +32,11 @@ def test_with_id_copies_every_field_and_leaves_the_original_alone():
     assert hash(copy) == hash(Event(42, "s", "web", "a", "T", "p", "CREATE", "COMPLETE", "ok", 1.5))
     with pytest.raises(AttributeError):
         copy.id = 7  # type: ignore[misc]
+
+
+def test_to_dict_is_every_field_in_declaration_order_as_asdict_gave():
+    import dataclasses
+
+    ev = Event(7, "sid", "web", "db", "T", None, "DELETE", "FAILED", "gone", 2.0).with_id(9)
+    assert ev.to_dict() == dataclasses.asdict(ev)
+    assert list(ev.to_dict()) == [f.name for f in dataclasses.fields(Event)]
