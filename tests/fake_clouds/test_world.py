@@ -198,3 +198,17 @@ def test_a_trace_entry_as_a_dict_is_every_field_in_order():
     assert entry.to_dict() == dataclasses.asdict(entry)
     assert list(entry.to_dict()) == [f.name for f in dataclasses.fields(TraceEntry)]
 
+
+def test_a_client_object_is_a_copy_the_caller_and_the_cloud_cannot_change():
+    cloud = FakeCloud(seed=1)
+    nova = cloud.client("nova")
+    info = {"id": "x", "metadata": {"a": [1, {"b": 2}]}}
+    obj = nova.servers.resource_class(nova.servers, info)
+    info["metadata"]["a"][1]["b"] = 99
+    assert obj.metadata == {"a": [1, {"b": 2}]}
+    copy = obj.to_dict()
+    copy["metadata"]["a"].append(3)
+    assert obj.to_dict() == {"id": "x", "metadata": {"a": [1, {"b": 2}]}}
+    server = nova.servers.create(name="s", image="cirros", flavor="m1.tiny")
+    server.metadata["k"] = "v"
+    assert "k" not in nova.servers.get(server.id).metadata
