@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from simulator.masking import BOOK
@@ -75,12 +76,35 @@ class Event:
         return {name: values[name] for name in _FIELDS}
 
     def to_line(self) -> str:
-        """Return the canonical one-line JSON form used by :func:`event_log`."""
-        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        """Return the canonical one-line JSON form used by :func:`event_log`.
+
+        The text of ``json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))``,
+        written field by field (a campaign renders every run's log for its digest).
+        """
+        values = self.__dict__
+        return "{" + ",".join([_KEYS[name] + _json(values[name]) for name in _SORTED]) + "}"
 
 
 #: The event's field names, in declaration order.
 _FIELDS = tuple(f.name for f in fields(Event))
+#: ... in the canonical line's (sorted) order, and each one's ``"name":`` prefix.
+_SORTED = tuple(sorted(_FIELDS))
+_KEYS = {name: json.dumps(name) + ":" for name in _FIELDS}
+_STRING = encode_basestring_ascii
+
+
+def _json(value: Any) -> str:
+    """``json.dumps(value)`` of one field, the common types without the encoder's set-up."""
+    kind = type(value)
+    if kind is str:
+        return _STRING(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float and value - value == 0.0:  # finite (json spells inf and nan its own way)
+        return float.__repr__(value)
+    if value is None:
+        return "null"
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def event_log(events: Iterable[Event]) -> str:

@@ -1,6 +1,8 @@
 """Events: canonical lines and timeline rendering."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from simulator.events import STACK_TYPE, Event, event_log, format_event, format_time
 
@@ -40,3 +42,22 @@ def test_to_dict_is_every_field_in_declaration_order_as_asdict_gave():
     ev = Event(7, "sid", "web", "db", "T", None, "DELETE", "FAILED", "gone", 2.0).with_id(9)
     assert ev.to_dict() == dataclasses.asdict(ev)
     assert list(ev.to_dict()) == [f.name for f in dataclasses.fields(Event)]
+
+
+_VALUES = st.one_of(
+    st.text(),
+    st.integers(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.none(),
+    st.booleans(),
+    st.lists(st.integers(), max_size=3),
+)
+
+
+@given(st.tuples(*[_VALUES] * 10))
+def test_the_canonical_line_is_the_json_of_the_event_s_dict(values):
+    import json
+
+    ev = Event(*values)
+    expected = json.dumps(ev.to_dict(), sort_keys=True, separators=(",", ":"))
+    assert ev.to_line() == expected
