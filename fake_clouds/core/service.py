@@ -70,9 +70,45 @@ def operation(name: str, *, kind: str | None = None, id_arg: str | None = None) 
 
     def decorate(fn: F) -> F:
         signature = inspect.signature(fn)
+        params = list(signature.parameters.values())
+        # Whether arguments bind depends only on how many are positional and which keywords
+        # are named, never on their values: a call of a shape that bound once needs no
+        # Signature.bind again (the common case: every call of a plug-in's polling loop).
+        # Functions taking *args or **kwargs, or whose kind depends on the arguments, always bind.
+        fast = kind is not None and all(
+            p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in params
+        )
+        id_at = next(
+            (
+                i - 1
+                for i, p in enumerate(params)
+                if p.name == id_arg and p.kind is p.POSITIONAL_OR_KEYWORD
+            ),
+            None,
+        )
+        shapes: set[tuple[Any, ...]] = set()
 
         @functools.wraps(fn)
         def wrapper(self: Service, *args: Any, **kwargs: Any) -> Any:
+            if fast:
+                shape = (len(args), *kwargs)
+                if shape not in shapes:
+                    try:
+                        signature.bind(self, *args, **kwargs)
+                    except TypeError as ex:
+                        raise exception.BadRequest(
+                            f"{self.name}.{name}: {ex}", body={"message": str(ex)}
+                        ) from None
+                    shapes.add(shape)
+                entity_id = None
+                if id_arg:
+                    if id_arg in kwargs:
+                        entity_id = kwargs[id_arg]
+                    elif id_at is not None and id_at < len(args):
+                        entity_id = args[id_at]
+                return self.world.dispatch(
+                    self, name, kind, entity_id, lambda: fn(self, *args, **kwargs)
+                )
             try:
                 bound = signature.bind(self, *args, **kwargs)
             except TypeError as ex:

@@ -212,3 +212,22 @@ def test_a_client_object_is_a_copy_the_caller_and_the_cloud_cannot_change():
     server = nova.servers.create(name="s", image="cirros", flavor="m1.tiny")
     server.metadata["k"] = "v"
     assert "k" not in nova.servers.get(server.id).metadata
+
+
+def test_arguments_are_checked_and_ids_traced_however_a_call_passes_them():
+    cloud = FakeCloud(seed=3)
+    compute = cloud.service("compute")
+    server = compute.create_server("s", "cirros", "m1.tiny")
+    for _ in range(2):  # the second round takes the remembered shapes
+        compute.get_server(server["id"])
+        compute.get_server(server_id=server["id"])
+        calls = len(cloud.trace())
+        with pytest.raises(exception.BadRequest, match="compute.servers.get: .*argument"):
+            compute.get_server(server["id"], "extra")
+        with pytest.raises(exception.BadRequest, match="compute.servers.get: .*argument"):
+            compute.get_server(nope=server["id"])
+        with pytest.raises(exception.BadRequest, match="compute.servers.get: .*argument"):
+            compute.get_server()
+        assert len(cloud.trace()) == calls  # a call that does not bind never reaches the cloud
+    traced = [t.entity_id for t in cloud.trace() if t.operation == "servers.get"]
+    assert traced == [server["id"]] * 4
