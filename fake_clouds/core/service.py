@@ -127,6 +127,10 @@ def operation(name: str, *, kind: str | None = None, id_arg: str | None = None) 
     return decorate
 
 
+#: Each service class's operation names (a class's methods do not change once it is built).
+_OPERATIONS: dict[type, tuple[str, ...]] = {}
+
+
 class Service:
     """Base class of a fake cloud service (``compute``, ``network`` ...)."""
 
@@ -150,13 +154,16 @@ class Service:
 
     @classmethod
     def operations(cls) -> list[str]:
-        """Return the sorted names of this service's operations."""
-        names = []
-        for attr in dir(cls):
-            meta = getattr(getattr(cls, attr, None), "__fake_operation__", None)
-            if meta is not None:
-                names.append(meta[0])
-        return sorted(names)
+        """Return the sorted names of this service's operations (found once per class)."""
+        names = _OPERATIONS.get(cls)
+        if names is None:
+            found = []
+            for attr in dir(cls):
+                meta = getattr(getattr(cls, attr, None), "__fake_operation__", None)
+                if meta is not None:
+                    found.append(meta[0])
+            names = _OPERATIONS[cls] = tuple(sorted(found))
+        return list(names)
 
     def _dispatch_kind(self, arguments: dict[str, Any]) -> str | None:
         """Return the entity kind of a call whose operation declares none."""
