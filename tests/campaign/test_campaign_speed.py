@@ -78,3 +78,31 @@ def test_a_remembered_text_gives_every_caller_its_own_tree():
     second = parse_text(text, "two.yaml")
     assert second == {"a": [1, {"b": 2}], "c": [1, {"b": 2}]}
     assert second["a"] is second["c"]  # an anchor's nodes stay shared, as a fresh parse has them
+
+
+def test_the_fork_server_preload_leaves_a_worker_nothing_to_import_or_scan():
+    """A process that imported PRELOAD (as the fork server does) runs a seed without importing
+    an engine module or scanning an entry-point group."""
+    code = (
+        "import importlib, sys\n"
+        "from sdk.testing.campaign.backends import PRELOAD\n"
+        "for name in PRELOAD: importlib.import_module(name)\n"
+        "import sdk._entry_points as eps\n"
+        "scans = []\n"
+        "real = eps._REAL_SCAN\n"
+        "def counting(**kw):\n"
+        "    scans.append(kw['group'])\n"
+        "    return real(**kw)\n"
+        "eps._REAL_SCAN = importlib.metadata.entry_points = counting\n"
+        "before = set(sys.modules)\n"
+        "from sdk.testing.campaign.bench import three_tier\n"
+        "from sdk.testing.campaign.runs import run_range\n"
+        "assert run_range(three_tier(), [0])[0]['ok']\n"
+        "ours = ('simulator', 'sdk', 'fake_clouds')\n"
+        "new = sorted(m for m in set(sys.modules) - before if m.split('.')[0] in ours)\n"
+        "print(new, scans)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
+    assert out.strip() == "['sdk.testing.campaign.bench'] []"

@@ -35,6 +35,7 @@ PRELOAD = [
     "fake_clouds.network",
     "fake_clouds.block_storage",
     "fake_clouds.object_storage",
+    "sdk.testing.campaign.warm",
 ]
 
 
