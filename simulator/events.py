@@ -23,7 +23,7 @@ _SECRETS = BOOK.secrets
 STACK_TYPE = "OS::Heat::Stack"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Event:
     """One state change of a stack or of a resource.
 
@@ -43,10 +43,35 @@ class Event:
     reason: str
     time: float
 
-    def __post_init__(self) -> None:
-        """Mask the secrets this process knows in the reason (:mod:`simulator.masking`)."""
-        if _SECRETS and isinstance(self.reason, str):
-            object.__setattr__(self, "reason", BOOK.scrub(self.reason))
+    def __init__(
+        self,
+        id: int,
+        stack_id: str,
+        stack_name: str,
+        resource_name: str,
+        resource_type: str,
+        physical_resource_id: str | None,
+        action: str,
+        status: str,
+        reason: str,
+        time: float,
+    ) -> None:
+        """Set every field (the frozen dataclass's own ``__init__`` goes through
+        ``object.__setattr__`` once per field, and a lifecycle makes hundreds of events), masking
+        the secrets this process knows in the reason (:mod:`simulator.masking`)."""
+        if _SECRETS and isinstance(reason, str):
+            reason = BOOK.scrub(reason)
+        fields = self.__dict__
+        fields["id"] = id
+        fields["stack_id"] = stack_id
+        fields["stack_name"] = stack_name
+        fields["resource_name"] = resource_name
+        fields["resource_type"] = resource_type
+        fields["physical_resource_id"] = physical_resource_id
+        fields["action"] = action
+        fields["status"] = status
+        fields["reason"] = reason
+        fields["time"] = time
 
     @property
     def state(self) -> str:

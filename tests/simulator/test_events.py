@@ -61,3 +61,19 @@ def test_the_canonical_line_is_the_json_of_the_event_s_dict(values):
     ev = Event(*values)
     expected = json.dumps(ev.to_dict(), sort_keys=True, separators=(",", ":"))
     assert ev.to_line() == expected
+
+
+def test_an_event_masks_the_secrets_this_process_knows_in_its_reason():
+    from simulator.masking import BOOK, MASK
+
+    BOOK.remember("hunter2-very-secret")
+    try:
+        ev = Event(
+            1, "s", "web", "db", "T", None, "CREATE", "FAILED", "bad hunter2-very-secret", 1.0
+        )
+        assert ev.reason == f"bad {MASK}"
+        assert Event(*[getattr(ev, f) for f in ev.to_dict()]) == ev
+    finally:  # forget this one secret only (others this process saw stay)
+        BOOK.secrets.discard("hunter2-very-secret")
+        BOOK._order.remove("hunter2-very-secret")
+        BOOK._pattern = None
