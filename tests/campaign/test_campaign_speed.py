@@ -13,7 +13,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from sdk._entry_points import forget_scans, group_entry_points
+from sdk.testing.campaign.backends import balanced_chunks, chunks
 from sdk.testing.campaign.bench import three_tier
 from sdk.testing.campaign.runs import run_range
 from simulator.template.text import parse_text
@@ -106,3 +110,17 @@ def test_the_fork_server_preload_leaves_a_worker_nothing_to_import_or_scan():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     ).stdout
     assert out.strip() == "['sdk.testing.campaign.bench'] []"
+
+
+@given(st.integers(0, 500), st.integers(1, 60), st.integers(1, 4))
+def test_ranges_cover_every_seed_in_order_and_shrink_at_the_end(count, size, jobs):
+    seeds = list(range(100, 100 + count))
+    ranges = balanced_chunks(seeds, size, jobs)
+    assert [s for r in ranges for s in r] == seeds
+    assert all(0 < len(r) <= size for r in ranges)
+    if jobs > 1 and size >= 4:
+        # the seeds in the last jobs x size come in quarter ranges: no worker is left alone long
+        tail = seeds[max(0, count - jobs * size) :]
+        assert all(len(r) <= size // 4 for r in ranges if r[0] in tail)
+    else:
+        assert ranges == chunks(seeds, size)
