@@ -60,10 +60,29 @@ def test_entry_point_scans_are_remembered_until_the_path_changes(monkeypatch, tm
     group_entry_points("plugsim.fake_clouds")
     group_entry_points("plugsim.fake_clouds")
     assert len(calls) == 1  # scanned once under this scanner, then remembered
-    monkeypatch.syspath_prepend(str(tmp_path))
+    scripts = tmp_path / "scripts"
+    scripts.mkdir()
+    monkeypatch.syspath_prepend(str(scripts))
     group_entry_points("plugsim.fake_clouds")
-    assert len(calls) == 2  # a new directory on sys.path is scanned afresh
+    assert len(calls) == 1  # a directory holding no distributions (a script's) changes nothing
+    site = tmp_path / "site"
+    (site / "newdist-1.0.dist-info").mkdir(parents=True)
+    monkeypatch.syspath_prepend(str(site))
+    group_entry_points("plugsim.fake_clouds")
+    assert len(calls) == 2  # a new directory with distributions on sys.path is scanned afresh
     forget_scans()  # the next test scans with the real scanner again
+
+
+def test_a_pool_worker_finds_the_fork_server_s_scans():
+    """The fork server's path starts with the current directory, a worker's with the script's:
+    the scans the fork server made (sdk.testing.campaign.warm) still serve the worker."""
+    import concurrent.futures
+
+    from sdk.testing.campaign.backends import pool_context
+
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=pool_context()) as pool:
+        hits = pool.submit(_scans_remembered).result()
+    assert hits == [True] * 5
 
 
 def test_a_replaced_scanner_is_asked_every_time(monkeypatch):
@@ -124,3 +143,11 @@ def test_ranges_cover_every_seed_in_order_and_shrink_at_the_end(count, size, job
         assert all(len(r) <= size // 4 for r in ranges if r[0] in tail)
     else:
         assert ranges == chunks(seeds, size)
+
+
+def _scans_remembered() -> list[bool]:
+    """In a pool worker: whether each group a run looks up is already scanned for this path."""
+    import sdk._entry_points as eps
+    from sdk.testing.campaign.warm import GROUPS
+
+    return [(group, eps._distribution_path()) in eps._SCANS for group in GROUPS]
