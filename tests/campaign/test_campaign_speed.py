@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -73,16 +74,29 @@ def test_entry_point_scans_are_remembered_until_the_path_changes(monkeypatch, tm
     forget_scans()  # the next test scans with the real scanner again
 
 
-def test_a_pool_worker_finds_the_fork_server_s_scans():
+def test_a_pool_worker_finds_the_fork_server_s_scans(tmp_path):
     """The fork server's path starts with the current directory, a worker's with the script's:
-    the scans the fork server made (sdk.testing.campaign.warm) still serve the worker."""
-    import concurrent.futures
-
-    from sdk.testing.campaign.backends import pool_context
-
-    with concurrent.futures.ProcessPoolExecutor(1, mp_context=pool_context()) as pool:
-        hits = pool.submit(_scans_remembered).result()
-    assert hits == [True] * 5
+    the scans the fork server made (sdk.testing.campaign.warm) still serve the worker. (In a fresh
+    interpreter: a test that imported Ray has a directory of Ray's distributions on this path.)"""
+    code = (
+        "import concurrent.futures\n"
+        "from sdk.testing.campaign.backends import pool_context\n"
+        "from tests.campaign.test_campaign_speed import _scans_remembered\n"
+        "if __name__ == '__main__':\n"
+        "    with concurrent.futures.ProcessPoolExecutor(1, mp_context=pool_context()) as pool:\n"
+        "        hits, where = pool.submit(_scans_remembered).result()\n"
+        "    print(hits, where)\n"
+    )
+    script = tmp_path / "probe_scans.py"  # the script's own directory holds no distributions
+    script.write_text(code)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    out = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=True, cwd=ROOT, env=env
+    ).stdout
+    assert out.startswith("[True, True, True, True, True] "), out
 
 
 def test_a_replaced_scanner_is_asked_every_time(monkeypatch):
@@ -145,9 +159,10 @@ def test_ranges_cover_every_seed_in_order_and_shrink_at_the_end(count, size, job
         assert ranges == chunks(seeds, size)
 
 
-def _scans_remembered() -> list[bool]:
+def _scans_remembered() -> tuple[list[bool], object]:
     """In a pool worker: whether each group a run looks up is already scanned for this path."""
     import sdk._entry_points as eps
     from sdk.testing.campaign.warm import GROUPS
 
-    return [(group, eps._distribution_path()) in eps._SCANS for group in GROUPS]
+    path = eps._distribution_path()
+    return [(group, path) in eps._SCANS for group in GROUPS], (path, sorted(set(eps._SCANS)))
