@@ -10,11 +10,11 @@ lazily; an entry point that fails to load is reported, never fatal.
 
 from __future__ import annotations
 
-import importlib.metadata
 import logging
 from typing import Any
 
 from sdk import exception
+from sdk._entry_points import group_entry_points
 
 LOG = logging.getLogger("sdk.constraints")
 
@@ -117,10 +117,7 @@ class ConstraintRegistry:
             return
         self._loaded = True
         try:
-            eps = sorted(
-                importlib.metadata.entry_points(group=self.group),
-                key=lambda ep: (ep.name, ep.value),
-            )
+            eps = sorted(group_entry_points(self.group), key=lambda ep: (ep.name, ep.value))
         except Exception as ex:  # a broken distribution must not stop the engine
             self._report(f"group {self.group}", f"{type(ex).__name__}: {ex}")
             return

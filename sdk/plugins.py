@@ -52,6 +52,7 @@ from types import ModuleType
 from typing import Any
 
 from sdk import exception
+from sdk._entry_points import group_entry_points
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -215,7 +216,7 @@ class PluginLoader:
         point's name). *entry_points* replaces discovery (for tests).
         """
         if entry_points is None:
-            entry_points = importlib.metadata.entry_points(group=group)
+            entry_points = group_entry_points(group)  # scanned once per process
         for ep in sorted(entry_points, key=lambda e: (e.name, e.value)):
             where = f"entry point {ep.name} = {ep.value} (group {group})"
             try:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from simulator.masking import BOOK
@@ -22,7 +23,7 @@ _SECRETS = BOOK.secrets
 STACK_TYPE = "OS::Heat::Stack"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Event:
     """One state change of a stack or of a resource.
 
@@ -42,10 +43,35 @@ class Event:
     reason: str
     time: float
 
-    def __post_init__(self) -> None:
-        """Mask the secrets this process knows in the reason (:mod:`simulator.masking`)."""
-        if _SECRETS and isinstance(self.reason, str):
-            object.__setattr__(self, "reason", BOOK.scrub(self.reason))
+    def __init__(
+        self,
+        id: int,
+        stack_id: str,
+        stack_name: str,
+        resource_name: str,
+        resource_type: str,
+        physical_resource_id: str | None,
+        action: str,
+        status: str,
+        reason: str,
+        time: float,
+    ) -> None:
+        """Set every field (the frozen dataclass's own ``__init__`` goes through
+        ``object.__setattr__`` once per field, and a lifecycle makes hundreds of events), masking
+        the secrets this process knows in the reason (:mod:`simulator.masking`)."""
+        if _SECRETS and isinstance(reason, str):
+            reason = BOOK.scrub(reason)
+        fields = self.__dict__
+        fields["id"] = id
+        fields["stack_id"] = stack_id
+        fields["stack_name"] = stack_name
+        fields["resource_name"] = resource_name
+        fields["resource_type"] = resource_type
+        fields["physical_resource_id"] = physical_resource_id
+        fields["action"] = action
+        fields["status"] = status
+        fields["reason"] = reason
+        fields["time"] = time
 
     @property
     def state(self) -> str:
@@ -66,12 +92,44 @@ class Event:
         return copy
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the event as a plain, JSON-serialisable dictionary."""
-        return asdict(self)
+        """Return the event as a plain, JSON-serialisable dictionary (fields in declaration order).
+
+        Every field is a string, a number or None, so a flat copy is what ``dataclasses.asdict``
+        gave, without its recursive deep copy (an event log renders thousands of events).
+        """
+        values = self.__dict__
+        return {name: values[name] for name in _FIELDS}
 
     def to_line(self) -> str:
-        """Return the canonical one-line JSON form used by :func:`event_log`."""
-        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        """Return the canonical one-line JSON form used by :func:`event_log`.
+
+        The text of ``json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))``,
+        written field by field (a campaign renders every run's log for its digest).
+        """
+        values = self.__dict__
+        return "{" + ",".join([_KEYS[name] + _json(values[name]) for name in _SORTED]) + "}"
+
+
+#: The event's field names, in declaration order.
+_FIELDS = tuple(f.name for f in fields(Event))
+#: ... in the canonical line's (sorted) order, and each one's ``"name":`` prefix.
+_SORTED = tuple(sorted(_FIELDS))
+_KEYS = {name: json.dumps(name) + ":" for name in _FIELDS}
+_STRING = encode_basestring_ascii
+
+
+def _json(value: Any) -> str:
+    """``json.dumps(value)`` of one field, the common types without the encoder's set-up."""
+    kind = type(value)
+    if kind is str:
+        return _STRING(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float and value - value == 0.0:  # finite (json spells inf and nan its own way)
+        return float.__repr__(value)
+    if value is None:
+        return "null"
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def event_log(events: Iterable[Event]) -> str:

@@ -177,9 +177,12 @@ def simulate(
     changes the stack. Other keyword arguments go to :class:`simulator.world.World`
     (``durability``, ``wait`` ...). *world_file* (a YAML file, a
     preset name or world data) is what the fake cloud holds before the first call.
+    An in-memory world is transient (:class:`~simulator.world.World`): nothing reopens it, so its
+    commits leave out the fake cloud's state, the clock and the random streams.
     """
     from simulator.world import World
 
+    world_options.setdefault("transient", str(state) == ":memory:")
     started = time.perf_counter()
     world = World.open(
         state,

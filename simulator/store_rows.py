@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Collection
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from simulator.records import ResourceRecord, StackRecord, _StoredStackRecord
@@ -35,8 +36,26 @@ _STACK_COLS = "id, seq, name, parent_id, action, status, reason, deleted, create
 
 
 def dumps(value: Any) -> str:
-    """The store's JSON text of *value* (sorted keys, no spaces)."""
+    """The store's JSON text of *value* (sorted keys, no spaces).
+
+    A scalar (most meta values, counters, a stack document's flags) is written directly, as the
+    encoder would write it, without setting up an encoder; anything else goes through it.
+    """
+    kind = type(value)
+    if kind is str:
+        return _string(value)
+    if kind is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is float and value - value == 0.0:  # finite: json spells inf and nan its own way
+        return float.__repr__(value)
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+_string = encode_basestring_ascii
 
 
 def same_json(a: Any, b: Any) -> bool:
@@ -127,7 +146,7 @@ class StackRows:
                     self._frozen_text[(rec.id, key)] = (value, text)
             else:
                 text = dumps(value)
-            parts.append(f"{json.dumps(key)}:{text}")
+            parts.append(f"{_string(key)}:{text}")
         return "{" + ",".join(parts) + "}"
 
     @staticmethod

@@ -20,6 +20,12 @@ streams continue from there, no id is drawn twice). When to commit is the
 * ``transition``: also one commit per resource or stack transition, for a
   process watching the world live.
 
+A *transient* world (``World(transient=True)``, in memory only, what ``plugsim simulate``
+and every campaign run use) can never be reopened, so its commits leave out what only a
+reopened world reads: the fake cloud's state, the clock and the random streams. It
+writes the stack, resource and event rows the engine reads back, exactly as any other
+world does, and runs identically.
+
 A world opened ``readonly`` never writes (it is what ``stack show`` and the
 other readers use): a stack another process is working on stays as it is.
 """
@@ -98,6 +104,7 @@ class World(StackAPI):
         on_wait: Callable[[str], None] | None = None,
         limits: Limits | None = None,
         handler_wall_limit: float | None = None,
+        transient: bool = False,
     ) -> None:
         """Open (or start) the world kept in *store* (default: a new in-memory one).
 
@@ -107,6 +114,7 @@ class World(StackAPI):
         busy with another live process is :class:`~simulator.store.WorldBusy`,
         unless *wait* (then ``on_wait(text)`` is called and this blocks until
         the lease is free). *durability*: ``instant`` or ``transition``.
+        *transient*: an in-memory world that is never reopened (module docstring).
         """
         if durability not in DURABILITIES:
             raise exception.ConfigurationError(
@@ -122,6 +130,12 @@ class World(StackAPI):
             else check_wall_limit(handler_wall_limit, "World(handler_wall_limit=...)")
         )
         self.store = store if store is not None else Store()
+        if transient and self.store.path != ":memory:":
+            raise exception.ConfigurationError(
+                f"{self.store.path}: only an in-memory world can be transient (it is never reopened)"
+            )
+        #: an in-memory world never reopened: commits leave out the cloud, clock and streams
+        self.transient = transient
         self._configured_limit = self.store.get_meta(HANDLER_WALL_LIMIT)
         self.readonly = readonly
         self.durability = durability
@@ -287,6 +301,13 @@ class World(StackAPI):
         """
         store = self.store
         if self.readonly or store.in_block:
+            return
+        if self.transient:
+            # nobody will reopen this world: only the rows the engine reads back are written
+            while self.unsaved:
+                _, (stack, res) = self.unsaved.popitem()
+                stack.persist_resource(res)
+            store.commit()
             return
         try:
             now = self.clock.now()

@@ -70,9 +70,45 @@ def operation(name: str, *, kind: str | None = None, id_arg: str | None = None) 
 
     def decorate(fn: F) -> F:
         signature = inspect.signature(fn)
+        params = list(signature.parameters.values())
+        # Whether arguments bind depends only on how many are positional and which keywords
+        # are named, never on their values: a call of a shape that bound once needs no
+        # Signature.bind again (the common case: every call of a plug-in's polling loop).
+        # Functions taking *args or **kwargs, or whose kind depends on the arguments, always bind.
+        fast = kind is not None and all(
+            p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in params
+        )
+        id_at = next(
+            (
+                i - 1
+                for i, p in enumerate(params)
+                if p.name == id_arg and p.kind is p.POSITIONAL_OR_KEYWORD
+            ),
+            None,
+        )
+        shapes: set[tuple[Any, ...]] = set()
 
         @functools.wraps(fn)
         def wrapper(self: Service, *args: Any, **kwargs: Any) -> Any:
+            if fast:
+                shape = (len(args), *kwargs)
+                if shape not in shapes:
+                    try:
+                        signature.bind(self, *args, **kwargs)
+                    except TypeError as ex:
+                        raise exception.BadRequest(
+                            f"{self.name}.{name}: {ex}", body={"message": str(ex)}
+                        ) from None
+                    shapes.add(shape)
+                entity_id = None
+                if id_arg:
+                    if id_arg in kwargs:
+                        entity_id = kwargs[id_arg]
+                    elif id_at is not None and id_at < len(args):
+                        entity_id = args[id_at]
+                return self.world.dispatch(
+                    self, name, kind, entity_id, lambda: fn(self, *args, **kwargs)
+                )
             try:
                 bound = signature.bind(self, *args, **kwargs)
             except TypeError as ex:
@@ -89,6 +125,10 @@ def operation(name: str, *, kind: str | None = None, id_arg: str | None = None) 
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+#: Each service class's operation names (a class's methods do not change once it is built).
+_OPERATIONS: dict[type, tuple[str, ...]] = {}
 
 
 class Service:
@@ -117,13 +157,16 @@ class Service:
 
     @classmethod
     def operations(cls) -> list[str]:
-        """Return the sorted names of this service's operations."""
-        names = []
-        for attr in dir(cls):
-            meta = getattr(getattr(cls, attr, None), "__fake_operation__", None)
-            if meta is not None:
-                names.append(meta[0])
-        return sorted(names)
+        """Return the sorted names of this service's operations (found once per class)."""
+        names = _OPERATIONS.get(cls)
+        if names is None:
+            found = []
+            for attr in dir(cls):
+                meta = getattr(getattr(cls, attr, None), "__fake_operation__", None)
+                if meta is not None:
+                    found.append(meta[0])
+            names = _OPERATIONS[cls] = tuple(sorted(found))
+        return list(names)
 
     def _dispatch_kind(self, arguments: dict[str, Any]) -> str | None:
         """Return the entity kind of a call whose operation declares none."""

@@ -216,6 +216,9 @@ def test_bench_campaign_reports_rates_for_one_and_two_processes():
     figures = json.loads(result.stdout)
     assert figures["seeds"] == 4 and figures["lifecycles_per_second_1"] > 0
     assert figures["lifecycles_per_second_2"] > 0 and len(figures["runs_2"]) == 1
+    # the workers' CPU is counted too: two processes do the same runs for about the same CPU
+    assert figures["lifecycles_per_cpu_second_1"] > 0 and figures["lifecycles_per_cpu_second_2"] > 0
+    assert 0 < figures["cpu_efficiency"] < 5 and len(figures["cpu_runs_2"]) == 1
 
 
 def test_a_worker_that_dies_costs_one_seed_not_the_campaign(tmp_path):

@@ -187,3 +187,47 @@ def test_the_call_object_carries_the_fault_of_the_running_operation_only():
     assert probe.look() == {"effect": "delay", "factor": 3, "reason": "Injected fault"}
     assert probe.look() == {"effect": "error_state", "factor": 1.0, "reason": "disk gone"}
     assert cloud.call.effect is None
+
+
+def test_a_trace_entry_as_a_dict_is_every_field_in_order():
+    import dataclasses
+
+    from fake_clouds.core.world import TraceEntry
+
+    entry = TraceEntry(1.5, "compute", "servers.get", None, "NotFound", 0.25)
+    assert entry.to_dict() == dataclasses.asdict(entry)
+    assert list(entry.to_dict()) == [f.name for f in dataclasses.fields(TraceEntry)]
+
+
+def test_a_client_object_is_a_copy_the_caller_and_the_cloud_cannot_change():
+    cloud = FakeCloud(seed=1)
+    nova = cloud.client("nova")
+    info = {"id": "x", "metadata": {"a": [1, {"b": 2}]}}
+    obj = nova.servers.resource_class(nova.servers, info)
+    info["metadata"]["a"][1]["b"] = 99
+    assert obj.metadata == {"a": [1, {"b": 2}]}
+    copy = obj.to_dict()
+    copy["metadata"]["a"].append(3)
+    assert obj.to_dict() == {"id": "x", "metadata": {"a": [1, {"b": 2}]}}
+    server = nova.servers.create(name="s", image="cirros", flavor="m1.tiny")
+    server.metadata["k"] = "v"
+    assert "k" not in nova.servers.get(server.id).metadata
+
+
+def test_arguments_are_checked_and_ids_traced_however_a_call_passes_them():
+    cloud = FakeCloud(seed=3)
+    compute = cloud.service("compute")
+    server = compute.create_server("s", "cirros", "m1.tiny")
+    for _ in range(2):  # the second round takes the remembered shapes
+        compute.get_server(server["id"])
+        compute.get_server(server_id=server["id"])
+        calls = len(cloud.trace())
+        with pytest.raises(exception.BadRequest, match="compute.servers.get: .*argument"):
+            compute.get_server(server["id"], "extra")
+        with pytest.raises(exception.BadRequest, match="compute.servers.get: .*argument"):
+            compute.get_server(nope=server["id"])
+        with pytest.raises(exception.BadRequest, match="compute.servers.get: .*argument"):
+            compute.get_server()
+        assert len(cloud.trace()) == calls  # a call that does not bind never reaches the cloud
+    traced = [t.entity_id for t in cloud.trace() if t.operation == "servers.get"]
+    assert traced == [server["id"]] * 4

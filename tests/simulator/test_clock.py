@@ -68,3 +68,55 @@ def test_deadlock_is_reported_not_hung():
 def test_clock_never_moves_backwards():
     with pytest.raises(ValueError, match="backwards"):
         VirtualClock().advance(-1)
+
+
+def test_a_socket_the_loop_watches_is_still_read_at_once():
+    import socket
+
+    from simulator.clock import VirtualTimeEventLoop
+
+    loop = VirtualTimeEventLoop()
+    ours, theirs = socket.socketpair()
+    got: list[tuple[float, bytes]] = []
+    loop.add_reader(ours.fileno(), lambda: got.append((loop.time(), ours.recv(10))))
+
+    async def main():
+        theirs.send(b"ping")
+        for _ in range(3):  # the reader runs in the next iterations, without virtual time passing
+            await asyncio.sleep(0)
+        await asyncio.sleep(5)
+
+    try:
+        loop.run_until_complete(main())
+    finally:
+        loop.remove_reader(ours.fileno())
+        loop.close()
+        ours.close()
+        theirs.close()
+    assert got == [(0.0, b"ping")]
+
+
+def test_callbacks_from_other_threads_run_however_many_arrive():
+    import threading
+
+    from simulator.clock import VirtualTimeEventLoop
+
+    loop = VirtualTimeEventLoop()
+    seen: list[int] = []
+
+    async def main():
+        def post():
+            for i in range(500):
+                loop.call_soon_threadsafe(seen.append, i)
+
+        thread = threading.Thread(target=post)
+        thread.start()
+        while len(seen) < 500:
+            await asyncio.sleep(0)  # the loop's wake-up socket fills up meanwhile: no matter
+        thread.join()
+
+    try:
+        loop.run_until_complete(main())
+    finally:
+        loop.close()
+    assert seen == list(range(500))

@@ -292,6 +292,18 @@ def test_one_sampling_thread_watches_run_after_run(plugin_dir):
         assert samplers() == first and len(first) == 1
 
 
+def test_a_stuck_handler_right_after_many_short_runs_is_still_stopped(plugin_dir):
+    """The sampler is not woken at every run; one stuck just after a burst of runs is caught."""
+    with World(plugin_dirs=[plugin_dir], handler_wall_limit=0.3) as world:
+        for i in range(30):
+            world.create_stack(f"quick{i}", template("fine"))
+        started = time.monotonic()
+        stack = world.create_stack("stuck", template("busy"))
+        assert time.monotonic() - started < 20
+        assert_settled(stack)
+        assert "did not return from handle_create" in stack.resources["bad"].status_reason
+
+
 def test_a_tool_s_own_base_exception_passes_through_unchanged():
     """Only SystemExit, KeyboardInterrupt and GeneratorExit become failures: hypothesis's StopTest
     or pytest's outcomes, raised through a plug-in call, must reach their owner."""

@@ -311,3 +311,21 @@ def test_an_events_index_left_by_an_earlier_version_is_dropped(tmp_path):
     assert "events_stack" not in names
     assert [(e.stack_id, e.id) for e in store.events("s2")] == [("s2", 2)]
     assert len(store.events()) == 2
+
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@given(_JSON)
+def test_the_store_s_json_is_the_encoder_s_sorted_compact_text(value):
+    from simulator.store_rows import dumps
+
+    assert dumps(value) == json.dumps(value, sort_keys=True, separators=(",", ":"))
