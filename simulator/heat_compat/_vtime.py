@@ -141,10 +141,14 @@ class SeededUUID(types.ModuleType):
     def __getattr__(self, name: str) -> Any:
         return getattr(_real_uuid, name)
 
-    @staticmethod
-    def uuid4() -> _real_uuid.UUID:
+    #: the stream of ids made outside any resource's action (one stream, so they differ)
+    _outside = random.Random(0)
+
+    @classmethod
+    def uuid4(cls) -> _real_uuid.UUID:
         """A version-4 UUID from the running resource's random stream."""
-        return _real_uuid.UUID(int=rng().getrandbits(128), version=4)
+        stream = rng() if active_resource() is not None else cls._outside
+        return _real_uuid.UUID(int=stream.getrandbits(128), version=4)
 
 
 def patch_module(module: types.ModuleType) -> None:
