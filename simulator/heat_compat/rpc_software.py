@@ -85,7 +85,7 @@ class SoftwareDeploymentCalls:
     def _compute(self) -> Any:
         return self._resource.client_plugin("nova").client().servers.service
 
-    def _agent_config(self, config_id: Any, action: Any, input_values: Any) -> dict[str, Any]:
+    def _agent_config(self, config_id: Any, input_values: Any) -> dict[str, Any]:
         """The derived config as the fake agent takes it: its inputs as a name -> value map."""
         config = self.show_software_config(None, config_id) if config_id else {}
         inputs = {
@@ -103,7 +103,7 @@ class SoftwareDeploymentCalls:
         }
 
     def _hand_to_agent(self, sd: dict[str, Any]) -> None:
-        config = self._agent_config(sd["config_id"], sd["action"], sd["input_values"])
+        config = self._agent_config(sd["config_id"], sd["input_values"])
         self._compute().deploy(str(sd["server_id"]), str(sd["id"]), str(sd["action"]), config)
 
     def _agent_report(self, sd: dict[str, Any]) -> dict[str, Any] | None:
