@@ -82,6 +82,16 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
         "type": "OS::Nova::Server",
         "properties": {"image": "cirros", "flavor": "m1.tiny", "networks": [{"network": "public"}]},
     },
+    # a server whose config agent takes software deployments (Heat's deployments check it)
+    "software_config_server": {
+        "type": "OS::Nova::Server",
+        "properties": {
+            "image": "cirros",
+            "flavor": "m1.tiny",
+            "networks": [{"network": "public"}],
+            "user_data_format": "SOFTWARE_CONFIG",
+        },
+    },
     # made by Heat's own module (``heat_module``), loaded beside the one measured; a
     # ``pre_<name>`` it refers to is made too
     "cinder.qos_specs": {
@@ -248,6 +258,15 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
         "port_id": PREREQUISITE + "neutron.port",
     },
     "OS::Heat::SwiftSignal": {"handle": PREREQUISITE + "swift_signal_handle"},
+    # a deployment's server is a plain string; the fake agent reports on it (CFN_SIGNAL)
+    "OS::Heat::SoftwareDeployment": {"server": PREREQUISITE + "software_config_server"},
+    "OS::Heat::StructuredDeployment": {"server": PREREQUISITE + "software_config_server"},
+    "OS::Heat::SoftwareDeploymentGroup": {
+        "servers": {"one": PREREQUISITE + "software_config_server"}
+    },
+    "OS::Heat::StructuredDeploymentGroup": {
+        "servers": {"one": PREREQUISITE + "software_config_server"}
+    },
     "OS::Heat::WaitCondition": {"handle": PREREQUISITE + "wait_condition_handle"},
     "OS::Neutron::FloatingIPPortForward": {  # Heat's handle_create pops the port number
         "floating_ip": PREREQUISITE + "floating_ip",
@@ -333,6 +352,17 @@ def inventory_properties(plugin: type) -> tuple[dict[str, Any], dict[str, Any]]:
     return {**props, **given}, resources
 
 
+def _with_prerequisites(value: Any, prerequisites: dict[str, Any]) -> Any:
+    """*value* with each ``PREREQUISITE + name`` in it (at any depth) a reference to that resource."""
+    if isinstance(value, str) and value.startswith(PREREQUISITE):
+        return {"get_resource": _add_prerequisite(value[len(PREREQUISITE) :], prerequisites)}
+    if isinstance(value, dict):
+        return {k: _with_prerequisites(v, prerequisites) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_with_prerequisites(v, prerequisites) for v in value]
+    return value
+
+
 def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
     """Create then delete one *type_name* resource; None when both complete, else why not."""
     from sdk import exception
@@ -342,9 +372,7 @@ def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
     except Exception as ex:  # noqa: BLE001 - any failure is a finding of the inventory
         return f"no valid property map: {type(ex).__name__}: {_one_line(ex)}"
     for name, value in JOINTLY_REQUIRED.get(type_name, {}).items():
-        if isinstance(value, str) and value.startswith(PREREQUISITE):
-            value = {"get_resource": _add_prerequisite(value[len(PREREQUISITE) :], prerequisites)}
-        props[name] = value
+        props[name] = _with_prerequisites(value, prerequisites)
     template = {
         "heat_template_version": "2018-08-31",
         "resources": {**prerequisites, "r": {"type": type_name, "properties": props}},

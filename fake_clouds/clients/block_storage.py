@@ -1,9 +1,11 @@
-"""The cinder-like block storage client: ``volumes``, ``volume_snapshots``, ``backups``, ``restores``."""
+"""The cinder-like block storage client: ``volumes``, ``volume_snapshots``, ``backups``,
+``restores``, ``quotas`` and the volume type managers."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from fake_clouds.clients.quotas import BlockStorageQuotaSetManager
 from fake_clouds.clients.volume_type_extras import QoSSpecsManager, VolumeEncryptionTypeManager
 from fake_clouds.clients.volume_types import VolumeTypeAccessManager, VolumeTypeManager
 from fake_clouds.core.client_base import ClientObject, Manager, id_of
@@ -136,3 +138,4 @@ class BlockStorageClient:
         self.volume_type_access = VolumeTypeAccessManager(service, self.volume_types)
         self.qos_specs = QoSSpecsManager(service, self.volume_types)
         self.volume_encryption_types = VolumeEncryptionTypeManager(service, self.volume_types)
+        self.quotas = BlockStorageQuotaSetManager(service)

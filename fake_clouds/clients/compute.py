@@ -1,5 +1,5 @@
 """The nova-like compute client: ``servers``, ``flavors``, ``flavor_access``, ``images``,
-``keypairs``, ``volumes``, ``server_groups``, ``aggregates``, ``hosts``.
+``keypairs``, ``volumes``, ``server_groups``, ``aggregates``, ``hosts``, ``quotas``.
 
 Every manager method takes ids or objects with ``.id``; ``get``/``create``
 return :class:`~fake_clouds.core.client_base.ClientObject` instances.
@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from fake_clouds.clients.aggregates import AggregateManager, HostManager
+from fake_clouds.clients.quotas import ComputeQuotaSetManager
 from fake_clouds.clients.server_groups import ServerGroupManager
 from fake_clouds.core.client_base import ClientObject, Manager, id_of
 
@@ -280,3 +281,4 @@ class ComputeClient:
         self.volumes = ServerVolumeManager(service)
         self.aggregates = AggregateManager(service)
         self.hosts = HostManager(service)
+        self.quotas = ComputeQuotaSetManager(service)

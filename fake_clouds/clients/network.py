@@ -10,7 +10,8 @@ have ``add_interface_router``, ``remove_interface_router``, ``add_extra_routes_t
 ``remove_extra_routes_from_router``,
 ``add_gateway_router`` and ``remove_gateway_router``. The extension kinds
 (QoS, trunks, firewalls, metering, RBAC, gateways, sfc, taas) are served too
-(:mod:`fake_clouds.clients.network_ext`).
+(:mod:`fake_clouds.clients.network_ext`); the quota calls are
+:mod:`fake_clouds.clients.quotas`'.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from fake_clouds.clients.network_ext import NetworkExtensionClient
+from fake_clouds.clients.quotas import NetworkQuotaCalls
 from fake_clouds.core.network_schema import PLURALS
 from fake_clouds.network_bgpvpn import BGPVPNClientCalls
 from sdk import exception
@@ -35,7 +37,7 @@ def _unwrap(kind: str, body: Any) -> dict[str, Any]:
     return body[kind]
 
 
-class NetworkClient(NetworkExtensionClient, BGPVPNClientCalls):
+class NetworkClient(NetworkExtensionClient, NetworkQuotaCalls, BGPVPNClientCalls):
     """A python-neutronclient-like client bound to one fake network service.
 
     neutron's extension kinds come through the same generic methods; the calls

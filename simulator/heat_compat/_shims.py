@@ -42,7 +42,30 @@ class _HeatSchemaKeys:
 
 
 class ConstraintsSchema(_HeatSchemaKeys, sdk_constraints.Schema):
-    """``heat.engine.constraints.Schema``: sdk's schema with Heat's key names."""
+    """``heat.engine.constraints.Schema``: sdk's schema with Heat's key names (and ``label``)."""
+
+    def __init__(
+        self,
+        data_type: str,
+        description: str | None = None,
+        default: Any = None,
+        schema: Any = None,
+        required: bool = False,
+        constraints: Any = None,
+        label: str | None = None,
+        immutable: bool = False,
+    ) -> None:
+        # Heat's parameter schemas (heat.engine.parameters, borrowed) pass their label here
+        super().__init__(
+            data_type,
+            description=description,
+            default=default,
+            schema=schema,
+            required=required,
+            constraints=constraints,
+            immutable=immutable,
+        )
+        self.label = label
 
 
 class PropertiesSchema(_HeatSchemaKeys, sdk_properties.Schema):
@@ -81,6 +104,31 @@ class PropertiesSchema(_HeatSchemaKeys, sdk_properties.Schema):
             # Heat reads a list whose default is empty ('') as []: keep no default
             self.heat_default = default
             self.default = None
+
+    @classmethod
+    def from_parameter(cls, param: Any) -> PropertiesSchema:
+        """The property schema of a parameter schema (``heat.engine.parameters.Schema``).
+
+        Heat builds one for a software config input with a ``type``: the
+        parameter's type becomes the property's (Json and anything unknown a
+        map), list and map allow conversion, and it may always be updated.
+        """
+        types = {
+            param.STRING: cls.STRING,
+            param.NUMBER: cls.NUMBER,
+            param.LIST: cls.LIST,
+            param.MAP: cls.MAP,
+            param.BOOLEAN: cls.BOOLEAN,
+        }
+        return cls(
+            types.get(param.type, cls.MAP),
+            description=param.description,
+            required=param.required,
+            constraints=param.constraints,
+            update_allowed=True,
+            immutable=False,
+            allow_conversion=param.type in (param.MAP, param.LIST),
+        )
 
     def _check_default(self, default: Any) -> None:
         """Check a default against the constraints only, as Heat does.

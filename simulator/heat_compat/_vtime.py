@@ -20,6 +20,7 @@ import hashlib
 import random
 import time as _real_time
 import types
+import uuid as _real_uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -126,11 +127,38 @@ class VirtualTime(types.ModuleType):
         return now()
 
 
+class SeededUUID(types.ModuleType):
+    """A stand-in for the ``uuid`` module inside a Heat plug-in module.
+
+    ``uuid4`` draws from the running resource's random stream (:func:`rng`),
+    so an id a plug-in makes up (a software deployment's, say) is the same on
+    every run of the same world; everything else is the real module's.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("uuid", "seeded uuid4 (plugsim heat compatibility layer)")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_real_uuid, name)
+
+    #: the stream of ids made outside any resource's action (one stream, so they differ)
+    _outside = random.Random(0)
+
+    @classmethod
+    def uuid4(cls) -> _real_uuid.UUID:
+        """A version-4 UUID from the running resource's random stream."""
+        stream = rng() if active_resource() is not None else cls._outside
+        return _real_uuid.UUID(int=stream.getrandbits(128), version=4)
+
+
 def patch_module(module: types.ModuleType) -> None:
-    """Point a plug-in module's ``time`` global (if it imported ``time``) at virtual time."""
+    """Point a plug-in module's ``time`` global (if it imported ``time``) at virtual time,
+    and its ``uuid`` global at seeded ids."""
     namespace = vars(module)
     if namespace.get("time") is _real_time:
         namespace["time"] = VirtualTime()
+    if namespace.get("uuid") is _real_uuid:
+        namespace["uuid"] = SeededUUID()
     for name, value in list(namespace.items()):
         if value is _real_time.sleep:
             namespace[name] = VirtualTime.sleep

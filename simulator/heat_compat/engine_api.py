@@ -20,6 +20,7 @@ from sdk.resource import Resource
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.lifecycle import HeatRequestContext
 from simulator.heat_compat.missing import MissingCloudEndpoint, MissingHeatName
+from simulator.heat_compat.unfound import note_lookup
 
 #: Seconds Heat gives a stack action without a timeout (its ``stack_action_timeout``).
 DEFAULT_STACK_TIMEOUT = 3600
@@ -150,7 +151,9 @@ class HeatStackView:
             if (res.action, res.status) not in _REFID_STATES:
                 continue
             if refid in (res.get_reference_id(), res.name):
+                note_lookup(refid, True, None)
                 return res if _is_heat_resource(res) else PlugsimResourceView(res)
+        note_lookup(refid, False, plugin_site(sys._getframe(1)))  # explained if None is used
         return None
 
     @property

@@ -7,7 +7,8 @@ plugsim keeps software configs as entities of kind ``software_config`` in the
 fake cloud's generic entity service (as its own ``OS::Heat::SoftwareConfig``
 does), so :class:`HeatRpcClient` answers those calls there: a config made by
 Heat's plug-in can be read by plugsim's types and the other way round, a
-config left behind is a leak, and the world's store keeps them.
+config left behind is a leak, and the world's store keeps them. Software
+deployments are :mod:`simulator.heat_compat.rpc_software`'s.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from sdk import exception
+from simulator.heat_compat.rpc_software import SoftwareDeploymentCalls
 
 #: The entity kind software configs are kept as.
 KIND = "software_config"
@@ -32,7 +34,31 @@ def _body(entity: Any) -> dict[str, Any]:
     return out
 
 
-class HeatRpcClient:
+def _io_list(field: str, value: Any) -> list[Any]:
+    """The *field* list of a config (TypeError for anything but a list of maps, as Heat)."""
+    if value is None:
+        return []
+    if not isinstance(value, list | tuple) or not all(isinstance(i, dict) for i in value):
+        raise TypeError(f"Software Config I/O Schema {field} must be a list of maps")
+    return list(value)
+
+
+def _io_config(field: str, io: dict[str, Any]) -> dict[str, Any]:
+    """One input or output as Heat's engine keeps it: no null keys, ``type`` String by default.
+
+    An input's ``replace_on_change`` is kept only when true, an output's
+    ``error_output`` always (false by default), as Heat's engine keeps them.
+    """
+    out = {k: v for k, v in io.items() if v is not None}
+    out.setdefault("type", "String")
+    if field == "inputs" and not out.get("replace_on_change"):
+        out.pop("replace_on_change", None)
+    if field == "outputs":
+        out.setdefault("error_output", False)
+    return out
+
+
+class HeatRpcClient(SoftwareDeploymentCalls):
     """The part of Heat's engine RPC API that Heat's resource plug-ins call."""
 
     def __init__(self, resource: Any) -> None:
@@ -46,7 +72,7 @@ class HeatRpcClient:
         body = {field: config.get(field) for field in FIELDS}
         body["group"] = body["group"] or "Heat::Ungrouped"
         for field in ("inputs", "outputs"):
-            body[field] = list(body[field] or [])
+            body[field] = [_io_config(field, io) for io in _io_list(field, body[field])]
         body["options"] = dict(body["options"] or {})
         created = self._entities().create(KIND, body, name=config.get("name"))
         return _body(created)

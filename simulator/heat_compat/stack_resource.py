@@ -36,6 +36,7 @@ from simulator.heat_compat.nested_template import (
 )
 from simulator.heat_compat.nested_view import GroupStackView, HeatNestedStack, NestedDraft
 from simulator.heat_compat.resource import HeatResource
+from simulator.heat_compat.unfound import explain
 
 #: The handlers Heat's groups may wait in (``resize`` runs ``TaskRunner(...)()``):
 #: plugsim runs them in turns with its engine (:mod:`simulator.heat_compat.blocking`).
@@ -221,6 +222,7 @@ class HeatStackResource(HeatResource):
             raise self._nested_invalid(ex) from ex
 
     def _nested_invalid(self, ex: Exception) -> heat_exc.StackValidationFailed:
+        ex = explain(ex)  # a None from an unfound reference, said in one line
         return heat_exc.StackValidationFailed(
             error=type(ex).__name__,
             path=["resources", f"{self.name}<{self.template_url}>"],
