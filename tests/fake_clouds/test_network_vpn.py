@@ -45,7 +45,10 @@ def test_a_service_is_pending_until_a_connection_uses_it(cloud, neutron):
     assert neutron.show_vpnservice(service_id)["vpnservice"]["status"] == "PENDING_CREATE"
     ike, ipsec = _policies(neutron)
     shown = neutron.show_ikepolicy(ike)["ikepolicy"]
-    assert (shown["auth_algorithm"], shown["lifetime"]) == ("sha1", {"units": "seconds", "value": 3600})
+    assert (shown["auth_algorithm"], shown["lifetime"]) == (
+        "sha1",
+        {"units": "seconds", "value": 3600},
+    )
     conn = neutron.create_ipsec_site_connection(_connection_body(service_id, ike, ipsec))
     conn_id = conn["ipsec_site_connection"]["id"]
     assert neutron.show_vpnservice(service_id)["vpnservice"]["status"] == "ACTIVE"
