@@ -159,14 +159,12 @@ def inventory_properties(plugin: type) -> tuple[dict[str, Any], dict[str, Any]]:
     return {**props, **given}, resources
 
 
-def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
-    """Create then delete one *type_name* resource; None when both complete, else why not."""
-    from sdk import exception
+def type_template(type_name: str, plugin: type) -> dict[str, Any]:
+    """The one-resource template (resource ``r`` and its prerequisites) *type_name* is run with.
 
-    try:
-        props, prerequisites = inventory_properties(plugin)
-    except Exception as ex:  # noqa: BLE001 - any failure is a finding of the inventory
-        return f"no valid property map: {type(ex).__name__}: {_one_line(ex)}"
+    :raises Exception: no valid property map can be made (the reason is a finding).
+    """
+    props, prerequisites = inventory_properties(plugin)
     for name, value in JOINTLY_REQUIRED.get(type_name, {}).items():
         if isinstance(value, str) and value.startswith(PREREQUISITE):
             constraint = value[len(PREREQUISITE) :]
@@ -174,10 +172,20 @@ def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
             prerequisites[key] = PREREQUISITE_RESOURCES[constraint]
             value = {"get_resource": key}
         props[name] = value
-    template = {
+    return {
         "heat_template_version": "2018-08-31",
         "resources": {**prerequisites, "r": {"type": type_name, "properties": props}},
     }
+
+
+def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
+    """Create then delete one *type_name* resource; None when both complete, else why not."""
+    from sdk import exception
+
+    try:
+        template = type_template(type_name, plugin)
+    except Exception as ex:  # noqa: BLE001 - any failure is a finding of the inventory
+        return f"no valid property map: {type(ex).__name__}: {_one_line(ex)}"
     world = world_factory()
     try:
         stack = world.create_stack("inventory", template, disable_rollback=True)
@@ -262,11 +270,21 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PATH",
         help="measure these plug-in files or directories (third-party plug-ins) instead",
     )
+    parser.add_argument(
+        "--lifecycle",
+        action="store_true",
+        help="drive each type that runs create -> delete through update, suspend, snapshot, "
+        "check and the leak check instead (tools/heat_lifecycle.py)",
+    )
     args = parser.parse_args(argv)
     package = find_heat_package()
     if package is None:
         print(f"heat_inventory: no openstack-heat found; set {HEAT_PYTHON_ENV}", file=sys.stderr)
         return 2
+    if args.lifecycle:
+        import heat_lifecycle
+
+        return heat_lifecycle.main(package, as_json=args.json)
     rows = plugin_rows(args.plugins) if args.plugins else inventory(package)
     if args.json:
         print(json.dumps(rows, indent=1, sort_keys=True))
