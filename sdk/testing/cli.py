@@ -91,8 +91,36 @@ def _settings() -> Any:
     )
 
 
-def _changed_value(name: str, schema: Any, base: dict[str, Any]) -> dict[str, Any] | None:
-    """``{name: value}`` with the simplest valid value unlike *base*'s and the default; or None."""
+def _blank(value: Any) -> bool:
+    """True for a value that says nothing to a cloud: ``None``, ``""``, or made only of blanks."""
+    if value is None or value == "":
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_blank(v) for v in value)
+    if isinstance(value, dict):
+        return all(_blank(v) for v in value.values())
+    return False
+
+
+def _is_call(value: Any) -> bool:
+    """True for an intrinsic function call (``{"get_resource": ...}``)."""
+    return isinstance(value, dict) and len(value) == 1 and str(next(iter(value))).startswith("get_")
+
+
+def _free_form(schema: Any) -> bool:
+    """True for a map without a schema: its keys go to the cloud's API as they are."""
+    from sdk.properties import Schema
+
+    return getattr(schema, "type", None) == Schema.MAP and not getattr(schema, "schema", None)
+
+
+def _changed_value(
+    name: str, schema: Any, base: dict[str, Any], *, meaningful: bool = False
+) -> dict[str, Any] | None:
+    """``{name: value}`` with the simplest valid value unlike *base*'s and the default; or None.
+
+    *meaningful*: only a value that is not blank (:func:`_blank`).
+    """
     from hypothesis import find
     from hypothesis.errors import HypothesisException
 
@@ -103,22 +131,45 @@ def _changed_value(name: str, schema: Any, base: dict[str, Any]) -> dict[str, An
         avoid.append(schema.default)
     try:
         strategy = values(schema)
-        value = find(strategy, lambda v: all(v != a for a in avoid), settings=_settings())
+        value = find(
+            strategy,
+            lambda v: all(v != a for a in avoid) and not (meaningful and _blank(v)),
+            settings=_settings(),
+        )
     except (Ungeneratable, HypothesisException):
         return None
     return {name: value}
 
 
+def _first_change(names: list[str], schema: dict[str, Any], base: dict[str, Any]) -> Any:
+    """The change of the first of *names* that a cloud can take, preferring plain ones.
+
+    A property whose value calls a function (it names another resource) is
+    never changed. Otherwise, in order of preference: a non-blank value of a
+    property that is not a free-form map, then a non-blank value of any, then
+    any value at all.
+    """
+    names = [n for n in names if not _is_call(base.get(n))]
+    plain = [n for n in names if not _free_form(schema[n])]
+    for pool, meaningful in ((plain, True), (names, True), (names, False)):
+        for name in pool:
+            change = _changed_value(name, schema[name], base, meaningful=meaningful)
+            if change is not None:
+                return change
+    return None
+
+
 def derived_updates(plugin: type, base: dict[str, Any]) -> dict[str, dict[str, Any] | None]:
     """The update paths the schema implies, as conformance declarations (deterministic).
 
-    ``update_in_place``: the first ``update_allowed`` property (by name) of a
-    plug-in that implements ``handle_update``; ``update_replace``: the first
-    property that is neither ``update_allowed`` nor immutable (Heat replaces
-    the resource for it); ``immutable_update``: the first immutable property.
-    Each gets the simplest valid value that differs from *base* and from the
-    default; a property no value can be found for (a custom constraint) is
-    passed over. A path with no property is None, and its tests skip.
+    ``update_in_place``: an ``update_allowed`` property of a plug-in that
+    implements ``handle_update``; ``update_replace``: a property that is
+    neither ``update_allowed`` nor immutable (Heat replaces the resource for
+    it); ``immutable_update``: an immutable property. Each is the first
+    property (by name) that gets a valid value differing from *base* and from
+    the default, preferring a value a cloud can take (:func:`_first_change`);
+    a property no value can be found for (a custom constraint) is passed
+    over. A path with no property is None, and its tests skip.
     """
     from sdk.testing._conformance_support import declared
 
@@ -134,17 +185,11 @@ def derived_updates(plugin: type, base: dict[str, Any]) -> dict[str, dict[str, A
             kinds["update_replace"].append(name)
     if not declared(plugin, "handle_update"):
         kinds["update_in_place"] = []
-    out: dict[str, dict[str, Any] | None] = {}
-    for key, names in (
-        ("update_in_place", kinds["update_in_place"]),
-        ("update_replace", kinds["update_replace"]),
-        ("immutable_update", kinds["immutable"]),
-    ):
-        out[key] = next(
-            (c for c in (_changed_value(n, schema[n], base) for n in names) if c is not None),
-            None,
-        )
-    return out
+    return {
+        "update_in_place": _first_change(kinds["update_in_place"], schema, base),
+        "update_replace": _first_change(kinds["update_replace"], schema, base),
+        "immutable_update": _first_change(kinds["immutable"], schema, base),
+    }
 
 
 def load_overrides(path: str | None) -> dict[str, dict[str, Any]]:
