@@ -337,6 +337,27 @@ class HeatResource(Resource):
             self.translate_properties(props)
         return props
 
+    def _verify_check_conditions(self, checks: list[Mapping[str, Any]]) -> None:
+        """Fail a check naming every ``{attr, expected, current}`` that does not hold.
+
+        ``expected`` may be one value or a list of acceptable ones, as in Heat.
+        """
+        from simulator.heat_compat.exceptions import Error
+
+        def holds(check: Mapping[str, Any]) -> bool:
+            expected = check["expected"]
+            if isinstance(expected, list):
+                return check["current"] in expected
+            return bool(check["current"] == expected)
+
+        broken = [
+            f"'{c['attr']}': expected '{c['expected']}', got '{c['current']}'"
+            for c in checks
+            if not holds(c)
+        ]
+        if broken:
+            raise Error("; ".join(broken))
+
     def frozen_definition(self) -> HeatDefinition:
         """The current definition, Heat style."""
         return HeatDefinition(self, self.t.to_dict())

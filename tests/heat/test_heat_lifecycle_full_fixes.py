@@ -1,0 +1,178 @@
+"""What driving Heat's types beyond create and delete revealed in plugsim (issue #20).
+
+* A resource's ``handle_restore(defn, restore_data)`` gets the resource's
+  whole snapshot entry, as Heat passes it (``restore_data['resource_data']``
+  holds what ``data_set`` stored), not only its data.
+* ``Resource._verify_check_conditions(checks)``: Heat's helper that fails a
+  check naming each attribute whose current value is not the expected one.
+* Heat's ``OS::Nova::Server`` suspends, resumes, snapshots, restores,
+  checks and changes its admin password in place on the fake compute.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from _heat_diff import requires_heat
+
+from simulator.heat_compat import use_heat_plugins
+from simulator.store import Store
+from simulator.world import World
+
+SNAPSHOTTER = '''
+from heat.engine import properties, resource
+
+
+class Snapshotter(resource.Resource):
+    """Remembers its label in a snapshot and restores it from there."""
+
+    properties_schema = {
+        "label": properties.Schema(properties.Schema.STRING, "A label.", default="a",
+                                   update_allowed=True),
+    }
+
+    def handle_create(self):
+        self.resource_id_set("snap-" + self.properties["label"])
+
+    def handle_update(self, json_snippet, tmpl_diff, prop_diff):
+        pass
+
+    def handle_snapshot(self):
+        self.data_set("saved_label", self.properties["label"])
+
+    def handle_restore(self, defn, restore_data):
+        label = restore_data["resource_data"]["saved_label"]
+        assert restore_data["resource_id"] == self.resource_id
+        return defn.freeze(properties={"label": label})
+
+
+class Checked(resource.Resource):
+    """Checks that its status property reads ACTIVE, with Heat's helper."""
+
+    properties_schema = {
+        "status": properties.Schema(properties.Schema.STRING, "Status.", default="ACTIVE",
+                                    update_allowed=True),
+    }
+
+    def handle_create(self):
+        self.resource_id_set("checked")
+
+    def handle_update(self, json_snippet, tmpl_diff, prop_diff):
+        pass
+
+    def handle_check(self):
+        self._verify_check_conditions([
+            {"attr": "status", "expected": "ACTIVE", "current": self.properties["status"]},
+            {"attr": "power", "expected": ["ON", "BOOTING"], "current": "ON"},
+        ])
+
+
+def resource_mapping():
+    return {"Test::Fix::Snapshotter": Snapshotter, "Test::Fix::Checked": Checked}
+'''
+
+
+def _world(tmp_path: Path) -> World:
+    path = tmp_path / "fixes.py"
+    path.write_text(SNAPSHOTTER, encoding="utf-8")
+    world = World(Store(":memory:"), seed=5)
+    assert not use_heat_plugins(world, path).errors
+    return world
+
+
+def _one(type_name: str, **props: Any) -> dict[str, Any]:
+    return {
+        "heat_template_version": "2018-08-31",
+        "resources": {"r": {"type": type_name, "properties": props}},
+    }
+
+
+def test_handle_restore_gets_the_whole_snapshot_entry_as_in_heat(tmp_path: Path) -> None:
+    world = _world(tmp_path)
+    stack = world.create_stack("s", _one("Test::Fix::Snapshotter", label="first"))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    snap = world.snapshot_stack("s", "one")
+    assert snap.status == "COMPLETE", snap.reason
+    stack = world.update_stack("s", _one("Test::Fix::Snapshotter", label="second"))
+    assert stack.resources["r"].properties["label"] == "second"
+    stack = world.restore_stack("s", snap.id)
+    assert stack.state == "RESTORE_COMPLETE", stack.status_reason
+    assert stack.resources["r"].properties["label"] == "first"
+    world.close()
+
+
+def test_verify_check_conditions_passes_and_fails_naming_the_attribute(tmp_path: Path) -> None:
+    world = _world(tmp_path)
+    world.create_stack("s", _one("Test::Fix::Checked"))
+    stack = world.check_stack("s")
+    assert stack.state == "CHECK_COMPLETE", stack.status_reason
+    world.update_stack("s", _one("Test::Fix::Checked", status="ERROR"))
+    stack = world.check_stack("s")
+    assert stack.state == "CHECK_FAILED"
+    assert "'status': expected 'ACTIVE', got 'ERROR'" in stack.status_reason
+    assert "power" not in stack.status_reason
+    world.close()
+
+
+def _server(**extra: Any) -> dict[str, Any]:
+    return _one(
+        "OS::Nova::Server",
+        image="cirros",
+        flavor="m1.tiny",
+        networks=[{"network": "public"}],
+        **extra,
+    )
+
+
+@requires_heat
+def test_heats_server_suspends_resumes_and_checks() -> None:
+    world = World(Store(":memory:"), seed=3)
+    assert not use_heat_plugins(world, "heat.engine.resources.openstack.nova.server").errors
+    stack = world.create_stack("s", _server())
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    nova = world.client_plugin("nova").client()
+    server_id = stack.resources["r"].resource_id
+    stack = world.suspend_stack("s")
+    assert stack.state == "SUSPEND_COMPLETE", stack.status_reason
+    assert nova.servers.get(server_id).status == "SUSPENDED"
+    stack = world.resume_stack("s")
+    assert stack.state == "RESUME_COMPLETE", stack.status_reason
+    assert nova.servers.get(server_id).status == "ACTIVE"
+    stack = world.check_stack("s")
+    assert stack.state == "CHECK_COMPLETE", stack.status_reason
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    world.close()
+
+
+@requires_heat
+def test_heats_server_changes_its_admin_password_in_place() -> None:
+    world = World(Store(":memory:"), seed=3)
+    assert not use_heat_plugins(world, "heat.engine.resources.openstack.nova.server").errors
+    stack = world.create_stack("s", _server())
+    server_id = stack.resources["r"].resource_id
+    stack = world.update_stack("s", _server(admin_pass="s3cret-pass"))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert stack.resources["r"].resource_id == server_id
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    world.close()
+
+
+@requires_heat
+def test_heats_server_snapshots_restores_and_deletes_the_image() -> None:
+    world = World(Store(":memory:"), seed=3)
+    assert not use_heat_plugins(world, "heat.engine.resources.openstack.nova.server").errors
+    mark = world.cloud.snapshot_inventory()
+    stack = world.create_stack("s", _server())
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    snap = world.snapshot_stack("s", "one")
+    assert snap.status == "COMPLETE", snap.reason
+    image_id = snap.doc["resources"]["r"]["resource_data"]["snapshot_image_id"]
+    stack = world.restore_stack("s", snap.id)
+    assert stack.state == "RESTORE_COMPLETE", stack.status_reason
+    world.delete_snapshot("s", snap.id)
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    world.clock.advance(3600)
+    assert [i.id for i in world.cloud.leaks(mark)] == []
+    assert image_id not in [i.id for i in world.cloud.inventory()]
+    world.close()
