@@ -114,6 +114,16 @@ def _free_form(schema: Any) -> bool:
     return getattr(schema, "type", None) == Schema.MAP and not getattr(schema, "schema", None)
 
 
+def _normal(name: str, schema: Any, value: Any) -> Any:
+    """*value* as the resource reads it (a nested schema fills its defaults), or as it is."""
+    from sdk.properties import Properties
+
+    try:
+        return Properties({name: schema}, {name: value})[name]
+    except Exception:  # noqa: BLE001 - an unreadable value is compared as it is
+        return value
+
+
 def _changed_value(
     name: str, schema: Any, base: dict[str, Any], *, meaningful: bool = False
 ) -> dict[str, Any] | None:
@@ -129,11 +139,14 @@ def _changed_value(
     avoid = [base[name]] if name in base else []
     if getattr(schema, "default", None) is not None:
         avoid.append(schema.default)
+    avoid = [_normal(name, schema, a) for a in avoid]
     try:
         strategy = values(schema)
         value = find(
             strategy,
-            lambda v: all(v != a for a in avoid) and not (meaningful and _blank(v)),
+            lambda v: (
+                all(_normal(name, schema, v) != a for a in avoid) and not (meaningful and _blank(v))
+            ),
             settings=_settings(),
         )
     except (Ungeneratable, HypothesisException):

@@ -65,3 +65,30 @@ def test_a_blank_value_is_still_used_when_it_is_the_only_change() -> None:
         }
 
     assert derived_updates(Choice, {"mode": "x"})["update_in_place"] == {"mode": ""}
+
+
+def test_a_value_reading_as_the_default_is_no_change() -> None:
+    from sdk.properties import Properties
+
+    item = S(
+        S.MAP,
+        schema={
+            "class": S(
+                S.STRING,
+                default="letters",
+                constraints=[constraints.AllowedValues(["letters", "x"])],
+            ),
+            "min": S(S.INTEGER, default=1, constraints=[constraints.Range(1, 10)]),
+        },
+    )
+
+    class Classes(Linked):
+        properties_schema = {
+            "classes": S(S.LIST, schema=item, default=[{"class": "letters", "min": 1}])
+        }
+
+    change = derived_updates(Classes, {})["update_replace"]
+    assert change is not None
+    schema = Classes.properties_schema
+    read = Properties(schema, change)["classes"]
+    assert read != Properties(schema, {})["classes"]
