@@ -28,7 +28,8 @@ from sdk.resource import Resource
 from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin, HeatStackView
-from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
+from simulator.heat_compat.heat_names import heat_lacks
+from simulator.heat_compat.missing import HeatLacksName, MissingCloudService, MissingHeatName
 from simulator.heat_compat.neutron_plugin import NeutronClientPlugin
 from simulator.heat_compat.nova_plugin import GlanceClientPlugin
 from simulator.heat_compat.rpc_client import HeatRpcClient
@@ -209,12 +210,14 @@ class HeatResource(Resource):
         super().__init__(name, definition, context, resolver or _PENDING_RESOLVER.get())
 
     def __getattr__(self, name: str) -> Any:
-        """A name Heat's ``Resource`` has and this layer lacks: :class:`MissingHeatName`."""
+        """A name this layer lacks: :class:`MissingHeatName`, or :class:`HeatLacksName`
+        when the installed Heat's ``Resource`` lacks it too."""
         if name.startswith("__"):
             raise AttributeError(name)
-        raise MissingHeatName(
-            f"heat.engine.resource.Resource.{name}", plugin_site(sys._getframe(1))
-        )
+        site = plugin_site(sys._getframe(1))
+        if heat_lacks(type(self), name, HeatResource):
+            raise HeatLacksName("heat.engine.resource.Resource", name, site)
+        raise MissingHeatName(f"heat.engine.resource.Resource.{name}", site)
 
     # -- Heat's engine objects ----------------------------------------------------
 

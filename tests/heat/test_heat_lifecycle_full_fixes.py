@@ -176,3 +176,82 @@ def test_heats_server_snapshots_restores_and_deletes_the_image() -> None:
     assert [i.id for i in world.cloud.leaks(mark)] == []
     assert image_id not in [i.id for i in world.cloud.inventory()]
     world.close()
+
+
+CALLS_A_NAME = '''
+from heat.engine import resource
+
+
+class Caller(resource.Resource):
+    """Calls a name of Heat's Resource from create."""
+
+    def handle_create(self):
+        self.resource_id_set("caller")
+        return self.NAME()
+
+
+def resource_mapping():
+    return {"Test::Fix::Caller": Caller}
+'''
+
+
+def _fake_heat(tmp_path: Path, monkeypatch: Any) -> None:
+    """A virtualenv whose Heat's Resource has ``only_in_heat`` (and its status base)."""
+    from simulator.heat_compat import HEAT_PYTHON_ENV
+
+    python = tmp_path / "venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text("#!/bin/sh\n", encoding="utf-8")
+    python.chmod(0o755)
+    engine = tmp_path / "venv" / "lib" / "python3.11" / "site-packages" / "heat" / "engine"
+    engine.mkdir(parents=True)
+    (engine / "resource.py").write_text(
+        "from heat.engine import status\n\n\n"
+        "class Resource(status.ResourceStatus):\n"
+        "    def __init__(self):\n        self.also_in_heat = 1\n\n"
+        "    def only_in_heat(self):\n        return 1\n",
+        encoding="utf-8",
+    )
+    (engine / "status.py").write_text("class ResourceStatus:\n    IN_HEAT = 1\n")
+    monkeypatch.setenv(HEAT_PYTHON_ENV, str(python))
+
+
+def _call(tmp_path: Path, name: str) -> str:
+    path = tmp_path / f"caller_{name}.py"
+    path.write_text(CALLS_A_NAME.replace("NAME", name), encoding="utf-8")
+    world = World(Store(":memory:"), seed=5)
+    assert not use_heat_plugins(world, path).errors
+    stack = world.create_stack("s", _one("Test::Fix::Caller"))
+    world.close()
+    assert stack.state == "CREATE_FAILED"
+    return stack.status_reason
+
+
+def test_a_name_heats_resource_lacks_too_is_the_plugins_bug(tmp_path: Path, monkeypatch) -> None:
+    _fake_heat(tmp_path, monkeypatch)
+    reason = _call(tmp_path, "_check_status_complete")
+    assert "caller__check_status_complete.py:10" in reason
+    assert "Heat's own heat.engine.resource.Resource has no '_check_status_complete'" in reason
+    assert "not provided by plugsim" not in reason
+
+
+def test_a_name_heat_has_and_plugsim_lacks_is_still_plugsims(tmp_path: Path, monkeypatch) -> None:
+    _fake_heat(tmp_path, monkeypatch)
+    for name in ("only_in_heat", "also_in_heat", "IN_HEAT"):
+        reason = _call(tmp_path, name)
+        assert f"heat.engine.resource.Resource.{name} is not provided by plugsim" in reason
+
+
+def test_a_compat_shim_base_never_blames_heat(tmp_path: Path, monkeypatch) -> None:
+    from simulator.heat_compat.heat_names import heat_lacks
+    from simulator.heat_compat.resource import HeatResource
+
+    _fake_heat(tmp_path, monkeypatch)
+    shim = type("StackResource", (HeatResource,), {"__module__": "simulator.heat_compat.x"})
+    plugin = type("Nested", (shim,), {"__module__": "plugsim_heat_plugins.nested"})
+    own = type("Own", (HeatResource,), {"__module__": "plugsim_heat_plugins.own"})
+    assert heat_lacks(own, "_check_status_complete", HeatResource)
+    assert not heat_lacks(own, "only_in_heat", HeatResource)
+    assert not heat_lacks(
+        plugin, "_check_status_complete", HeatResource
+    )  # the shim may be what lacks it
