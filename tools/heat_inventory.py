@@ -150,11 +150,13 @@ def inventory_properties(plugin: type) -> tuple[dict[str, Any], dict[str, Any]]:
     given: dict[str, Any] = {}
     rest: dict[str, Any] = {}
     for name in sorted(schema):
-        value = _prerequisite(schema[name], resources)
+        needs: dict[str, Any] = {}
+        value = _prerequisite(schema[name], needs)
         if value is _NOTHING:
             rest[name] = raw[name]
         elif schema[name].required:
             given[name] = value
+            resources.update(needs)  # an optional property's prerequisite is not made
     props = simplest_properties(types.SimpleNamespace(properties_schema=rest))  # type: ignore[arg-type]
     return {**props, **given}, resources
 
