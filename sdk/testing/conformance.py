@@ -11,6 +11,7 @@
         expected_attributes = {"status": "ACTIVE"}  # optional: value or predicate
         cloud_states = {"suspend": "SUSPENDED", "resume": "ACTIVE"}  # optional
         survives = ("throttle", "conflict", "eventual_consistency", "drift")  # optional
+        companions = {"net": {"type": "OS::Neutron::Net"}}  # optional: resources it needs
 
 Each ``test_*`` method runs one path in fresh seeded worlds (no faults but
 the ones it injects), skips with a reason when the plug-in does not declare
@@ -59,6 +60,9 @@ class ResourceConformance(UpgradeConformance, DriftConformance):
     expected_attributes: ClassVar[Mapping[str, Any] | None] = None
     cloud_states: ClassVar[Mapping[str, str]] = {}
     survives: ClassVar[Sequence[str] | None] = None
+    #: Resources made in the same stack before the one under test (its
+    #: properties may name them with ``get_resource``): ``{name: snippet}``.
+    companions: ClassVar[Mapping[str, Any] | None] = None
 
     # The property-based validation tests, attached by _schema_checks() below.
     test_validation_accepts_valid_maps: Callable[[ResourceConformance], None]
@@ -96,6 +100,8 @@ class ResourceConformance(UpgradeConformance, DriftConformance):
         **kwargs: Any,
     ) -> ResourceHarness:
         world = env.new_world(faults=faults, seed=seed if seed is not None else env.seed)
+        if self.companions:
+            kwargs.setdefault("companions", dict(self.companions))
         return env.harness(
             plugin or self.plugin(),
             dict((self.valid_properties or {}) if properties is None else properties),

@@ -1,0 +1,131 @@
+"""``plugsim conformance`` on a Heat type that needs another resource (issue #20).
+
+Many of Heat's types name another resource (a port, a server, a volume) in a
+required property. ``--companions`` makes those resources in the same stack
+before the one under test, and ``--junitxml`` writes each test's result so a
+script can count them per type.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+
+from sdk.testing.cli import conformance_classes
+from sdk.testing.conformance import ConformanceDeclarationError, ResourceConformance
+
+ROOT = Path(__file__).resolve().parents[2]
+
+TAGGER = textwrap.dedent(
+    '''
+    """Tags another resource of the stack, as a Heat plug-in would."""
+
+    from heat.engine import properties, resource
+
+
+    class Tagger(resource.Resource):
+        properties_schema = {
+            "target": properties.Schema(properties.Schema.STRING, "What to tag.", required=True),
+        }
+
+        def handle_create(self):
+            self.resource_id_set("tag-" + self.properties["target"])
+
+
+    def resource_mapping():
+        return {"Test::Conf::Tagger": Tagger}
+    '''
+)
+
+BUDDY = {"buddy": {"type": "OS::Heat::RandomString", "properties": {"length": 8}}}
+
+
+@pytest.fixture
+def tagger(tmp_path: Path) -> Path:
+    path = tmp_path / "tagger.py"
+    path.write_text(TAGGER, encoding="utf-8")
+    return path
+
+
+def test_companions_reach_the_conformance_class_and_its_template(tagger: Path) -> None:
+    classes = conformance_classes(
+        str(tagger),
+        {"Test::Conf::Tagger": {"target": {"get_resource": "buddy"}}},
+        {"Test::Conf::Tagger": BUDDY},
+    )
+    (cls,) = classes.values()
+    assert cls.companions == BUDDY
+    assert cls.update_replace is None  # the target names a resource: not changed to a made-up one
+
+
+def test_companions_must_be_a_mapping() -> None:
+    with pytest.raises(ConformanceDeclarationError, match="companions"):
+        type(
+            "TestBad",
+            (ResourceConformance,),
+            {"resource_type": "X::Y", "valid_properties": {}, "companions": ["buddy"]},
+        )
+
+
+def _conformance(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from sdk.testing.cli import conformance; "
+            "conformance(sys.argv[1:], prog_name='plugsim conformance')",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=600,
+    )
+
+
+def test_the_command_makes_companions_and_writes_junit_results(
+    tagger: Path, tmp_path: Path
+) -> None:
+    props = tmp_path / "props.yaml"
+    props.write_text(yaml.safe_dump({"Test::Conf::Tagger": {"target": {"get_resource": "buddy"}}}))
+    companions = tmp_path / "companions.yaml"
+    companions.write_text(yaml.safe_dump({"Test::Conf::Tagger": BUDDY}))
+    done = _conformance(
+        tmp_path,
+        str(tagger),
+        "--properties",
+        str(props),
+        "--companions",
+        str(companions),
+        "--junitxml",
+        "out.xml",
+        "-k",
+        "test_create or test_delete_twice",
+        "-q",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    cases = ET.parse(tmp_path / "out.xml").getroot().iter("testcase")
+    results = {
+        (c.get("classname", "").rsplit(".", 1)[-1], c.get("name")): [x.tag for x in c]
+        for c in cases
+    }
+    assert results[("Test_Test__Conf__Tagger", "test_create")] == []  # passed
+    assert results[("Test_Test__Conf__Tagger", "test_delete_twice")] == []
+
+
+def test_companions_of_an_unknown_type_are_one_line(tagger: Path, tmp_path: Path) -> None:
+    companions = tmp_path / "companions.yaml"
+    companions.write_text(yaml.safe_dump({"No::Such::Type": BUDDY}))
+    done = _conformance(tmp_path, str(tagger), "--companions", str(companions))
+    assert done.returncode != 0
+    assert f"{companions}: no plug-in of type No::Such::Type" in done.stderr
+    assert "Traceback" not in done.stderr
