@@ -129,3 +129,78 @@ def test_companions_of_an_unknown_type_are_one_line(tagger: Path, tmp_path: Path
     assert done.returncode != 0
     assert f"{companions}: no plug-in of type No::Such::Type" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_failed_resource_being_replaced_may_be_marked_update_complete() -> None:
+    """Heat backs up a resource it replaces as UPDATE_COMPLETE, a failed one too."""
+    from sdk.transitions import legal
+
+    for action in ("CREATE", "UPDATE", "CHECK", "RESUME"):
+        assert legal((action, "FAILED"), ("UPDATE", "COMPLETE"))
+    assert not legal(("DELETE", "COMPLETE"), ("UPDATE", "COMPLETE"))
+
+
+def test_declared_updates_win_over_derived_ones(tagger: Path) -> None:
+    (cls,) = conformance_classes(
+        str(tagger),
+        {"Test::Conf::Tagger": {"target": "a"}},
+        updates={"Test::Conf::Tagger": {"update_replace": {"target": "b"}}},
+    ).values()
+    assert cls.update_replace == {"target": "b"}
+    assert cls.update_in_place is None
+
+
+def test_a_required_list_under_a_custom_constraint_is_pinned() -> None:
+    from sdk.constraints import CustomConstraint
+    from sdk.properties import Schema
+    from sdk.resource import Resource
+    from sdk.testing.conformance import _pinned
+
+    class Pool(Resource):
+        properties_schema = {
+            "prefixes": Schema(
+                Schema.LIST,
+                required=True,
+                schema=Schema(Schema.STRING, constraints=[CustomConstraint("net_cidr")]),
+            ),
+            "name": Schema(Schema.STRING),
+        }
+
+    generated, pinned = _pinned(Pool, {"prefixes": ["10.0.0.0/8"]})
+    assert pinned == {"prefixes": ["10.0.0.0/8"]}
+    assert list(generated) == ["name"]
+
+
+SHOWN = textwrap.dedent(
+    '''
+    """Shows itself through Heat's ``_show_resource``, on a client plugsim's kit cannot read."""
+
+    from heat.engine import resource
+
+
+    class Shown(resource.Resource):
+        entity = "thing"
+        default_client_name = "heat"
+
+        def handle_create(self):
+            self.resource_id_set("shown-1")
+
+        def handle_delete(self):
+            return None
+
+        def _show_resource(self):
+            return {"id": self.resource_id}
+
+
+    def resource_mapping():
+        return {"Test::Conf::Shown": Shown}
+    '''
+)
+
+
+def test_attributes_of_a_heat_plugin_whose_client_the_kit_cannot_read(tmp_path: Path) -> None:
+    path = tmp_path / "shown.py"
+    path.write_text(SHOWN, encoding="utf-8")
+    done = _conformance(tmp_path, str(path), "-k", "test_attributes", "-q")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
