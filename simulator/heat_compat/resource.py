@@ -207,7 +207,11 @@ class HeatResource(Resource):
                 cls.__init__ = _wrap_init(init)  # type: ignore[method-assign]
 
     def __init__(self, name: str, definition: Any, context: Any, resolver: Any = None) -> None:
-        super().__init__(name, definition, context, resolver or _PENDING_RESOLVER.get())
+        self.__dict__["_constructed"] = False
+        try:
+            super().__init__(name, definition, context, resolver or _PENDING_RESOLVER.get())
+        finally:
+            self.__dict__["_constructed"] = True
 
     def __getattr__(self, name: str) -> Any:
         """A name this layer lacks: :class:`MissingHeatName`, or :class:`HeatLacksName`
@@ -329,15 +333,21 @@ class HeatResource(Resource):
     def translate_properties(
         self, properties: Any, client_resolve: bool = True, ignore_resolve_error: bool = False
     ) -> None:
-        """Apply :meth:`translation_rules` to *properties* in place."""
+        """Apply :meth:`translation_rules` to *properties* in place.
+
+        With *ignore_resolve_error* a failing cloud lookup leaves the value as it is.
+        """
         rules = self.translation_rules(properties)
         if rules:
-            apply_rules(properties, rules)
+            apply_rules(properties, rules, ignore_resolve_error=ignore_resolve_error)
 
     def _make_properties(self, definition: rsrc_defn.ResourceDefinition) -> Any:
         props = super()._make_properties(definition)
         if type(self).translation_rules is not HeatResource.translation_rules:
-            self.translate_properties(props)
+            # a lookup failing while the resource is constructed would escape every
+            # action: it is left for create's reparse, inside the action
+            constructing = not self.__dict__.get("_constructed", True)
+            self.translate_properties(props, ignore_resolve_error=constructing)
         return props
 
     def _verify_check_conditions(self, checks: list[Mapping[str, Any]]) -> None:
@@ -392,17 +402,19 @@ class HeatResource(Resource):
     async def create(self) -> None:
         """Create (Heat plug-in code runs on the virtual clock)."""
         with _vtime.running(self):
-            self.reparse()
-            if self.state == (self.INIT, self.COMPLETE) and self.external_id is None:
-                try:
-                    self.validate()  # Heat runs the plug-in's validate() before creating
-                except exception.StackValidationFailed as ex:
-                    invalid = ex
+            try:
+                # translation rules may ask the cloud (a name to an id); Heat runs
+                # them and the plug-in's validate() inside the create action
+                self.reparse()
+                if self.state == (self.INIT, self.COMPLETE) and self.external_id is None:
+                    self.validate()
+            except Exception as ex:  # noqa: BLE001 - any of them fails the create, as in Heat
+                invalid = ex
 
-                    async def fail() -> None:
-                        raise invalid
+                async def fail() -> None:
+                    raise invalid
 
-                    await self._run_action(self.CREATE, fail)
+                await self._run_action(self.CREATE, fail)
             await super().create()
 
     async def update(

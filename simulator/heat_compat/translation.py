@@ -124,15 +124,29 @@ def _resolve_value(value: Any, rule: TranslationRule, resolve: Any) -> Any:
     return finder(rule.entity, value) if rule.entity else finder(value)
 
 
-def apply_rules(props: Any, rules: Sequence[TranslationRule]) -> None:
-    """Apply *rules* in order to the raw data of the Properties *props* (copied first)."""
+def apply_rules(
+    props: Any, rules: Sequence[TranslationRule], *, ignore_resolve_error: bool = False
+) -> None:
+    """Apply *rules* in order to the raw data of the Properties *props* (copied first).
+
+    With *ignore_resolve_error*, a ``RESOLVE`` whose cloud lookup fails leaves
+    the value as it is (Heat's flag): the lookup fails again, inside an
+    action, when the resource is parsed for it. A service the fake cloud
+    does not run still fails at once.
+    """
     data = dict(props.data or {})
     for rule in rules:
         if rule.rule == TranslationRule.RESOLVE:
             resolve = getattr(props, "resolve", _same)
             for node, key in _containers(data, rule.translation_path):
                 if key in node:
-                    node[key] = _resolve_value(node[key], rule, resolve)
+                    try:
+                        node[key] = _resolve_value(node[key], rule, resolve)
+                    except (MissingCloudService, MissingHeatName):
+                        raise
+                    except Exception:  # noqa: BLE001 - the flag's very point
+                        if not ignore_resolve_error:
+                            raise
             continue
         node, key = _container(data, rule.translation_path)
         if node is None:

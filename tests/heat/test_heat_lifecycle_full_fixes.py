@@ -255,3 +255,53 @@ def test_a_compat_shim_base_never_blames_heat(tmp_path: Path, monkeypatch) -> No
     assert not heat_lacks(
         plugin, "_check_status_complete", HeatResource
     )  # the shim may be what lacks it
+
+
+RESOLVES = '''
+from heat.engine import properties, resource, translation
+
+
+class Resolver(resource.Resource):
+    """Resolves its network's name to an id with a translation rule."""
+
+    properties_schema = {
+        "network": properties.Schema(properties.Schema.STRING, "A network.", required=True),
+    }
+
+    def translation_rules(self, props):
+        return [
+            translation.TranslationRule(
+                props,
+                translation.TranslationRule.RESOLVE,
+                ["network"],
+                client_plugin=self.client_plugin("neutron"),
+                finder="find_resourceid_by_name_or_id",
+                entity="network",
+            )
+        ]
+
+    def handle_create(self):
+        self.resource_id_set(self.properties["network"])
+
+
+def resource_mapping():
+    return {"Test::Fix::Resolver": Resolver}
+'''
+
+
+def test_a_cloud_failure_while_translating_fails_the_create(tmp_path: Path) -> None:
+    path = tmp_path / "resolver.py"
+    path.write_text(RESOLVES, encoding="utf-8")
+    rule = {
+        "name": "lookup",
+        "service": "network",
+        "operation": "networks.list",
+        "effect": {"type": "error", "status": 503, "message": "lookup down"},
+    }
+    world = World(Store(":memory:"), seed=5, faults=[rule])
+    assert not use_heat_plugins(world, path).errors
+    stack = world.create_stack("s", _one("Test::Fix::Resolver", network="public"))
+    assert stack.state == "CREATE_FAILED"
+    assert "lookup down" in stack.status_reason
+    assert stack.resources["r"].state == ("CREATE", "FAILED")
+    world.close()
