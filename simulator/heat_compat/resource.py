@@ -453,6 +453,7 @@ class HeatResource(Resource):
                 before_props,
                 None,
             ):
+                self._settle_unchanged_failure()
                 return
             changed = set(_safe_diff(before_props, after_props))
             immutable = set(properties_mod.immutable_properties(after_props.schema))

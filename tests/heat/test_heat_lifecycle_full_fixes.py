@@ -305,3 +305,49 @@ def test_a_cloud_failure_while_translating_fails_the_create(tmp_path: Path) -> N
     assert "lookup down" in stack.status_reason
     assert stack.resources["r"].state == ("CREATE", "FAILED")
     world.close()
+
+
+KEEPS_FAILED = '''
+from heat.engine import properties, resource
+
+
+class Stubborn(resource.Resource):
+    """Is not replaced after a failure (as Neutron's resources whose entity lives on)."""
+
+    properties_schema = {
+        "label": properties.Schema(properties.Schema.STRING, "A label.", default="a",
+                                   update_allowed=True),
+    }
+
+    def handle_create(self):
+        self.resource_id_set("stubborn")
+
+    def needs_replace_failed(self):
+        return False
+
+    def handle_update(self, json_snippet, tmpl_diff, prop_diff):
+        if prop_diff.get("label") == "bad":
+            raise ValueError("refused before changing anything")
+
+
+def resource_mapping():
+    return {"Test::Fix::Stubborn": Stubborn}
+'''
+
+
+def test_a_failed_resource_an_update_leaves_unchanged_is_marked_complete(tmp_path: Path) -> None:
+    """Heat: "Update status to COMPLETE for FAILED resource neither update nor replace"."""
+    path = tmp_path / "stubborn.py"
+    path.write_text(KEEPS_FAILED, encoding="utf-8")
+    world = World(Store(":memory:"), seed=5)
+    assert not use_heat_plugins(world, path).errors
+    world.create_stack("s", _one("Test::Fix::Stubborn"))
+    stack = world.update_stack(
+        "s", _one("Test::Fix::Stubborn", label="bad"), disable_rollback=False
+    )
+    assert stack.state == "ROLLBACK_COMPLETE", stack.status_reason
+    res = stack.resources["r"]
+    assert res.resource_id == "stubborn"  # not replaced
+    assert res.status == "COMPLETE", res.status_reason
+    assert res.properties["label"] == "a"
+    world.close()
