@@ -335,19 +335,19 @@ class HeatResource(Resource):
     ) -> None:
         """Apply :meth:`translation_rules` to *properties* in place.
 
-        With *ignore_resolve_error* a failing cloud lookup leaves the value as it is.
+        Without *client_resolve* the rules that look names up in the cloud wait.
         """
         rules = self.translation_rules(properties)
         if rules:
-            apply_rules(properties, rules, ignore_resolve_error=ignore_resolve_error)
+            apply_rules(properties, rules, client_resolve=client_resolve)
 
     def _make_properties(self, definition: rsrc_defn.ResourceDefinition) -> Any:
         props = super()._make_properties(definition)
         if type(self).translation_rules is not HeatResource.translation_rules:
-            # a lookup failing while the resource is constructed would escape every
-            # action: it is left for create's reparse, inside the action
+            # as Heat, a resource being constructed is parsed without cloud lookups
+            # (one failing then would escape every action): create's reparse does them
             constructing = not self.__dict__.get("_constructed", True)
-            self.translate_properties(props, ignore_resolve_error=constructing)
+            self.translate_properties(props, client_resolve=not constructing)
         return props
 
     def _verify_check_conditions(self, checks: list[Mapping[str, Any]]) -> None:

@@ -125,28 +125,30 @@ def _resolve_value(value: Any, rule: TranslationRule, resolve: Any) -> Any:
 
 
 def apply_rules(
-    props: Any, rules: Sequence[TranslationRule], *, ignore_resolve_error: bool = False
+    props: Any, rules: Sequence[TranslationRule], *, client_resolve: bool = True
 ) -> None:
     """Apply *rules* in order to the raw data of the Properties *props* (copied first).
 
-    With *ignore_resolve_error*, a ``RESOLVE`` whose cloud lookup fails leaves
-    the value as it is (Heat's flag): the lookup fails again, inside an
-    action, when the resource is parsed for it. A service the fake cloud
-    does not run still fails at once.
+    Without *client_resolve* (Heat's flag when it first parses a resource),
+    ``RESOLVE`` rules ask the cloud nothing: they only check that the client
+    plug-in's service is one the fake cloud runs.
     """
     data = dict(props.data or {})
     for rule in rules:
+        if rule.rule == TranslationRule.RESOLVE and not client_resolve:
+            if any(node.get(key) for node, key in _containers(data, rule.translation_path)):
+                try:
+                    getattr(rule.client_plugin, str(rule.finder))
+                except MissingCloudService:
+                    raise
+                except AttributeError:
+                    pass  # a finder the layer lacks is named when the lookup runs
+            continue
         if rule.rule == TranslationRule.RESOLVE:
             resolve = getattr(props, "resolve", _same)
             for node, key in _containers(data, rule.translation_path):
                 if key in node:
-                    try:
-                        node[key] = _resolve_value(node[key], rule, resolve)
-                    except (MissingCloudService, MissingHeatName):
-                        raise
-                    except Exception:  # noqa: BLE001 - the flag's very point
-                        if not ignore_resolve_error:
-                            raise
+                    node[key] = _resolve_value(node[key], rule, resolve)
             continue
         node, key = _container(data, rule.translation_path)
         if node is None:
