@@ -204,3 +204,39 @@ def test_attributes_of_a_heat_plugin_whose_client_the_kit_cannot_read(tmp_path: 
     done = _conformance(tmp_path, str(path), "-k", "test_attributes", "-q")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 passed" in done.stdout
+
+
+PAIR = textwrap.dedent(
+    """
+    from heat.engine import constraints, properties, resource
+
+
+    class Plain(resource.Resource):
+        def handle_create(self):
+            self.resource_id_set("plain")
+
+
+    class Needy(resource.Resource):
+        properties_schema = {
+            "network": properties.Schema(
+                properties.Schema.STRING, "A network.", required=True,
+                constraints=[constraints.CustomConstraint("neutron.network")],
+            ),
+        }
+
+
+    def resource_mapping():
+        return {"Test::Conf::Plain": Plain, "Test::Conf::Needy": Needy}
+    """
+)
+
+
+def test_a_type_without_valid_properties_is_skipped_and_the_others_run(tmp_path: Path) -> None:
+    path = tmp_path / "pair.py"
+    path.write_text(PAIR, encoding="utf-8")
+    done = _conformance(tmp_path, str(path), "-k", "test_create and not fails and not rollback")
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    assert "1 passed" in out
+    assert "Test::Conf::Needy: no valid properties (property network" in out
+    assert "--properties" in out
