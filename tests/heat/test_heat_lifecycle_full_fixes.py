@@ -351,3 +351,16 @@ def test_a_failed_resource_an_update_leaves_unchanged_is_marked_complete(tmp_pat
     assert res.status == "COMPLETE", res.status_reason
     assert res.properties["label"] == "a"
     world.close()
+
+
+def test_creating_a_volume_type_is_one_cloud_call_after_the_name_check() -> None:
+    """As cinder's one POST: a failure after the type exists would hide its id from Heat."""
+    world = World(Store(":memory:"), seed=5)
+    types = world.client_plugin("cinder").client().volume_types
+    before = len(world.cloud.trace())
+    made = types.create("gold", description="fast")
+    calls = [c.operation for c in world.cloud.trace()[before:]]
+    assert calls == ["entities.list", "entities.create"]  # the name check, then the type
+    assert (made.name, made.description, made.is_public) == ("gold", "fast", True)
+    assert types.get(made.id).name == "gold"
+    world.close()
