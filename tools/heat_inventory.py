@@ -278,11 +278,21 @@ def main(argv: list[str] | None = None) -> int:
         help="drive each type that runs create -> delete through update, suspend, snapshot, "
         "check and the leak check instead (tools/heat_lifecycle.py)",
     )
+    parser.add_argument(
+        "--conformance",
+        action="store_true",
+        help="run plugsim conformance on each type that runs create -> delete instead, and "
+        "say which failures are plugsim's (tools/heat_conformance.py)",
+    )
     args = parser.parse_args(argv)
     package = find_heat_package()
     if package is None:
         print(f"heat_inventory: no openstack-heat found; set {HEAT_PYTHON_ENV}", file=sys.stderr)
         return 2
+    if args.conformance:
+        import heat_conformance
+
+        return heat_conformance.main(package, as_json=args.json)
     if args.lifecycle:
         import heat_lifecycle
 

@@ -44,7 +44,8 @@ class Full(resource.Resource):
 
     def handle_delete(self):
         if self.resource_id:
-            self.client("neutron").delete_network(self.resource_id)
+            with self.client_plugin("neutron").ignore_not_found:
+                self.client("neutron").delete_network(self.resource_id)
 
 
 class Leaky(resource.Resource):
@@ -141,3 +142,35 @@ def test_the_inventory_prints_the_lifecycle_table(
     assert "Test::Life::Full" in out
     assert "update_in_place  1 of 1 pass" in out
     assert "no_leak          2 of 3 pass" in out
+
+
+def test_conformance_counts_per_type_and_names_the_failures_cause(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """``--conformance`` runs plugsim conformance per module and splits the failures."""
+    from simulator.heat_compat import HEAT_PYTHON_ENV
+
+    python = tmp_path / "venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text("#!/bin/sh\n", encoding="utf-8")
+    python.chmod(0o755)
+    heat = tmp_path / "venv" / "lib" / "python3.11" / "site-packages" / "heat"
+    base = heat / "engine" / "resources" / "openstack" / "heat"
+    base.mkdir(parents=True)
+    (heat / "engine" / "resource.py").write_text("class Resource:\n    pass\n")
+    (base / "life.py").write_text(FULL)
+    monkeypatch.setenv(HEAT_PYTHON_ENV, str(python))
+    tool = _tool("heat_conformance")
+    rows = {r["type"]: r for r in tool.conformance_rows(heat)}
+    assert sorted(rows) == ["Test::Life::Full", "Test::Life::Leaky", "Test::Life::Sleepless"]
+    full = tool.counts(rows["Test::Life::Full"])
+    assert full["passed"] > 5 and full["plugsim"] == 0 and full["plugin"] == 0
+    leaky = {t["test"]: t for t in rows["Test::Life::Leaky"]["tests"]}
+    assert leaky["test_create"]["outcome"] == "failed"
+    assert "leaked fake-cloud entities" in leaky["test_create"]["message"]
+    assert leaky["test_create"]["cause"] == "plugsim"  # nothing explains it away
+    monkeypatch.setattr(
+        tool, "NOT_PLUGSIM", [("Test::Life::Leaky", "*", "leaked", "it never deletes")]
+    )
+    assert tool.classify("Test::Life::Leaky", "test_create", "leaked x") == "it never deletes"
+    assert tool.classify("Test::Life::Full", "test_create", "leaked x") == "plugsim"
