@@ -246,10 +246,15 @@ class ResourceConformance(UpgradeConformance, DriftConformance):
         """A replacing update makes a new physical resource, then deletes the old one."""
         change = self._need("update_replace")
         h = self._created(plugsim_env)
-        old_id = h.physical_id
+        old_id, old = h.physical_id, h.resource
         mark = h.world.store.last_event_id()
         h.update(self._props_with(change))
         assert h.state == "UPDATE_COMPLETE", h.status_reason
+        assert h.resource is not old, "a replacing update kept the resource"
+        if old_id is None:  # a type without a physical id (Heat's AccessPolicy): no more to see
+            self._delete_all(h)
+            self._clean(h)
+            return
         new_id = h.physical_id
         assert new_id != old_id, "a replacing update kept the physical id"
         order = [

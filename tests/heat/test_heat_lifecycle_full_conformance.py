@@ -240,3 +240,30 @@ def test_a_type_without_valid_properties_is_skipped_and_the_others_run(tmp_path:
     assert "1 passed" in out
     assert "Test::Conf::Needy: no valid properties (property network" in out
     assert "--properties" in out
+
+
+IDLESS = textwrap.dedent(
+    '''
+    from heat.engine import properties, resource
+
+
+    class Idless(resource.Resource):
+        """Sets no physical id, as Heat's AccessPolicy; a new size replaces it."""
+
+        properties_schema = {
+            "size": properties.Schema(properties.Schema.INTEGER, "A size.", default=1),
+        }
+
+
+    def resource_mapping():
+        return {"Test::Conf::Idless": Idless}
+    '''
+)
+
+
+def test_a_type_without_physical_id_is_replaced_all_the_same(tmp_path: Path) -> None:
+    path = tmp_path / "idless.py"
+    path.write_text(IDLESS, encoding="utf-8")
+    done = _conformance(tmp_path, str(path), "-k", "test_update_replace", "-q")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
