@@ -208,6 +208,8 @@ class ComputeService(
             TASK: "spawning",
             "os-extended-volumes:volumes_attached": [],
             "description": options.get("description"),
+            "accessIPv4": "",
+            "accessIPv6": "",
         }
         server = self._create("server", name, "BUILD", attrs)
         nets = options.get("networks") or options.get("nics") or []

@@ -364,3 +364,41 @@ def test_creating_a_volume_type_is_one_cloud_call_after_the_name_check() -> None
     assert (made.name, made.description, made.is_public) == ("gold", "fast", True)
     assert types.get(made.id).name == "gold"
     world.close()
+
+
+@requires_heat
+def test_heats_network_volume_and_server_attributes_resolve_on_the_fake_clouds() -> None:
+    """Attributes Heat's types read from the API's answer, which the fakes now give."""
+    world = World(Store(":memory:"), seed=3)
+    modules = ("neutron.net", "neutron.port", "neutron.floatingip", "cinder.volume")
+    report = use_heat_plugins(world, *(f"heat.engine.resources.openstack.{m}" for m in modules))
+    assert not report.errors, report.errors
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "net": {"type": "OS::Neutron::Net"},
+            "port": {"type": "OS::Neutron::Port", "properties": {"network": "public"}},
+            "fip": {
+                "type": "OS::Neutron::FloatingIP",
+                "properties": {"floating_network": "public"},
+            },
+            "vol": {"type": "OS::Cinder::Volume", "properties": {"size": 1}},
+        },
+        "outputs": {
+            "adjacent": {"value": {"get_attr": ["net", "l2_adjacency"]}},
+            "dns": {"value": {"get_attr": ["port", "dns_assignment"]}},
+            "router": {"value": {"get_attr": ["fip", "router_id"]}},
+            "encrypted": {"value": {"get_attr": ["vol", "encrypted"]}},
+        },
+    }
+    stack = world.create_stack("s", template)
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    assert stack.output("adjacent") is True
+    assert stack.output("dns") == []
+    assert stack.output("router") is None
+    assert stack.output("encrypted") == "False"  # Heat gives it as a string
+    template["resources"]["net"]["properties"] = {"availability_zone_hints": ["nova"]}
+    stack = world.update_stack("s", template)
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason  # the hints replace the net
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"
+    world.close()
