@@ -30,6 +30,7 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             # neutron's l2_adjacency and network availability zone extensions
             "l2_adjacency": True,
             "availability_zone_hints": [],
+            "qos_policy_id": None,
             # neutron's provider extension (what an admin gives; None when unset)
             "provider:network_type": None,
             "provider:physical_network": None,
@@ -81,6 +82,8 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "allowed_address_pairs": [],
             # neutron's dns-integration extension (no DNS domain here: nothing assigned)
             "dns_assignment": [],
+            "qos_policy_id": None,
+            "propagate_uplink_status": False,
         },
         ("network_id",),
         (

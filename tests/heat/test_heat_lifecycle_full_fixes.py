@@ -389,6 +389,8 @@ def test_heats_network_volume_and_server_attributes_resolve_on_the_fake_clouds()
             "dns": {"value": {"get_attr": ["port", "dns_assignment"]}},
             "router": {"value": {"get_attr": ["fip", "router_id"]}},
             "encrypted": {"value": {"get_attr": ["vol", "encrypted"]}},
+            "qos": {"value": {"get_attr": ["port", "qos_policy_id"]}},
+            "uplink": {"value": {"get_attr": ["port", "propagate_uplink_status"]}},
         },
     }
     stack = world.create_stack("s", template)
@@ -396,6 +398,7 @@ def test_heats_network_volume_and_server_attributes_resolve_on_the_fake_clouds()
     assert stack.output("adjacent") is True
     assert stack.output("dns") == []
     assert stack.output("router") is None
+    assert (stack.output("qos"), stack.output("uplink")) == (None, False)
     assert stack.output("encrypted") == "False"  # Heat gives it as a string
     template["resources"]["net"]["properties"] = {"availability_zone_hints": ["nova"]}
     stack = world.update_stack("s", template)
