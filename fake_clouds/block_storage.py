@@ -48,6 +48,7 @@ class BlockStorageService(VolumeTransferOperations, DaemonOperations, ProjectQuo
 
     name = "block_storage"
     kinds = {"volume": "error", "snapshot": "error", "backup": "error", "transfer": "error"}
+    transitional = {"backup": "creating", "snapshot": "creating", "volume": "creating"}
     default_quotas = {
         "volumes": 10,
         "gigabytes": 1000,

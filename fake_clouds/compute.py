@@ -1,4 +1,5 @@
-"""The compute service (nova-like): flavors, images, keypairs and servers.
+"""The compute service (nova-like): flavors, images, keypairs, servers and host aggregates
+(:mod:`fake_clouds.aggregate_ops`).
 
 Server lifecycle (durations from the latency model, keys ``compute.server.<phase>``):
 
@@ -51,6 +52,7 @@ from typing import Any
 from fake_clouds import default_world
 from fake_clouds.agent import AGENT_ENDPOINT_PREFIX as AGENT_ENDPOINT_PREFIX
 from fake_clouds.agent import agent_plan
+from fake_clouds.aggregate_ops import AggregateOperations
 from fake_clouds.clients.compute import ComputeClient
 from fake_clouds.core.inventory import ServerView
 from fake_clouds.core.registry import register_service
@@ -96,12 +98,25 @@ def _check_ids(server_id: Any, deployment_id: Any) -> None:
 
 @register_service
 class ComputeService(
-    FlavorOperations, ImageOperations, KeypairOperations, DaemonOperations, ProjectQuotas, Service
+    AggregateOperations,
+    FlavorOperations,
+    ImageOperations,
+    KeypairOperations,
+    DaemonOperations,
+    ProjectQuotas,
+    Service,
 ):
     """Flavors, images, keypairs and servers with nova-like status transitions."""
 
     name = "compute"
-    kinds = {"flavor": "ERROR", "image": "error", "keypair": "ERROR", "server": "ERROR"}
+    kinds = {  # noqa: RUF012
+        "aggregate": "ERROR",
+        "flavor": "ERROR",
+        "image": "error",
+        "keypair": "ERROR",
+        "server": "ERROR",
+    }
+    transitional = {"image": "saving", "server": "BUILD"}
     default_quotas = {"instances": 10, "cores": 20, "ram": 51200, "key_pairs": 100}
 
     client_class = ComputeClient

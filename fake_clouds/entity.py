@@ -109,6 +109,9 @@ class EntityService(Service):
     def _error_status(self, kind: str) -> str:
         return self._spec(kind)["error_status"]
 
+    def _stuck_status(self, kind: str) -> str | None:
+        return self._spec(kind)["create"][0]
+
     def catalog_kinds(self) -> list[str]:
         """Any kind may be named by a fault rule (kinds are defined at run time)."""
         return ["*", *self.entity_kinds()]

@@ -2,7 +2,8 @@
 role assignments, application credentials and tokens in virtual time.
 
 Operations are ``<plural>.create|get|list|update|delete`` for ``domains``,
-``projects``, ``users``, ``groups``, ``roles``, ``regions``, ``services``,
+``projects``, ``users``, ``groups``, ``roles``, ``regions``, ``credentials`` (EC2 keypairs
+of a user, gone with the user), ``services``,
 ``endpoints`` (registered ones: the fake's own services are the wire's
 catalog) and ``application_credentials``, plus ``tokens.issue|validate|revoke``,
 ``role_assignments.grant|revoke|list`` and ``groups.add_user|remove_user``.
@@ -23,6 +24,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any
 
+from fake_clouds.clients.identity import IdentityClient
 from fake_clouds.core.entities import Entity
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
@@ -84,6 +86,11 @@ SCHEMAS: dict[str, tuple[str, dict[str, Any], tuple[str, ...]]] = {
         },
         ("name", "user_id"),
     ),
+    "credential": (
+        "credentials",
+        {"user_id": None, "project_id": None, "type": "ec2", "blob": None},
+        ("user_id", "type"),
+    ),
     "service": ("services", {"type": None, "description": "", "enabled": True}, ("type",)),
     "endpoint": (
         "endpoints",
@@ -133,6 +140,7 @@ _LABELS = {
     "role": "Role",
     "region": "Region",
     "application_credential": "Application Credential",
+    "credential": "Credential",
     "service": "Service",
     "endpoint": "Endpoint",
     "endpoint_group": "Endpoint group",
@@ -250,6 +258,7 @@ class IdentityService(AccessRuleOperations, Service):
 
     name = "identity"
     kinds = {kind: "ERROR" for kind in SCHEMAS}
+    client_class = IdentityClient
 
     def __init__(self, world: Any) -> None:
         super().__init__(world)
@@ -389,6 +398,9 @@ class IdentityService(AccessRuleOperations, Service):
                     if ent.attrs["service_id"] == ident:
                         self._start(ent, "delete", None, None)
         if kind == "user":
+            for credential in self._live("credential"):
+                if credential.attrs["user_id"] == ident:
+                    self._start(credential, "delete", None, None)
             for group in self._live("group"):
                 if ident in group.attrs["members"]:
                     group.attrs["members"] = [m for m in group.attrs["members"] if m != ident]

@@ -33,7 +33,10 @@ from fake_clouds.core.network_schema import PLURALS, SCHEMAS, crud_operations
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
 from fake_clouds.network_agents import NetworkAgentOperations
+from fake_clouds.network_bgpvpn import BGPVPNHooks
+from fake_clouds.network_extensions import NetworkExtensionHooks
 from fake_clouds.network_pools import SubnetPoolHooks
+from fake_clouds.network_segments import SegmentHooks
 from fake_clouds.project_quotas import ProjectQuotas
 from sdk import exception
 
@@ -63,12 +66,22 @@ def _segmentation(attrs: dict[str, Any]) -> dict[str, Any]:
 
 
 @register_service
-class NetworkService(SubnetPoolHooks, NetworkAgentOperations, ProjectQuotas, Service):
+class NetworkService(
+    NetworkExtensionHooks,
+    SubnetPoolHooks,
+    SegmentHooks,
+    BGPVPNHooks,
+    NetworkAgentOperations,
+    ProjectQuotas,
+    Service,
+):
     """Neutron-like networking; generic CRUD comes from :mod:`fake_clouds.core.network_schema`."""
 
     name = "network"
     kinds = {kind: "ERROR" for kind in SCHEMAS}
-    default_quotas = {kind: limit for kind, (_, limit) in PLURALS.items()}  # noqa: RUF012
+    default_quotas = {  # noqa: RUF012
+        kind: limit for kind, (_, limit) in PLURALS.items() if limit is not None
+    }
     client_class = NetworkClient
 
     def seed_defaults(self, world: Any = None) -> None:
@@ -84,6 +97,8 @@ class NetworkService(SubnetPoolHooks, NetworkAgentOperations, ProjectQuotas, Ser
 
     def _prepare(self, kind: str, attrs: dict[str, Any]) -> str:
         """Validate/complete *attrs* for a new *kind*; return its initial status."""
+        if kind in ("port", "network"):
+            self._check_qos_policy_id(attrs)
         return getattr(self, f"_prepare_{kind}")(attrs)
 
     def _prepare_network(self, attrs: dict[str, Any]) -> str:
@@ -227,6 +242,7 @@ class NetworkService(SubnetPoolHooks, NetworkAgentOperations, ProjectQuotas, Ser
     # --- deletion checks (called by the generic delete) --------------------------------
 
     def _check_delete(self, ent: Entity) -> None:
+        self._check_delete_extension(ent)
         kind = ent.kind
         if kind == "network":
             ports = [
@@ -274,6 +290,7 @@ class NetworkService(SubnetPoolHooks, NetworkAgentOperations, ProjectQuotas, Ser
             )
 
     def _after_delete(self, ent: Entity) -> None:
+        self._after_delete_extension(ent)
         if ent.kind == "network":
             # neutron deletes a network's subnets (and its DHCP ports) along with it
             for port in self._live("port"):
@@ -297,6 +314,7 @@ class NetworkService(SubnetPoolHooks, NetworkAgentOperations, ProjectQuotas, Ser
                     fip.status = "DOWN"
 
     def _apply_update(self, ent: Entity, changes: dict[str, Any]) -> None:
+        changes = self._check_update_extension(ent, changes)
         if ent.kind == "floatingip" and "port_id" in changes:
             # as in neutron, a new association without a fixed address takes the port's first
             attrs = {**ent.attrs, "fixed_ip_address": None, **changes}

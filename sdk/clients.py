@@ -25,6 +25,9 @@ def _status_code(ex: BaseException) -> int | None:
     return value if isinstance(value, int) else None
 
 
+_NONE: dict[str, Any] = {}
+
+
 class ClientPlugin:
     """Wraps one service client and classifies the errors it raises."""
 
@@ -43,7 +46,18 @@ class ClientPlugin:
         self._factory = factory
 
     def client(self) -> Any:
-        """Return the service client, creating it on first use."""
+        """Return the service client, creating it on first use.
+
+        A client whose ``credentials_revoked`` is true (its cloud rotated the credential it
+        authenticated with) is made again: the plug-in re-authenticates, as a session does when its
+        token is no longer accepted. A client given without a factory cannot be made again.
+        """
+        client = self._client
+        # (read from the instance's __dict__: a client whose __getattr__ builds methods, such as the
+        # neutron-like one, would raise and catch AttributeError on every call)
+        if client is not None and getattr(client, "__dict__", _NONE).get("credentials_revoked"):
+            if self._factory is not None:
+                self._client = None
         if self._client is None:
             if self._factory is None:
                 raise exception.ConfigurationError(

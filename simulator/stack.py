@@ -14,6 +14,7 @@ world implements it), so this module never imports the world.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import uuid
 from collections.abc import Awaitable, Callable, Iterable
@@ -496,8 +497,13 @@ class Stack:
     # -- outputs -------------------------------------------------------------
 
     def outputs(self) -> list[dict[str, Any]]:
-        """Return ``[{output_key, output_value, description}]`` in template order."""
-        return self.definition.outputs(self.view)
+        """Return ``[{output_key, output_value, description}]`` in template order.
+
+        Attributes may be read over the fake cloud's HTTP APIs, so they are served meanwhile.
+        """
+        wire = getattr(self.world, "http_wire", None)
+        with wire() if callable(wire) else contextlib.nullcontext():
+            return self.definition.outputs(self.view)
 
     def output(self, key: str) -> Any:
         """Return one output's value; an unknown key is :class:`EntityNotFound`."""

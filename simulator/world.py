@@ -26,6 +26,7 @@ other readers use): a stack another process is working on stays as it is.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -401,7 +402,7 @@ class World(StackAPI):
             self.loop, self.plugin_wall_limit, lambda: watchdog.cancel_running(self)
         )
         try:
-            with guard:
+            with guard, self.http_wire():
                 result = self.loop.run_until_complete(coro_factory())
             outcome = "done"
             return result
@@ -410,6 +411,15 @@ class World(StackAPI):
             self.commit()
             if guard.interrupted and outcome == "done":
                 raise KeyboardInterrupt  # Ctrl-C: the cancelled action is committed; stop
+
+    def http_wire(self) -> contextlib.AbstractContextManager[Any]:
+        """The backend's HTTP APIs served to plug-in code (optional in the port).
+
+        Entered around every run and every reading of a stack's outputs: plug-in
+        code that calls HTTP itself (``docker.APIClient``) reaches the fake cloud.
+        """
+        wire = getattr(self.cloud, "http_wire", None)
+        return wire() if callable(wire) else contextlib.nullcontext()
 
     def plugin_wall_limit(self) -> float:
         """The wall seconds one plug-in call may take: the option, ``plugsim.yaml`` or 60."""

@@ -104,9 +104,7 @@ def _class_name(type_name: str) -> str:
 
 def running_types(package: Path) -> dict[str, dict[str, dict[str, Any]]]:
     """``{module: {type: template}}`` of the types that run create → delete."""
-    from simulator.heat_compat import load_heat_plugin, use_heat_plugins
-    from simulator.store import Store
-    from simulator.world import World
+    from simulator.heat_compat import load_heat_plugin
 
     base = package / "engine" / "resources" / "openstack"
     out: dict[str, dict[str, dict[str, Any]]] = {}
@@ -116,10 +114,7 @@ def running_types(package: Path) -> dict[str, dict[str, dict[str, Any]]]:
         if report.errors:
             continue
 
-        def world_factory(path: Path = path) -> Any:
-            world = World(Store(":memory:"), seed=7, entry_points=True)
-            use_heat_plugins(world, path)
-            return world
+        world_factory = heat_inventory.module_world_factory(path, module)
 
         for type_name in sorted(report.mapping):
             plugin = report.mapping[type_name]

@@ -27,6 +27,8 @@ from typing import Any
 
 #: The groups of Heat's in-tree modules measured.
 GROUPS = ("heat", "nova", "neutron", "cinder")
+#: The dotted package of Heat's in-tree OpenStack plug-in modules.
+OPENSTACK = "heat.engine.resources.openstack."
 
 
 def heat_modules(package: Path) -> list[Path]:
@@ -46,6 +48,7 @@ def heat_modules(package: Path) -> list[Path]:
 WORLD_OBJECTS: dict[str, Any] = {
     "glance.image": "cirros",
     "ip_addr": "172.24.4.50",
+    "keystone.project": "admin",  # the fake keystone's bootstrap project
     "mac_addr": "fa:16:3e:00:00:01",
     "net_cidr": "10.20.0.0/16",
     "neutron.network": "public",
@@ -60,13 +63,118 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
         "type": "OS::Neutron::FloatingIP",
         "properties": {"floating_network": "public"},
     },
+    "neutron.net": {"type": "OS::Neutron::Net", "properties": {}},
+    "neutron.bgpvpn": {"type": "OS::Neutron::BGPVPN", "properties": {}},  # networking-bgpvpn
     "neutron.port": {"type": "OS::Neutron::Port", "properties": {"network": "public"}},
+    "swift_signal_handle": {"type": "OS::Heat::SwiftSignalHandle", "properties": {}},
+    "wait_condition_handle": {  # Heat's handle (a companion module) signalling itself
+        "type": "OS::Heat::WaitConditionHandle",
+        "properties": {"signal_transport": "NO_SIGNAL"},
+    },
     "neutron.router": {"type": "OS::Neutron::Router", "properties": {}},
+    # F5's plug-ins (third-party): a partition names its device by reference; the device is the
+    # default BIG-IP of the fake world (fake_clouds.bigip)
+    "f5.bigip": {
+        "type": "F5::BigIP::Device",
+        "properties": {"ip": "192.0.2.245", "username": "admin", "password": "admin"},
+    },
     "nova.server": {
         "type": "OS::Nova::Server",
         "properties": {"image": "cirros", "flavor": "m1.tiny", "networks": [{"network": "public"}]},
     },
+    # made by Heat's own module (``heat_module``), loaded beside the one measured; a
+    # ``pre_<name>`` it refers to is made too
+    "cinder.qos_specs": {
+        "type": "OS::Cinder::QoSSpecs",
+        "properties": {"name": "inventory-qos", "specs": {"read_iops_sec": 100}},
+        "heat_module": "cinder.qos_specs",
+    },
+    "cinder.vtype": {
+        "type": "OS::Cinder::VolumeType",
+        "properties": {"name": "inventory-vtype"},
+        "heat_module": "cinder.volume_type",
+    },
+    "vpnservice": {
+        "type": "OS::Neutron::VPNService",
+        "properties": {"router": {"get_resource": "pre_neutron_router"}, "subnet": "public-subnet"},
+        "heat_module": "neutron.vpnservice",
+    },
+    "ikepolicy": {
+        "type": "OS::Neutron::IKEPolicy",
+        "properties": {},
+        "heat_module": "neutron.vpnservice",
+    },
+    "ipsecpolicy": {
+        "type": "OS::Neutron::IPsecPolicy",
+        "properties": {},
+        "heat_module": "neutron.vpnservice",
+    },
+    "firewall_policy": {
+        "type": "OS::Neutron::FirewallPolicy",
+        "properties": {},
+        "heat_module": "neutron.firewall",
+    },
+    "l2_gateway": {
+        "type": "OS::Neutron::L2Gateway",
+        "properties": {
+            "name": "inventory-l2gw",
+            "devices": [{"device_name": "sw1", "interfaces": [{"name": "eth1"}]}],
+        },
+        "heat_module": "neutron.l2_gateway",
+    },
+    "metering_label": {
+        "type": "OS::Neutron::MeteringLabel",
+        "properties": {},
+        "heat_module": "neutron.metering",
+    },
+    "neutron.qos_policy": {
+        "type": "OS::Neutron::QoSPolicy",
+        "properties": {},
+        "heat_module": "neutron.qos",
+    },
+    "neutron.port_pair": {
+        "type": "OS::Neutron::PortPair",
+        "properties": {
+            "ingress": {"get_resource": "pre_neutron_port"},
+            "egress": {"get_resource": "pre_neutron_port"},
+        },
+        "heat_module": "neutron.sfc.port_pair",
+    },
+    "neutron.port_pair_group": {
+        "type": "OS::Neutron::PortPairGroup",
+        "properties": {"port_pairs": [{"get_resource": "pre_neutron_port_pair"}]},
+        "heat_module": "neutron.sfc.port_pair_group",
+    },
+    "neutron.taas.tap_service": {
+        "type": "OS::Neutron::TaaS::TapService",
+        "properties": {"port": {"get_resource": "pre_neutron_port"}},
+        "heat_module": "neutron.taas.tap_service",
+    },
 }
+
+
+def _add_prerequisite(name: str, resources: dict[str, Any]) -> str:
+    """Add the prerequisite *name* (and those it refers to) to *resources*; return its key."""
+    key = "pre_" + name.replace(".", "_")
+    spec = {k: v for k, v in PREREQUISITE_RESOURCES[name].items() if k != "heat_module"}
+    text = json.dumps(spec)
+    for other in PREREQUISITE_RESOURCES:  # those it refers to first: the compat layer
+        if other != name and f'"pre_{other.replace(".", "_")}"' in text:  # resolves in order
+            _add_prerequisite(other, resources)
+    resources[key] = spec
+    return key
+
+
+def heat_modules_needed(resources: dict[str, Any]) -> list[str]:
+    """Heat's modules (dotted, under ``openstack``) the prerequisites in *resources* come from."""
+    keys = {"pre_" + name.replace(".", "_"): name for name in PREREQUISITE_RESOURCES}
+    return sorted(
+        {
+            PREREQUISITE_RESOURCES[keys[key]]["heat_module"]
+            for key in resources
+            if key in keys and "heat_module" in PREREQUISITE_RESOURCES[keys[key]]
+        }
+    )
 
 
 #: Properties a type needs that its schema cannot say: each is required only
@@ -77,14 +185,64 @@ PREREQUISITE_RESOURCES: dict[str, dict[str, Any]] = {
 PREREQUISITE = "prerequisite:"
 JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
     "OS::Cinder::Volume": {"size": 1},
+    # heat_docker (third-party): an image is optional in its schema, but pull(None) fails
+    "DockerInc::Docker::Container": {"image": "nginx"},
     "OS::Cinder::VolumeType": {"name": "inventory-type"},  # cinder takes no empty name
+    # F5's plug-ins: the BIG-IP's address and login name a cloud object without a constraint,
+    # and BIG-IP takes no empty folder name
+    "F5::BigIP::Device": {"ip": "192.0.2.245", "username": "admin", "password": "admin"},
+    "F5::Sys::Partition": {"name": "inventory", "bigip_server": PREREQUISITE + "f5.bigip"},
+    "OS::Heat::AutoScalingGroup": {"resource": {"type": "OS::Heat::None"}},  # a member type
+    "OS::Heat::ResourceGroup": {"resource_def": {"type": "OS::Heat::None"}},
+    "OS::Cinder::QoSSpecs": {"name": "inventory-qos-specs"},  # nor here
+    "OS::Cinder::EncryptedVolumeType": {"provider": "luks"},
     "OS::Cinder::VolumeAttachment": {"instance_uuid": PREREQUISITE + "nova.server"},
+    "OS::Neutron::Firewall": {"firewall_policy_id": PREREQUISITE + "firewall_policy"},
+    "OS::Neutron::L2Gateway": {
+        "devices": [{"device_name": "sw1", "interfaces": [{"name": "eth1"}]}]
+    },
+    "OS::Neutron::L2GatewayConnection": {
+        "l2_gateway_id": PREREQUISITE + "l2_gateway",
+        "network_id": PREREQUISITE + "neutron.net",  # an id: the plug-in resolves no name
+    },
+    "OS::Neutron::NetworkGateway": {
+        "connections": [{"network": "public"}],
+        "devices": [{"id": "inventory-device", "interface_name": "breth0"}],
+    },
+    "OS::Neutron::MeteringRule": {
+        "metering_label_id": PREREQUISITE + "metering_label",
+        "remote_ip_prefix": "10.50.0.0/24",  # neutron takes no empty prefix
+    },
+    "OS::Neutron::RBACPolicy": {
+        "object_type": "network",
+        "object_id": "public",
+        "action": "access_as_shared",
+    },
+    "OS::Neutron::IPsecSiteConnection": {  # ids: the plug-in resolves no name
+        "vpnservice_id": PREREQUISITE + "vpnservice",
+        "ikepolicy_id": PREREQUISITE + "ikepolicy",
+        "ipsecpolicy_id": PREREQUISITE + "ipsecpolicy",
+        "peer_address": "172.24.4.233",
+        "peer_id": "172.24.4.233",
+        "peer_cidrs": ["10.2.0.0/24"],
+        "psk": "inventory-key",  # neutron takes no empty key
+    },
     "OS::Nova::Flavor": {"ram": 64, "vcpus": 1},  # nova takes neither below 1
+    "OS::Nova::HostAggregate": {"name": "inventory-aggregate"},  # nova takes no empty name
     "OS::Nova::FloatingIPAssociation": {"floating_ip": PREREQUISITE + "floating_ip"},
+    "OS::Nova::Quota": {"instances": 20},  # the quotas: at least one limit
+    "OS::Cinder::Quota": {"volumes": 20},
+    "OS::Neutron::Quota": {"network": 20},
     "OS::Nova::Server": {"image": "cirros"},
     "OS::Neutron::FloatingIPAssociation": {
         "floatingip_id": PREREQUISITE + "floating_ip",
         "port_id": PREREQUISITE + "neutron.port",
+    },
+    "OS::Heat::SwiftSignal": {"handle": PREREQUISITE + "swift_signal_handle"},
+    "OS::Heat::WaitCondition": {"handle": PREREQUISITE + "wait_condition_handle"},
+    "OS::Neutron::FloatingIPPortForward": {  # Heat's handle_create pops the port number
+        "floating_ip": PREREQUISITE + "floating_ip",
+        "internal_port_number": 22,
     },
     "OS::Neutron::RouterGateway": {"network": "public"},
     "OS::Neutron::RouterInterface": {"subnet": "public-subnet"},
@@ -93,6 +251,11 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
         "public_key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIInventoryKeyForPlugsimOnly00000000 inv"
     },
 }
+
+
+#: Modules loaded with a module measured, for the prerequisites it names (Heat's
+#: wait condition takes only Heat's own handle), as ``module -> sibling files``.
+COMPANIONS: dict[str, tuple[str, ...]] = {"heat.wait_condition": ("wait_condition_handle.py",)}
 
 
 def _one_line(text: str) -> str:
@@ -116,9 +279,7 @@ def _prerequisite(schema: Any, resources: dict[str, Any]) -> Any:
         if name in WORLD_OBJECTS:
             value: Any = WORLD_OBJECTS[name]
         elif name in PREREQUISITE_RESOURCES:
-            key = "pre_" + name.replace(".", "_")
-            resources[key] = PREREQUISITE_RESOURCES[name]
-            value = {"get_resource": key}
+            value = {"get_resource": _add_prerequisite(name, resources)}
         else:
             continue
         return [value] if schema.type == Schema.LIST else value
@@ -169,15 +330,17 @@ def type_template(type_name: str, plugin: type) -> dict[str, Any]:
     props, prerequisites = inventory_properties(plugin)
     for name, value in JOINTLY_REQUIRED.get(type_name, {}).items():
         if isinstance(value, str) and value.startswith(PREREQUISITE):
-            constraint = value[len(PREREQUISITE) :]
-            key = "pre_" + constraint.replace(".", "_")
-            prerequisites[key] = PREREQUISITE_RESOURCES[constraint]
-            value = {"get_resource": key}
+            value = {"get_resource": _add_prerequisite(value[len(PREREQUISITE) :], prerequisites)}
         props[name] = value
     return {
         "heat_template_version": "2018-08-31",
         "resources": {**prerequisites, "r": {"type": type_name, "properties": props}},
     }
+
+
+def prerequisite_modules(template: dict[str, Any]) -> list[str]:
+    """Heat's modules the prerequisite resources of a :func:`type_template` come from."""
+    return heat_modules_needed({k: v for k, v in template["resources"].items() if k != "r"})
 
 
 def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
@@ -188,7 +351,7 @@ def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
         template = type_template(type_name, plugin)
     except Exception as ex:  # noqa: BLE001 - any failure is a finding of the inventory
         return f"no valid property map: {type(ex).__name__}: {_one_line(ex)}"
-    world = world_factory()
+    world = world_factory(*prerequisite_modules(template))
     try:
         stack = world.create_stack("inventory", template, disable_rollback=True)
         if (stack.action, stack.status) != ("CREATE", "COMPLETE"):
@@ -205,11 +368,33 @@ def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
     return None
 
 
-def measure(path: Path, module: str) -> dict[str, Any]:
-    """The row of one plug-in file: ``module``, ``types``, ``loads``, ``runs``, ``reason``."""
-    from simulator.heat_compat import load_heat_plugin, use_heat_plugins
+def module_world_factory(path: Path, module: str, companions: tuple[Path, ...] = ()) -> Any:
+    """``world_factory(*needed)``: a default world running *path*'s plug-ins, its sibling
+    files, *companions* and the Heat modules *needed* by the prerequisites."""
+    from simulator.heat_compat import use_heat_plugins
     from simulator.store import Store
     from simulator.world import World
+
+    module_name = OPENSTACK + module
+
+    def world_factory(*needed: str) -> Any:
+        world = World(Store(":memory:"), seed=7, entry_points=True)
+        prerequisite_modules = [OPENSTACK + m for m in needed if OPENSTACK + m != module_name]
+        own = [path.parent / f for f in COMPANIONS.get(module, ())]
+        use_heat_plugins(world, *prerequisite_modules, path, *own, *companions)
+        return world
+
+    return world_factory
+
+
+def measure(path: Path, module: str, companions: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """The row of one plug-in file: ``module``, ``types``, ``loads``, ``runs``, ``reason``.
+
+    *companions* are the other files measured with it: their types are loaded
+    too (as Heat loads all of ``plugin_dirs``), so a prerequisite resource may
+    be of a type another file registers.
+    """
+    from simulator.heat_compat import load_heat_plugin
 
     report = load_heat_plugin(path)
     row: dict[str, Any] = {"module": module, "types": sorted(report.mapping)}
@@ -219,10 +404,7 @@ def measure(path: Path, module: str) -> dict[str, Any]:
         return row
     row["loads"] = True
 
-    def world_factory() -> Any:
-        world = World(Store(":memory:"), seed=7, entry_points=True)
-        use_heat_plugins(world, path)
-        return world
+    world_factory = module_world_factory(path, module, companions)
 
     reasons = []
     row["types_run"] = []
@@ -257,7 +439,7 @@ def plugin_rows(targets: list[str]) -> list[dict[str, Any]]:
             files.append(path)
         else:
             raise SystemExit(f"heat_inventory: {target}: no such file or directory")
-    return [measure(path, str(path)) for path in files]
+    return [measure(path, str(path), tuple(files)) for path in files]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -184,7 +184,7 @@ def run_phase(
     from sdk import exception
 
     name = STACK
-    world = world_factory()
+    world = world_factory(*heat_inventory.prerequisite_modules(template))
     try:
         mark = world.cloud.snapshot_inventory()
         why: str | None = None
@@ -253,9 +253,7 @@ def lifecycle_type(type_name: str, plugin: type, world_factory: Any) -> dict[str
 
 def lifecycle_rows(package: Path) -> list[dict[str, Any]]:
     """One lifecycle row per type that runs create → delete, over Heat's in-tree modules."""
-    from simulator.heat_compat import load_heat_plugin, use_heat_plugins
-    from simulator.store import Store
-    from simulator.world import World
+    from simulator.heat_compat import load_heat_plugin
 
     base = package / "engine" / "resources" / "openstack"
     rows: list[dict[str, Any]] = []
@@ -265,10 +263,7 @@ def lifecycle_rows(package: Path) -> list[dict[str, Any]]:
         if report.errors:
             continue
 
-        def world_factory(path: Path = path) -> Any:
-            world = World(Store(":memory:"), seed=7, entry_points=True)
-            use_heat_plugins(world, path)
-            return world
+        world_factory = heat_inventory.module_world_factory(path, module)
 
         for type_name in sorted(report.mapping):
             plugin = report.mapping[type_name]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fake_clouds.clients.volume_type_extras import QoSSpecsManager, VolumeEncryptionTypeManager
 from fake_clouds.clients.volume_types import VolumeTypeAccessManager, VolumeTypeManager
 from fake_clouds.core.client_base import ClientObject, Manager, id_of
 
@@ -133,3 +134,5 @@ class BlockStorageClient:
         self.restores = RestoreManager(service)
         self.volume_types = VolumeTypeManager(service)
         self.volume_type_access = VolumeTypeAccessManager(service, self.volume_types)
+        self.qos_specs = QoSSpecsManager(service, self.volume_types)
+        self.volume_encryption_types = VolumeEncryptionTypeManager(service, self.volume_types)

@@ -1,5 +1,5 @@
 """The nova-like compute client: ``servers``, ``flavors``, ``flavor_access``, ``images``,
-``keypairs``, ``volumes``, ``server_groups``.
+``keypairs``, ``volumes``, ``server_groups``, ``aggregates``, ``hosts``.
 
 Every manager method takes ids or objects with ``.id``; ``get``/``create``
 return :class:`~fake_clouds.core.client_base.ClientObject` instances.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fake_clouds.clients.aggregates import AggregateManager, HostManager
 from fake_clouds.clients.server_groups import ServerGroupManager
 from fake_clouds.core.client_base import ClientObject, Manager, id_of
 
@@ -281,3 +282,5 @@ class ComputeClient:
         self.images = ImageManager(service)
         self.keypairs = KeypairManager(service)
         self.volumes = ServerVolumeManager(service)
+        self.aggregates = AggregateManager(service)
+        self.hosts = HostManager(service)

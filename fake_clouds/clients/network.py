@@ -8,14 +8,18 @@ port, router, floatingip, security_group, security_group_rule, subnetpool,
 address_scope (every kind of :data:`fake_clouds.core.network_schema.PLURALS`). Routers also
 have ``add_interface_router``, ``remove_interface_router``, ``add_extra_routes_to_router``,
 ``remove_extra_routes_from_router``,
-``add_gateway_router`` and ``remove_gateway_router``.
+``add_gateway_router`` and ``remove_gateway_router``. The extension kinds
+(QoS, trunks, firewalls, metering, RBAC, gateways, sfc, taas) are served too
+(:mod:`fake_clouds.clients.network_ext`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from fake_clouds.clients.network_ext import NetworkExtensionClient
 from fake_clouds.core.network_schema import PLURALS
+from fake_clouds.network_bgpvpn import BGPVPNClientCalls
 from sdk import exception
 
 #: Every kind the network service serves, and its plural (python-neutronclient's names).
@@ -31,8 +35,12 @@ def _unwrap(kind: str, body: Any) -> dict[str, Any]:
     return body[kind]
 
 
-class NetworkClient:
-    """A python-neutronclient-like client bound to one fake network service."""
+class NetworkClient(NetworkExtensionClient, BGPVPNClientCalls):
+    """A python-neutronclient-like client bound to one fake network service.
+
+    neutron's extension kinds come through the same generic methods; the calls
+    whose shape differs are :class:`~fake_clouds.clients.network_ext.NetworkExtensionClient`'s.
+    """
 
     def __init__(self, service: Any) -> None:
         self.service = service

@@ -68,6 +68,7 @@ class VolumeTypeManager(Manager):
             "is_public": bool(entity.get("is_public", True)),
             "extra_specs": dict(entity.get("extra_specs") or {}),
             "access": list(entity.get("access") or []),
+            "qos_specs_id": entity.get("qos_specs_id"),
         }
 
     def list(self) -> list[VolumeType]:
@@ -133,6 +134,10 @@ class VolumeTypeManager(Manager):
         if users:
             raise exception.BadRequest(f"Target volume type is still in use: volume {users[0]}.")
         self.entities().delete_entity(vtype.id)
+        # cinder deletes the type's encryption with it
+        for encryption in self.entities().list_entities("volume_encryption"):
+            if encryption.get("volume_type_id") == vtype.id:
+                self.entities().delete_entity(encryption["id"])
 
 
 class VolumeTypeAccess(ClientObject):

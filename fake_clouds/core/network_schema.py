@@ -12,6 +12,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+from fake_clouds.core.network_ext_schema import EXT_NOT_FOUND, EXT_PLURALS, EXT_SCHEMAS
 from fake_clouds.core.service import operation
 from sdk import exception
 
@@ -30,11 +31,11 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             # neutron's l2_adjacency and network availability zone extensions
             "l2_adjacency": True,
             "availability_zone_hints": [],
-            "qos_policy_id": None,
             # neutron's provider extension (what an admin gives; None when unset)
             "provider:network_type": None,
             "provider:physical_network": None,
             "provider:segmentation_id": None,
+            "qos_policy_id": None,  # neutron's qos extension
         },
         (),
         (
@@ -48,6 +49,7 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "provider:network_type",
             "provider:physical_network",
             "provider:segmentation_id",
+            "qos_policy_id",
         ),
     ),
     "subnet": (
@@ -82,7 +84,7 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "allowed_address_pairs": [],
             # neutron's dns-integration extension (no DNS domain here: nothing assigned)
             "dns_assignment": [],
-            "qos_policy_id": None,
+            "qos_policy_id": None,  # neutron's qos extension
             "propagate_uplink_status": False,
         },
         ("network_id",),
@@ -95,6 +97,7 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "admin_state_up",
             "allowed_address_pairs",
             "port_security_enabled",
+            "qos_policy_id",
         ),
     ),
     "router": (
@@ -171,10 +174,93 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
         ("ip_version",),
         ("name", "shared"),
     ),
+    # neutron's segments extension: a network's physical segments
+    "segment": (
+        {
+            **_COMMON,
+            "network_id": None,
+            "network_type": None,
+            "physical_network": None,
+            "segmentation_id": None,
+        },
+        ("network_id", "network_type"),
+        ("name", "description"),
+    ),
+    # networking-bgpvpn's BGP VPNs and their associations (fake_clouds.network_bgpvpn)
+    "bgpvpn": (
+        {
+            **_COMMON,
+            "type": "l3",
+            "route_distinguishers": [],
+            "import_targets": [],
+            "export_targets": [],
+            "route_targets": [],
+            "local_pref": None,
+            "vni": None,
+        },
+        (),
+        (
+            "name",
+            "route_distinguishers",
+            "import_targets",
+            "export_targets",
+            "route_targets",
+            "local_pref",
+        ),
+    ),
+    "bgpvpn_network_association": (
+        {"tenant_id": "plugsim", "project_id": "plugsim", "bgpvpn_id": None, "network_id": None},
+        ("bgpvpn_id", "network_id"),
+        (),
+    ),
+    "bgpvpn_router_association": (
+        {
+            "tenant_id": "plugsim",
+            "project_id": "plugsim",
+            "bgpvpn_id": None,
+            "router_id": None,
+            "advertise_extra_routes": True,
+        },
+        ("bgpvpn_id", "router_id"),
+        ("advertise_extra_routes",),
+    ),
+    "bgpvpn_port_association": (
+        {
+            "tenant_id": "plugsim",
+            "project_id": "plugsim",
+            "bgpvpn_id": None,
+            "port_id": None,
+            "routes": [],
+            "advertise_fixed_ips": True,
+        },
+        ("bgpvpn_id", "port_id"),
+        ("routes", "advertise_fixed_ips"),
+    ),
+    # neutron's floating-ip-port-forwarding extension (a floating IP's sub-resource)
+    "port_forwarding": (
+        {
+            "description": "",
+            "floatingip_id": None,
+            "internal_port_id": None,
+            "internal_ip_address": None,
+            "internal_port": None,
+            "external_port": None,
+            "protocol": None,
+        },
+        ("floatingip_id", "internal_port_id", "internal_ip_address", "external_port", "protocol"),
+        (
+            "description",
+            "internal_port_id",
+            "internal_ip_address",
+            "internal_port",
+            "external_port",
+            "protocol",
+        ),
+    ),
 }
 
-#: kind -> (plural used in operation names and neutron bodies, default quota)
-PLURALS: dict[str, tuple[str, int]] = {
+#: kind -> (plural used in operation names and neutron bodies, default quota; None: no quota)
+PLURALS: dict[str, tuple[str, int | None]] = {
     "network": ("networks", 100),
     "subnet": ("subnets", 100),
     "port": ("ports", 500),
@@ -184,6 +270,12 @@ PLURALS: dict[str, tuple[str, int]] = {
     "security_group_rule": ("security_group_rules", 100),
     "subnetpool": ("subnetpools", 20),
     "address_scope": ("address_scopes", 20),
+    "segment": ("segments", 100),
+    "port_forwarding": ("port_forwardings", 100),
+    "bgpvpn": ("bgpvpns", 20),
+    "bgpvpn_network_association": ("bgpvpn_network_associations", 100),
+    "bgpvpn_router_association": ("bgpvpn_router_associations", 100),
+    "bgpvpn_port_association": ("bgpvpn_port_associations", 100),
 }
 
 _NOT_FOUND = {
@@ -196,7 +288,18 @@ _NOT_FOUND = {
     "security_group_rule": "SecurityGroupRuleNotFound",
     "subnetpool": "SubnetPoolNotFound",
     "address_scope": "AddressScopeNotFound",
+    "segment": "SegmentNotFound",
+    "port_forwarding": "PortForwardingNotFound",
+    "bgpvpn": "BGPVPNNotFound",
+    "bgpvpn_network_association": "BGPVPNNetAssocNotFound",
+    "bgpvpn_router_association": "BGPVPNRouterAssocNotFound",
+    "bgpvpn_port_association": "BGPVPNPortAssocNotFound",
 }
+
+# neutron's extension kinds (:mod:`fake_clouds.core.network_ext_schema`) share the generic CRUD
+SCHEMAS.update(EXT_SCHEMAS)
+PLURALS.update(EXT_PLURALS)
+_NOT_FOUND.update(EXT_NOT_FOUND)
 
 
 def _error(cls: type[exception.ClientError], kind: str, message: str) -> exception.ClientError:
@@ -234,12 +337,13 @@ def _make(kind: str) -> dict[str, Callable[..., Any]]:
         full = copy.deepcopy(defaults)
         full.update(copy.deepcopy(attrs))
         status = self._prepare(kind, full)
-        name = full.pop("name") or ""
-        ent = self._create(kind, name, "BUILD", full)
+        name = full.pop("name", None) or ""  # a port forwarding has no name
+        creating = self._creating_status(kind)
+        ent = self._create(kind, name, creating, full)
         hook = getattr(self, f"_after_create_{kind}", None)
         if hook is not None:
             hook(ent)
-        self._start(ent, "create", "BUILD", status)
+        self._start(ent, "create", creating, status)
         self._refresh(kind)
         return ent.view()
 

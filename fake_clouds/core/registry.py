@@ -20,6 +20,7 @@ CLIENT_ALIASES: dict[str, str] = {
     "neutron": "network",
     "swift": "object_storage",
     "entity": "entity",
+    "keystone": "identity",
 }
 
 _BUILTIN_MODULES = {
@@ -30,8 +31,13 @@ _BUILTIN_MODULES = {
     "entity": "fake_clouds.entity",
 }
 
-#: Services a world gains only when asked (the OpenStack wire adds ``identity``).
-_OPTIONAL_MODULES = {"identity": "fake_clouds.identity"}
+#: Services a world gains only when asked (the OpenStack wire adds ``identity``, the Docker
+#: Engine API ``containers``, the BIG-IP iControl REST API ``bigip``).
+_OPTIONAL_MODULES = {
+    "identity": "fake_clouds.identity",
+    "containers": "fake_clouds.docker.engine",
+    "bigip": "fake_clouds.bigip.device",
+}
 
 _SERVICES: dict[str, type[Service]] = {}
 
@@ -47,6 +53,11 @@ def register_service(cls: type[Service]) -> type[Service]:
         )
     _SERVICES[cls.name] = cls
     return cls
+
+
+def optional_service(name: str) -> bool:
+    """True for a service a world gains only when first asked for (``identity``)."""
+    return CLIENT_ALIASES.get(name, name) in _OPTIONAL_MODULES
 
 
 def builtin_service_names() -> list[str]:

@@ -102,6 +102,9 @@ class Service:
     default_quotas: ClassVar[dict[str, int]] = {}
     #: The Python client class (``client_class(service)``); None for no client.
     client_class: ClassVar[type | None] = None
+    #: Kinds mapped to the transitional status an entity shows while it is being made (where an
+    #: entity stuck out of band stays: :func:`fake_clouds.core.drift.stick`).
+    transitional: ClassVar[dict[str, str]] = {}
 
     def __init__(self, world: CloudHost) -> None:
         self.world = world
@@ -129,6 +132,10 @@ class Service:
     def _error_status(self, kind: str) -> str:
         """Return the status an entity of *kind* shows in error."""
         return self.kinds[kind]
+
+    def _stuck_status(self, kind: str) -> str | None:
+        """Return the transitional status an entity of *kind* shows while being made, or None."""
+        return self.transitional.get(kind)
 
     def entity_kinds(self) -> list[str]:
         """Return the entity kinds this service holds (sorted)."""

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Iterable, Mapping
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -196,6 +198,11 @@ class FakeCloud:
     def service(self, name: str) -> Service:
         """Return the service called *name* (Heat-style client names accepted)."""
         real = registry.CLIENT_ALIASES.get(name, name)
+        if real not in self._services and registry.optional_service(real):
+            # identity is added on first use (Heat's keystone plug-in asks for it), as the
+            # OpenStack wire adds it: its bootstrap draws nothing and leaves no leak
+            self.add_service(real)
+            self._saved = None  # the next delta is whole, so the store holds the new service
         try:
             return self._services[real]
         except KeyError:
@@ -233,6 +240,10 @@ class FakeCloud:
     def set_faults(self, faults: Any) -> None:
         """Replace the fault rules (bookkeeping restarts); validated against services."""
         engine = FaultEngine(faults)
+        for rule in engine.profile.rules:  # a rule may name a service added on first use
+            if rule.service and rule.service not in self._services:
+                if registry.optional_service(rule.service):
+                    self.service(rule.service)
         validate_against(engine.profile, self.catalog())
         self.faults = engine
 
@@ -387,6 +398,20 @@ class FakeCloud:
         from fake_clouds.rest.server import RestServer
 
         return RestServer(self, tokens=tokens, base_urls=base_urls, mock=mock)
+
+    def http_wire(self) -> AbstractContextManager[Any]:
+        """Serve this world's HTTP APIs to ``requests`` while the engine runs.
+
+        The Docker Engine API and the BIG-IPs' iControl REST API: plug-in code
+        that calls HTTP itself (``docker.APIClient``, f5-sdk's ``ManagementRoot``)
+        reaches the fake while the ``with`` block lasts; other requests pass on
+        unchanged (:func:`fake_clouds.docker.wire.serve_docker`,
+        :func:`fake_clouds.bigip.wire.serve_bigip`). Nothing is served, and
+        nothing imported, until something in the process has imported ``requests``.
+        """
+        if "requests" not in sys.modules:
+            return nullcontext()
+        return _serve_http_apis(self)
 
     # --- persistence -------------------------------------------------------------
 
@@ -549,3 +574,13 @@ class _SavedMarks:
     trace: int = 0
     services: dict[str, str] = field(default_factory=dict)
     draws: dict[str, int] = field(default_factory=dict)
+
+
+@contextmanager
+def _serve_http_apis(cloud: FakeCloud) -> Iterator[None]:
+    """Serve every HTTP API of *cloud* (see :meth:`FakeCloud.http_wire`), nested."""
+    from fake_clouds.bigip.wire import serve_bigip
+    from fake_clouds.docker.wire import serve_docker
+
+    with serve_docker(cloud), serve_bigip(cloud):
+        yield

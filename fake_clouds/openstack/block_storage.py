@@ -15,6 +15,7 @@ from typing import Any
 
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
 from fake_clouds.openstack.block_storage_admin import BlockStorageAdminRoutes
+from fake_clouds.openstack.block_storage_qos import QoSSpecsRoutes
 from fake_clouds.openstack.volume_transfers import VolumeTransferRoutes
 from fake_clouds.openstack.volume_types import DEFAULT_TYPE_ID, VolumeTypeRoutes
 from fake_clouds.rest.common import iso
@@ -52,7 +53,9 @@ def _stamp(t: float) -> str:
     return iso(t, zulu=False) + ".000000"
 
 
-class BlockStorageAPI(VolumeTypeRoutes, BlockStorageAdminRoutes, VolumeTransferRoutes, ServiceAPI):
+class BlockStorageAPI(
+    QoSSpecsRoutes, VolumeTypeRoutes, BlockStorageAdminRoutes, VolumeTransferRoutes, ServiceAPI
+):
     """Cinder v3 (``/volume/v3/{project_id}``)."""
 
     prefix = "volume"

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
+from fake_clouds.openstack.compute_aggregates import AggregateRoutes
 from fake_clouds.openstack.compute_flavors import FlavorRoutes
 from fake_clouds.openstack.compute_hosts import ComputeHostRoutes
 from fake_clouds.openstack.compute_quotas import QuotaRoutes
@@ -56,7 +57,14 @@ def _text(version: tuple[int, int]) -> str:
     return f"{version[0]}.{version[1]}"
 
 
-class ComputeAPI(FlavorRoutes, VolumeAttachmentRoutes, QuotaRoutes, ComputeHostRoutes, ServiceAPI):
+class ComputeAPI(
+    AggregateRoutes,
+    FlavorRoutes,
+    VolumeAttachmentRoutes,
+    QuotaRoutes,
+    ComputeHostRoutes,
+    ServiceAPI,
+):
     """Nova v2.1 (``/compute/v2.1``); flavors and volume attachments come from the mixins."""
 
     prefix = "compute"

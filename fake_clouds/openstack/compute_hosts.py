@@ -22,6 +22,7 @@ _CAPACITY = {"vcpus": 64, "memory_mb": 262144, "local_gb": 2000}
 _LIST = ("compute", "servers.list", "server")
 #: (alias, name, description) of the nova extensions served
 EXTENSIONS = (
+    ("os-aggregates", "Aggregates", "Host aggregates and their hosts and metadata."),
     ("os-availability-zone", "AvailabilityZone", "Availability zones."),
     ("os-extended-volumes", "ExtendedVolumes", "Volumes attached to a server."),
     ("os-flavor-access", "FlavorAccess", "Private flavors and their projects."),

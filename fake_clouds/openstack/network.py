@@ -1,6 +1,8 @@
 """Network v2.0 on the wire (neutron): networks, subnets, ports, routers with
 interfaces and gateways, floating IPs, security groups and rules, subnet pools
-and address scopes, quotas and the extension list.
+and address scopes, quotas and the extension list; neutron's API extensions
+(QoS, trunks, FWaaS v1, metering, RBAC, gateways, sfc, taas) are
+:mod:`fake_clouds.openstack.network_ext`'s.
 
 Lists filter on any attribute given as a query parameter (repeat it for
 "any of"), keep only the ``fields`` asked for, and page with ``limit`` and
@@ -14,9 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from fake_clouds.core.network_ext_schema import BODY_KEYS
 from fake_clouds.core.network_schema import PLURALS, SCHEMAS
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
 from fake_clouds.openstack.network_agents import NetworkAgentRoutes
+from fake_clouds.openstack.network_ext import STATUSLESS, NetworkExtensionRoutes
 from fake_clouds.rest.common import iso
 from sdk import exception
 
@@ -31,6 +35,12 @@ COLLECTIONS = {
     "security-group-rules": "security_group_rule",
     "subnetpools": "subnetpool",
     "address-scopes": "address_scope",
+    # extensions at the top level (the others are under a group: fake_clouds.openstack.network_ext)
+    "trunks": "trunk",
+    "rbac-policies": "rbac_policy",
+    "l2-gateways": "l2_gateway",
+    "l2-gateway-connections": "l2_gateway_connection",
+    "network-gateways": "network_gateway",
 }
 _TYPES = {400: "HTTPBadRequest", 401: "HTTPUnauthorized", 404: "HTTPNotFound"}
 _TYPES.update({405: "HTTPMethodNotAllowed", 409: "HTTPConflict", 413: "OverQuota"})
@@ -56,10 +66,22 @@ EXTENSIONS = (
     ("standard-attr-timestamp", "Resource timestamps"),
     ("stateful-security-group", "Stateful security group"),
     ("subnet_allocation", "Subnet Allocation"),
+    # the extensions of fake_clouds.openstack.network_ext
+    ("flow_classifier", "Flow Classifier"),
+    ("fwaas", "Firewall service"),
+    ("l2-gateway", "L2 Gateway"),
+    ("l2-gateway-connection", "L2 Gateway connection"),
+    ("metering", "Neutron Metering"),
+    ("network-gateway", "Network Gateway"),
+    ("qos", "Quality of Service"),
+    ("rbac-policies", "RBAC Policies"),
+    ("sfc", "Port Chaining"),
+    ("taas", "Neutron Tap as a Service"),
+    ("trunk", "Trunk Extension"),
 )
 
 
-class NetworkAPI(NetworkAgentRoutes, ServiceAPI):
+class NetworkAPI(NetworkExtensionRoutes, NetworkAgentRoutes, ServiceAPI):
     """Neutron v2.0 (``/network/v2.0``)."""
 
     prefix = "network"
@@ -182,7 +204,9 @@ class NetworkAPI(NetworkAgentRoutes, ServiceAPI):
             "address_scope",
         ):
             out.pop("status", None)
-        if kind in ("floatingip", "security_group_rule"):
+        if kind in STATUSLESS:
+            out.pop("status", None)
+        if kind in ("floatingip", "security_group_rule", "rbac_policy", "metering_label_rule"):
             out.pop("name", None)
         if kind == "floatingip":
             out["port_details"] = self._port_details(item.get("port_id"))
@@ -242,7 +266,10 @@ class NetworkAPI(NetworkAgentRoutes, ServiceAPI):
     @route("GET", "/v2.0/<collection>", op="op_list")
     def list_collection(self, req: ApiRequest, collection: str) -> Reply:
         """List with neutron's filters, ``fields`` and ``limit``/``marker`` paging."""
-        kind = self._kind(collection)
+        return self.list_kind(req, self._kind(collection), collection)
+
+    def list_kind(self, req: ApiRequest, kind: str, collection: str) -> Reply:
+        """List the *kind* entities (URL collection *collection*) as neutron does."""
         items = [self.view(kind, i) for i in self._call(kind, "list")]
         for key in sorted(set(req.args)):
             if key in ("fields", "limit", "marker", "page_reverse", "sort_key", "sort_dir"):
@@ -250,6 +277,7 @@ class NetworkAPI(NetworkAgentRoutes, ServiceAPI):
             wanted = req.args.getlist(key)
             items = [i for i in items if key in i and _matches(i[key], wanted)]
         body: dict[str, Any] = {}
+        plural = collection_key(kind)
         limit = req.args.get("limit")
         if limit is not None:
             if not limit.isdigit():
@@ -265,25 +293,28 @@ class NetworkAPI(NetworkAgentRoutes, ServiceAPI):
             if int(limit) and len(items) > int(limit):
                 items = items[: int(limit)]
                 nxt = self.url(f"/v2.0/{collection}?limit={limit}&marker={items[-1]['id']}")
-                body[f"{PLURALS[kind][0]}_links"] = [{"href": nxt, "rel": "next"}]
+                body[f"{plural}_links"] = [{"href": nxt, "rel": "next"}]
         fields = req.args.getlist("fields")
         if fields:
             items = [{k: v for k, v in i.items() if k in fields} for i in items]
-        body[PLURALS[kind][0]] = items
+        body[plural] = items
         return Reply(200, body)
 
     @route("POST", "/v2.0/<collection>", op="op_create")
     def create(self, req: ApiRequest, collection: str) -> Reply:
         """Create one entity (bulk create with the plural key too)."""
-        kind = self._kind(collection)
+        return self.create_kind(req, self._kind(collection))
+
+    def create_kind(self, req: ApiRequest, kind: str) -> Reply:
+        """Create one *kind* entity (or several under the plural key)."""
         body = req.json()
-        plural = PLURALS[kind][0]
+        plural = collection_key(kind)
         if plural in body:
             if not isinstance(body[plural], list):
                 raise bad(f"Invalid input: '{plural}' must be a list")
             made = [self._create(req, kind, spec) for spec in body[plural]]
             return Reply(201, {plural: made})
-        return Reply(201, {kind: self._create(req, kind, req.member(kind))})
+        return Reply(201, {member_key(kind): self._create(req, kind, req.member(member_key(kind)))})
 
     def _create(self, req: ApiRequest, kind: str, spec: Any) -> dict[str, Any]:
         if not isinstance(spec, dict):
@@ -298,18 +329,24 @@ class NetworkAPI(NetworkAgentRoutes, ServiceAPI):
     @route("GET", "/v2.0/<collection>/<ident>", op="op_get")
     def show(self, req: ApiRequest, collection: str, ident: str) -> Reply:
         """Show one entity (``fields`` honoured)."""
-        kind = self._kind(collection)
+        return self.show_kind(req, self._kind(collection), ident)
+
+    def show_kind(self, req: ApiRequest, kind: str, ident: str) -> Reply:
+        """Show one *kind* entity (``fields`` honoured)."""
         item = self.view(kind, self._call(kind, "get", ident))
         fields = req.args.getlist("fields")
         if fields:
             item = {k: v for k, v in item.items() if k in fields}
-        return Reply(200, {kind: item})
+        return Reply(200, {member_key(kind): item})
 
     @route("PUT", "/v2.0/<collection>/<ident>", op="op_update")
     def update(self, req: ApiRequest, collection: str, ident: str) -> Reply:
         """Update one entity; a router's ``external_gateway_info`` sets or clears its gateway."""
-        kind = self._kind(collection)
-        attrs = dict(req.member(kind))
+        return self.update_kind(req, self._kind(collection), ident)
+
+    def update_kind(self, req: ApiRequest, kind: str, ident: str) -> Reply:
+        """Update one *kind* entity."""
+        attrs = dict(req.member(member_key(kind)))
         attrs.pop("tags", None)
         _check_types(kind, attrs)
         if kind == "router" and "external_gateway_info" in attrs:
@@ -322,13 +359,12 @@ class NetworkAPI(NetworkAgentRoutes, ServiceAPI):
             item = self._call(kind, "update", ident, attrs)
         else:
             item = self._call(kind, "get", ident)
-        return Reply(200, {kind: self.view(kind, item)})
+        return Reply(200, {member_key(kind): self.view(kind, item)})
 
     @route("DELETE", "/v2.0/<collection>/<ident>", op="op_delete")
     def delete(self, req: ApiRequest, collection: str, ident: str) -> Reply:
         """Delete one entity."""
-        kind = self._kind(collection)
-        self._call(kind, "delete", ident)
+        self._call(self._kind(collection), "delete", ident)
         return Reply(204)
 
     # --- tags ----------------------------------------------------------------------------
@@ -451,6 +487,16 @@ class NetworkAPI(NetworkAgentRoutes, ServiceAPI):
         """``DELETE /v2.0/quotas/{project}``: back to the defaults."""
         self.network.revert_project_quota(project)
         return Reply(204)
+
+
+def member_key(kind: str) -> str:
+    """The key of one *kind* entity in neutron's bodies (``policy`` for a QoS policy)."""
+    return BODY_KEYS.get(kind, (kind, ""))[0]
+
+
+def collection_key(kind: str) -> str:
+    """The key of a *kind* listing in neutron's bodies (``policies`` for QoS policies)."""
+    return BODY_KEYS.get(kind, ("", PLURALS[kind][0]))[1]
 
 
 def _matches(value: Any, wanted: list[str]) -> bool:

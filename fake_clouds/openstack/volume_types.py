@@ -84,7 +84,7 @@ class VolumeTypeRoutes:
             "is_public": bool(vtype.get("is_public", True)),
             "os-volume-type-access:is_public": bool(vtype.get("is_public", True)),
             "extra_specs": dict(vtype.get("extra_specs") or {}),
-            "qos_specs_id": None,
+            "qos_specs_id": vtype.get("qos_specs_id"),
         }
 
     # --- types ----------------------------------------------------------------------------

@@ -5,7 +5,8 @@ directory on ``sys.path`` for sibling imports and with the network switched
 off: any socket connection or name lookup made during the import raises
 ``OSError``. Whatever the import raises (even ``SystemExit``) is captured and
 reported as a finding; ``sys.modules`` and ``sys.path`` are restored
-afterwards. Handlers are never called.
+afterwards. Handlers are never called. A file that imports ``heat`` is
+imported through :mod:`simulator.heat_compat`, as the engine loads it.
 """
 
 from __future__ import annotations
@@ -101,9 +102,11 @@ def import_file(path: Path, name: str | None = None) -> Loaded:
     before = set(sys.modules)
     sys.modules[name] = module
     sources: dict[str, str] = {}
+    heat = _heat_compat(path)
     try:
-        with network_blocked():
+        with network_blocked(), heat.imports():
             spec.loader.exec_module(module)
+        heat.adopt(module)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # noqa: BLE001 - a crashing plug-in is a finding
@@ -119,6 +122,33 @@ def import_file(path: Path, name: str | None = None) -> Loaded:
                 if filename:
                     sources[extra] = filename
     return Loaded(module, sources=sources)
+
+
+@dataclass(frozen=True)
+class _HeatCompat:
+    """How a plug-in file is imported: through Heat's compat layer when it imports ``heat``."""
+
+    needed: bool
+
+    def imports(self) -> contextlib.AbstractContextManager[None]:
+        if not self.needed:
+            return contextlib.nullcontext()
+        from simulator.heat_compat.loader import heat_imports
+
+        return heat_imports()
+
+    def adopt(self, module: ModuleType) -> None:
+        if self.needed:
+            from simulator.heat_compat.loader import adopt_heat_module
+
+            adopt_heat_module(module)
+
+
+def _heat_compat(path: Path) -> _HeatCompat:
+    """A file that imports ``heat`` is imported as ``--plugin-dir`` and conformance import it."""
+    from simulator.heat_compat.loader import needs_heat_compat
+
+    return _HeatCompat(needs_heat_compat(path))
 
 
 def _is_local(module: ModuleType | None, directory: str) -> bool:

@@ -192,7 +192,8 @@ def check_mapping_values(module: PluginModule) -> Iterator[Hit]:
     for entry in static_entries(module):
         value = entry.value
         defined_elsewhere = isinstance(value, ast.Name) and (
-            value.id in module.classes or value.id in module.functions
+            (value.id in module.classes and module.surely_not_resource(module.classes[value.id]))
+            or value.id in module.functions
         )
         if isinstance(value, ast.Name) and value.id in resource_names:
             continue

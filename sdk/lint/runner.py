@@ -44,6 +44,9 @@ def collect(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[Path], list[P
         raise LintUsageError("no path given: say which plug-in files or directories to lint")
     for raw in paths:
         path = Path(raw)
+        if not path.exists() and _is_heat_module_name(os.fspath(raw)):
+            python.update(_heat_module_files(os.fspath(raw)))
+            continue
         if not path.exists():
             raise LintUsageError(f"{raw}: no such file or directory")
         if path.is_file():
@@ -69,6 +72,21 @@ def collect(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[Path], list[P
                 elif name.endswith(TEMPLATE_SUFFIXES):
                     templates.add(full)
     return sorted(python), sorted(templates)
+
+
+def _is_heat_module_name(text: str) -> bool:
+    """``heat.engine.resources...``: a module of the installed openstack-heat, by dotted name."""
+    return text.split(".", 1)[0] == "heat" and "." in text and os.sep not in text
+
+
+def _heat_module_files(name: str) -> list[Path]:
+    """The files of a Heat module or package, looked up in ``$PLUGSIM_HEAT_PYTHON``'s Heat."""
+    from simulator.heat_compat.loader import resolve_heat_targets
+
+    try:
+        return resolve_heat_targets(name)
+    except ConfigurationError as ex:
+        raise LintUsageError(str(ex)) from None
 
 
 def _read_module(path: Path) -> PluginModule:

@@ -103,10 +103,26 @@ def parse_support(node: ast.expr | None) -> SupportSpec | None:
     )
 
 
+#: The first year of OpenStack's series names (``2013.1`` was Heat's first release).
+_FIRST_SERIES_YEAR = 2013
+
+
 def version_key(version: str) -> tuple[int, ...] | None:
-    """Order key of a release string such as ``'2023.2'`` or ``'5.0.0'``; None if not numeric."""
-    numbers = re.findall(r"\d+", version)
-    return tuple(int(n) for n in numbers) if numbers else None
+    """Order key of a release string such as ``'2014.2'``, ``'5.0.0'`` or ``'2023.2'``; None if
+    not numeric.
+
+    Heat's releases were named by series (``2013.1`` to ``2015.1``), then numbered from ``5.0.0``
+    (the series after ``2015.1``), and OpenStack names its series by year again since ``2023.1``
+    (Heat 20). A series name ``YEAR.N`` therefore sorts as the major release of that series:
+    two series a year, counted from 2013.1 as 0.
+    """
+    numbers = [int(n) for n in re.findall(r"\d+", version)]
+    if not numbers:
+        return None
+    if numbers[0] >= _FIRST_SERIES_YEAR and len(numbers) >= 2:
+        major = (numbers[0] - _FIRST_SERIES_YEAR) * 2 + numbers[1] - 1
+        return (major, 0, 0, *numbers[2:])
+    return tuple(numbers)
 
 
 @dataclass

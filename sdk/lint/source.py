@@ -249,6 +249,20 @@ class PluginModule:
                 return True
         return False
 
+    def surely_not_resource(self, info: ClassInfo, seen: frozenset[str] = frozenset()) -> bool:
+        """True when the source alone shows *info* is no resource: every base is ``object`` or
+        another class of this module that is surely none (an imported base could be one)."""
+        if info.name in seen:
+            return True
+        for base in info.node.bases:
+            name = dotted_name(base)
+            if name == "object":
+                continue
+            parent = self.classes.get(name) if name is not None else None
+            if parent is None or not self.surely_not_resource(parent, seen | {info.name}):
+                return False
+        return True
+
     @cached_property
     def functions(self) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
         """Top-level functions by name."""

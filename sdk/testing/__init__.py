@@ -4,6 +4,7 @@ What plug-in authors import::
 
     from sdk.testing import ResourceConformance, PlugsimEnv, StackHandle, ResourceHarness
     from sdk.testing import strategies
+    from sdk.testing import load_plugins   # a plug-in's classes by type name (Heat ones too)
 
 Names are loaded on first use, so the pytest plugin (:mod:`sdk.testing.plugin`)
 costs nothing in test runs that never ask for a plugsim fixture.
@@ -23,6 +24,7 @@ _EXPORTS = {
     "CloudDriverConformance": "sdk.testing.driver_conformance",
     "HandlerBlocked": "sdk.testing.watchdog",
     "Coverage": "sdk.testing.report",
+    "load_plugins": "sdk.testing.cli",
 }
 
 __all__ = sorted(_EXPORTS)

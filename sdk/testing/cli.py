@@ -80,6 +80,11 @@ def find_plugins(target: str) -> dict[str, type]:
     return dict(sorted(report.mapping.items()))
 
 
+#: The public name tests use (``from sdk.testing import load_plugins``): the classes of a plug-in
+#: file, directory or module by type name, Heat plug-ins loaded through the compat layer.
+load_plugins = find_plugins
+
+
 def _settings() -> Any:
     from hypothesis import HealthCheck, settings
 

@@ -57,8 +57,16 @@ pass_options = click.make_pass_decorator(Options)
 @click.option(
     "--adversary",
     is_flag=True,
-    help="Drift the cloud behind the engine's back (delete an entity, put it in error, shrink a "
-    "quota) between actions; stack check must see it and delete must still clean up.",
+    help="Drift the cloud behind the engine's back (delete an entity, put it in error or stuck, "
+    "rename it, shrink a quota, rotate the credential) between and during actions; stack check must "
+    "see it and delete must still clean up.",
+)
+@click.option(
+    "--drifts",
+    "drifts_file",
+    type=click.Path(dir_okay=False),
+    help="With --adversary: do exactly the drifts of this schedule (a shrunk finding's "
+    "finding-N.drifts.yaml) instead of each seed's.",
 )
 @click.option(
     "--backend",
@@ -93,7 +101,8 @@ pass_options = click.make_pass_decorator(Options)
     type=click.IntRange(min=1),
     default=64,
     show_default=True,
-    help="Runs each failure may spend on shrinking its faults.",
+    help="Runs each failure may spend on shrinking its faults and drifts (and as many again on "
+    "its stack, with a template).",
 )
 @click.option(
     "--out",
@@ -126,6 +135,7 @@ def campaign(
     faults: str | None,
     world_file: str | None,
     adversary: bool,
+    drifts_file: str | None,
     backend: str,
     jobs: int,
     address: str | None,
@@ -154,14 +164,17 @@ def campaign(
     world = world_file or opts.world
     spec: Any
     if plugin is not None:
-        if environment or parameters or update_template or adversary or upgrade_from:
+        if environment or parameters or update_template or adversary or drifts_file or upgrade_from:
             raise click.UsageError(
-                "-e, --parameter, --update-template, --adversary and --upgrade-from need a TEMPLATE"
+                "-e, --parameter, --update-template, --adversary, --drifts and --upgrade-from need "
+                "a TEMPLATE"
             )
         spec = _plugin_spec(plugin, paths, sequences, properties_file, faults, world)
     else:
         if paths or properties_file or sequences:
             raise click.UsageError("--path, --sequences and --properties need --plugin")
+        if drifts_file and not adversary:
+            raise click.UsageError("--drifts needs --adversary")
         spec = RunSpec(
             template=str(template),
             environment=tuple(environment),
@@ -171,6 +184,7 @@ def campaign(
             plugin_dirs=tuple(opts.plugin_dirs),
             world=world,
             adversary=adversary,
+            drifts=drifts_file,
         )
         if upgrade_from is not None:  # the upgrade mode (issue #24): TEMPLATE is the new plug-in
             if adversary or world:
@@ -271,6 +285,8 @@ class _progress:
 
 
 def _print_text(outcome: Any, written: list[Path]) -> None:
+    from sdk.testing.campaign.shrink_stack import shrunk_lines
+
     runs = len(outcome.results)
     click.echo(
         f"{runs} runs, {runs - outcome.failures} passed, {outcome.failures} failed; "
@@ -298,6 +314,8 @@ def _print_text(outcome: Any, written: list[Path]) -> None:
                         f"     {fault['service']}.{fault['operation']} {fault['effect']} "
                         f"({fault.get('rule_name') or 'rule ' + str(fault.get('rule_index'))})"
                     )
+                for line in shrunk_lines(shrunk):
+                    click.echo(f"   {line}")
                 if finding.shrunk_replay:
                     click.echo(f"   shrunk replay: {finding.shrunk_replay}")
             for note in shrunk.notes:

@@ -38,13 +38,14 @@ HEAT_HELPERS = frozenset(
         "heat.common.environment_format",
         "heat.common.netutils",
         "heat.common.param_utils",
-        "heat.common.short_id",
         "heat.common.template_format",
-        "heat.common.timeutils",
         "heat.engine.clients.progress",
         "heat.engine.parameters",
         "heat.engine.software_config_io",
         "heat.rpc.api",
+        "heat.scaling.cooldown",
+        "heat.scaling.lbutils",
+        "heat.scaling.rolling_update",
         "heat.scaling.scalingutil",
     }
 )

@@ -34,7 +34,7 @@ from simulator.heat_compat.missing import MissingHeatName
 #: Top-level package names the compat namespace holds during a loading: the
 #: shims' and those of the real libraries imported as they are
 #: (:data:`simulator.heat_compat._borrowed.BORROWED_ROOTS`).
-ROOTS = ("heat", "oslo_log", *_borrowed.BORROWED_ROOTS)
+ROOTS = ("heat", "oslo_log", "neutron_lib", *_borrowed.BORROWED_ROOTS)
 
 #: ``module name -> builder`` returning the module's public names (the table is
 #: :data:`simulator.heat_compat._shims.BUILDERS`, passed to :func:`shim_imports`).
@@ -203,6 +203,14 @@ def _ours(name: str) -> bool:
 _NAMESPACES: dict[str, dict[str, types.ModuleType]] = {}
 
 
+_SERVING_SOURCE: Any = None
+
+
+def serving_heat_source() -> Any:
+    """The installed ``heat`` package directory of the loading in progress (None: none)."""
+    return _SERVING_SOURCE
+
+
 @contextlib.contextmanager
 def serving(builders: Builders, heat_source: Any = None) -> Iterator[None]:
     """Serve the shims of *builders* while the block runs; restore :data:`sys.modules` after.
@@ -211,6 +219,8 @@ def serving(builders: Builders, heat_source: Any = None) -> Iterator[None]:
     The process's own modules under :data:`ROOTS` are set aside meanwhile and
     the compat namespace of earlier loadings is put in their place.
     """
+    global _SERVING_SOURCE
+    previous_source, _SERVING_SOURCE = _SERVING_SOURCE, heat_source
     saved = {name: sys.modules.pop(name) for name in sorted(sys.modules) if _ours(name)}
     namespace = _NAMESPACES.setdefault(str(heat_source), {})
     sys.modules.update(namespace)
@@ -230,3 +240,4 @@ def serving(builders: Builders, heat_source: Any = None) -> Iterator[None]:
         for name in sorted(n for n in sys.modules if _ours(n)):
             namespace[name] = sys.modules.pop(name)
         sys.modules.update(saved)
+        _SERVING_SOURCE = previous_source

@@ -14,15 +14,17 @@ import importlib.util
 import logging
 import sys
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from sdk import attributes as sdk_attributes
 from sdk import constraints as sdk_constraints
-from sdk import exception, i18n, rsrc_defn, support
+from sdk import exception, i18n, support
 from sdk import properties as sdk_properties
 from simulator.heat_compat import _finder, _vtime
+from simulator.heat_compat.nested_shims import NESTED_BUILDERS
+from simulator.heat_compat.neutron_lib_defs import BUILDERS as NEUTRON_LIB_BUILDERS
 
 
 class _HeatSchemaKeys:
@@ -150,14 +152,20 @@ def _password_gen() -> dict[str, Any]:
         "named_char_class": pg.named_char_class,
         "special_char_class": pg.special_char_class,
         "generate_password": pg.generate_password,
+        "generate_openstack_password": pg.generate_openstack_password,
     }
 
 
 def _resource() -> dict[str, Any]:
     from sdk import exception as sdk_exc
+    from simulator.heat_compat.exceptions import NoActionRequired
     from simulator.heat_compat.resource import HeatResource
 
-    return {"Resource": HeatResource, "UpdateReplace": sdk_exc.UpdateReplace}
+    return {
+        "Resource": HeatResource,
+        "UpdateReplace": sdk_exc.UpdateReplace,
+        "NoActionRequired": NoActionRequired,
+    }
 
 
 def _properties() -> dict[str, Any]:
@@ -183,11 +191,26 @@ def _constraints() -> dict[str, Any]:
     }
 
 
+def select_from_attribute(value: Any, path: Any) -> Any:
+    """Heat's ``select_from_attribute``: follow *path* into *value*; None where it leads nowhere."""
+    for key in path:
+        if isinstance(value, str | bytes) or not isinstance(value, Mapping | Sequence):
+            return None
+        if not isinstance(key, str | int):
+            return None
+        try:
+            value = value[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return value
+
+
 def _attributes() -> dict[str, Any]:
     return {
         "Schema": sdk_attributes.Schema,
         "Attributes": sdk_attributes.Attributes,
         "schemata": sdk_attributes.schemata,
+        "select_from_attribute": select_from_attribute,
     }
 
 
@@ -220,7 +243,9 @@ def _hot_parameters() -> dict[str, Any]:
 
 
 def _rsrc_defn() -> dict[str, Any]:
-    return {"ResourceDefinition": rsrc_defn.ResourceDefinition}
+    from simulator.heat_compat.nested_template import HeatResourceDefinition
+
+    return {"ResourceDefinition": HeatResourceDefinition}
 
 
 def _parse_isotime(text: str) -> datetime.datetime:
@@ -292,6 +317,13 @@ def _heat_config() -> dict[str, Any]:
     return heat_config.module_names()
 
 
+def _client_modules() -> dict[str, Callable[[], dict[str, Any]]]:
+    """Heat's client plug-in modules the compat layer imitates (``heat.engine.clients.os.*``)."""
+    from simulator.heat_compat import client_modules
+
+    return client_modules.BUILDERS
+
+
 def _log() -> dict[str, Any]:
     return {"getLogger": logging.getLogger}
 
@@ -320,7 +352,12 @@ _TABLE: dict[str, Callable[[], dict[str, Any]]] = {
     "oslo_log.log": _log,
 }
 #: ``module name -> builder`` of every shim module.
-BUILDERS: dict[str, Callable[[], dict[str, Any]]] = dict(_TABLE)
+BUILDERS: dict[str, Callable[[], dict[str, Any]]] = {
+    **_TABLE,
+    **NESTED_BUILDERS,
+    **NEUTRON_LIB_BUILDERS,
+    **_client_modules(),
+}
 
 
 def shim_imports(heat_source: Any = None) -> contextlib.AbstractContextManager[None]:

@@ -20,6 +20,8 @@ from typing import Any
 
 from sdk import exception
 from sdk.constraints import BaseCustomConstraint
+from simulator.heat_compat import keystone_constraints
+from simulator.heat_compat.ext_constraints import EXT_CONSTRAINTS
 
 
 class _Format(BaseCustomConstraint, abc.ABC):
@@ -146,6 +148,8 @@ CONSTRAINTS: dict[str, type[BaseCustomConstraint]] = {
     "neutron.address_scope": AddressScopeConstraint,
     "neutron.subnetpool": SubnetPoolConstraint,
     "nova.server": ServerConstraint,
+    **EXT_CONSTRAINTS,  # the extension objects (QoS, sfc, taas, volume types)
+    **keystone_constraints.CONSTRAINTS,
 }
 
 

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from sdk.resource import Resource
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.lifecycle import HeatRequestContext
 from simulator.heat_compat.missing import MissingCloudEndpoint, MissingHeatName
@@ -54,6 +55,40 @@ def _members(context: Any) -> dict[str, Any]:
     """
     members = getattr(context, "stack_members", None)
     return dict(members()) if callable(members) else {}
+
+
+def _is_heat_resource(res: Any) -> bool:
+    """False for a resource of plugsim's own library (an sdk resource without Heat's surface)."""
+    if not isinstance(res, Resource):
+        return True
+    return any(cls.__name__ == "HeatResource" for cls in type(res).__mro__)
+
+
+class PlugsimResourceView:
+    """A resource of plugsim's own library as a Heat plug-in finds it in the stack.
+
+    Reads pass through; a name of Heat's ``Resource`` it lacks (a group's
+    ``adjust``, ``frozen_properties`` ...) is :class:`MissingHeatName` naming
+    the plug-in's file and line and the type, never a bare ``AttributeError``.
+    """
+
+    def __init__(self, resource: Any) -> None:
+        object.__setattr__(self, "_resource", resource)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return getattr(self._resource, name)
+        except AttributeError:
+            kind = self._resource.type()
+            raise MissingHeatName(
+                f"heat.engine.resource.Resource.{name} (of plugsim's own {kind})",
+                plugin_site(sys._getframe(1)),
+            ) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._resource, name, value)
 
 
 class HeatStackView:
@@ -115,7 +150,7 @@ class HeatStackView:
             if (res.action, res.status) not in _REFID_STATES:
                 continue
             if refid in (res.get_reference_id(), res.name):
-                return res
+                return res if _is_heat_resource(res) else PlugsimResourceView(res)
         return None
 
     @property

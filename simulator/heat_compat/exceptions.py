@@ -101,6 +101,18 @@ class InvalidTemplateAttribute(sdk_exc.InvalidTemplateAttribute):
     msg_fmt = "The Referenced Attribute (%(resource)s %(key)s) is incorrect."
 
 
+class NoActionRequired(HeatException):
+    """``heat.engine.resource.NoActionRequired``: a signal asked for nothing to do."""
+
+    msg_fmt = "The resource %(res_name)s could not perform scaling action: %(reason)s"
+
+
+class TemplateOutputError(HeatException):
+    """An output of a nested stack could not be resolved."""
+
+    msg_fmt = "Error in %(resource)s output %(attribute)s: %(message)s"
+
+
 #: Heat names that are plugsim's own classes unchanged.
 SAME = {
     "EntityNotFound": sdk_exc.EntityNotFound,

@@ -117,8 +117,21 @@ class HeatIdentifier(dict):
         )
 
     def url_path(self) -> str:
-        """The identifier as a URL path."""
-        return f"{self['tenant']}/stacks/{self['stack_name']}/{self['stack_id']}"
+        """The identifier as a URL path (a resource's ends with ``/resources/<name>``)."""
+        path = self.get("path") or ""
+        return f"{self['tenant']}/stacks/{self['stack_name']}/{self['stack_id']}{path}"
+
+    def stack_path(self) -> str:
+        """``<stack name>/<stack id>``."""
+        return f"{self['stack_name']}/{self['stack_id']}"
+
+    def arn_url_path(self) -> str:
+        """The ARN as a URL path (what Heat's CFN signal URLs carry)."""
+        return (
+            "/"
+            + self.arn().replace(":", "%3A").replace("/", "%2F")
+            + ((self.get("path") or "").replace("/", "%2F"))
+        )
 
 
 class HeatEnvironment:

@@ -13,6 +13,7 @@ names to such plug-ins first.
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -31,6 +32,7 @@ from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import ROOTS
 from simulator.heat_compat._shims import TestConstraintDelay, shim_imports
 from simulator.heat_compat.constraints import register_missing
+from simulator.heat_compat.entry_point_constraints import constraints_of
 from simulator.heat_compat.heat_venv import (
     DEFAULT_HEAT_VENV,
     HEAT_PYTHON_ENV,
@@ -38,6 +40,7 @@ from simulator.heat_compat.heat_venv import (
     heat_python,
 )
 from simulator.heat_compat.missing import MissingHeatName
+from simulator.heat_compat.siblings import sibling_imports
 from simulator.registry import PluginConstraints, TypeRegistry
 
 #: The in-tree plug-ins that need no OpenStack service client (module stems).
@@ -76,7 +79,7 @@ def _register_heat_constraints() -> None:
 class HeatNameMissing(LoadError):
     """A load error of a Heat plug-in that needs a name the compat layer lacks.
 
-    :ivar missing: the dotted name the plug-in needs (``heat.engine.scheduler``).
+    :ivar missing: the dotted name the plug-in needs (``heat.engine.service``).
     """
 
     missing: str = ""
@@ -115,7 +118,7 @@ class HeatCompatLoader(PluginLoader):
                 return None
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module
-            with shim_imports(find_heat_package()):
+            with heat_imports(), sibling_imports(resolved):  # ``import common.mixins``
                 spec.loader.exec_module(module)
         except BaseException as ex:  # a plug-in may raise anything
             sys.modules.pop(name, None)
@@ -137,10 +140,23 @@ class HeatCompatLoader(PluginLoader):
                     )
                 )
             return None
-        _vtime.patch_module(module)
-        _register_heat_constraints()
+        adopt_heat_module(module)
         self.register_module(module, f"{path} (heat compat)")
+        entry_points = constraints_of(module, resolved)  # Heat's heat.constraints group
+        if entry_points:
+            self._register_constraints(entry_points, f"{path} (heat.constraints entry points)")
         return module
+
+
+def heat_imports() -> contextlib.AbstractContextManager[None]:
+    """Serve the shims (and the installed Heat's shared base modules) while a Heat plug-in imports."""
+    return shim_imports(find_heat_package())
+
+
+def adopt_heat_module(module: ModuleType) -> None:
+    """Finish an imported Heat plug-in module: virtual time in its namespace, Heat's constraints."""
+    _vtime.patch_module(module)
+    _register_heat_constraints()
 
 
 def _missing_name(ex: BaseException) -> str | None:

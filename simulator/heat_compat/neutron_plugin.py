@@ -36,6 +36,17 @@ RES_TYPES = {
 
 #: Where a kind's records are listed when its API name differs from the kind.
 _API_KINDS = {"policy": "qos_policy", "loadbalancer": "lbaas_loadbalancer"}
+#: The key of a listing's body when python-neutronclient's differs from the plural.
+_LIST_KEYS = {"qos_policy": "policies"}
+#: The URL paths of the extension kinds Heat's sfc and taas plug-ins address by path.
+EXT_RESOURCE_PATHS = {
+    "port_pair": "/sfc/port_pairs",
+    "port_pair_group": "/sfc/port_pair_groups",
+    "flow_classifier": "/sfc/flow_classifiers",
+    "port_chain": "/sfc/port_chains",
+    "tap_service": "/taas/tap_services",
+    "tap_flow": "/taas/tap_flows",
+}
 
 
 def _plural(kind: str) -> str:
@@ -53,7 +64,7 @@ class NeutronClientPlugin(HeatClientPlugin):
         api = cmd_resource or _API_KINDS.get(kind, kind)
         client = self.client()
         lister = getattr(client, f"list_{_plural(api)}")
-        return list(lister().get(_plural(api), []))
+        return list(lister().get(_LIST_KEYS.get(api, _plural(api)), []))
 
     def find_resourceid_by_name_or_id(
         self, resource: str, name_or_id: str, cmd_resource: str | None = None
@@ -109,5 +120,62 @@ class NeutronClientPlugin(HeatClientPlugin):
             return False
         return any(ext.get("alias") == alias for ext in lister().get("extensions", []))
 
+    # --- the extension kinds addressed by path (networking-sfc, tap-as-a-service) ----------
 
-__all__ = ["RES_TYPES", "NeutronClientPlugin"]
+    def _resolve_resource_path(self, resource: str) -> str:
+        """The URL path of the extension kind *resource* (``/sfc/port_pairs`` ...)."""
+        try:
+            return EXT_RESOURCE_PATHS[resource]
+        except KeyError:
+            raise exception.EntityNotFound(entity="Extension resource", name=resource) from None
+
+    def create_ext_resource(self, resource: str, props: dict[str, Any]) -> dict[str, Any]:
+        """Create an extension object; return its record."""
+        path = self._resolve_resource_path(resource)
+        return dict(self.client().create_ext(path, {resource: props})[resource])
+
+    def update_ext_resource(
+        self, resource: str, prop_diff: dict[str, Any], resource_id: str
+    ) -> Any:
+        """Change an extension object; return the service's answer."""
+        path = self._resolve_resource_path(resource)
+        return self.client().update_ext(path + "/%s", resource_id, {resource: prop_diff})
+
+    def delete_ext_resource(self, resource: str, resource_id: str) -> Any:
+        """Delete an extension object."""
+        path = self._resolve_resource_path(resource)
+        return self.client().delete_ext(path + "/%s", resource_id)
+
+    def show_ext_resource(self, resource: str, resource_id: str) -> dict[str, Any]:
+        """The record of one extension object."""
+        path = self._resolve_resource_path(resource)
+        return dict(self.client().show_ext(path + "/%s", resource_id)[resource])
+
+    def check_ext_resource_status(self, resource: str, resource_id: str) -> bool:
+        """True once the object is ``ACTIVE``; ``ResourceInError`` in ``ERROR`` (Heat's check)."""
+        status = self.show_ext_resource(resource, resource_id)["status"]
+        if status == "ERROR":
+            raise exception.ResourceInError(resource_status=status)
+        return bool(status == "ACTIVE")
+
+    def resolve_ext_resource(self, resource: str, name_or_id: str) -> str:
+        """The id of the extension object whose id or (unique) name is *name_or_id*.
+
+        :raises sdk.exception.NotFound: none has that id or name.
+        :raises PhysicalResourceNameAmbiguity: several share the name.
+        """
+        path = self._resolve_resource_path(resource)
+        client = self.client()
+        try:
+            return str(client.show_ext(path + "/%s", name_or_id)[resource]["id"])
+        except exception.NotFound:
+            records = client.list_ext(collection=resource + "s", path=path, retrieve_all=True)
+        named = [r["id"] for r in records[resource + "s"] if r.get("name") == name_or_id]
+        if len(named) > 1:
+            raise PhysicalResourceNameAmbiguity(name=name_or_id)
+        if not named:
+            raise exception.NotFound(f"Unable to find {resource} with name or id '{name_or_id}'")
+        return str(named[0])
+
+
+__all__ = ["EXT_RESOURCE_PATHS", "RES_TYPES", "NeutronClientPlugin"]

@@ -76,3 +76,16 @@ def generate_password(length: int, char_classes: Sequence[CharClass]) -> str:
     chars.extend(rng.choice(everything) for _ in range(length - len(chars)))
     rng.shuffle(chars)
     return "".join(chars)
+
+
+def generate_openstack_password() -> str:
+    """A password for a keystone user: 32 characters, each kind of character at least once."""
+    return generate_password(
+        32,
+        [
+            named_char_class(LOWERCASE, 1),
+            named_char_class(UPPERCASE, 1),
+            named_char_class(DIGITS, 1),
+            special_char_class("!@#%^&*", 1),
+        ],
+    )

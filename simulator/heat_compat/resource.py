@@ -29,10 +29,15 @@ from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin, HeatStackView
 from simulator.heat_compat.heat_names import heat_lacks
+from simulator.heat_compat.keystone_plugin import IDENTITY_URL, KeystoneClientPlugin
+from simulator.heat_compat.lifecycle import HeatIdentifier, HeatRequestContext
 from simulator.heat_compat.missing import HeatLacksName, MissingCloudService, MissingHeatName
 from simulator.heat_compat.neutron_plugin import NeutronClientPlugin
 from simulator.heat_compat.nova_plugin import GlanceClientPlugin
+from simulator.heat_compat.openstacksdk_plugin import OpenStackSDKClientPlugin
+from simulator.heat_compat.resource_signals import HeatSignalSurface
 from simulator.heat_compat.rpc_client import HeatRpcClient
+from simulator.heat_compat.swift_plugin import OrchestrationClientPlugin, SwiftClientPlugin
 from simulator.heat_compat.translation import apply_rules
 from simulator.heat_compat.volume_plugins import CinderClientPlugin, NovaClientPlugin
 
@@ -68,6 +73,11 @@ class HeatClients:
         """The client plug-in *name*."""
         return self._resource.client_plugin(name)
 
+    @property
+    def project_id(self) -> str:
+        """The project the stack runs in (Heat's request context's)."""
+        return str(getattr(self._resource.context, "project_id", "") or "")
+
 
 def heat_client_plugin(plugin: Any, name: str, clients: Any = None) -> HeatClientPlugin:
     """Heat's client plug-in *name* over plugsim's *plugin*, with the surface of Heat's own."""
@@ -77,7 +87,48 @@ def heat_client_plugin(plugin: Any, name: str, clients: Any = None) -> HeatClien
         return NovaClientPlugin(plugin, name, clients)
     if name == "cinder":
         return CinderClientPlugin(plugin, name)
+    project_id = str(getattr(clients, "project_id", "") or "")
+    if name in ("swift", "object_storage"):
+        return SwiftClientPlugin(plugin, name, project_id)
+    if name in ("keystone", "identity"):
+        return KeystoneClientPlugin(plugin, name, project_id)
     return HeatClientPlugin(plugin, name)
+
+
+class ResourceStackView(HeatStackView):
+    """A resource's ``self.stack``: Heat's stack with ``clients`` and the stack user project."""
+
+    def __init__(self, resource: HeatResource) -> None:
+        super().__init__(resource.context.stack, resource.context)
+        #: Heat's ``stack.clients``: the client plug-ins as the resource gets them
+        self.clients = HeatClients(resource)
+
+    @property
+    def stack_user_project_id(self) -> str | None:
+        """The stack's user project in the identity service, or None before one is made.
+
+        Heat keeps the id in its stack table; the compat layer finds the
+        project by the name Heat gives it (the owner's project and the stack
+        id), so nothing outside the fake cloud holds it.
+        """
+        keystone = self.clients.client_plugin("keystone").client()
+        return keystone.stack_project_id(self._info.id)  # type: ignore[no-any-return]
+
+    def set_stack_user_project_id(self, project_id: str) -> None:
+        """Heat stores the id in its stack table; here the project is found by name (above)."""
+
+    def identifier(self) -> HeatIdentifier:
+        """Heat's identifier of the stack."""
+        return HeatIdentifier(
+            tenant=self.clients.project_id,
+            stack_name=self._info.name,
+            stack_id=self._info.id,
+            path="",
+        )
+
+    def register_access_allowed_handler(self, credential_id: str, handler: Any) -> None:
+        """Heat's CFN API asks these which resource a credential may reach; plugsim has no
+        CFN API, so nothing asks (signals come through ``signal_resource``)."""
 
 
 class HeatDefinition:
@@ -109,6 +160,16 @@ class HeatDefinition:
     def metadata(self) -> dict[str, Any]:
         """The definition's metadata."""
         return dict(self._snippet.get("metadata") or {})
+
+    def update_policy(self, schema: Mapping[str, Any], context: Any = None) -> Any:
+        """Return :class:`sdk.properties.Properties` over this definition's update policy."""
+        return properties_mod.Properties(
+            schema,
+            dict(self._snippet.get("update_policy") or {}),
+            resolver=self._resource._resolver,
+            context=self._resource.context,
+            path=["resources", self._resource.name, "update_policy"],
+        )
 
     def freeze(self, **changes: Any) -> HeatDefinition:
         """Return this definition with *changes* applied (Heat's ``freeze``)."""
@@ -190,7 +251,7 @@ def _wrap_handle_update(func: Any) -> Any:
     return handle_update
 
 
-class HeatResource(Resource):
+class HeatResource(HeatSignalSurface, Resource):
     """``heat.engine.resource.Resource`` under plugsim (see the module docstring)."""
 
     #: Heat plug-ins may set this to replace a CHECK_FAILED resource on update.
@@ -212,6 +273,10 @@ class HeatResource(Resource):
             super().__init__(name, definition, context, resolver or _PENDING_RESOLVER.get())
         finally:
             self.__dict__["_constructed"] = True
+        if not isinstance(self.context, HeatRequestContext):
+            # Heat's self.context is the request context: its names over the engine's facets
+            self.context = HeatRequestContext(self.context)
+            self.context.auth_url = IDENTITY_URL
 
     def __getattr__(self, name: str) -> Any:
         """A name this layer lacks: :class:`MissingHeatName`, or :class:`HeatLacksName`
@@ -228,7 +293,7 @@ class HeatResource(Resource):
     @property
     def stack(self) -> Any:  # type: ignore[override]
         """Heat's stack as the plug-in reads it (:class:`HeatStackView`)."""
-        return HeatStackView(self.context.stack, self.context)
+        return ResourceStackView(self)
 
     def client(self, name: str | None = None) -> Any:
         """The service client *name*, whose missing endpoints are named clearly."""
@@ -236,6 +301,11 @@ class HeatResource(Resource):
 
     def client_plugin(self, name: str | None = None) -> Any:
         """The client plug-in *name*, with Heat's extra surface (:class:`HeatClientPlugin`)."""
+        if (name or self.default_client_name) == "heat":
+            return OrchestrationClientPlugin(HeatClients(self).project_id, self._has_service)
+        if (name or self.default_client_name) == "openstack" and self._has_service("network"):
+            # openstacksdk's connection, over the fake network (what its plug-ins call)
+            return OpenStackSDKClientPlugin(super().client_plugin("network"), "openstack")
         try:
             if name == "glance" and not self._has_service("glance"):
                 # the fake compute serves the images: glance's surface over its client
@@ -265,9 +335,9 @@ class HeatResource(Resource):
         return super().metadata_get()
 
     def metadata_set(self, metadata: Any, merge_metadata: Any = None) -> None:
-        """Replace the metadata; *merge_metadata(old, new)*, when given, merges it first (Heat's)."""
+        """Replace the metadata; *merge_metadata(new, latest)*, when given, merges it first (Heat's)."""
         if merge_metadata is not None:
-            metadata = merge_metadata(self.metadata_get(), metadata)
+            metadata = merge_metadata(metadata, self.metadata_get())
         super().metadata_set(metadata)
 
     @property
@@ -480,9 +550,11 @@ class HeatResource(Resource):
         return not changed <= self._update_allowed_set()
 
     async def delete(self) -> None:
-        """Delete on the virtual clock."""
+        """Delete on the virtual clock (the last stack user also takes the stack's user project)."""
         with _vtime.running(self):
             await super().delete()
+            if (self.action, self.status) == (self.DELETE, self.COMPLETE):
+                self._release_stack_user_project()
 
     async def suspend(self) -> None:
         """Suspend on the virtual clock."""

@@ -101,7 +101,27 @@ class NovaClientPlugin(NovaServerSurface):
 
 
 class CinderClientPlugin(HeatClientPlugin):
-    """Heat's cinder client plug-in surface for watching attachments."""
+    """Heat's cinder client plug-in surface for watching attachments and finding types."""
+
+    def get_volume_type(self, volume_type: str) -> str:
+        """The id of the volume type whose id or name is *volume_type*.
+
+        :raises sdk.exception.EntityNotFound: no type has that id or name.
+        """
+        for vtype in self.client().volume_types.list():
+            if volume_type in (vtype.id, vtype.name):
+                return str(vtype.id)
+        raise exception.EntityNotFound(entity="VolumeType", name=volume_type)
+
+    def get_qos_specs(self, qos_specs: str) -> str:
+        """The id of the QoS specs whose id or name is *qos_specs*.
+
+        :raises sdk.exception.EntityNotFound: none has that id or name.
+        """
+        for item in self.client().qos_specs.list():
+            if qos_specs in (item.id, item.name):
+                return str(item.id)
+        raise exception.EntityNotFound(entity="QoSSpecs", name=qos_specs)
 
     def check_attach_volume_complete(self, vol_id: str) -> bool:
         """True once the volume is ``in-use``; an unexpected state fails the resource."""

@@ -121,6 +121,23 @@ def test_an_interrupted_campaign_resumes_where_it_stopped(tmp_path):
     }
 
 
+def test_another_campaigns_results_are_never_resumed(tmp_path):
+    """An --out directory keeps the campaign's identity; another campaign there stops in one line."""
+    run_campaign(PLANTED, [0, 1], out=tmp_path)
+    other = RunSpec(str(EXAMPLE / "stack.yaml"))
+    with pytest.raises(exception.ConfigurationError) as caught:
+        run_campaign(other, [0, 1], out=tmp_path)
+    message = str(caught.value)
+    assert str(tmp_path) in message and "another campaign" in message and "\n" not in message
+    assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 2
+
+
+def test_results_without_an_identity_are_not_resumed(tmp_path):
+    (tmp_path / "results.jsonl").write_text('{"seed": 0}\n')
+    with pytest.raises(exception.ConfigurationError, match="cannot tell which campaign"):
+        run_campaign(PLANTED, [0], out=tmp_path)
+
+
 def test_the_same_seeds_give_the_same_results_in_a_process_pool():
     seeds = list(range(24))
     serial = [r for batch in execute(PLANTED, seeds, chunk=5) for r in batch]

@@ -111,21 +111,21 @@ def _fake_heat_venv(root: Path) -> Path:
         (heat / package).mkdir(parents=True, exist_ok=True)
         (heat / package / "__init__.py").write_text("raise RuntimeError('never run')\n")
     (heat / "engine" / "resource.py").write_text("")
-    (heat / "common" / "short_id.py").write_text("def get_id(source):\n    return 'id-' + source\n")
+    (heat / "common" / "netutils.py").write_text("def get_id(source):\n    return 'id-' + source\n")
     (heat / "common" / "wsgi.py").write_text("SERVER = 'engine code'\n")
     (heat / "rpc" / "api.py").write_text("RES_NAME = 'resource_name'\n")
     return python
 
 
 HELPER_USER = """
-from heat.common import short_id
+from heat.common import netutils
 from heat.engine import resource
 from heat.rpc import api
 
 
 class Helped(resource.Resource):
     def handle_create(self):
-        self.resource_id_set(short_id.get_id(api.RES_NAME))
+        self.resource_id_set(netutils.get_id(api.RES_NAME))
 
 
 def resource_mapping():

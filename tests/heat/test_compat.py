@@ -111,10 +111,10 @@ def test_heat_validation_error_reaches_the_stack() -> None:
 
 
 def test_missing_module_is_named() -> None:
-    report = load_heat_plugin(HERE / "needs_scheduler.py")
+    report = load_heat_plugin(HERE / "needs_engine_service.py")
     assert report.mapping == {}
     [error] = report.errors
-    assert "heat.engine.scheduler" in error.message
+    assert "heat.engine.service" in error.message
     assert "Heat compatibility layer" in error.message
 
 
@@ -137,7 +137,7 @@ def test_compat_is_chosen_per_file_by_its_imports() -> None:
     report = HeatCompatLoader().load_plugin_dirs([HERE])
     assert sorted(report.mapping) == ["Test::Heat::Grumpy", "Test::Heat::Widget", "Test::Native"]
     assert "heat compat" not in report.sources["Test::Native"]
-    assert any("heat.engine.scheduler" in e.message for e in report.errors)
+    assert any("heat.engine.service" in e.message for e in report.errors)
 
 
 def test_unknown_target_is_a_clear_error() -> None:

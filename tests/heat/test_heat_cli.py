@@ -86,11 +86,11 @@ def resource_mapping():
 '''
 
 MISSING_MODULE = '''
-from heat.engine import resource, scheduler
+from heat.engine import resource, service
 
 
 class Slow(resource.Resource):
-    """Needs Heat's task scheduler."""
+    """Needs Heat's engine service."""
 
 
 def resource_mapping():
@@ -238,7 +238,7 @@ def test_heat_compat_flag_loads_files_whose_imports_do_not_tell(tmp_path):
 @pytest.mark.parametrize(
     ("source", "missing"),
     [
-        (MISSING_MODULE, "heat.engine.scheduler"),
+        (MISSING_MODULE, "heat.engine.service"),
         (MISSING_IMPORTED_NAME, "heat.engine.resource.NoSuchHelper"),
         (MISSING_ATTRIBUTE, "heat.engine.resource.NoSuchBase"),
     ],
@@ -260,7 +260,7 @@ def test_debug_shows_the_missing_heat_name_exception(tmp_path):
         "--state", ":memory:", "--debug", "--heat-plugin", str(plugin), "stack", "list"
     )
     assert isinstance(result.exception, MissingHeatName)
-    assert result.exception.qualified_name == "heat.engine.scheduler"
+    assert result.exception.qualified_name == "heat.engine.service"
     assert result.exception.where == str(plugin)
 
 
@@ -273,7 +273,7 @@ def test_several_broken_heat_plugins_are_all_named(tmp_path):
     )  # fmt: skip
     assert result.exit_code == 1
     [line] = result.stderr.splitlines()
-    assert line.startswith(f"plugsim: error: {second}: heat.engine.scheduler {NOT_PROVIDED}")
+    assert line.startswith(f"plugsim: error: {second}: heat.engine.service {NOT_PROVIDED}")
     assert f"(also: {first}: failed to import through the Heat compat layer: SyntaxError" in line
 
 
@@ -290,7 +290,7 @@ def test_plugin_dir_file_needing_a_missing_name_is_named_when_its_type_is_used(t
     assert "The Resource Type (Test::CliHeat::Slow) could not be found" in line
     assert (
         f"{plugin}: failed to import through the Heat compat layer: "
-        f"heat.engine.scheduler {NOT_PROVIDED}"
+        f"heat.engine.service {NOT_PROVIDED}"
     ) in line
 
 
@@ -349,7 +349,7 @@ def test_simulate_and_bench_honour_heat_plugin(tmp_path, greeter_dir, greeter_te
     ):
         result = _invoke("--heat-plugin", str(needy), *command)
         assert result.exit_code == 1, command
-        assert result.stderr.startswith(f"plugsim: error: {needy}: heat.engine.scheduler"), command
+        assert result.stderr.startswith(f"plugsim: error: {needy}: heat.engine.service"), command
 
 
 def test_heat_options_last_only_for_the_command(greeter_dir):

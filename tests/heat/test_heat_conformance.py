@@ -116,8 +116,8 @@ def test_heat_dotted_name_without_heat_says_how_to_set_the_variable(
 
 def test_heat_plugin_missing_a_name_is_named(tmp_path: Path) -> None:
     path = tmp_path / "sched.py"
-    path.write_text("from heat.engine import scheduler\n")
-    with pytest.raises(exception.PluginLoadError, match=r"sched\.py.*heat\.engine\.scheduler"):
+    path.write_text("from heat.engine import service\n")
+    with pytest.raises(exception.PluginLoadError, match=r"sched\.py.*heat\.engine\.service"):
         find_plugins(str(path))
 
 

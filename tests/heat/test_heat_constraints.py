@@ -75,11 +75,26 @@ def test_only_missing_names_are_registered() -> None:
     added = register_missing(registry)
     assert "ip_addr" not in added
     assert sorted(added) == [
+        "cinder.qos_specs",
+        "cinder.vtype",
         "ip_or_cidr",
+        "keystone.domain",
+        "keystone.group",
+        "keystone.project",
+        "keystone.region",
+        "keystone.role",
+        "keystone.user",
         "mac_addr",
         "net_cidr",
         "neutron.address_scope",
+        "neutron.flow_classifier",
+        "neutron.port_pair",
+        "neutron.port_pair_group",
+        "neutron.qos_policy",
         "neutron.subnetpool",
+        "neutron.taas.tap_flow",
+        "neutron.taas.tap_service",
+        "nova.host",
         "nova.server",
     ]
     assert register_missing(registry) == []

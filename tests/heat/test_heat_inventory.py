@@ -32,14 +32,14 @@ from heat.engine import resource
 
 class Broken(resource.Resource):
     def handle_create(self):
-        return self.stack.clients
+        return self.stack.user_creds_id
 
 
 def resource_mapping():
     return {"Test::Inv::Broken": Broken}
 """
 
-NO_IMPORT = "from heat.engine import scheduler\n"
+NO_IMPORT = "from heat.engine import service\n"
 
 
 def _tool() -> Any:
@@ -72,9 +72,9 @@ def test_inventory_rows_say_what_loads_and_what_runs(tmp_path: Path) -> None:
     assert rows["heat.fine"]["types_run"] == ["Test::Inv::Fine"]
     broken = rows["heat.broken"]
     assert broken["loads"] and not broken["runs"]
-    assert "heat.engine.stack.Stack.clients" in broken["reason"]
+    assert "heat.engine.stack.Stack.user_creds_id" in broken["reason"]
     needy = rows["nova.needs_scheduler"]
-    assert not needy["loads"] and "heat.engine.scheduler" in needy["reason"]
+    assert not needy["loads"] and "heat.engine.service" in needy["reason"]
 
 
 def test_inventory_without_heat_exits_2(monkeypatch: Any, tmp_path: Path, capsys: Any) -> None:
@@ -133,7 +133,7 @@ def test_third_party_plugin_files_are_measured_the_same_way(tmp_path: Path) -> N
     rows = {Path(r["module"]).name: r for r in _tool().plugin_rows([str(plugins)])}
     assert rows["fine.py"]["runs"] and rows["fine.py"]["types_run"] == ["Test::Inv::Fine"]
     assert not rows["needy.py"]["loads"]
-    assert "heat.engine.scheduler" in rows["needy.py"]["reason"]
+    assert "heat.engine.service" in rows["needy.py"]["reason"]
     with pytest.raises(SystemExit, match="no such file"):
         _tool().plugin_rows([str(tmp_path / "missing")])
 

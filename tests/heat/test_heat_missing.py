@@ -25,7 +25,7 @@ NEEDY = textwrap.dedent(
 
     class NeedsStackClients(resource.Resource):
         def handle_create(self):
-            return self.stack.clients
+            return self.stack.user_creds_id
 
 
     class NeedsResourceMethod(resource.Resource):
@@ -83,7 +83,11 @@ def _line_of(path: Path, text: str) -> int:
 @pytest.mark.parametrize(
     ("type_name", "code", "needed"),
     [
-        ("Test::Needy::StackClients", "self.stack.clients", "heat.engine.stack.Stack.clients"),
+        (
+            "Test::Needy::StackClients",
+            "self.stack.user_creds_id",
+            "heat.engine.stack.Stack.user_creds_id",
+        ),
         (
             "Test::Needy::ResourceMethod",
             "self.physical_resource_name_or_FnGetRefId()",

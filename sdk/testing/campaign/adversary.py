@@ -3,20 +3,19 @@
 ``plugsim campaign TEMPLATE --adversary`` runs each seed as create → (drift) → check → update (with
 ``--update-template``) → (drift) → delete, and may drift during the update and the delete too (when the
 chosen resource's action starts: its ``IN_PROGRESS`` event, before its handler runs). A drift is one
-out-of-band operation on a fake-cloud entity that belongs to one of the stack's resources, chosen by the
-seed's own ``adversary`` stream:
+out-of-band operation (:mod:`sdk.testing.campaign.drifts` lists the kinds and what each requires) on
+a fake-cloud entity that belongs to one of the stack's resources, chosen by the seed's own
+``adversary`` stream; or, when the run is given a *drift schedule* (what shrinking makes, and
+``--drifts FILE`` replays), exactly the drifts the schedule lists, at the points it names.
 
-* ``delete`` - the entity is deleted through its service's API, as another user would (a fault of the
-  campaign's profile may hit that call too; the drift is then recorded as failed);
-* ``error`` - the entity drops into its service's error status, as a failing host would leave it (not
-  while a transition of it is under way);
-* ``quota`` - the quota of the entity's kind shrinks to what is in use, so the next create of that kind
-  (an update that replaces) is refused.
-
-What must hold: after a ``delete`` or ``error`` drift, ``stack check`` of a resource whose plug-in
-implements ``handle_check`` must fail (detect the drift); the update may fail; the stack's delete must
-complete and leave nothing behind (converge). The drifts are part of the run's result and of its digest;
-shrinking works on the injected faults, the drifts of a seed stay as they are.
+Every drift is recorded as an event (resource :data:`EVENT_RESOURCE`, type :data:`EVENT_TYPE`,
+action ``DRIFT``, status ``COMPLETE`` or ``SKIPPED`` when it could not be done, the physical id the
+entity's, the reason naming the drifted resource and what was done), so it is in the event log and
+the digest; :func:`drift_marks` turns the drifts into marks for the run's timeline. (The event is not
+the drifted resource's own: an event of that resource would end the span of the action it is in.) What must hold: after a drift the
+check must see (``delete``, ``error``, ``stuck``), the check of a plug-in that checks must fail; after a
+``rotate`` the check must complete (the plug-in re-authenticates); the update may fail; the stack's
+delete must complete and leave nothing behind (converge), or, after a ``stuck`` drift, may time out.
 """
 
 from __future__ import annotations
@@ -24,54 +23,74 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sdk.testing.campaign import drifts as kinds
+from sdk.testing.campaign.drifts import drift_entity
 from sdk.testing.campaign.results import RunResult
 from sdk.testing.campaign.signature import Signature, of_run
 
-#: The out-of-band operations, in the order the stream picks from.
-DRIFTS = ("delete", "error", "quota")
 #: The chance that a drift point drifts anything.
 RATE = 0.75
 STACK = "drifted"
+#: The resource name and type of the events that record drifts.
+EVENT_RESOURCE = "(adversary)"
+EVENT_TYPE = "Plugsim::Adversary::Drift"
+#: What a schedule entry names (a drift record has more: time, type, entity, done).
+SCHEDULE_KEYS = ("after", "drift", "resource")
+
+__all__ = ["Adversary", "drift_entity", "drift_marks", "drifted_run", "run_drifted", "schedule_of"]
+
+
+def schedule_of(done: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The drift schedule that repeats the drifts *done* (records of a run): point, kind, resource."""
+    return [{key: d[key] for key in SCHEDULE_KEYS} for d in done]
 
 
 class Adversary:
-    """Out-of-band operations drawn from a seed's own stream (the same seed, the same drifts)."""
+    """Out-of-band operations drawn from a seed's own stream (the same seed, the same drifts), or
+    exactly those of a *schedule* (a list of ``{after, drift, resource}``)."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, schedule: Sequence[Mapping[str, Any]] | None = None) -> None:
         from simulator.rng import derive_seed
 
         self.random = random.Random(derive_seed(seed, "adversary"))
+        self.schedule = None if schedule is None else [dict(s) for s in schedule]
         self.done: list[dict[str, Any]] = []
 
-    def act(self, world: Any, stack: Any, after: str) -> dict[str, Any] | None:
-        """Maybe drift one entity of *stack*'s resources; return what was done (None: nothing)."""
+    def act(self, world: Any, stack: Any, after: str) -> list[dict[str, Any]]:
+        """Drift entities of *stack*'s resources at point *after*; return what was done."""
         targets = _targets(world, stack)
-        if not targets or self.random.random() >= RATE:
-            return None
-        resource, item = targets[self.random.randrange(len(targets))]
-        kind = DRIFTS[self.random.randrange(len(DRIFTS))]
-        drift = {
-            "after": after,
-            "drift": kind,
-            "resource": resource.name,
-            "type": resource.type(),
-            "entity": f"{item.service}/{item.kind}",
-            "time": world.clock.now(),
-            "done": drift_entity(world, kind, item),
-        }
-        self.done.append(drift)
-        return drift
+        if self.schedule is not None:
+            chosen = [(s["drift"], s["resource"]) for s in self.schedule if s["after"] == after]
+        elif targets and self.random.random() < RATE:
+            resource = targets[self.random.randrange(len(targets))][0].name
+            chosen = [(kinds.KINDS[self.random.randrange(len(kinds.KINDS))], resource)]
+        else:
+            chosen = []
+        out = []
+        for kind, name in chosen:
+            found = [t for t in targets if t[0].name == name]
+            if found:
+                out.append(self._drift(world, stack, after, kind, *found[0]))
+        return out
 
     def arm(self, world: Any, stack: Any, action: str) -> None:
         """Maybe drift one resource's entity when that resource's *action* starts (a listener)."""
+        point = f"{action.lower()} started"
         targets = _targets(world, stack)
-        if not targets or self.random.random() >= RATE:
-            return
-        name = targets[self.random.randrange(len(targets))][0].name
-        kind = DRIFTS[self.random.randrange(2)]  # delete or error: a quota is no race
+        if self.schedule is not None:
+            chosen = [(s["drift"], s["resource"]) for s in self.schedule if s["after"] == point]
+        elif targets and self.random.random() < RATE:
+            name = targets[self.random.randrange(len(targets))][0].name
+            chosen = [(kinds.DURING[self.random.randrange(len(kinds.DURING))], name)]
+        else:
+            chosen = []
+        for kind, name in chosen:
+            world.listeners.append(self._listener(world, action, point, kind, name))
 
+    def _listener(self, world: Any, action: str, point: str, kind: str, name: str) -> Any:
         def listener(event: Any) -> None:
             if (
                 event.is_stack_event
@@ -85,20 +104,49 @@ class Adversary:
             live = world.get_stack(STACK, deleted_ok=True)
             found = [t for t in _targets(world, live) if t[0].name == name]
             if found:
-                resource, item = found[0]
-                self.done.append(
-                    {
-                        "after": f"{action.lower()} started",
-                        "drift": kind,
-                        "resource": name,
-                        "type": resource.type(),
-                        "entity": f"{item.service}/{item.kind}",
-                        "time": world.clock.now(),
-                        "done": drift_entity(world, kind, item),
-                    }
-                )
+                self._drift(world, live, point, kind, *found[0])
 
-        world.listeners.append(listener)
+        return listener
+
+    def _drift(
+        self, world: Any, stack: Any, after: str, kind: str, resource: Any, item: Any
+    ) -> dict[str, Any]:
+        drift = {
+            "after": after,
+            "drift": kind,
+            "resource": resource.name,
+            "type": resource.type(),
+            "entity": f"{item.service}/{item.kind}",
+            "entity_id": item.id,
+            "time": world.clock.now(),
+            "done": drift_entity(world, kind, item),
+        }
+        self.done.append(drift)
+        _record(world, stack, drift)
+        return drift
+
+
+def _record(world: Any, stack: Any, drift: Mapping[str, Any]) -> None:
+    """Put *drift* in the world's event log."""
+    from simulator.events import Event
+
+    what = (
+        f"out-of-band {drift['drift']} of {drift['resource']}'s {drift['entity']} "
+        f"{drift['entity_id']} ({drift['after']})"
+    )
+    event = Event(
+        0,
+        stack.id,
+        stack.name,
+        EVENT_RESOURCE,
+        EVENT_TYPE,
+        str(drift["entity_id"]),
+        "DRIFT",
+        "COMPLETE" if drift["done"] else "SKIPPED",
+        what if drift["done"] else f"could not do the {what}",
+        world.clock.now(),
+    )
+    world.emit(world.store.add_event(event))
 
 
 def _targets(world: Any, stack: Any) -> list[tuple[Any, Any]]:
@@ -113,44 +161,34 @@ def _targets(world: Any, stack: Any) -> list[tuple[Any, Any]]:
     return out
 
 
-def drift_entity(world: Any, kind: str, item: Any) -> bool:
-    """Do drift *kind* (:data:`DRIFTS`) to the fake-cloud entity *item* (an inventory item) of
-    *world*; False when it could not be done (a fault hit the call, the kind has no quota)."""
-    from sdk import exception
-
-    service = world.cloud.service(item.service)
-    if kind == "delete":
-        for attr in sorted(dir(type(service))):
-            meta = getattr(getattr(type(service), attr, None), "__fake_operation__", None)
-            if meta is not None and meta[0].endswith(".delete") and meta[1] in (item.kind, None):
-                try:
-                    getattr(service, attr)(item.id)
-                except exception.ClientError:
-                    return False
-                return True
-        return False
-    if kind == "error":
-        for entity in service._live(item.kind):
-            if entity.id == item.id and not entity.pending:
-                # (an entity in the middle of a transition, a delete say, is left alone: cutting
-                # the transition short would leave it stuck, another drift than an error)
-                entity.status = service._error_status(item.kind)
-                return True
-        return False
-    quota = next((q for q in (item.kind, f"{item.kind}s") if q in service.quotas), None)
-    if quota is None:
-        return False
-    used = sum(
-        1
-        for other in world.cloud.inventory()
-        if (other.service, other.kind) == (item.service, item.kind) and not other.preseeded
-    )
-    service.set_quotas({quota: used})
-    return True
+def drift_marks(drifts: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The drifts done, as the injected-fault records a timeline draws (effect ``drift:KIND``)."""
+    return [
+        {
+            "time": d["time"],
+            "service": str(d["entity"]).split("/")[0],
+            "operation": f"drift {d['after']}",
+            "effect": f"drift:{d['drift']}",
+            "rule_name": "adversary",
+            "entity_id": d.get("entity_id"),
+        }
+        for d in drifts
+        if d["done"]
+    ]
 
 
-def run_drifted(spec: Any, seed: int, faults: Any = None) -> RunResult:
-    """One seed of *spec* (a :class:`~sdk.testing.campaign.runs.RunSpec`) with the adversary."""
+def run_drifted(
+    spec: Any, seed: int, faults: Any = None, drifts: Sequence[Mapping[str, Any]] | None = None
+) -> RunResult:
+    """One seed of *spec* (a :class:`~sdk.testing.campaign.runs.RunSpec`) with the adversary:
+    its stream's drifts, or exactly *drifts* (a schedule) when given."""
+    return drifted_run(spec, seed, faults, drifts)[0]
+
+
+def drifted_run(
+    spec: Any, seed: int, faults: Any = None, drifts: Sequence[Mapping[str, Any]] | None = None
+) -> tuple[RunResult, list[Any]]:
+    """:func:`run_drifted`, and the run's events (for a timeline)."""
     from simulator.events import event_log
     from simulator.simulate import Phase
     from simulator.world import World
@@ -163,7 +201,7 @@ def run_drifted(spec: Any, seed: int, faults: Any = None) -> RunResult:
         plugin_dirs=list(spec.plugin_dirs),
         **({"world_file": spec.world} if spec.world else {}),
     )
-    adversary = Adversary(seed)
+    adversary = Adversary(seed, drifts if drifts is not None else spec.drift_schedule())
     phases: list[Phase] = []
     envs, params = list(spec.environment), dict(spec.parameters)
 
@@ -182,9 +220,12 @@ def run_drifted(spec: Any, seed: int, faults: Any = None) -> RunResult:
         before = world.cloud.snapshot_inventory()
         missed: Signature | None = None
         if phase("create", lambda: world.create_stack(STACK, spec.template, envs, params)).ok:
-            drift = adversary.act(world, world.get_stack(STACK), "create")
+            drifted = adversary.act(world, world.get_stack(STACK), "create")
             check = phase("check", lambda: world.check_stack(STACK))
-            missed = _missed(world, drift, check)
+            missed = _missed(world, drifted, check)
+            if missed is None and not check.ok and any(d["drift"] == "rotate" for d in drifted):
+                events = list(world.store.events(after=first))
+                missed = of_run([check.to_dict()], events, [])  # it did not re-authenticate
             if spec.update_template is not None:
                 adversary.arm(world, world.get_stack(STACK), "UPDATE")
                 phase(
@@ -201,11 +242,13 @@ def run_drifted(spec: Any, seed: int, faults: Any = None) -> RunResult:
     finally:
         world.close()
     judged = [p.to_dict() for p in phases if p.name in ("create", "delete")]
+    if _gave_up(phases[-1], adversary.done):
+        judged, leaks = judged[:1], []
     sig = of_run(judged[:1], events, []) or missed or of_run(judged[1:], events, leaks)
     log = event_log(events) + "".join(f"{sorted(d.items())}\n" for d in adversary.done)
     coverage = {(p.name, "none") for p in phases}
     coverage |= {(d["after"], f"drift:{d['drift']}") for d in adversary.done}
-    return RunResult(
+    result = RunResult(
         seed=seed,
         ok=sig is None,
         signature=sig.to_list() if sig is not None else None,
@@ -217,21 +260,33 @@ def run_drifted(spec: Any, seed: int, faults: Any = None) -> RunResult:
         coverage=[list(p) for p in sorted(coverage)],
         drifts=adversary.done,
     )
+    return result, events
 
 
-def _missed(world: Any, drift: dict[str, Any] | None, check: Any) -> Signature | None:
+def _gave_up(delete: Any, done: Sequence[Mapping[str, Any]]) -> bool:
+    """True when the delete timed out after a drift that allows it (a plug-in waiting for an entity
+    that never settles and giving up is what it must do)."""
+    allowed = any(d["done"] and d["drift"] in kinds.MAY_TIME_OUT for d in done)
+    return allowed and delete.name == "delete" and "timed out" in delete.reason
+
+
+def _missed(world: Any, drifted: Sequence[Mapping[str, Any]], check: Any) -> Signature | None:
     """The finding of a ``stack check`` that did not see a drift it should have seen."""
     from sdk.testing._conformance_support import declared
 
-    if drift is None or not drift["done"] or drift["drift"] == "quota" or not check.ok:
+    if not check.ok:
         return None
-    resource = world.get_stack(STACK).resources[drift["resource"]]
-    if not declared(type(resource), "handle_check"):
-        return None  # a plug-in without a check cannot be asked to see anything
-    return Signature(
-        "check",
-        drift["type"],
-        "CHECK",
-        "",
-        f"stack check completed after an out-of-band {drift['drift']} of its {drift['entity']}",
-    )
+    for drift in drifted:
+        if not drift["done"] or drift["drift"] not in kinds.CHECK_SEES:
+            continue
+        resource = world.get_stack(STACK).resources[drift["resource"]]
+        if not declared(type(resource), "handle_check"):
+            continue  # a plug-in without a check cannot be asked to see anything
+        return Signature(
+            "check",
+            drift["type"],
+            "CHECK",
+            "",
+            f"stack check completed after an out-of-band {drift['drift']} of its {drift['entity']}",
+        )
+    return None

@@ -7,8 +7,9 @@ it stopped. Then every failure is made useful:
 * grouped by :class:`~sdk.testing.campaign.signature.Signature` (one finding, many seeds);
 * confirmed: its smallest seed is run again, and a run that differs from itself (another event-log digest)
   is reported as nondeterminism, with both event logs written out;
-* shrunk to the fewest injected faults that still fail the same way
-  (:func:`~sdk.testing.campaign.shrink.shrink`), with a fault profile file and a replay line.
+* shrunk to the fewest injected faults and adversary drifts, and the smallest stack, that still
+  fail the same way (:func:`~sdk.testing.campaign.shrink_stack.make_smaller`), with a fault profile,
+  a drift schedule, a template and a replay line.
 
 Everything a report shows is sorted by seed or signature, never by arrival order.
 """
@@ -22,14 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from sdk.testing.campaign.backends import execute
 from sdk.testing.campaign.runs import RunResult, RunSpec
-from sdk.testing.campaign.shrink import Shrunk, shrink
+from sdk.testing.campaign.shrink import Shrunk
+from sdk.testing.campaign.shrink_stack import make_smaller
 from sdk.testing.campaign.signature import Signature
 
 RESULTS = "results.jsonl"
+#: The campaign whose results ``results.jsonl`` holds (its spec), so another one never resumes them.
+IDENTITY = "campaign.json"
 
 
 @dataclass
@@ -101,6 +103,49 @@ def parse_seeds(text: str | None, count: int | None) -> list[int]:
     return list(range(count if count is not None else 100))
 
 
+def _identity(spec: Any) -> dict[str, Any]:
+    """What makes a campaign itself: its kind and every field of its spec (the seeds aside)."""
+    import dataclasses
+
+    is_instance = dataclasses.is_dataclass(spec) and not isinstance(spec, type)
+    fields = dataclasses.asdict(spec) if is_instance else {"spec": repr(spec)}
+    return json.loads(json.dumps({"kind": type(spec).__name__, **fields}, default=str))
+
+
+def _claim(out: Path, spec: Any) -> None:
+    """Make sure *out* holds no other campaign's results, then record this campaign's identity.
+
+    :raises sdk.exception.ConfigurationError: *out* has results of another campaign, or results
+        written without an identity (nothing tells which campaign they belong to).
+    """
+    from sdk import exception
+
+    identity = _identity(spec)
+    marker = out / IDENTITY
+    if (out / RESULTS).exists():
+        try:
+            recorded = json.loads(marker.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            raise exception.ConfigurationError(
+                f"{out}: cannot tell which campaign the results in {RESULTS} belong to "
+                f"({IDENTITY} is missing or unreadable); give another --out or remove them"
+            ) from None
+        if recorded != identity:
+            raise exception.ConfigurationError(
+                f"{out}: holds the results of another campaign ({recorded.get('kind')} "
+                f"{_describe(recorded)}); give another --out or remove it"
+            )
+    out.mkdir(parents=True, exist_ok=True)
+    marker.write_text(json.dumps(identity, sort_keys=True, indent=1) + "\n", encoding="utf-8")
+
+
+def _describe(identity: dict[str, Any]) -> str:
+    for key in ("template", "target", "plugin"):
+        if identity.get(key):
+            return str(identity[key])
+    return "with other settings"
+
+
 def _load(out: Path | None) -> dict[int, RunResult]:
     if out is None or not (out / RESULTS).exists():
         return {}
@@ -133,6 +178,8 @@ def run_campaign(
     """
     started = time.perf_counter()
     outcome = CampaignResult(spec)
+    if out is not None:
+        _claim(out, spec)
     previous = _load(out)
     outcome.results = {s: r for s, r in previous.items() if s in set(seeds)}
     outcome.resumed = len(outcome.results)
@@ -181,16 +228,9 @@ def _findings(
             if out is not None:
                 _write_logs(spec, first.seed, out / "nondeterminism" / f"seed-{first.seed}")
         elif sig.check != "setup":
-            finding.shrunk = shrink(spec, first, budget=budget)
-            if out is not None:
-                path = out / "shrunk" / f"finding-{number + 1}.yaml"
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(
-                    yaml.safe_dump({"rules": finding.shrunk.rules}, sort_keys=False),
-                    encoding="utf-8",
-                )
-                finding.shrunk_profile = str(path)
-                finding.shrunk_replay = spec.replay(first.seed, faults=str(path))
+            finding.shrunk, finding.shrunk_profile, finding.shrunk_replay = make_smaller(
+                spec, first, out, number + 1, budget
+            )
         findings.append(finding)
     return findings
 
@@ -227,6 +267,9 @@ def summary(outcome: CampaignResult) -> dict[str, Any]:
                 "shrunk_reproduced": f.shrunk.reproduced if f.shrunk else None,
                 "shrunk_profile": f.shrunk_profile or None,
                 "shrunk_replay": f.shrunk_replay or None,
+                "shrunk_drifts": f.shrunk.drifts if f.shrunk else None,
+                "shrunk_resources": f.shrunk.kept or None if f.shrunk else None,
+                "shrunk_template": f.shrunk.spec.template if f.shrunk and f.shrunk.kept else None,
             }
             for f in outcome.findings
         ],

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sdk.testing.campaign.campaign import CampaignResult, Finding, summary
 from sdk.testing.campaign.runs import RunSpec, run_report
+from sdk.testing.campaign.shrink_stack import shrunk_lines
 from simulator.views.gantt import render_svg
 from simulator.views.page import STYLE
 from simulator.views.timeline import build_timeline
@@ -59,6 +60,7 @@ def _finding_text(finding: Finding) -> str:
         lines.append("the run differed from itself when repeated (nondeterminism)")
     if finding.shrunk is not None:
         lines.append(f"shrunk to {len(finding.shrunk.faults)} injected fault(s)")
+        lines += shrunk_lines(finding.shrunk)
         if finding.shrunk_replay:
             lines.append(f"shrunk replay: {finding.shrunk_replay}")
         lines += finding.shrunk.notes
@@ -112,10 +114,17 @@ def html(outcome: CampaignResult) -> str:
 def _shrunk_timeline(outcome: CampaignResult, finding: Finding) -> str:
     shrunk = finding.shrunk
     assert shrunk is not None
-    if not isinstance(outcome.spec, RunSpec) or outcome.spec.adversary:
-        # conformance paths, sequences, drifted lifecycles: what each step ended as
+    spec = shrunk.spec if shrunk.spec is not None else outcome.spec
+    if isinstance(spec, RunSpec) and spec.adversary:
+        from sdk.testing.campaign.adversary import drift_marks, drifted_run, schedule_of
+
+        result, events = drifted_run(spec, shrunk.seed, shrunk.rules, schedule_of(shrunk.drifts))
+        timeline = build_timeline(events, [*result.faults, *drift_marks(result.drifts)])
+        return render_svg(timeline, title=f"Shrunk run of seed {shrunk.seed}")
+    if not isinstance(spec, RunSpec):
+        # conformance paths, sequences: what each step ended as
         return f"<pre>{escape(chr(10).join(shrunk.result.phases))}</pre>"
-    report = run_report(outcome.spec, shrunk.seed, shrunk.rules)
+    report = run_report(spec, shrunk.seed, shrunk.rules)
     timeline = build_timeline(report.events, report.faults, report.dependencies)
     return render_svg(timeline, title=f"Shrunk run of seed {shrunk.seed}")
 

@@ -36,12 +36,14 @@ class RunSpec:
     world: str | None = None
     #: drift the cloud behind the engine's back (:mod:`sdk.testing.campaign.adversary`)
     adversary: bool = False
+    #: with the adversary: a YAML file of the drifts to do instead of the seed's (``--drifts``)
+    drifts: str | None = None
 
-    def replay(self, seed: int, faults: str | None = None) -> str:
+    def replay(self, seed: int, faults: str | None = None, drifts: str | None = None) -> str:
         """The ``plugsim simulate`` command line of one run (``plugsim campaign`` with the adversary,
-        which only a campaign runs)."""
+        which only a campaign runs; *drifts*: a drift schedule file instead of the spec's)."""
         if self.adversary:
-            return self._campaign_line(seed, faults)
+            return self._campaign_line(seed, faults, drifts or self.drifts)
         report = Report(
             seed=seed,
             template=self.template,
@@ -55,7 +57,7 @@ class RunSpec:
         world = f" --world {shlex.quote(self.world)}" if self.world else ""
         return line.replace("plugsim simulate", f"plugsim {prefix}simulate", 1) + params + world
 
-    def _campaign_line(self, seed: int, faults: str | None) -> str:
+    def _campaign_line(self, seed: int, faults: str | None, drifts: str | None) -> str:
         words = ["plugsim", *(w for d in self.plugin_dirs for w in ("--plugin-dir", d))]
         words += ["campaign", self.template, *(w for e in self.environment for w in ("-e", e))]
         words += [w for k, v in self.parameters for w in ("--parameter", f"{k}={v}")]
@@ -65,6 +67,7 @@ class RunSpec:
         chosen = faults if faults is not None else _as_text(self.faults)
         words += ["--faults", chosen] if chosen else []
         words += ["--world", self.world] if self.world else []
+        words += ["--drifts", drifts] if drifts else []
         return shlex.join(words)
 
     @property
@@ -72,13 +75,22 @@ class RunSpec:
         """What the campaign ran over, for reports."""
         return self.template
 
-    def run(self, seed: int, faults: Any = None) -> RunResult:
-        """One run of this spec (:func:`run_one`, or the adversary's drifted lifecycle)."""
+    def run(self, seed: int, faults: Any = None, drifts: Any = None) -> RunResult:
+        """One run of this spec (:func:`run_one`, or the adversary's drifted lifecycle, with the
+        drift schedule *drifts* when given)."""
         if self.adversary:
             from sdk.testing.campaign.adversary import run_drifted
 
-            return run_drifted(self, seed, faults)
+            return run_drifted(self, seed, faults, drifts)
         return run_one(self, seed, faults)
+
+    def drift_schedule(self) -> list[dict[str, Any]] | None:
+        """The drifts of ``--drifts`` (None: the adversary draws them from each seed)."""
+        if self.drifts is None:
+            return None
+        from sdk.testing.campaign.schedule import load_drifts
+
+        return load_drifts(self.drifts)
 
     def log(self, seed: int) -> str:
         """The event log of one run, for a diff."""
@@ -95,11 +107,13 @@ class RunSpec:
         return resolve(self.world)[0].get("faults")
 
     def check(self) -> None:
-        """Raise the one-line error of a world file that cannot be read, before any run."""
+        """Raise the one-line error of a world file or drift schedule that cannot be read, before
+        any run."""
         if self.world:
             from fake_clouds.worldfile import resolve
 
             resolve(self.world)
+        self.drift_schedule()
 
 
 def _as_text(faults: Any) -> str | None:

@@ -1,10 +1,13 @@
-"""Shrinking a failure to the fewest injected faults that still produce it.
+"""Shrinking a failure to the fewest injected faults and adversary drifts that still produce it.
 
 A failed run injected some faults. :func:`schedule` turns a list of them into a fault profile that injects
 exactly those, each on the call it hit (a one-shot rule on the operation's Nth call when the record
-numbers the call, else on the virtual instant: a window), with the effect of the rule that injected it. :func:`shrink` runs delta debugging (ddmin) over that
-list: it keeps removing faults while the run still fails with the same signature, within a budget of runs.
-The result is a profile a person can read and the replay line that runs it.
+numbers the call, else on the virtual instant: a window), with the effect of the rule that injected
+it; the adversary's drifts become a drift schedule (:mod:`sdk.testing.campaign.schedule`) the same way.
+:func:`shrink` runs delta debugging (ddmin) over both lists at once: it keeps removing faults and
+drifts while the run still fails with the same signature, within a budget of runs. The result is a
+profile (and a schedule) a person can read and the replay line that runs it. Cutting the stack itself
+is :mod:`sdk.testing.campaign.shrink_stack`.
 """
 
 from __future__ import annotations
@@ -57,7 +60,8 @@ def schedule(faults: Sequence[Mapping[str, Any]], base_faults: Any) -> list[dict
 
 @dataclass
 class Shrunk:
-    """The smallest failing run found: its faults (as records and as rules) and how many runs it took."""
+    """The smallest failing run found: its faults (as records and as rules), its drifts, its stack
+    (when it was cut) and how many runs it took."""
 
     seed: int
     signature: Signature
@@ -67,6 +71,15 @@ class Shrunk:
     runs: int
     reproduced: bool = True
     notes: list[str] = field(default_factory=list)
+    #: the adversary's drifts the failure needs (records of the original run)
+    drifts: list[dict[str, Any]] = field(default_factory=list)
+    #: the spec the shrunk run ran (another template when the stack was cut; else the campaign's)
+    spec: Any = None
+    #: the resources of the original stack, and those the shrunk stack kept (empty: not cut)
+    resources: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    #: the campaign's failing run this was shrunk from
+    original: RunResult | None = None
 
 
 def ddmin(
@@ -111,21 +124,34 @@ def ddmin(
 
 
 def shrink(spec: Any, failed: RunResult, *, budget: int = 64) -> Shrunk:
-    """Shrink *failed* (a failing run of *spec*) to the fewest injected faults with the same signature."""
+    """Shrink *failed* (a failing run of *spec*) to the fewest injected faults and adversary drifts
+    with the same signature (delta debugging over both at once: a drift and a fault are items alike)."""
+    from sdk.testing.campaign.adversary import schedule_of
+
     target = failed.sig
     assert target is not None, "only a failed run can be shrunk"
-    results: dict[tuple[int, ...], RunResult] = {}
+    results: dict[tuple[tuple[str, int], ...], RunResult] = {}
     faults = list(failed.faults)
+    drifted = getattr(spec, "adversary", False)
+    drifts = list(failed.drifts) if drifted else []
     base = spec.base_faults()
 
-    def attempt(indices: list[int]) -> bool:
-        key = tuple(indices)
+    def run(items: list[tuple[str, int]]) -> RunResult:
+        key = tuple(items)
         if key not in results:
-            rules = schedule([faults[i] for i in indices], base)
-            results[key] = spec.run(failed.seed, faults=rules)
-        return results[key].sig == target
+            rules = schedule([faults[i] for kind, i in items if kind == "fault"], base)
+            if drifted:
+                chosen = schedule_of([drifts[i] for kind, i in items if kind == "drift"])
+                results[key] = spec.run(failed.seed, faults=rules, drifts=chosen)
+            else:
+                results[key] = spec.run(failed.seed, faults=rules)
+        return results[key]
 
-    everything = list(range(len(faults)))
+    def attempt(items: list[tuple[str, int]]) -> bool:
+        return run(items).sig == target
+
+    everything = [("fault", i) for i in range(len(faults))]
+    everything += [("drift", i) for i in range(len(drifts))]
     if not attempt(everything):
         return Shrunk(
             failed.seed,
@@ -136,14 +162,20 @@ def shrink(spec: Any, failed: RunResult, *, budget: int = 64) -> Shrunk:
             1,
             reproduced=False,
             notes=["the failure did not repeat when its faults were injected as a schedule"],
+            drifts=drifts,
+            spec=spec,
+            original=failed,
         )
     kept, calls = ddmin(everything, attempt, budget)
-    chosen = [faults[i] for i in kept]
+    chosen = [faults[i] for kind, i in kept if kind == "fault"]
     return Shrunk(
         failed.seed,
         target,
         chosen,
         schedule(chosen, base),
-        results[tuple(kept)],
+        run(kept),
         calls + 1,
+        drifts=[drifts[i] for kind, i in kept if kind == "drift"],
+        spec=spec,
+        original=failed,
     )

@@ -60,8 +60,8 @@ class UpgradeSpec(RunSpec):
 
     old: str = ""
 
-    def replay(self, seed: int, faults: str | None = None) -> str:
-        """The command line that runs this seed again (a campaign of one seed)."""
+    def replay(self, seed: int, faults: str | None = None, drifts: str | None = None) -> str:
+        """The command line that runs this seed again (a campaign of one seed; no drifts)."""
         spec = faults if faults is not None else self.faults
         line = f"plugsim campaign {self.template} --upgrade-from {self.old} --seeds {seed}"
         return line + (f" --faults {spec}" if isinstance(spec, str) else "")

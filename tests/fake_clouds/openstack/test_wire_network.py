@@ -125,10 +125,12 @@ def test_delete_network_in_use_is_409(wire, token, world):
 
 
 def test_unknown_collection_is_counted(wire, token):
-    r = requests.get(f"{wire.base_url}/network/v2.0/qos/policies", headers={"X-Auth-Token": token})
+    r = requests.get(
+        f"{wire.base_url}/network/v2.0/vpn/ikepolicies", headers={"X-Auth-Token": token}
+    )
     assert r.status_code == 404
     assert "NeutronError" in r.json()
-    assert [(u.service, u.path) for u in wire.unserved()] == [("network", "/v2.0/qos/policies")]
+    assert [(u.service, u.path) for u in wire.unserved()] == [("network", "/v2.0/vpn/ikepolicies")]
 
 
 def test_extensions_list(wire, token):

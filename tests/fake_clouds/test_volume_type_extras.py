@@ -1,0 +1,56 @@
+"""cinder's QoS specs and volume encryption types on the fake block storage (cinderclient calls)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sdk import exception
+
+
+def test_qos_specs_associate_with_volume_types_and_block_deletion(cloud, cinder):
+    specs = cinder.qos_specs.create("gold", {"read_iops_sec": 100, "consumer": "front-end"})
+    assert (specs.consumer, specs.specs) == ("front-end", {"read_iops_sec": "100"})
+    with pytest.raises(exception.Conflict, match="QoS Specs gold already exists"):
+        cinder.qos_specs.create("gold", {})
+    vtype = cinder.volume_types.create("fast")
+    cinder.qos_specs.associate(specs.id, vtype.id)
+    assert cinder.volume_types.get(vtype.id).qos_specs_id == specs.id
+    other = cinder.qos_specs.create("silver", {})
+    with pytest.raises(exception.BadRequest, match="already associated"):
+        cinder.qos_specs.associate(other.id, vtype.id)
+    with pytest.raises(exception.BadRequest, match="still associated"):
+        cinder.qos_specs.delete(specs.id)
+    cinder.qos_specs.set_keys(specs.id, {"write_iops_sec": "50"})
+    cinder.qos_specs.unset_keys(specs.id, ["read_iops_sec"])
+    assert cinder.qos_specs.get(specs.id).specs == {"write_iops_sec": "50"}
+    cinder.qos_specs.disassociate_all(specs.id)
+    assert cinder.volume_types.get(vtype.id).qos_specs_id is None
+    with pytest.raises(exception.NotFound):
+        cinder.qos_specs.disassociate(specs.id, vtype.id)
+    for item in (specs, other):
+        cinder.qos_specs.delete(item.id)
+    cinder.volume_types.delete(vtype.id)
+    assert cloud.leaks() == []
+
+
+def test_a_volume_type_has_one_encryption_which_goes_with_it(cloud, cinder):
+    vtype = cinder.volume_types.create("secret")
+    with pytest.raises(exception.BadRequest, match="provider: required"):
+        cinder.volume_encryption_types.create(vtype.id, {"cipher": "aes-xts-plain64"})
+    made = cinder.volume_encryption_types.create(vtype.id, {"provider": "luks", "key_size": 256})
+    assert (made.volume_type_id, made.control_location, made.key_size) == (
+        vtype.id,
+        "front-end",
+        256,
+    )
+    with pytest.raises(exception.BadRequest, match="already exists"):
+        cinder.volume_encryption_types.create(vtype.id, {"provider": "luks"})
+    with pytest.raises(exception.BadRequest, match="control_location"):
+        cinder.volume_encryption_types.update(vtype.id, {"control_location": "middle"})
+    cinder.volume_encryption_types.update(vtype.id, {"control_location": "back-end"})
+    assert cinder.volume_encryption_types.get(vtype.id).control_location == "back-end"
+    mark = cloud.snapshot_inventory()
+    cinder.volume_types.delete(vtype.id)  # cinder deletes the encryption with its type
+    assert cloud.leaks() == [] and cloud.leaks(mark) == []
+    with pytest.raises(exception.NotFound):
+        cinder.volume_encryption_types.get(vtype.id)

@@ -1,0 +1,1 @@
+"""Helpers the fixture plug-ins beside this package import as ``common`` (F5's layout)."""
