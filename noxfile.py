@@ -11,8 +11,11 @@
                  (a measurement: prints pass/fail/skip figures, see docs/openstack-wire.rst)
 ``hot_corpus``   openstack/heat-templates ``hot/`` through validate and simulate
                  (``nox -s hot_corpus -- SOURCE``: a checkout or its git directory)
-``heat_inventory`` which of Heat's in-tree plug-ins load and run (needs PLUGSIM_HEAT_PYTHON;
-                 not in the default sessions)
+``heat_inventory`` which of Heat's in-tree plug-ins load and run, then how far each running
+                 type gets beyond create and delete (needs PLUGSIM_HEAT_PYTHON; not in the
+                 default sessions)
+``heat_conformance``  plugsim conformance on each running Heat type, failures split into
+                 plugsim's and the plug-in's (needs PLUGSIM_HEAT_PYTHON; not in the defaults)
 ``heat_third_party``  third-party Heat plug-ins (files or checkouts given after ``--``),
                  measured as ``heat_inventory`` measures Heat's own (not in the defaults)
 """
@@ -173,6 +176,24 @@ def heat_inventory(session: nox.Session) -> None:
         session.error("set PLUGSIM_HEAT_PYTHON to the python of a virtualenv with openstack-heat")
     session.install("-e", ".[test]")
     session.run("python", "tools/heat_inventory.py", *session.posargs)
+    # beyond create and delete: update, suspend/resume, snapshot, check, leaks
+    session.run("python", "tools/heat_inventory.py", "--lifecycle", *session.posargs)
+
+
+@nox.session
+def heat_conformance(session: nox.Session) -> None:
+    """Run plugsim conformance on each of Heat's in-tree types that runs create -> delete.
+
+    Counts passed, skipped and failed tests per type, and says which failures
+    are plugsim's and which the plug-in's or Heat's own behaviour. Needs
+    ``$PLUGSIM_HEAT_PYTHON``; not in the default sessions.
+    """
+    import os
+
+    if not os.environ.get("PLUGSIM_HEAT_PYTHON"):
+        session.error("set PLUGSIM_HEAT_PYTHON to the python of a virtualenv with openstack-heat")
+    session.install("-e", ".[test]")
+    session.run("python", "tools/heat_inventory.py", "--conformance", *session.posargs)
 
 
 @nox.session

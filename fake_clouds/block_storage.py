@@ -132,6 +132,7 @@ class BlockStorageService(VolumeTransferOperations, DaemonOperations, ProjectQuo
             "availability_zone": availability_zone or "nova",
             "attachments": [],
             "multiattach": False,
+            "encrypted": False,
         }
         vol = self._create("volume", name or "", "creating", attrs)
         final = "available" if self.daemon_enabled("cinder-volume") else "error"

@@ -223,6 +223,8 @@ class ComputeService(
             TASK: "spawning",
             "os-extended-volumes:volumes_attached": [],
             "description": options.get("description"),
+            "accessIPv4": "",
+            "accessIPv6": "",
         }
         server = self._create("server", name, "BUILD", attrs)
         nets = options.get("networks") or options.get("nics") or []
@@ -431,6 +433,17 @@ class ComputeService(
         if name is not None:
             return self.update_server(server_id, name=name)
         return view
+
+    @operation("servers.change_password", kind="server", id_arg="server_id")
+    def change_password(self, server_id: str, password: str) -> None:
+        """Set an ACTIVE server's administrator password (nova's ``changePassword``).
+
+        Nova never shows the password again, so nothing visible changes.
+        """
+        server = self._get("server", server_id, label="Instance")
+        self._require_status(server, ("ACTIVE",), "changePassword")
+        if not isinstance(password, str):
+            raise _bad("adminPass must be a string")
 
     @operation("servers.create_image", kind="image", id_arg="server_id")
     def create_image(

@@ -133,6 +133,15 @@ class UpdateMixin(ResourceCore):
         """Return True if a resource in a FAILED state is replaced on update (default)."""
         return True
 
+    def _settle_unchanged_failure(self) -> None:
+        """A failed resource an update neither changes nor replaces is COMPLETE again (Heat's)."""
+        if self.status == self.FAILED:
+            self.state_set(
+                self.action,
+                self.COMPLETE,
+                "Update status to COMPLETE for FAILED resource neither update nor replace.",
+            )
+
     def _properties_for(self, definition: rsrc_defn.ResourceDefinition) -> props_mod.Properties:
         """The properties of *definition*: the current ones when built from it and not replaced."""
         built = getattr(self, "_properties_built", None)
@@ -191,6 +200,7 @@ class UpdateMixin(ResourceCore):
         prop_diff = property_diff(before_props, after_props, after_memo=memo)
         tmpl_diff = template_diff(before, after, prop_diff, after_props, after_memo=memo)
         if not prop_diff and not tmpl_diff:
+            self._settle_unchanged_failure()
             return
 
         immutable = sorted(

@@ -150,6 +150,10 @@ DIRECT: frozenset[tuple[ResourceState, ResourceState]] = frozenset(
     | {(s, ResourceState(CHECK, COMPLETE)) for s in STARTS[CHECK]}
     # checking a resource that was never created fails at once
     | {(ResourceState(INIT, COMPLETE), ResourceState(CHECK, FAILED))}
+    # a failed resource being replaced: Heat backs the old one up as UPDATE_COMPLETE
+    | {(ResourceState(action, FAILED), ResourceState(UPDATE, COMPLETE)) for action in ACTIONS}
+    # a failed resource an update neither changes nor replaces is COMPLETE again
+    | {(ResourceState(action, FAILED), ResourceState(action, COMPLETE)) for action in ACTIONS}
 )
 
 

@@ -249,8 +249,10 @@ async def _outcome(stack: Stack, action: str, body: Any) -> tuple[str, str]:
 async def restore(stack: Stack, snapshot_doc: dict[str, Any]) -> bool:
     """Update the stack back to a snapshot's template, letting each resource adapt it.
 
-    Every resource's ``handle_restore(defn, resource_data)`` may return a new
-    definition (e.g. a server booting from its snapshot image).
+    Every resource's ``handle_restore(defn, restore_data)`` may return a new
+    definition (e.g. a server booting from its snapshot image). As in Heat,
+    *restore_data* is the resource's whole snapshot entry (``name``, ``type``,
+    ``resource_id``), what its snapshot stored being its ``resource_data``.
     """
     source = StackSource.from_doc(snapshot_doc["source"])
     definition = stack.definition_from(source)
@@ -263,7 +265,7 @@ async def restore(stack: Stack, snapshot_doc: dict[str, Any]) -> bool:
             continue
         handler = getattr(res, "handle_restore", None)
         if callable(handler):
-            new_defn = handler(defn, entry.get("resource_data", {}))
+            new_defn = handler(defn, {"resource_data": {}, **entry})
             if isinstance(new_defn, ResourceDefinition):
                 overrides[name] = new_defn
     return await update(stack, source, action="RESTORE", overrides=overrides)

@@ -343,11 +343,13 @@ def inventory_properties(plugin: type) -> tuple[dict[str, Any], dict[str, Any]]:
     given: dict[str, Any] = {}
     rest: dict[str, Any] = {}
     for name in sorted(schema):
-        value = _prerequisite(schema[name], resources)
+        needs: dict[str, Any] = {}
+        value = _prerequisite(schema[name], needs)
         if value is _NOTHING:
             rest[name] = raw[name]
         elif schema[name].required:
             given[name] = value
+            resources.update(needs)  # an optional property's prerequisite is not made
     props = simplest_properties(types.SimpleNamespace(properties_schema=rest))  # type: ignore[arg-type]
     return {**props, **given}, resources
 
@@ -363,21 +365,34 @@ def _with_prerequisites(value: Any, prerequisites: dict[str, Any]) -> Any:
     return value
 
 
+def type_template(type_name: str, plugin: type) -> dict[str, Any]:
+    """The one-resource template (resource ``r`` and its prerequisites) *type_name* is run with.
+
+    :raises Exception: no valid property map can be made (the reason is a finding).
+    """
+    props, prerequisites = inventory_properties(plugin)
+    for name, value in JOINTLY_REQUIRED.get(type_name, {}).items():
+        props[name] = _with_prerequisites(value, prerequisites)
+    return {
+        "heat_template_version": "2018-08-31",
+        "resources": {**prerequisites, "r": {"type": type_name, "properties": props}},
+    }
+
+
+def prerequisite_modules(template: dict[str, Any]) -> list[str]:
+    """Heat's modules the prerequisite resources of a :func:`type_template` come from."""
+    return heat_modules_needed({k: v for k, v in template["resources"].items() if k != "r"})
+
+
 def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
     """Create then delete one *type_name* resource; None when both complete, else why not."""
     from sdk import exception
 
     try:
-        props, prerequisites = inventory_properties(plugin)
+        template = type_template(type_name, plugin)
     except Exception as ex:  # noqa: BLE001 - any failure is a finding of the inventory
         return f"no valid property map: {type(ex).__name__}: {_one_line(ex)}"
-    for name, value in JOINTLY_REQUIRED.get(type_name, {}).items():
-        props[name] = _with_prerequisites(value, prerequisites)
-    template = {
-        "heat_template_version": "2018-08-31",
-        "resources": {**prerequisites, "r": {"type": type_name, "properties": props}},
-    }
-    world = world_factory(*heat_modules_needed(prerequisites))
+    world = world_factory(*prerequisite_modules(template))
     try:
         stack = world.create_stack("inventory", template, disable_rollback=True)
         if (stack.action, stack.status) != ("CREATE", "COMPLETE"):
@@ -394,25 +409,14 @@ def run_type(type_name: str, plugin: type, world_factory: Any) -> str | None:
     return None
 
 
-def measure(path: Path, module: str, companions: tuple[Path, ...] = ()) -> dict[str, Any]:
-    """The row of one plug-in file: ``module``, ``types``, ``loads``, ``runs``, ``reason``.
-
-    *companions* are the other files measured with it: their types are loaded
-    too (as Heat loads all of ``plugin_dirs``), so a prerequisite resource may
-    be of a type another file registers.
-    """
-    from simulator.heat_compat import load_heat_plugin, use_heat_plugins
+def module_world_factory(path: Path, module: str, companions: tuple[Path, ...] = ()) -> Any:
+    """``world_factory(*needed)``: a default world running *path*'s plug-ins, its sibling
+    files, *companions* and the Heat modules *needed* by the prerequisites."""
+    from simulator.heat_compat import use_heat_plugins
     from simulator.store import Store
     from simulator.world import World
 
-    report = load_heat_plugin(path)
-    row: dict[str, Any] = {"module": module, "types": sorted(report.mapping)}
     module_name = OPENSTACK + module
-    if report.errors:
-        reason = str(report.errors[0]).split("layer: ", 1)[-1]
-        row.update(loads=False, runs=False, types_run=[], reason=_one_line(reason))
-        return row
-    row["loads"] = True
 
     def world_factory(*needed: str) -> Any:
         world = World(Store(":memory:"), seed=7, entry_points=True)
@@ -420,6 +424,28 @@ def measure(path: Path, module: str, companions: tuple[Path, ...] = ()) -> dict[
         own = [path.parent / f for f in COMPANIONS.get(module, ())]
         use_heat_plugins(world, *prerequisite_modules, path, *own, *companions)
         return world
+
+    return world_factory
+
+
+def measure(path: Path, module: str, companions: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """The row of one plug-in file: ``module``, ``types``, ``loads``, ``runs``, ``reason``.
+
+    *companions* are the other files measured with it: their types are loaded
+    too (as Heat loads all of ``plugin_dirs``), so a prerequisite resource may
+    be of a type another file registers.
+    """
+    from simulator.heat_compat import load_heat_plugin
+
+    report = load_heat_plugin(path)
+    row: dict[str, Any] = {"module": module, "types": sorted(report.mapping)}
+    if report.errors:
+        reason = str(report.errors[0]).split("layer: ", 1)[-1]
+        row.update(loads=False, runs=False, types_run=[], reason=_one_line(reason))
+        return row
+    row["loads"] = True
+
+    world_factory = module_world_factory(path, module, companions)
 
     reasons = []
     row["types_run"] = []
@@ -469,11 +495,31 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PATH",
         help="measure these plug-in files or directories (third-party plug-ins) instead",
     )
+    parser.add_argument(
+        "--lifecycle",
+        action="store_true",
+        help="drive each type that runs create -> delete through update, suspend, snapshot, "
+        "check and the leak check instead (tools/heat_lifecycle.py)",
+    )
+    parser.add_argument(
+        "--conformance",
+        action="store_true",
+        help="run plugsim conformance on each type that runs create -> delete instead, and "
+        "say which failures are plugsim's (tools/heat_conformance.py)",
+    )
     args = parser.parse_args(argv)
     package = find_heat_package()
     if package is None:
         print(f"heat_inventory: no openstack-heat found; set {HEAT_PYTHON_ENV}", file=sys.stderr)
         return 2
+    if args.conformance:
+        import heat_conformance
+
+        return heat_conformance.main(package, as_json=args.json)
+    if args.lifecycle:
+        import heat_lifecycle
+
+        return heat_lifecycle.main(package, as_json=args.json)
     rows = plugin_rows(args.plugins) if args.plugins else inventory(package)
     if args.json:
         print(json.dumps(rows, indent=1, sort_keys=True))

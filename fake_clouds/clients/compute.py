@@ -88,6 +88,10 @@ class ServerManager(Manager):
         """Resume a SUSPENDED server."""
         self.service.resume_server(id_of(server))
 
+    def change_password(self, server: Any, password: str) -> None:
+        """Set an ACTIVE server's administrator password."""
+        self.service.change_password(id_of(server), password)
+
     def stop(self, server: Any) -> None:
         """Power a server off."""
         self.service.stop_server(id_of(server))

@@ -100,7 +100,9 @@ class VolumeTypeManager(Manager):
             "extra_specs": {},
             "access": [],
         }
-        return self.get(self.entities().create_entity(_KIND, attrs, name=name)["id"])
+        # one call once the name is free, as cinder's one POST: the type comes back
+        # from it, so no failure can come between its making and its id reaching the caller
+        return self._wrap(self._view(self.entities().create_entity(_KIND, attrs, name=name)))  # type: ignore[return-value]
 
     def update(
         self,

@@ -28,6 +28,9 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "router:external": False,
             "mtu": 1500,
             "port_security_enabled": True,
+            # neutron's l2_adjacency and network availability zone extensions
+            "l2_adjacency": True,
+            "availability_zone_hints": [],
             # neutron's provider extension (what an admin gives; None when unset)
             "provider:network_type": None,
             "provider:physical_network": None,
@@ -79,7 +82,10 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "binding:vnic_type": "normal",
             "port_security_enabled": True,
             "allowed_address_pairs": [],
+            # neutron's dns-integration extension (no DNS domain here: nothing assigned)
+            "dns_assignment": [],
             "qos_policy_id": None,  # neutron's qos extension
+            "propagate_uplink_status": False,
         },
         ("network_id",),
         (
@@ -113,6 +119,7 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "floating_ip_address": None,
             "port_id": None,
             "fixed_ip_address": None,
+            "router_id": None,
         },
         ("floating_network_id",),
         ("description", "port_id", "fixed_ip_address"),

@@ -59,7 +59,13 @@ def validate_declaration(cls: type) -> None:
             f"{where}: missing required attribute 'valid_properties' "
             "(a property map the plug-in accepts)"
         )
-    for attr in ("valid_properties", "update_in_place", "update_replace", "immutable_update"):
+    for attr in (
+        "valid_properties",
+        "update_in_place",
+        "update_replace",
+        "immutable_update",
+        "companions",
+    ):
         value = getattr(cls, attr, None)
         if value is not None and not isinstance(value, Mapping):
             raise ConformanceDeclarationError(

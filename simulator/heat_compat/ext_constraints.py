@@ -25,6 +25,9 @@ class _NeutronObject(BaseCustomConstraint):
     plural = ""
     label = ""
     key = ""
+    #: an extension resource Heat resolves through ``resolve_ext_resource``, whose
+    #: not-found says "Unable to find <kind> with name or id '<value>'"
+    ext = False
 
     def validate_with_client(self, client: Any, value: Any) -> None:
         """Look the object up through the context's network client."""
@@ -35,6 +38,8 @@ class _NeutronObject(BaseCustomConstraint):
         named = [item for item in items if item.get("name") == value]
         if len(named) > 1:
             raise exception.Conflict(f"Multiple {self.kind} matches found for name '{value}'")
+        if not named and self.ext:
+            raise exception.NotFound(f"Unable to find {self.kind} with name or id '{value}'")
         if not named:
             raise exception.EntityNotFound(entity=self.label, name=value)
 
@@ -49,30 +54,35 @@ class PortPairConstraint(_NeutronObject):
     """``neutron.port_pair``: a networking-sfc port pair."""
 
     kind, plural, label = "port_pair", "port_pairs", "PortPair"
+    ext = True
 
 
 class PortPairGroupConstraint(_NeutronObject):
     """``neutron.port_pair_group``: a networking-sfc port pair group."""
 
     kind, plural, label = "port_pair_group", "port_pair_groups", "PortPairGroup"
+    ext = True
 
 
 class FlowClassifierConstraint(_NeutronObject):
     """``neutron.flow_classifier``: a networking-sfc flow classifier."""
 
     kind, plural, label = "flow_classifier", "flow_classifiers", "FlowClassifier"
+    ext = True
 
 
 class TapServiceConstraint(_NeutronObject):
     """``neutron.taas.tap_service``: a tap-as-a-service tap service."""
 
     kind, plural, label = "tap_service", "tap_services", "TapService"
+    ext = True
 
 
 class TapFlowConstraint(_NeutronObject):
     """``neutron.taas.tap_flow``: a tap-as-a-service tap flow."""
 
     kind, plural, label = "tap_flow", "tap_flows", "TapFlow"
+    ext = True
 
 
 class VolumeTypeConstraint(BaseCustomConstraint):

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import glob
 import hashlib
 import importlib.util
 import os
@@ -34,39 +33,18 @@ from simulator.heat_compat._finder import ROOTS
 from simulator.heat_compat._shims import TestConstraintDelay, shim_imports
 from simulator.heat_compat.constraints import register_missing
 from simulator.heat_compat.entry_point_constraints import constraints_of
+from simulator.heat_compat.heat_venv import (
+    DEFAULT_HEAT_VENV,
+    HEAT_PYTHON_ENV,
+    find_heat_package,
+    heat_python,
+)
 from simulator.heat_compat.missing import MissingHeatName
 from simulator.heat_compat.siblings import sibling_imports
 from simulator.registry import PluginConstraints, TypeRegistry
 
-#: Environment variable naming the python of a virtualenv with ``openstack-heat``.
-HEAT_PYTHON_ENV = "PLUGSIM_HEAT_PYTHON"
-#: Where the Heat venv is looked for when the variable is not set.
-DEFAULT_HEAT_VENV = "/tmp/heatvenv"
 #: The in-tree plug-ins that need no OpenStack service client (module stems).
 CLIENTLESS_PLUGINS = ("none_resource", "random_string", "test_resource", "value")
-
-
-def heat_python() -> str | None:
-    """The python of the Heat virtualenv (``$PLUGSIM_HEAT_PYTHON`` or the default), or None."""
-    configured = os.environ.get(HEAT_PYTHON_ENV)
-    candidate = configured or os.path.join(DEFAULT_HEAT_VENV, "bin", "python")
-    return candidate if os.path.isfile(candidate) and os.access(candidate, os.X_OK) else None
-
-
-def find_heat_package(python: str | None = None) -> Path | None:
-    """Return the directory of the installed ``heat`` package next to *python*, or None.
-
-    Looks in the virtualenv that *python* (default :func:`heat_python`) belongs
-    to, without importing Heat.
-    """
-    python = python or heat_python()
-    if python is None:
-        return None
-    venv = Path(python).parent.parent
-    for found in sorted(glob.glob(str(venv / "lib" / "python*" / "site-packages" / "heat"))):
-        if (Path(found) / "engine" / "resource.py").is_file():
-            return Path(found)
-    return None
 
 
 def needs_heat_compat(path: str | os.PathLike[str]) -> bool:

@@ -19,6 +19,19 @@ class MissingHeatName(exception.PluginLoadError, AttributeError):
         )
 
 
+class HeatLacksName(exception.PluginLoadError, AttributeError):
+    """A Heat plug-in used a name Heat's own class lacks too: it fails the same way in Heat."""
+
+    def __init__(self, owner: str, name: str, where: str | None = None) -> None:
+        self.qualified_name = f"{owner}.{name}"
+        self.where = where
+        prefix = f"{where}: " if where else ""
+        super().__init__(
+            f"{prefix}Heat's own {owner} has no {name!r} either: the plug-in fails the same "
+            f"way under Heat (a bug of the plug-in, not a gap of plugsim)"
+        )
+
+
 class MissingCloudEndpoint(exception.PluginLoadError, AttributeError):
     """A Heat plug-in used an endpoint the fake cloud's service client does not offer."""
 

@@ -24,8 +24,8 @@ from sdk import exception
 from simulator.heat_compat.engine_api import HeatClientPlugin
 
 #: States in which a booting server is still on its way (Heat's list).
-DEFERRED_STATES = ("BUILD", "HARD_REBOOT", "PASSWORD", "REBOOT", "RESCUE", "RESIZE",
-                   "REVERT_RESIZE", "SHUTOFF", "SUSPENDED", "VERIFY_RESIZE")  # fmt: skip
+DEFERRED_STATES = frozenset({"BUILD", "HARD_REBOOT", "PASSWORD", "REBOOT", "RESCUE", "RESIZE",
+                             "REVERT_RESIZE", "SHUTOFF", "SUSPENDED", "VERIFY_RESIZE"})  # fmt: skip
 
 #: python-novaclient's ``servers.create`` arguments, and the fake compute's names for them.
 _RENAMED = {"userdata": "user_data", "meta": "metadata"}
@@ -82,6 +82,38 @@ class ServerView:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._server, name)
+
+    def suspend(self) -> None:
+        """Suspend the server (novaclient's ``server.suspend()``)."""
+        self._server.manager.suspend(self._server.id)
+
+    def resume(self) -> None:
+        """Resume the server."""
+        self._server.manager.resume(self._server.id)
+
+    def change_password(self, password: str) -> None:
+        """Set the server's administrator password."""
+        self._server.manager.change_password(self._server.id, password)
+
+    def rebuild(
+        self,
+        image: Any,
+        password: str | None = None,
+        preserve_ephemeral: bool = False,
+        meta: Mapping[str, str] | None = None,
+        files: Any = None,
+    ) -> None:
+        """Rebuild the server from *image* (novaclient's ``server.rebuild()``).
+
+        A new *password* is set once the server is back; *meta* replaces
+        the metadata keys it names; injected *files* are not supported.
+        """
+        if files:
+            raise exception.NotSupported(feature="Injecting files on rebuild")
+        manager = self._server.manager
+        manager.rebuild(self._server.id, getattr(image, "id", image))
+        if meta:
+            manager.set_meta(self._server.id, dict(meta))
 
     def interface_list(self) -> list[Interface]:
         """The server's ports, as interfaces (empty without a network client)."""
@@ -215,6 +247,39 @@ class NovaServerSurface(HeatClientPlugin):
                 resource_status=status, status_reason="Server failed to delete"
             )
         return False
+
+    def rebuild(
+        self,
+        server_id: str,
+        image_id: str,
+        password: str | None = None,
+        preserve_ephemeral: bool = False,
+        meta: Mapping[str, str] | None = None,
+        files: Any = None,
+    ) -> bool:
+        """Start rebuilding the server from *image_id*; False when nova cannot find it now."""
+        server = self.fetch_server(server_id)
+        if server is None:
+            return False
+        server.rebuild(
+            image_id,
+            password=password,
+            preserve_ephemeral=preserve_ephemeral,
+            meta=meta,
+            files=files,
+        )
+        return True
+
+    def check_rebuild(self, server_id: str) -> bool:
+        """True once the server is rebuilt; a rebuild ending in ``ERROR`` fails."""
+        server = self.fetch_server(server_id)
+        if server is None or server.status == "REBUILD":
+            return False
+        if server.status == "ERROR":
+            from simulator.heat_compat.exceptions import Error
+
+            raise Error(f"Rebuilding server failed, status '{server.status}'")
+        return True
 
     def rename(self, server: Any, name: str) -> None:
         """Give the server a new name (nothing when nova cannot find it now)."""

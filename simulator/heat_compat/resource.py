@@ -28,9 +28,10 @@ from sdk.resource import Resource
 from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin, HeatStackView
+from simulator.heat_compat.heat_names import heat_lacks
 from simulator.heat_compat.keystone_plugin import IDENTITY_URL, KeystoneClientPlugin
 from simulator.heat_compat.lifecycle import HeatIdentifier, HeatRequestContext
-from simulator.heat_compat.missing import MissingCloudService, MissingHeatName
+from simulator.heat_compat.missing import HeatLacksName, MissingCloudService, MissingHeatName
 from simulator.heat_compat.neutron_plugin import NeutronClientPlugin
 from simulator.heat_compat.nova_plugin import GlanceClientPlugin
 from simulator.heat_compat.openstacksdk_plugin import OpenStackSDKClientPlugin
@@ -267,19 +268,25 @@ class HeatResource(HeatSignalSurface, Resource):
                 cls.__init__ = _wrap_init(init)  # type: ignore[method-assign]
 
     def __init__(self, name: str, definition: Any, context: Any, resolver: Any = None) -> None:
-        super().__init__(name, definition, context, resolver or _PENDING_RESOLVER.get())
+        self.__dict__["_constructed"] = False
+        try:
+            super().__init__(name, definition, context, resolver or _PENDING_RESOLVER.get())
+        finally:
+            self.__dict__["_constructed"] = True
         if not isinstance(self.context, HeatRequestContext):
             # Heat's self.context is the request context: its names over the engine's facets
             self.context = HeatRequestContext(self.context)
             self.context.auth_url = IDENTITY_URL
 
     def __getattr__(self, name: str) -> Any:
-        """A name Heat's ``Resource`` has and this layer lacks: :class:`MissingHeatName`."""
+        """A name this layer lacks: :class:`MissingHeatName`, or :class:`HeatLacksName`
+        when the installed Heat's ``Resource`` lacks it too."""
         if name.startswith("__"):
             raise AttributeError(name)
-        raise MissingHeatName(
-            f"heat.engine.resource.Resource.{name}", plugin_site(sys._getframe(1))
-        )
+        site = plugin_site(sys._getframe(1))
+        if heat_lacks(type(self), name, HeatResource):
+            raise HeatLacksName("heat.engine.resource.Resource", name, site)
+        raise MissingHeatName(f"heat.engine.resource.Resource.{name}", site)
 
     # -- Heat's engine objects ----------------------------------------------------
 
@@ -396,16 +403,43 @@ class HeatResource(HeatSignalSurface, Resource):
     def translate_properties(
         self, properties: Any, client_resolve: bool = True, ignore_resolve_error: bool = False
     ) -> None:
-        """Apply :meth:`translation_rules` to *properties* in place."""
+        """Apply :meth:`translation_rules` to *properties* in place.
+
+        Without *client_resolve* the rules that look names up in the cloud wait.
+        """
         rules = self.translation_rules(properties)
         if rules:
-            apply_rules(properties, rules)
+            apply_rules(properties, rules, client_resolve=client_resolve)
 
     def _make_properties(self, definition: rsrc_defn.ResourceDefinition) -> Any:
         props = super()._make_properties(definition)
         if type(self).translation_rules is not HeatResource.translation_rules:
-            self.translate_properties(props)
+            # as Heat, a resource being constructed is parsed without cloud lookups
+            # (one failing then would escape every action): create's reparse does them
+            constructing = not self.__dict__.get("_constructed", True)
+            self.translate_properties(props, client_resolve=not constructing)
         return props
+
+    def _verify_check_conditions(self, checks: list[Mapping[str, Any]]) -> None:
+        """Fail a check naming every ``{attr, expected, current}`` that does not hold.
+
+        ``expected`` may be one value or a list of acceptable ones, as in Heat.
+        """
+        from simulator.heat_compat.exceptions import Error
+
+        def holds(check: Mapping[str, Any]) -> bool:
+            expected = check["expected"]
+            if isinstance(expected, list):
+                return check["current"] in expected
+            return bool(check["current"] == expected)
+
+        broken = [
+            f"'{c['attr']}': expected '{c['expected']}', got '{c['current']}'"
+            for c in checks
+            if not holds(c)
+        ]
+        if broken:
+            raise Error("; ".join(broken))
 
     def frozen_definition(self) -> HeatDefinition:
         """The current definition, Heat style."""
@@ -438,17 +472,19 @@ class HeatResource(HeatSignalSurface, Resource):
     async def create(self) -> None:
         """Create (Heat plug-in code runs on the virtual clock)."""
         with _vtime.running(self):
-            self.reparse()
-            if self.state == (self.INIT, self.COMPLETE) and self.external_id is None:
-                try:
-                    self.validate()  # Heat runs the plug-in's validate() before creating
-                except exception.StackValidationFailed as ex:
-                    invalid = ex
+            try:
+                # translation rules may ask the cloud (a name to an id); Heat runs
+                # them and the plug-in's validate() inside the create action
+                self.reparse()
+                if self.state == (self.INIT, self.COMPLETE) and self.external_id is None:
+                    self.validate()
+            except Exception as ex:  # noqa: BLE001 - any of them fails the create, as in Heat
+                invalid = ex
 
-                    async def fail() -> None:
-                        raise invalid
+                async def fail() -> None:
+                    raise invalid
 
-                    await self._run_action(self.CREATE, fail)
+                await self._run_action(self.CREATE, fail)
             await super().create()
 
     async def update(
@@ -487,6 +523,7 @@ class HeatResource(HeatSignalSurface, Resource):
                 before_props,
                 None,
             ):
+                self._settle_unchanged_failure()
                 return
             changed = set(_safe_diff(before_props, after_props))
             immutable = set(properties_mod.immutable_properties(after_props.schema))

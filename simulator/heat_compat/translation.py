@@ -124,10 +124,26 @@ def _resolve_value(value: Any, rule: TranslationRule, resolve: Any) -> Any:
     return finder(rule.entity, value) if rule.entity else finder(value)
 
 
-def apply_rules(props: Any, rules: Sequence[TranslationRule]) -> None:
-    """Apply *rules* in order to the raw data of the Properties *props* (copied first)."""
+def apply_rules(
+    props: Any, rules: Sequence[TranslationRule], *, client_resolve: bool = True
+) -> None:
+    """Apply *rules* in order to the raw data of the Properties *props* (copied first).
+
+    Without *client_resolve* (Heat's flag when it first parses a resource),
+    ``RESOLVE`` rules ask the cloud nothing: they only check that the client
+    plug-in's service is one the fake cloud runs.
+    """
     data = dict(props.data or {})
     for rule in rules:
+        if rule.rule == TranslationRule.RESOLVE and not client_resolve:
+            if any(node.get(key) for node, key in _containers(data, rule.translation_path)):
+                try:
+                    getattr(rule.client_plugin, str(rule.finder))
+                except MissingCloudService:
+                    raise
+                except AttributeError:
+                    pass  # a finder the layer lacks is named when the lookup runs
+            continue
         if rule.rule == TranslationRule.RESOLVE:
             resolve = getattr(props, "resolve", _same)
             for node, key in _containers(data, rule.translation_path):

@@ -136,3 +136,18 @@ def test_third_party_plugin_files_are_measured_the_same_way(tmp_path: Path) -> N
     assert "heat.engine.service" in rows["needy.py"]["reason"]
     with pytest.raises(SystemExit, match="no such file"):
         _tool().plugin_rows([str(tmp_path / "missing")])
+
+
+def test_an_optional_property_makes_no_prerequisite() -> None:
+    from sdk.constraints import CustomConstraint
+    from sdk.properties import Schema
+
+    class Optional:
+        properties_schema = {
+            "port": Schema(Schema.STRING, constraints=[CustomConstraint("neutron.port")]),
+            "size": Schema(Schema.INTEGER, required=True),
+        }
+
+    props, prerequisites = _tool().inventory_properties(Optional)
+    assert props == {"size": 0}
+    assert prerequisites == {}

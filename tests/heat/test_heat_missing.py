@@ -30,7 +30,7 @@ NEEDY = textwrap.dedent(
 
     class NeedsResourceMethod(resource.Resource):
         def handle_create(self):
-            return self.is_using_neutron()
+            return self.physical_resource_name_or_FnGetRefId()
 
 
     class NeedsEndpoint(resource.Resource):
@@ -90,8 +90,8 @@ def _line_of(path: Path, text: str) -> int:
         ),
         (
             "Test::Needy::ResourceMethod",
-            "self.is_using_neutron()",
-            "heat.engine.resource.Resource.is_using_neutron",
+            "self.physical_resource_name_or_FnGetRefId()",
+            "heat.engine.resource.Resource.physical_resource_name_or_FnGetRefId",
         ),
         (
             "Test::Needy::PluginMethod",

@@ -1,0 +1,263 @@
+"""``plugsim conformance`` over each of Heat's in-tree types that runs create → delete.
+
+For each module of ``heat/engine/resources/openstack/{heat,nova,neutron,cinder}``
+with a type that runs create → delete (``tools/heat_inventory.py``), runs
+``plugsim conformance heat.engine.resources.openstack.<module>`` -- the SDK's
+conformance kit, as a plug-in author runs it -- with the same property map,
+prerequisite resources and given update changes the inventory and
+``tools/heat_lifecycle.py`` use (``--properties``, ``--companions``,
+``--updates``), and reads each test's result (``--junitxml``).
+
+A failure is *plugsim's* unless :data:`NOT_PLUGSIM` explains it as the
+behaviour of the plug-in or of Heat itself (each entry says why, having been
+read in Heat's source). The output is one line per type (passed, failed,
+skipped; failures split into plugsim's and the plug-in's), each failure's
+first line, then the totals.
+
+Usage::
+
+    PLUGSIM_HEAT_PYTHON=... python tools/heat_inventory.py --conformance [--json]
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import heat_inventory  # noqa: E402 - sibling scripts, found through the line above
+import heat_lifecycle  # noqa: E402
+
+#: ``(type or "*", test or "*", text in the failure, why it is not plugsim's)``:
+#: failures that are the plug-in's or Heat's own behaviour.
+NOT_PLUGSIM: list[tuple[str, str, str, str]] = [
+    (
+        "OS::Heat::AccessPolicy",
+        "test_create",
+        "has no physical id",
+        "Heat's AccessPolicy sets no resource id; Heat allows that, the kit asks for one",
+    ),
+    (
+        "OS::Heat::Delay",
+        "test_create",
+        "has no physical id",
+        "Heat's Delay sets no resource id; Heat allows that, the kit asks for one",
+    ),
+    (
+        "*",
+        "test_abandon_adopt",
+        "Resource ID was not provided",
+        "Heat's adopt refuses a resource without a resource id (Resource.handle_adopt), "
+        "and this type never sets one",
+    ),
+    (
+        "OS::Heat::Delay",
+        "test_suspend_resume",
+        "HeatLacksName",
+        "Heat's Delay calls _check_status_complete on resume, which only Heat's "
+        "StackResource has: resuming it fails in Heat too",
+    ),
+    (
+        "OS::Cinder::Volume",
+        "test_create_fails_at_each_cloud_call",
+        "status must be available",
+        "a create failing while the volume is still 'creating': Heat's delete asks cinder "
+        "to delete it at once, which cinder (as the fake) refuses until it settles",
+    ),
+    (
+        "OS::Cinder::VolumeType",
+        "test_update_failure_rolls_back",
+        "already exists",
+        "Heat replaces a failed resource on rollback, making the new one before deleting "
+        "the old: cinder refuses a second type of the same name",
+    ),
+    (
+        "OS::Neutron::RouterInterface",
+        "test_deletion_policy_retain",
+        "still has ports",
+        "a retained interface stays on its router (the test's companion), which Neutron "
+        "then refuses to delete",
+    ),
+]
+
+#: Update changes for the kit where ``tools/heat_lifecycle.CHANGES`` names the
+#: resource under test, which the kit calls ``resource`` (the lifecycle ``r``).
+KIT_CHANGES: dict[str, dict[str, dict[str, Any]]] = {
+    "OS::Heat::AccessPolicy": {"update_replace": {"AllowedResources": ["resource"]}},
+}
+
+_RUN = (
+    "import sys; from sdk.testing.cli import conformance; "
+    "conformance(sys.argv[1:], prog_name='plugsim conformance')"
+)
+
+
+def _class_name(type_name: str) -> str:
+    return "Test_" + "".join(ch if ch.isalnum() else "_" for ch in type_name)
+
+
+def running_types(package: Path) -> dict[str, dict[str, dict[str, Any]]]:
+    """``{module: {type: template}}`` of the types that run create → delete."""
+    from simulator.heat_compat import load_heat_plugin
+
+    base = package / "engine" / "resources" / "openstack"
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for path in heat_inventory.heat_modules(package):
+        module = ".".join(path.relative_to(base).with_suffix("").parts)
+        report = load_heat_plugin(path)
+        if report.errors:
+            continue
+
+        world_factory = heat_inventory.module_world_factory(path, module)
+
+        for type_name in sorted(report.mapping):
+            plugin = report.mapping[type_name]
+            if heat_inventory.run_type(type_name, plugin, world_factory) is None:
+                template = heat_inventory.type_template(type_name, plugin)
+                out.setdefault(module, {})[type_name] = template
+    return out
+
+
+def classify(type_name: str, test: str, message: str) -> str:
+    """``"plugsim"``, or why the failure is the plug-in's or Heat's behaviour."""
+    for kind, name, text, why in NOT_PLUGSIM:
+        if kind in ("*", type_name) and name in ("*", test) and text in message:
+            return why
+    return "plugsim"
+
+
+def _results(xml: Path) -> dict[str, list[dict[str, str]]]:
+    """``{class name: [{test, outcome, message}]}`` from pytest's JUnit XML."""
+    out: dict[str, list[dict[str, str]]] = {}
+    for case in ET.parse(xml).getroot().iter("testcase"):
+        cls = case.get("classname", "").rsplit(".", 1)[-1]
+        outcome, message = "passed", ""
+        for child in case:
+            if child.tag in ("failure", "error"):
+                outcome = "failed"
+                message = heat_inventory._one_line(child.get("message") or child.text or "")
+            elif child.tag == "skipped":
+                outcome = "skipped"
+        out.setdefault(cls, []).append(
+            {"test": case.get("name", ""), "outcome": outcome, "message": message}
+        )
+    return out
+
+
+def run_module(module: str, templates: dict[str, dict[str, Any]], work: Path) -> dict[str, Any]:
+    """Run ``plugsim conformance`` on one module's running types; rows by type."""
+    import yaml
+
+    props = {t: tpl["resources"]["r"]["properties"] for t, tpl in templates.items()}
+    companions = {
+        t: {k: v for k, v in tpl["resources"].items() if k != "r"} for t, tpl in templates.items()
+    }
+    stem = module.replace(".", "_")
+    (work / f"{stem}.props.yaml").write_text(yaml.safe_dump(props), encoding="utf-8")
+    (work / f"{stem}.companions.yaml").write_text(
+        yaml.safe_dump({t: c for t, c in companions.items() if c}), encoding="utf-8"
+    )
+    given = {**heat_lifecycle.CHANGES, **KIT_CHANGES}
+    updates = {t: given[t] for t in templates if t in given}
+    (work / f"{stem}.updates.yaml").write_text(yaml.safe_dump(updates), encoding="utf-8")
+    xml = work / f"{stem}.xml"
+    keyword = " or ".join(_class_name(t) for t in sorted(templates))
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _RUN,
+            f"heat.engine.resources.openstack.{module}",
+            "--properties",
+            str(work / f"{stem}.props.yaml"),
+            "--companions",
+            str(work / f"{stem}.companions.yaml"),
+            "--updates",
+            str(work / f"{stem}.updates.yaml"),
+            "--junitxml",
+            str(xml),
+            "-k",
+            keyword,
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=work,
+        env=dict(os.environ),
+        timeout=1800,
+    )
+    results = _results(xml) if xml.is_file() else {}
+    rows = {}
+    for type_name in sorted(templates):
+        tests = results.get(_class_name(type_name), [])
+        if not tests:
+            tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+            tests = [{"test": "(collection)", "outcome": "failed", "message": tail[0]}]
+        for test in tests:
+            if test["outcome"] == "failed":
+                test["cause"] = classify(type_name, test["test"], test["message"])
+        rows[type_name] = {"module": module, "type": type_name, "tests": tests}
+    return rows
+
+
+def conformance_rows(package: Path) -> list[dict[str, Any]]:
+    """One row per running type: ``module``, ``type``, ``tests`` (each with outcome, cause)."""
+    rows: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="heat-conformance-") as tmp:
+        for module, templates in sorted(running_types(package).items()):
+            rows.extend(run_module(module, templates, Path(tmp)).values())
+    return sorted(rows, key=lambda r: str(r["type"]))
+
+
+def counts(row: dict[str, Any]) -> dict[str, int]:
+    """``passed``, ``skipped``, ``plugsim`` (failures) and ``plugin`` (failures) of a row."""
+    tests = row["tests"]
+    failed = [t for t in tests if t["outcome"] == "failed"]
+    return {
+        "passed": sum(t["outcome"] == "passed" for t in tests),
+        "skipped": sum(t["outcome"] == "skipped" for t in tests),
+        "plugsim": sum(t["cause"] == "plugsim" for t in failed),
+        "plugin": sum(t["cause"] != "plugsim" for t in failed),
+    }
+
+
+def print_rows(rows: list[dict[str, Any]]) -> None:
+    """One line per type and each failure's first line, then the totals."""
+    print(f"{'type':<38} passed  skipped  failed(plugsim)  failed(plug-in/Heat)")
+    total = {"passed": 0, "skipped": 0, "plugsim": 0, "plugin": 0}
+    for row in rows:
+        c = counts(row)
+        for key in total:
+            total[key] += c[key]
+        print(
+            f"{row['type']:<38} {c['passed']:>6}  {c['skipped']:>7}  {c['plugsim']:>15}  "
+            f"{c['plugin']:>20}"
+        )
+        for test in row["tests"]:
+            if test["outcome"] == "failed":
+                cause = "plugsim" if test["cause"] == "plugsim" else f"not plugsim: {test['cause']}"
+                print(f"    {test['test']} [{cause}]: {test['message'][:200]}")
+    clean = sum(counts(r)["plugsim"] == 0 for r in rows)
+    print(
+        f"{len(rows)} types: {total['passed']} tests passed, {total['skipped']} skipped, "
+        f"{total['plugsim']} failed by plugsim, {total['plugin']} by the plug-in or Heat; "
+        f"{clean} types with no failure caused by plugsim"
+    )
+
+
+def main(package: Path, *, as_json: bool = False) -> int:
+    """Print the conformance table of Heat's running types (or the rows as JSON)."""
+    import json
+
+    rows = conformance_rows(package)
+    if as_json:
+        print(json.dumps(rows, indent=1, sort_keys=True))
+    else:
+        print_rows(rows)
+    return 0
