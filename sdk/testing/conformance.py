@@ -23,7 +23,7 @@ required attribute fails at import (so collection fails) naming it.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import pytest
@@ -41,12 +41,13 @@ from sdk.testing._conformance_support import (
 )
 from sdk.testing.drift import DriftConformance
 from sdk.testing.harness import PlugsimEnv, ResourceHarness
+from sdk.testing.schema_conformance import SchemaConformance
 from sdk.testing.upgrade import UpgradeConformance
 
 __all__ = ["ConformanceDeclarationError", "ResourceConformance", "conformance_test_names"]
 
 
-class ResourceConformance(UpgradeConformance, DriftConformance):
+class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformance):
     """Base class of a resource plug-in's conformance tests (see the module docstring)."""
 
     #: Mark an intermediate base class as abstract (its attributes are not checked).
@@ -63,10 +64,6 @@ class ResourceConformance(UpgradeConformance, DriftConformance):
     #: Resources made in the same stack before the one under test (its
     #: properties may name them with ``get_resource``): ``{name: snippet}``.
     companions: ClassVar[Mapping[str, Any] | None] = None
-
-    # The property-based validation tests, attached by _schema_checks() below.
-    test_validation_accepts_valid_maps: Callable[[ResourceConformance], None]
-    test_validation_rejects_invalid_maps: Callable[[ResourceConformance], None]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -547,98 +544,3 @@ def conformance_test_names() -> list[str]:
         for name, _ in inspect.getmembers(ResourceConformance, inspect.isfunction)
         if name.startswith("test_")
     ]
-
-
-def _validate(plugin: type[Resource], data: Mapping[str, Any]) -> None:
-    from sdk.properties import Properties
-
-    Properties(plugin.properties_schema, data, path=["resources", "r", "properties"]).validate()
-
-
-def _is_function(value: Any) -> bool:
-    return (
-        isinstance(value, Mapping)
-        and len(value) == 1
-        and str(next(iter(value))).startswith(("get_", "str_", "list_", "map_"))
-    )
-
-
-def _pinned(
-    plugin: type[Resource], valid: Mapping[str, Any]
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Split *plugin*'s schema: ``(generated schema, pinned values)``.
-
-    A required property with a custom constraint cannot be generated (only the
-    cloud knows its valid values); it keeps the declared valid value, or a
-    placeholder string when that is a function call (validation without a
-    cloud checks only its type).
-    """
-    from sdk.constraints import CustomConstraint
-    from sdk.properties import Schema, schemata
-
-    generated: dict[str, Any] = {}
-    pinned: dict[str, Any] = {}
-    for name, schema in schemata(plugin.properties_schema).items():
-        custom = any(isinstance(c, CustomConstraint) for c in schema.constraints)
-        item = schema.schema if schema.type == Schema.LIST else None
-        if isinstance(item, Schema):  # a list of names only the cloud knows
-            custom = custom or any(isinstance(c, CustomConstraint) for c in item.constraints)
-        if custom and schema.required and schema.default is None:
-            value = valid.get(name)
-            if value is None or _is_function(value):
-                value = "conformance" if schema.type == Schema.STRING else value
-            pinned[name] = value
-        else:
-            generated[name] = schema
-    return generated, pinned
-
-
-def _schema_checks() -> None:
-    """Attach the validation tests (kept apart: they need hypothesis)."""
-    from hypothesis import HealthCheck, given, settings
-
-    from sdk.testing import strategies
-
-    quick = settings(
-        max_examples=40,
-        deadline=None,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    )
-
-    def test_validation_accepts_valid_maps(self: ResourceConformance) -> None:
-        """Every property map generated from the schema passes validation."""
-        plugin = self.plugin()
-        schema, pinned = _pinned(plugin, self.valid_properties or {})
-
-        @quick
-        @given(strategies.valid_properties(schema))
-        def check(data: dict[str, Any]) -> None:
-            _validate(plugin, {**pinned, **data})
-
-        check()
-
-    def test_validation_rejects_invalid_maps(self: ResourceConformance) -> None:
-        """Every map with one rule broken fails validation with a message naming the property."""
-        plugin = self.plugin()
-        schema, pinned = _pinned(plugin, self.valid_properties or {})
-
-        @quick
-        @given(strategies.invalid_properties(schema))
-        def check(case: tuple[dict[str, Any], Any]) -> None:
-            data, violation = case
-            data = {**pinned, **data}
-            try:
-                _validate(plugin, data)
-            except exception.StackValidationFailed as ex:
-                assert violation.property in str(ex), f"{violation}: {ex}"
-            else:
-                raise AssertionError(f"accepted a map breaking {violation}: {data!r}")
-
-        check()
-
-    ResourceConformance.test_validation_accepts_valid_maps = test_validation_accepts_valid_maps
-    ResourceConformance.test_validation_rejects_invalid_maps = test_validation_rejects_invalid_maps
-
-
-_schema_checks()

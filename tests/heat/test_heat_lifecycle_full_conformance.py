@@ -154,7 +154,7 @@ def test_a_required_list_under_a_custom_constraint_is_pinned() -> None:
     from sdk.constraints import CustomConstraint
     from sdk.properties import Schema
     from sdk.resource import Resource
-    from sdk.testing.conformance import _pinned
+    from sdk.testing.schema_conformance import pinned_schema
 
     class Pool(Resource):
         properties_schema = {
@@ -166,7 +166,7 @@ def test_a_required_list_under_a_custom_constraint_is_pinned() -> None:
             "name": Schema(Schema.STRING),
         }
 
-    generated, pinned = _pinned(Pool, {"prefixes": ["10.0.0.0/8"]})
+    generated, pinned = pinned_schema(Pool, {"prefixes": ["10.0.0.0/8"]})
     assert pinned == {"prefixes": ["10.0.0.0/8"]}
     assert list(generated) == ["name"]
 
