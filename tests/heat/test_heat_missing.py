@@ -30,7 +30,7 @@ NEEDY = textwrap.dedent(
 
     class NeedsResourceMethod(resource.Resource):
         def handle_create(self):
-            return self.physical_resource_name_or_FnGetRefId()
+            return self.has_hook("pre-create")
 
 
     class NeedsEndpoint(resource.Resource):
@@ -90,8 +90,8 @@ def _line_of(path: Path, text: str) -> int:
         ),
         (
             "Test::Needy::ResourceMethod",
-            "self.physical_resource_name_or_FnGetRefId()",
-            "heat.engine.resource.Resource.physical_resource_name_or_FnGetRefId",
+            'self.has_hook("pre-create")',
+            "heat.engine.resource.Resource.has_hook",
         ),
         (
             "Test::Needy::PluginMethod",

@@ -6,8 +6,8 @@ from typing import Any
 
 from _heat_diff import requires_heat
 
+from simulator.heat_compat.heat_definition import HeatTemplateDiff
 from simulator.heat_compat.nova_plugin import ServerManagerAdapter, _api_nics
-from simulator.heat_compat.resource import HeatTemplateDiff
 from simulator.store import Store
 from simulator.world import World
 
