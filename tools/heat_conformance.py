@@ -166,6 +166,11 @@ def run_module(module: str, templates: dict[str, dict[str, Any]], work: Path) ->
     given = {**heat_lifecycle.CHANGES, **KIT_CHANGES}
     updates = {t: given[t] for t in templates if t in given}
     (work / f"{stem}.updates.yaml").write_text(yaml.safe_dump(updates), encoding="utf-8")
+    needed = sorted(
+        {m for tpl in templates.values() for m in heat_inventory.prerequisite_modules(tpl)}
+        - {module}
+    )
+    also = [arg for m in needed for arg in ("--also", f"heat.engine.resources.openstack.{m}")]
     xml = work / f"{stem}.xml"
     keyword = " or ".join(_class_name(t) for t in sorted(templates))
     done = subprocess.run(
@@ -180,6 +185,7 @@ def run_module(module: str, templates: dict[str, dict[str, Any]], work: Path) ->
             str(work / f"{stem}.companions.yaml"),
             "--updates",
             str(work / f"{stem}.updates.yaml"),
+            *also,
             "--junitxml",
             str(xml),
             "-k",

@@ -12,6 +12,7 @@
         cloud_states = {"suspend": "SUSPENDED", "resume": "ACTIVE"}  # optional
         survives = ("throttle", "conflict", "eventual_consistency", "drift")  # optional
         companions = {"net": {"type": "OS::Neutron::Net"}}  # optional: resources it needs
+        companion_types = {"Example::Net": ExampleNet}  # optional: their types, if not installed
 
 Each ``test_*`` method runs one path in fresh seeded worlds (no faults but
 the ones it injects), skips with a reason when the plug-in does not declare
@@ -64,6 +65,9 @@ class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformanc
     #: Resources made in the same stack before the one under test (its
     #: properties may name them with ``get_resource``): ``{name: snippet}``.
     companions: ClassVar[Mapping[str, Any] | None] = None
+    #: Types the companions use that no installed plug-in registers (``{type: class}``), such as
+    #: the other types of the plug-in's own module; registered in every test world.
+    companion_types: ClassVar[Mapping[str, type] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -97,6 +101,8 @@ class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformanc
         **kwargs: Any,
     ) -> ResourceHarness:
         world = env.new_world(faults=faults, seed=seed if seed is not None else env.seed)
+        for type_name, cls in sorted((self.companion_types or {}).items()):
+            world.add_type(type_name, cls)
         if self.companions:
             kwargs.setdefault("companions", dict(self.companions))
         return env.harness(

@@ -267,3 +267,58 @@ def test_a_type_without_physical_id_is_replaced_all_the_same(tmp_path: Path) -> 
     done = _conformance(tmp_path, str(path), "-k", "test_update_replace", "-q")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 passed" in done.stdout
+
+
+BADGE = textwrap.dedent(
+    '''
+    """A badge the tagger may tag: a type no installed plug-in provides."""
+
+    from heat.engine import resource
+
+
+    class Badge(resource.Resource):
+        def handle_create(self):
+            self.resource_id_set("badge-" + self.physical_resource_name())
+
+
+    def resource_mapping():
+        return {"Test::Conf::Badge": Badge}
+    '''
+)
+
+ON_BADGE = {"badge": {"type": "Test::Conf::Badge"}}
+TARGET_BADGE = {"Test::Conf::Tagger": {"target": {"get_resource": "badge"}}}
+
+
+def test_a_companion_may_be_a_type_of_the_same_plugin_file(tmp_path: Path) -> None:
+    both = tmp_path / "both.py"
+    tagger = TAGGER.replace('return {"Test::Conf::Tagger": Tagger}', "")
+    both.write_text(
+        tagger.replace("def resource_mapping():\n", "")
+        + BADGE.replace(
+            'return {"Test::Conf::Badge": Badge}',
+            'return {"Test::Conf::Badge": Badge, "Test::Conf::Tagger": Tagger}',
+        )
+    )
+    classes = conformance_classes(str(both), TARGET_BADGE, {"Test::Conf::Tagger": ON_BADGE})
+    tagger_class = classes["Test_Test__Conf__Tagger"]
+    assert set(tagger_class.companion_types) == {"Test::Conf::Badge"}
+
+
+def test_also_brings_the_companions_types_from_another_plugin(tagger: Path, tmp_path: Path) -> None:
+    badge = tmp_path / "badge.py"
+    badge.write_text(BADGE, encoding="utf-8")
+    props = tmp_path / "props.yaml"
+    props.write_text(yaml.safe_dump(TARGET_BADGE))
+    companions = tmp_path / "companions.yaml"
+    companions.write_text(yaml.safe_dump({"Test::Conf::Tagger": ON_BADGE}))
+    common = [str(tagger), "--properties", str(props), "--companions", str(companions)]
+    common += ["-k", "test_create", "-q"]
+    without = _conformance(tmp_path, *common)
+    assert without.returncode != 0
+    assert "Test::Conf::Badge" in without.stdout + without.stderr
+    done = _conformance(tmp_path, *common, "--also", str(badge))
+    assert done.returncode == 0, done.stdout + done.stderr
+    missing = _conformance(tmp_path, *common, "--also", str(tmp_path / "nowhere.py"))
+    assert missing.returncode != 0 and "nowhere.py" in missing.stderr
+    assert "Traceback" not in missing.stderr
