@@ -129,7 +129,8 @@ class NetworkExtensionHooks(NetworkSfcHooks, VPNHooks):
         own = QOS_RULES[kind][0]
         for key in own:
             if key == "direction":
-                allowed = ("ingress", "egress", "any") if "kpps" in kind else ("ingress", "egress")
+                packet_rate = kind == "minimum_packet_rate_rule"
+                allowed = ("ingress", "egress", "any") if packet_rate else ("ingress", "egress")
                 if attrs[key] not in allowed:
                     raise _bad(f"direction {attrs[key]!r} is not one of {', '.join(allowed)}")
                 continue

@@ -378,3 +378,16 @@ def test_inherit_sub_ports_need_no_vlan_id(neutron):
     assert [s["port_id"] for s in trunk["trunk"]["sub_ports"]] == [first["id"], second["id"]]
     with pytest.raises(exception.Conflict):
         neutron.trunk_add_subports(trunk["trunk"]["id"], {"sub_ports": subs[:1]})
+
+
+def test_a_minimum_packet_rate_rule_may_apply_in_any_direction(neutron):
+    """neutron's minimum packet rate rule takes 'any' as well as ingress and egress."""
+    policy = neutron.create_qos_policy({"policy": {"name": "pps"}})["policy"]
+    rule = neutron.create_minimum_packet_rate_rule(
+        policy["id"], {"minimum_packet_rate_rule": {"min_kpps": 1000, "direction": "any"}}
+    )["minimum_packet_rate_rule"]
+    assert rule["direction"] == "any"
+    with pytest.raises(exception.BadRequest, match="direction 'any'"):
+        neutron.create_minimum_bandwidth_rule(
+            policy["id"], {"minimum_bandwidth_rule": {"min_kbps": 10, "direction": "any"}}
+        )
