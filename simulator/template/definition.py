@@ -90,11 +90,7 @@ class StackDefinition:
             params,
             getattr(env, "parameters", None),
             getattr(env, "parameter_defaults", None),
-            pseudo={
-                "OS::stack_name": stack_name,
-                "OS::stack_id": stack_id,
-                "OS::project_id": project_id,
-            },
+            pseudo=tmpl.pseudo_parameters(stack_name, stack_id, project_id),
             source=tmpl.source,
         )
         self._scope = Scope(

@@ -105,7 +105,7 @@ class Parser:
                 allowed = ", ".join(sorted(self.spec.condition_functions))
                 raise self.scope.fail(
                     f'The function "{key}" cannot be used in a condition in '
-                    f"heat_template_version {self.spec.name} (condition functions: {allowed})",
+                    f"{self.spec.label} (condition functions: {allowed})",
                     [*path, key],
                 )
             return
