@@ -12,9 +12,8 @@ from typing import Any
 
 from sdk import exception
 from simulator.limits import DEFAULTS, Limits
-from simulator.template import cfn_format
+from simulator.template import cfn_format, versions
 from simulator.template import files as template_files
-from simulator.template import versions
 from simulator.template.capabilities import Capabilities, parse_capabilities
 from simulator.template.parameters import (
     CFN_PSEUDO_PARAMETERS,
