@@ -109,5 +109,6 @@ class Parser:
                     [*path, key],
                 )
             return
-        if key in versions.ALL_FUNCTIONS:
+        if key in versions.ALL_FUNCTIONS and not self.spec.is_cfn:
+            # a CFN template's parser knows only its own table: other names are data, as in Heat
             raise self.scope.fail(versions.unavailable_message(key, self.spec), [*path, key])
