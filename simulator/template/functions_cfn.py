@@ -3,8 +3,8 @@
 ``Ref``, ``Fn::Select`` (kept until 2015-04-30), ``Fn::Join``, ``Fn::Split``,
 ``Fn::Replace``, ``Fn::Base64``, ``Fn::MemberListToMap`` and
 ``Fn::ResourceFacade``; and those only the CloudFormation formats have: ``Fn::FindInMap``,
-``Fn::GetAtt``, ``Ref`` in a condition, ``Fn::Not``. ``Fn::GetAZs`` needs a real compute service's zone
-list; plugsim refuses it with a clear message.
+``Fn::GetAtt``, ``Ref`` in a condition, ``Fn::Not``. ``Fn::GetAZs`` gives the
+fake compute service's zones.
 """
 
 from __future__ import annotations
@@ -231,17 +231,23 @@ class CfnResourceFacade(Function):
 
 
 class GetAZs(Function):
-    """``Fn::GetAZs``: refused, plugsim's fake clouds have no zone catalogue."""
+    """``{Fn::GetAZs: region}``: the compute availability zones (the region is ignored, as in Heat).
+
+    A view that knows the cloud's zones answers ``availability_zones()``;
+    otherwise the answer is ``["nova"]``, the one zone every plugsim world's
+    fake compute service reports (and what Heat answers without a stack).
+    """
 
     __slots__ = ()
 
-    @classmethod
-    def parse(cls, parser: Any, fn_name: str, raw_args: Any, path: list[Any]) -> Any:
-        """Refuse with a clear message."""
-        raise parser.scope.fail(
-            f'"{fn_name}" is not supported by plugsim; pass availability zones as a parameter',
-            [*path, fn_name],
-        )
+    #: The zones when the view cannot tell (the fake clouds' single zone).
+    DEFAULT_ZONES = ("nova",)
+
+    def result(self, view: ResourceView) -> list[str]:
+        """The zone names."""
+        resolve(self.args, view)
+        zones = getattr(view, "availability_zones", None)
+        return list(zones()) if callable(zones) else list(self.DEFAULT_ZONES)
 
 
 # --- functions only the CloudFormation formats have (see simulator.template.cfn_format) ------
