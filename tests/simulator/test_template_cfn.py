@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -397,3 +399,52 @@ def test_cfn_stack_runs_create_update_delete(world):
     assert ("Marker", "DELETE", "COMPLETE") in events
     world.delete_stack("cfn")
     assert world.stack_events("cfn")[-1].status == "COMPLETE"
+
+
+def test_member_list_to_map_in_cfn():
+    doc = cfn(
+        Outputs={
+            "o": {
+                "Value": {
+                    "Fn::MemberListToMap": [
+                        "Name",
+                        "Value",
+                        [".member.0.Name=a", ".member.0.Value=1", ".member.1.Name=b"],
+                    ]
+                }
+            }
+        }
+    )
+    assert define(doc).outputs(NO_RESOURCES)[0]["output_value"] == {"a": "1"}
+
+
+def test_a_cfn_template_as_a_nested_stack_reads_its_facade(world, tmp_path):
+    child = cfn(
+        HEAT,
+        Parameters={"Size": {"Type": "String"}},
+        Resources={"n": {"Type": "OS::Heat::None"}},
+        Outputs={
+            "meta": {"Value": {"Fn::ResourceFacade": "Metadata"}},
+            "double": {"Value": {"Fn::Join": ["", [{"Ref": "Size"}, {"Ref": "Size"}]]}},
+        },
+    )
+    (tmp_path / "child.template").write_text(json.dumps(child))
+    parent = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "c": {
+                "type": "child.template",
+                "properties": {"Size": 4},
+                "metadata": {"role": "db"},
+            }
+        },
+        "outputs": {
+            "meta": {"value": {"get_attr": ["c", "meta"]}},
+            "double": {"value": {"get_attr": ["c", "double"]}},
+        },
+    }
+    (tmp_path / "parent.yaml").write_text(json.dumps(parent))
+    stack = world.create_stack("p", str(tmp_path / "parent.yaml"))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    assert outputs(stack) == {"meta": {"role": "db"}, "double": "44"}
+    assert world.delete_stack("p").state == "DELETE_COMPLETE"
