@@ -101,7 +101,11 @@ class Parser:
 
     def _check_unavailable(self, key: str, path: list[Any], condition: bool) -> None:
         if condition:
-            if key in versions.ALL_FUNCTIONS or key in versions.ALL_CONDITION_FUNCTIONS:
+            if (
+                key in versions.ALL_FUNCTIONS
+                or key in versions.ALL_CONDITION_FUNCTIONS
+                or key in self.spec.functions
+            ):
                 allowed = ", ".join(sorted(self.spec.condition_functions))
                 raise self.scope.fail(
                     f'The function "{key}" cannot be used in a condition in '

@@ -278,13 +278,12 @@ ALIASES: dict[str, str] = {
     "wallaby": "2021-04-16",
 }
 
-#: Every value-function name of any version (CFN formats included).
-ALL_FUNCTIONS: frozenset[str] = frozenset(
-    n for s in (*VERSIONS.values(), *CFN_VERSIONS.values()) for n in s.functions
-)
-#: Every condition-function name of any version (CFN formats included).
+#: Every value-function name of any HOT version (a CFN-only name such as ``Fn::GetAtt`` is
+#: plain data in a HOT template, as in Heat).
+ALL_FUNCTIONS: frozenset[str] = frozenset(n for s in VERSIONS.values() for n in s.functions)
+#: Every condition-function name of any HOT version.
 ALL_CONDITION_FUNCTIONS: frozenset[str] = frozenset(
-    n for s in (*VERSIONS.values(), *CFN_VERSIONS.values()) for n in s.condition_functions
+    n for s in VERSIONS.values() for n in s.condition_functions
 )
 
 

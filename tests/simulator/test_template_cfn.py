@@ -448,3 +448,11 @@ def test_a_cfn_template_as_a_nested_stack_reads_its_facade(world, tmp_path):
     assert stack.state == "CREATE_COMPLETE", stack.status_reason
     assert outputs(stack) == {"meta": {"role": "db"}, "double": "44"}
     assert world.delete_stack("p").state == "DELETE_COMPLETE"
+
+
+def test_cfn_only_names_stay_plain_data_in_hot_as_in_heat():
+    doc = {
+        "heat_template_version": "2018-08-31",
+        "outputs": {"o": {"value": {"Fn::GetAtt": ["x", "y"]}}},
+    }
+    assert load_template(doc).outputs["o"]["value"] == {"Fn::GetAtt": ["x", "y"]}
