@@ -88,7 +88,11 @@ def _assert_same_location(heat_error: dict, plugsim_error: dict) -> None:
     where = _heat_location(heat_error)
     assert where, f"no location in Heat's error {heat_error}"
     path = [str(p) for p in plugsim_error["path"] or []]
-    assert path[:1] == where[:1], (heat_error, plugsim_error)
+    # a CFN template's sections are capitalised (Parameters, Resources) on both sides
+    assert [p.lower() for p in path[:1]] == [w.lower() for w in where[:1]], (
+        heat_error,
+        plugsim_error,
+    )
     for name in where[1:2]:
         assert name in path or name in plugsim_error["message"], (heat_error, plugsim_error)
 

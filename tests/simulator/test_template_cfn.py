@@ -186,7 +186,8 @@ def test_parameter_constraints_are_enforced(name, value, expected):
     )
     with pytest.raises(StackValidationFailed) as err:
         define(doc, {name: value})
-    assert expected in str(err.value) and name in str(err.value)
+    assert expected in str(err.value)
+    assert err.value.path == ["Parameters", name]
 
 
 def test_bad_parameter_declarations_are_refused_as_heat_words_them():
