@@ -11,6 +11,8 @@
                  (a measurement: prints pass/fail/skip figures, see docs/openstack-wire.rst)
 ``hot_corpus``   openstack/heat-templates ``hot/`` through validate and simulate
                  (``nox -s hot_corpus -- SOURCE``: a checkout or its git directory)
+``cfn_corpus``   openstack/heat-templates' CloudFormation-format templates: load, and validate
+                 with Heat's AWS plug-ins when PLUGSIM_HEAT_PYTHON is set (``-- SOURCE``)
 ``heat_inventory`` which of Heat's in-tree plug-ins load and run, then how far each running
                  type gets beyond create and delete (needs PLUGSIM_HEAT_PYTHON; not in the
                  default sessions)
@@ -161,6 +163,15 @@ def hot_corpus(session: nox.Session) -> None:
         )
     session.install("-e", ".")
     session.run("python", "tools/hot_corpus.py", *session.posargs)
+
+
+@nox.session
+def cfn_corpus(session: nox.Session) -> None:
+    """Measure the public CFN-format templates: how many load and validate."""
+    if not session.posargs:
+        session.error("give the openstack/heat-templates checkout: nox -s cfn_corpus -- SOURCE")
+    session.install("-e", ".")
+    session.run("python", "tools/cfn_corpus.py", *session.posargs)
 
 
 @nox.session

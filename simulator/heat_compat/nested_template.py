@@ -196,6 +196,51 @@ class OutputDefinition:
         return body
 
 
+_HOT_FUNCTIONS = ("get_attr", "get_resource", "get_param")
+_CFN_FUNCTIONS = ("Fn::GetAtt", "Ref")
+_CFN_KEYS = ("HeatTemplateFormatVersion", "AWSTemplateFormatVersion")
+#: HOT key -> CFN key, for sections, resources and outputs (Heat's CFN templates' spelling).
+_CFN_NAMES = {
+    "resources": "Resources",
+    "outputs": "Outputs",
+    "parameters": "Parameters",
+    "description": "Description",
+    "type": "Type",
+    "properties": "Properties",
+    "metadata": "Metadata",
+    "depends_on": "DependsOn",
+    "deletion_policy": "DeletionPolicy",
+    "update_policy": "UpdatePolicy",
+    "condition": "Condition",
+    "value": "Value",
+}
+_HOT_NAMES = {v: k for k, v in _CFN_NAMES.items()}
+
+
+def _rename(data: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """Rename the section keys and, one level down, each entry's keys."""
+    out: dict[str, Any] = {}
+    for key, section in data.items():
+        new = names.get(key, key)
+        if new in ("resources", "outputs", "Resources", "Outputs") and isinstance(section, Mapping):
+            section = {
+                n: {names.get(k, k): v for k, v in body.items()}
+                if isinstance(body, Mapping)
+                else body
+                for n, body in section.items()
+            }
+        out[new] = section
+    return out
+
+
+def _to_cfn(data: Mapping[str, Any]) -> dict[str, Any]:
+    return _rename(data, _CFN_NAMES)
+
+
+def _from_cfn(data: Mapping[str, Any]) -> dict[str, Any]:
+    return _rename(data, _HOT_NAMES)
+
+
 def _snippet_function(stack: Any, fn_name: str, args: Any) -> Function:
     return Function(stack, fn_name, args)
 
@@ -222,12 +267,12 @@ class HeatTemplate:
         self.env = env
         self._resources: dict[str, rsrc_defn.ResourceDefinition] = {}
         self._outputs: dict[str, OutputDefinition] = {}
-        #: ``get_attr`` / ``get_resource`` snippet makers: ``functions[name](stack, name, args)``
-        self.functions: dict[str, Callable[[Any, str, Any], Function]] = {
-            "get_attr": _snippet_function,
-            "get_resource": _snippet_function,
-            "get_param": _snippet_function,
-        }
+        #: snippet makers: ``functions[name](stack, name, args)``; a CFN-format template
+        #: (``HeatTemplateFormatVersion`` ...) has ``Fn::GetAtt`` / ``Ref`` instead
+        names = _CFN_FUNCTIONS if self.is_cfn else _HOT_FUNCTIONS
+        self.functions: dict[str, Callable[[Any, str, Any], Function]] = dict.fromkeys(
+            names, _snippet_function
+        )
 
     def add_resource(
         self, definition: rsrc_defn.ResourceDefinition, name: str | None = None
@@ -256,12 +301,19 @@ class HeatTemplate:
         return dict(self._outputs)
 
     @property
+    def is_cfn(self) -> bool:
+        """True when the version is a CloudFormation format (Heat's InstanceGroup uses one)."""
+        return self.version[0] in _CFN_KEYS
+
+    @property
     def t(self) -> dict[str, Any]:
-        """The HOT dict of the template."""
+        """The template's dict: HOT, or CFN-keyed (``Resources``/``Type`` ...) for a CFN version."""
         key, value = self.version
         tmpl: dict[str, Any] = {key: value, self.RESOURCES: self[self.RESOURCES]}
         if self._outputs:
             tmpl[self.OUTPUTS] = {n: o.render_hot() for n, o in self._outputs.items()}
+        if self.is_cfn:
+            return _to_cfn(tmpl)
         return tmpl
 
     def __getitem__(self, section: str) -> Any:
@@ -278,10 +330,16 @@ class HeatTemplate:
     def from_dict(cls, data: Mapping[str, Any]) -> HeatTemplate:
         """Read a HOT dict (a nested stack's template) back into a template."""
         version = next(
-            ((k, str(v)) for k, v in data.items() if k.endswith("template_version")),
+            (
+                (k, str(v))
+                for k, v in data.items()
+                if k.endswith("template_version") or k in _CFN_KEYS
+            ),
             DEFAULT_VERSION,
         )
         tmpl = cls(version)
+        if tmpl.is_cfn:
+            data = _from_cfn(data)
         for name, body in (data.get(cls.RESOURCES) or {}).items():
             tmpl.add_resource(definition_from_snippet(name, body))
         for name, body in (data.get(cls.OUTPUTS) or {}).items():
@@ -410,12 +468,14 @@ def apply_registry(template: dict[str, Any], registry: Mapping[str, Any]) -> dic
     aliases = {k: v for k, v in registry.items() if isinstance(v, str) and "::" in v}
     if not aliases:
         return template
+    cfn = any(k in template for k in _CFN_KEYS)
+    section, type_key = ("Resources", "Type") if cfn else ("resources", "type")
     resources = {}
-    for name, body in (template.get("resources") or {}).items():
-        if isinstance(body, Mapping) and body.get("type") in aliases:
-            body = {**body, "type": aliases[body["type"]]}
+    for name, body in (template.get(section) or {}).items():
+        if isinstance(body, Mapping) and body.get(type_key) in aliases:
+            body = {**body, type_key: aliases[body[type_key]]}
         resources[name] = body
-    return {**template, "resources": resources}
+    return {**template, section: resources}
 
 
 def environment_names() -> dict[str, Any]:

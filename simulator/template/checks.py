@@ -18,6 +18,8 @@ _MAPS = ("parameters", "resources", "outputs", "conditions", "capabilities")
 
 
 def _version_hint(key: str, spec: versions.VersionSpec, table: str) -> str:
+    if spec.is_cfn:
+        return ""
     having = [v for v, s in versions.VERSIONS.items() if key in getattr(s, table)]
     if having and having[0] > spec.name:
         return f" (it needs heat_template_version {having[0]} or later)"
@@ -32,8 +34,8 @@ def check_sections(tmpl: Template) -> None:
             hint = _version_hint(key, spec, "sections")
             valid = ", ".join(sorted(spec.sections))
             raise fail(
-                f'"{key}" is not a valid template section in heat_template_version '
-                f"{spec.name}{hint}; valid sections: {valid}",
+                f'"{key}" is not a valid template section in {spec.label}{hint}; '
+                f"valid sections: {valid}",
                 [key],
             )
     for key in _MAPS:

@@ -85,18 +85,22 @@ class StackDefinition:
         self.stack_name = stack_name
         self.stack_id = stack_id
         self.parent_resource = parent_resource
-        self._values = ParameterValues(
-            tmpl.parameters_schema(),
-            params,
-            getattr(env, "parameters", None),
-            getattr(env, "parameter_defaults", None),
-            pseudo={
-                "OS::stack_name": stack_name,
-                "OS::stack_id": stack_id,
-                "OS::project_id": project_id,
-            },
-            source=tmpl.source,
-        )
+        try:
+            self._values = ParameterValues(
+                tmpl.parameters_schema(),
+                params,
+                getattr(env, "parameters", None),
+                getattr(env, "parameter_defaults", None),
+                pseudo=tmpl.pseudo_parameters(stack_name, stack_id, project_id),
+                source=tmpl.source,
+            )
+        except exception.StackValidationFailed as ex:
+            if not tmpl.spec.is_cfn or type(ex) is not exception.StackValidationFailed:
+                raise
+            # a CFN template's user reads "Parameters.<name>", as the template spells it
+            raise exception.StackValidationFailed(
+                ex.error_message, error=ex.error, path=tmpl.display_path(ex.path), source=ex.source
+            ) from ex
         self._scope = Scope(
             tmpl,
             parameters=dict(self._values),

@@ -110,9 +110,10 @@ class Function:
 
     def error(self, message: str) -> FunctionError:
         """Return a FunctionError for this function, naming its path and file."""
+        where = [*self.path, self.fn_name]
         return FunctionError(
             message,
-            path=[*self.path, self.fn_name],
+            path=self.scope.display_path(where) if self.scope is not None else where,
             source=self.scope.source if self.scope is not None else None,
         )
 

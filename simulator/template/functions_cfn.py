@@ -2,17 +2,21 @@
 
 ``Ref``, ``Fn::Select`` (kept until 2015-04-30), ``Fn::Join``, ``Fn::Split``,
 ``Fn::Replace``, ``Fn::Base64``, ``Fn::MemberListToMap`` and
-``Fn::ResourceFacade``. ``Fn::GetAZs`` needs a real compute service's zone
-list; plugsim refuses it with a clear message.
+``Fn::ResourceFacade``; and those only the CloudFormation formats have: ``Fn::FindInMap``,
+``Fn::GetAtt``, ``Ref`` in a condition, ``Fn::Not``. ``Fn::GetAZs`` gives the
+fake compute service's zones.
 """
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator
 from typing import Any
 
 from simulator.template.functions import Function, ResourceView, resolve
+from simulator.template.functions_conditions import Not
+from simulator.template.functions_core import GetAttr
 
 _MEMBER = re.compile(r"\.member\.([0-9]+)\.(.*)", re.DOTALL)
 
@@ -227,14 +231,101 @@ class CfnResourceFacade(Function):
 
 
 class GetAZs(Function):
-    """``Fn::GetAZs``: refused, plugsim's fake clouds have no zone catalogue."""
+    """``{Fn::GetAZs: region}``: the compute availability zones (the region is ignored, as in Heat).
+
+    A view that knows the cloud's zones answers ``availability_zones()``;
+    otherwise the answer is ``["nova"]``, the one zone every plugsim world's
+    fake compute service reports (and what Heat answers without a stack).
+    """
 
     __slots__ = ()
 
-    @classmethod
-    def parse(cls, parser: Any, fn_name: str, raw_args: Any, path: list[Any]) -> Any:
-        """Refuse with a clear message."""
-        raise parser.scope.fail(
-            f'"{fn_name}" is not supported by plugsim; pass availability zones as a parameter',
-            [*path, fn_name],
-        )
+    #: The zones when the view cannot tell (the fake clouds' single zone).
+    DEFAULT_ZONES = ("nova",)
+
+    def result(self, view: ResourceView) -> list[str]:
+        """The zone names."""
+        resolve(self.args, view)
+        zones = getattr(view, "availability_zones", None)
+        return list(zones()) if callable(zones) else list(self.DEFAULT_ZONES)
+
+
+# --- functions only the CloudFormation formats have (see simulator.template.cfn_format) ------
+
+
+class FindInMap(Function):
+    """``{Fn::FindInMap: [map_name, key, value]}``: a value of the ``Mappings`` section."""
+
+    __slots__ = ()
+
+    def check(self) -> None:
+        """Arguments are a list of three; a literal map name must be a mapping."""
+        if not isinstance(self.args, list) or len(self.args) != 3:
+            raise self.error(
+                f'Arguments to "{self.fn_name}" must be of the form [map_name, key, value]'
+            )
+        name = self.args[0]
+        if isinstance(name, str) and name not in self._mappings():
+            raise self.error(f'The mapping "{name}" does not exist in the Mappings section')
+
+    def _mappings(self) -> dict[str, Any]:
+        return getattr(self.scope.template, "raw", {}).get("mappings") or {}
+
+    def result(self, view: ResourceView) -> Any:
+        """Look the value up; a missing map, key or value is an error naming all three."""
+        name, key, value = resolve(self.args, view)
+        try:
+            return copy.deepcopy(self._mappings()[name][key][value])
+        except (KeyError, TypeError, IndexError):
+            raise self.error(
+                f'"{self.fn_name}": Mappings has no value for [{name!r}, {key!r}, {value!r}]'
+            ) from None
+
+
+class CfnGetAtt(GetAttr):
+    """``{Fn::GetAtt: [resource_name, attribute]}`` (exactly two arguments, no path)."""
+
+    __slots__ = ()
+
+    def check(self) -> None:
+        """Arguments are a list of two, then the ``get_attr`` checks."""
+        if not isinstance(self.args, list) or len(self.args) != 2:
+            raise self.error(
+                f'Arguments to "{self.fn_name}" must be of the form [resource_name, attribute]'
+            )
+        super().check()
+
+
+class ParamRef(Ref):
+    """``{Ref: parameter}`` in a condition: parameters (and pseudo parameters) only."""
+
+    __slots__ = ()
+
+    def check(self) -> None:
+        """A literal name must be a parameter."""
+        if isinstance(self.args, str):
+            if not self._is_param(self.args):
+                raise self.error(
+                    f'"{self.args}" is not a parameter (a condition can only refer to parameters)'
+                )
+        elif not isinstance(self.args, Function):
+            raise self.error(f'The argument of "{self.fn_name}" must be a parameter name')
+
+    def dependencies(self) -> Iterator[str]:
+        """Parameters only: no resource."""
+        return iter(())
+
+
+class CfnNot(Not):
+    """``{Fn::Not: [condition]}``: the condition comes in a one-item list."""
+
+    __slots__ = ()
+
+    def _items(self) -> list[Any]:
+        return self.args
+
+    def check(self) -> None:
+        """The argument is a list of exactly one condition."""
+        if not isinstance(self.args, list) or len(self.args) != 1:
+            raise self.error(f'Arguments to "{self.fn_name}" must be of the form: [condition]')
+        self._check_items()

@@ -1,4 +1,9 @@
-"""Loading HOT templates: YAML/JSON text, files or dicts -> checked :class:`Template`.
+"""Loading templates: YAML/JSON text, files or dicts -> checked :class:`Template`.
+
+HOT templates are read as they are; the CloudFormation formats
+(``AWSTemplateFormatVersion`` 2010-09-09, ``HeatTemplateFormatVersion``
+2012-12-12) are checked and mapped onto HOT's sections by
+:mod:`simulator.template.cfn_format`, so the engine sees one kind of template.
 
 :func:`load_template` checks everything that does not need parameter values:
 the version, the section names and shapes, each resource's and output's keys,
@@ -20,7 +25,7 @@ from typing import Any
 
 from sdk import exception
 from simulator.limits import DEFAULTS, Limits, check_resource_count
-from simulator.template import versions
+from simulator.template import cfn_format, versions
 from simulator.template.checks import check_template
 from simulator.template.model import Template
 from simulator.template.text import read_source
@@ -65,22 +70,42 @@ def load_template(
             source=source,
             path=[],
         )
-    if "heat_template_version" not in raw:
-        hint = ""
-        if "AWSTemplateFormatVersion" in raw or "HeatTemplateFormatVersion" in raw:
-            hint = " (CloudFormation-format templates are not supported by plugsim)"
-        raise exception.StackValidationFailed(
-            f"The template has no heat_template_version{hint}", source=source, path=[]
-        )
-    version = versions.canonical(raw["heat_template_version"])
-    if version is None:
-        raise exception.StackValidationFailed(
-            f"Unknown heat_template_version {raw['heat_template_version']!r}; supported: "
-            f"{', '.join(versions.supported_versions())}",
-            path=["heat_template_version"],
-            source=source,
-        )
-    tmpl = Template(raw, version, source=source, files=files, base_dir=base_dir, limits=limits)
+    original = raw
+    key = cfn_format.version_key(raw)
+    if key is not None:
+
+        def fail(message: str, path: list[Any]) -> exception.StackValidationFailed:
+            return exception.StackValidationFailed(message, path=path, source=source)
+
+        key, value = cfn_format.check_version(raw, fail)
+        version = f"{key}.{value}"
+        raw = cfn_format.to_hot(raw, key, fail)
+    else:
+        if "heat_template_version" not in raw:
+            raise exception.StackValidationFailed(
+                "The template has no heat_template_version (nor AWSTemplateFormatVersion "
+                "or HeatTemplateFormatVersion)",
+                source=source,
+                path=[],
+            )
+        found = versions.canonical(raw["heat_template_version"])
+        if found is None:
+            raise exception.StackValidationFailed(
+                f"Unknown heat_template_version {raw['heat_template_version']!r}; supported: "
+                f"{', '.join(versions.supported_versions())}",
+                path=["heat_template_version"],
+                source=source,
+            )
+        version = found
+    tmpl = Template(
+        raw,
+        version,
+        source=source,
+        files=files,
+        base_dir=base_dir,
+        limits=limits,
+        original=original,
+    )
     check_template(tmpl)
     if isinstance(tmpl.resources, dict):
         check_resource_count(len(tmpl.resources), limits, source)

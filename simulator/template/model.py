@@ -12,20 +12,27 @@ from typing import Any
 
 from sdk import exception
 from simulator.limits import DEFAULTS, Limits
+from simulator.template import cfn_format, versions
 from simulator.template import files as template_files
-from simulator.template import versions
 from simulator.template.capabilities import Capabilities, parse_capabilities
-from simulator.template.parameters import PSEUDO_PARAMETERS, ParamSchema, parse_schema
+from simulator.template.parameters import (
+    CFN_PSEUDO_PARAMETERS,
+    PSEUDO_PARAMETERS,
+    ParamSchema,
+    parse_schema,
+)
 
 
 class Template:
-    """A loaded, checked HOT template.
+    """A loaded, checked template (HOT, or CFN mapped onto HOT's sections).
 
-    Attributes: ``raw`` (the dict), ``version`` (canonical date), ``spec``
+    Attributes: ``raw`` (the dict, HOT-shaped), ``version`` (canonical date, or
+    ``<key>.<version>`` for the CFN formats), ``spec``
     (:class:`~simulator.template.versions.VersionSpec`), ``source`` (file name
     or None), ``base_dir`` (directory for ``get_file`` and relative template
     resources, or None), ``files`` (the ``files`` map), ``description``,
-    ``capabilities``, ``limits``.
+    ``capabilities``, ``limits``; ``original`` is the dict as written (the CFN
+    one for a CFN template, else ``raw``).
     """
 
     def __init__(
@@ -37,8 +44,10 @@ class Template:
         files: dict[str, Any] | None = None,
         base_dir: Path | None = None,
         limits: Limits = DEFAULTS,
+        original: dict[str, Any] | None = None,
     ) -> None:
         self.raw = raw
+        self.original = raw if original is None else original
         self.version = version
         self.spec = versions.get_spec(version)
         self.source = source
@@ -86,6 +95,11 @@ class Template:
         return self.raw.get("parameter_groups") or []
 
     @property
+    def mappings(self) -> dict[str, Any]:
+        """The raw ``Mappings`` section of a CFN template ({} when absent)."""
+        return self.raw.get("mappings") or {}
+
+    @property
     def resource_names(self) -> dict[str, Any]:
         """The resource names (a dict view, fast membership), template order."""
         return self.resources
@@ -101,11 +115,36 @@ class Template:
 
     def param_names(self) -> frozenset[str]:
         """Declared parameter names plus the pseudo parameters."""
-        return frozenset(self.parameters_schema()) | frozenset(PSEUDO_PARAMETERS)
+        pseudo = CFN_PSEUDO_PARAMETERS if self.spec.is_cfn else PSEUDO_PARAMETERS
+        return frozenset(self.parameters_schema()) | frozenset(pseudo)
+
+    def pseudo_parameters(self, stack_name: str, stack_id: str, project_id: str) -> dict[str, str]:
+        """The pseudo parameters' values: ``OS::stack_name`` ... or, in CFN, ``AWS::StackName`` ...
+
+        As in Heat, ``AWS::StackId`` is the stack's ARN and ``AWS::Region`` is
+        ``ap-southeast-1``.
+        """
+        if self.spec.is_cfn:
+            return {
+                "AWS::StackId": f"arn:openstack:heat::{project_id}:stacks/{stack_name}/{stack_id}",
+                "AWS::StackName": stack_name,
+                "AWS::Region": "ap-southeast-1",
+            }
+        return {
+            "OS::stack_name": stack_name,
+            "OS::stack_id": stack_id,
+            "OS::project_id": project_id,
+        }
+
+    def display_path(self, path: list[Any]) -> list[Any]:
+        """Return *path* as the template writes it (the CFN keys for a CFN template)."""
+        return cfn_format.cfn_path(path) if self.spec.is_cfn else path
 
     def fail(self, message: str, path: list[Any]) -> exception.StackValidationFailed:
         """Return a StackValidationFailed naming *path* and this template's file."""
-        return exception.StackValidationFailed(message, path=path, source=self.source)
+        return exception.StackValidationFailed(
+            message, path=self.display_path(path), source=self.source
+        )
 
     # --- files -------------------------------------------------------------------
 

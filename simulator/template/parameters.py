@@ -43,6 +43,8 @@ _FALSE = frozenset({"f", "false", "off", "n", "no", "0"})
 
 #: Pseudo parameters every stack has.
 PSEUDO_PARAMETERS = ("OS::stack_name", "OS::stack_id", "OS::project_id")
+#: Pseudo parameters of a CloudFormation-format stack (instead of the ``OS::`` ones).
+CFN_PSEUDO_PARAMETERS = ("AWS::StackId", "AWS::StackName", "AWS::Region")
 
 
 def _kind(value: Any) -> str:

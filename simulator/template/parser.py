@@ -101,13 +101,18 @@ class Parser:
 
     def _check_unavailable(self, key: str, path: list[Any], condition: bool) -> None:
         if condition:
-            if key in versions.ALL_FUNCTIONS or key in versions.ALL_CONDITION_FUNCTIONS:
+            if (
+                key in versions.ALL_FUNCTIONS
+                or key in versions.ALL_CONDITION_FUNCTIONS
+                or key in self.spec.functions
+            ):
                 allowed = ", ".join(sorted(self.spec.condition_functions))
                 raise self.scope.fail(
                     f'The function "{key}" cannot be used in a condition in '
-                    f"heat_template_version {self.spec.name} (condition functions: {allowed})",
+                    f"{self.spec.label} (condition functions: {allowed})",
                     [*path, key],
                 )
             return
-        if key in versions.ALL_FUNCTIONS:
+        if key in versions.ALL_FUNCTIONS and not self.spec.is_cfn:
+            # a CFN template's parser knows only its own table: other names are data, as in Heat
             raise self.scope.fail(versions.unavailable_message(key, self.spec), [*path, key])

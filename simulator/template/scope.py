@@ -90,6 +90,11 @@ class Scope:
         """The template's canonical HOT version."""
         return self.template.version
 
+    def display_path(self, path: list[Any]) -> list[Any]:
+        """*path* as the template writes it (a CFN template's own keys)."""
+        shown = getattr(self.template, "display_path", None)
+        return path if shown is None else shown(path)
+
     def fail(self, message: str, path: list[Any]) -> exception.StackValidationFailed:
         """Return a StackValidationFailed naming *path* and the template file."""
-        return FunctionError(message, path=path, source=self.source)
+        return FunctionError(message, path=self.display_path(path), source=self.source)

@@ -56,6 +56,18 @@ class VersionSpec:
     functions: dict[str, type] = field(hash=False)
     condition_functions: dict[str, type] = field(hash=False)
     deletion_policies: frozenset[str] = frozenset({"Delete", "Retain", "Snapshot"})
+    #: The key naming the version: ``heat_template_version`` or a CFN format's key.
+    version_key: str = "heat_template_version"
+
+    @property
+    def label(self) -> str:
+        """The version as a template writes it, for messages (``heat_template_version 2015-04-30``)."""
+        return f"{self.version_key} {self.name}"
+
+    @property
+    def is_cfn(self) -> bool:
+        """True for the CloudFormation formats (``AWSTemplateFormatVersion`` ...)."""
+        return self.version_key != "heat_template_version"
 
 
 _BASE_SECTIONS = frozenset(
@@ -206,6 +218,56 @@ VERSIONS: dict[str, VersionSpec] = {
     )
 }
 
+_CFN_HEAT_20121212 = {
+    "Fn::FindInMap": cfn.FindInMap,
+    "Fn::GetAZs": cfn.GetAZs,
+    "Ref": cfn.Ref,
+    "Fn::GetAtt": cfn.CfnGetAtt,
+    "Fn::Select": cfn.Select,
+    "Fn::Join": cfn.Join,
+    "Fn::Split": cfn.Split,
+    "Fn::Replace": cfn.Replace,
+    "Fn::Base64": cfn.Base64,
+    "Fn::MemberListToMap": cfn.MemberListToMap,
+    "Fn::ResourceFacade": cfn.CfnResourceFacade,
+}
+_CFN_AWS_20100909 = {**_CFN_HEAT_20121212, "Fn::If": cond.If}
+_CFN_CONDITIONS = {
+    "Fn::Equals": cond.Equals,
+    "Ref": cfn.ParamRef,
+    "Fn::FindInMap": cfn.FindInMap,
+    "Fn::Not": cfn.CfnNot,
+    "Fn::And": cond.And,
+    "Fn::Or": cond.Or,
+}
+_CFN_SECTIONS = frozenset({"description", "mappings", "parameters", "resources", "outputs"})
+
+
+def _cfn_spec(key: str, name: str, functions: dict[str, type], conditional: bool) -> VersionSpec:
+    extra = {"condition"} if conditional else set()
+    return VersionSpec(
+        name=name,
+        sections=_CFN_SECTIONS | ({"conditions"} if conditional else set()),
+        resource_keys=_BASE_RESOURCE_KEYS | extra,
+        output_keys=frozenset({"value", "description"} | extra),
+        parameter_keys=_BASE_PARAM_KEYS,
+        constraint_keys=_BASE_CONSTRAINTS,
+        functions=functions,
+        condition_functions=_CFN_CONDITIONS if conditional else {},
+        version_key=key,
+    )
+
+
+#: The CloudFormation formats Heat 27 reads, by ``Template.version`` (``<key>.<version>``);
+#: see :mod:`simulator.template.cfn_format`.
+CFN_VERSIONS: dict[str, VersionSpec] = {
+    f"{s.version_key}.{s.name}": s
+    for s in (
+        _cfn_spec("AWSTemplateFormatVersion", "2010-09-09", _CFN_AWS_20100909, True),
+        _cfn_spec("HeatTemplateFormatVersion", "2012-12-12", _CFN_HEAT_20121212, False),
+    )
+}
+
 #: Release-name aliases accepted for ``heat_template_version``.
 ALIASES: dict[str, str] = {
     "newton": "2016-10-14",
@@ -216,9 +278,10 @@ ALIASES: dict[str, str] = {
     "wallaby": "2021-04-16",
 }
 
-#: Every value-function name of any version.
+#: Every value-function name of any HOT version (a CFN-only name such as ``Fn::GetAtt`` is
+#: plain data in a HOT template, as in Heat).
 ALL_FUNCTIONS: frozenset[str] = frozenset(n for s in VERSIONS.values() for n in s.functions)
-#: Every condition-function name of any version.
+#: Every condition-function name of any HOT version.
 ALL_CONDITION_FUNCTIONS: frozenset[str] = frozenset(
     n for s in VERSIONS.values() for n in s.condition_functions
 )
@@ -233,8 +296,9 @@ def canonical(version: object) -> str | None:
 
 
 def get_spec(version: str) -> VersionSpec:
-    """Return the spec of a canonical version."""
-    return VERSIONS[version]
+    """Return the spec of a canonical version (a HOT date or a CFN ``<key>.<version>``)."""
+    spec = VERSIONS.get(version)
+    return spec if spec is not None else CFN_VERSIONS[version]
 
 
 def supported_versions() -> list[str]:
@@ -244,6 +308,11 @@ def supported_versions() -> list[str]:
 
 def unavailable_message(fn_name: str, spec: VersionSpec) -> str:
     """Explain that *fn_name* is not a function of *spec*'s version."""
+    if spec.is_cfn:
+        return (
+            f'The function "{fn_name}" is not supported in {spec.label} templates '
+            f"(functions: {', '.join(sorted(spec.functions))})"
+        )
     having = [v for v, s in VERSIONS.items() if fn_name in s.functions]
     if having and having[0] > spec.name:
         hint = f"it was added in {having[0]}"

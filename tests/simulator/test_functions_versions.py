@@ -155,9 +155,13 @@ def test_yaql_is_refused_clearly(version):
     assert str(err.value).startswith("outputs.o.value.yaql: ")
 
 
-def test_get_azs_is_refused_clearly():
-    with pytest.raises(StackValidationFailed, match='"Fn::GetAZs" is not supported by plugsim'):
-        load_template(template("2013-05-23", {"Fn::GetAZs": ""}))
+def test_get_azs_gives_the_fake_clouds_zone():
+    from simulator.template.definition import StackDefinition
+    from simulator.template.functions import StaticView
+
+    tmpl = load_template(template("2013-05-23", {"Fn::GetAZs": ""}))
+    definition = StackDefinition(tmpl, None, None, stack_name="s", stack_id="i")
+    assert definition.outputs(StaticView("a test", ValueError))[0]["output_value"] == ["nova"]
 
 
 @pytest.mark.parametrize("version", ORDER)

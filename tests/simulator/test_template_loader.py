@@ -86,11 +86,11 @@ def test_missing_version():
         load_template({"resources": {}}, source="t.yaml")
 
 
-def test_cfn_template_is_refused_with_a_hint():
-    with pytest.raises(
-        StackValidationFailed, match="CloudFormation-format templates are not supported"
-    ):
-        load_template({"AWSTemplateFormatVersion": "2010-09-09", "Resources": {}})
+def test_cfn_template_is_read_and_missing_version_names_the_cfn_keys():
+    tmpl = load_template({"AWSTemplateFormatVersion": "2010-09-09", "Resources": {}})
+    assert tmpl.spec.is_cfn
+    with pytest.raises(StackValidationFailed, match="nor AWSTemplateFormatVersion"):
+        load_template({"Resources": {}})
 
 
 def test_unknown_version_lists_supported():
