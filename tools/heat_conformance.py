@@ -150,6 +150,14 @@ def _results(xml: Path) -> dict[str, list[dict[str, str]]]:
     return out
 
 
+def _companion_module(folder: str, relative: str) -> str:
+    """The dotted name of a :data:`heat_inventory.COMPANIONS` file given beside *folder*."""
+    parts = folder.split(".")
+    for step in Path(relative).with_suffix("").parts:
+        parts = parts[:-1] if step == ".." else [*parts, step]
+    return ".".join(parts)
+
+
 def run_module(module: str, templates: dict[str, dict[str, Any]], work: Path) -> dict[str, Any]:
     """Run ``plugsim conformance`` on one module's running types; rows by type."""
     import yaml
@@ -171,6 +179,9 @@ def run_module(module: str, templates: dict[str, dict[str, Any]], work: Path) ->
         - {module}
     )
     also = [arg for m in needed for arg in ("--also", f"heat.engine.resources.openstack.{m}")]
+    folder = f"heat.engine.resources.openstack.{module}".rsplit(".", 1)[0]
+    for companion in heat_inventory.COMPANIONS.get(module, ()):  # files beside the module
+        also += ["--also", _companion_module(folder, companion)]
     xml = work / f"{stem}.xml"
     keyword = " or ".join(_class_name(t) for t in sorted(templates))
     done = subprocess.run(
