@@ -383,17 +383,31 @@ class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformanc
         self._clean(h)
 
     def test_deletion_policy_retain(self, plugsim_env: PlugsimEnv) -> None:
-        """Deletion policy Retain: DELETE_COMPLETE and the physical resource stays."""
-        h = self._created(plugsim_env, deletion_policy="Retain")
+        """Deletion policy Retain: DELETE_COMPLETE and the physical resource stays.
+
+        The companions are retained too: the kept resource may still use them (a
+        firewall its policy, a trunk its port), and a cloud refuses to delete what is
+        in use, under Heat as here. Everything kept is deleted afterwards, the
+        resource first.
+        """
+        kept = {
+            name: {**body, "deletion_policy": "Retain"}
+            for name, body in (self.companions or {}).items()
+        }
+        h = self._created(plugsim_env, deletion_policy="Retain", companions=kept)
         item = h.cloud_entity()
         others = {str(r.resource_id) for n, r in h.stack.resources.items() if n != h.resource_name}
         if item is not None and item.id in others:
             item = None  # its physical id is a companion's (a route set's router), which goes
+        companions = [h.world.entity(h.stack.resources[name].resource_id) for name in kept]
         self._delete_all(h)
         if item is not None:
             h.world.settle()
             assert h.world.entity(item.id) is not None, "Retain deleted the physical resource"
             h.world.delete_entity(item)
+        for entity in reversed(companions):
+            if entity is not None and h.world.entity(entity.id) is not None:
+                h.world.delete_entity(entity)
         self._clean(h)
 
     def test_check(self, plugsim_env: PlugsimEnv) -> None:
