@@ -329,9 +329,11 @@ class NetworkExtensionHooks(NetworkSfcHooks, VPNHooks):
         for rule_id in old:
             rule = self._store["firewall_rule"].get(rule_id)
             if rule is not None and rule_id not in new:
-                self._set(rule, firewall_policy_id=None)
-        for rule_id in new:
-            self._set(self._store["firewall_rule"][rule_id], firewall_policy_id=policy_id)
+                self._set(rule, firewall_policy_id=None, position=None)
+        for number, rule_id in enumerate(new, start=1):  # neutron numbers a policy's rules
+            self._set(
+                self._store["firewall_rule"][rule_id], firewall_policy_id=policy_id, position=number
+            )
 
     def _update_firewall_policy(self, ent: Any, changes: dict[str, Any]) -> dict[str, Any]:
         if "firewall_rules" in changes:

@@ -84,6 +84,7 @@ EXT_SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] 
             "enabled": True,
             "shared": False,
             "firewall_policy_id": None,
+            "position": None,
         },
         (),
         (

@@ -391,3 +391,21 @@ def test_a_minimum_packet_rate_rule_may_apply_in_any_direction(neutron):
         neutron.create_minimum_bandwidth_rule(
             policy["id"], {"minimum_bandwidth_rule": {"min_kbps": 10, "direction": "any"}}
         )
+
+
+def test_a_policys_rules_are_numbered_in_its_order(neutron):
+    rules = [
+        neutron.create_firewall_rule({"firewall_rule": {"protocol": "tcp"}})["firewall_rule"]["id"]
+        for _ in range(3)
+    ]
+    assert neutron.show_firewall_rule(rules[0])["firewall_rule"]["position"] is None
+    policy = neutron.create_firewall_policy(
+        {"firewall_policy": {"firewall_rules": [rules[2], rules[0]]}}
+    )["firewall_policy"]
+    positions = {r: neutron.show_firewall_rule(r)["firewall_rule"]["position"] for r in rules}
+    assert positions == {rules[2]: 1, rules[0]: 2, rules[1]: None}
+    neutron.update_firewall_policy(
+        policy["id"], {"firewall_policy": {"firewall_rules": [rules[0]]}}
+    )
+    positions = {r: neutron.show_firewall_rule(r)["firewall_rule"]["position"] for r in rules}
+    assert positions == {rules[0]: 1, rules[1]: None, rules[2]: None}
