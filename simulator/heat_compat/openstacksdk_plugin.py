@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from sdk import exception
@@ -96,6 +97,13 @@ class NetworkProxy:
         except exception.NotFound:
             if not ignore_missing:
                 raise
+
+    def segments(self, **query: Any) -> Iterator[SDKResource]:
+        """The segments whose fields equal *query*'s (``network_id=...``), as openstacksdk yields
+        them."""
+        for item in self._neutron.list_segments()["segments"]:
+            if all(item.get(key) == value for key, value in query.items()):
+                yield SDKResource(item)
 
     def find_segment(self, value: Any) -> SDKResource:
         """A segment by id or unique name."""

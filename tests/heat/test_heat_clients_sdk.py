@@ -119,3 +119,35 @@ def test_the_fake_network_keeps_neutrons_rules_for_segments_and_port_forwardings
     with pytest.raises(exception.Conflict, match="already uses external port 80/tcp"):
         neutron.create_port_forwarding({"port_forwarding": forward})
     world.close()
+
+
+@requires_heat
+def test_heats_net_lists_its_segments_through_openstacksdk() -> None:
+    from simulator.heat_compat import use_heat_plugins
+
+    world = World(Store(":memory:"), seed=5)
+    net_module = "heat.engine.resources.openstack.neutron.net"
+    assert not use_heat_plugins(world, SEGMENT, net_module).errors
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "net": {"type": "OS::Neutron::Net", "properties": {"name": "segmented"}},
+            "seg": {
+                "type": "OS::Neutron::Segment",
+                "properties": {
+                    "network": {"get_resource": "net"},
+                    "network_type": "vlan",
+                    "physical_network": "physnet1",
+                    "segmentation_id": 7,
+                    "name": "s7",
+                },
+            },
+        },
+        "outputs": {"segments": {"value": {"get_attr": ["net", "segments"]}}},
+    }
+    stack = world.create_stack("s", template)
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    [segment] = stack.output("segments")
+    assert (segment["name"], segment["segmentation_id"]) == ("s7", 7)
+    assert segment["id"] == stack.resources["seg"].resource_id
+    world.close()
