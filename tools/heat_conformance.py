@@ -78,6 +78,43 @@ NOT_PLUGSIM: list[tuple[str, str, str, str]] = [
         "the old: cinder refuses a second type of the same name",
     ),
     (
+        "*",
+        "test_update_failure_rolls_back",
+        "already exists",
+        "Heat replaces a failed resource on rollback, making the new one before deleting "
+        "the old: the cloud refuses a second object of the same unique name or owner "
+        "(cinder's QoS specs and encryption types, nova's aggregates)",
+    ),
+    (
+        "*",
+        "test_update_replace",
+        "already exists in QoS policy",
+        "Heat's replacement makes the new rule before deleting the old (Resource."
+        "_needs_update -> UpdateReplace, create first): neutron allows one rule of a kind "
+        "and direction per policy",
+    ),
+    (
+        "*",
+        "test_update_replace",
+        "is already connected to l2 gateway",
+        "Heat makes the replacement connection before deleting the old one, and neutron "
+        "allows one connection per network and gateway",
+    ),
+    (
+        "*",
+        "test_update_replace",
+        "Port Pair with ingress port",
+        "Heat makes the replacement port pair before deleting the old one, and "
+        "networking-sfc allows one pair per ingress/egress ports",
+    ),
+    (
+        "*",
+        "test_update_replace",
+        "is already used by port_chain",
+        "Heat makes the replacement port chain before deleting the old one, and "
+        "networking-sfc lets a port pair group serve one chain",
+    ),
+    (
         "OS::Neutron::RouterInterface",
         "test_deletion_policy_retain",
         "still has ports",
