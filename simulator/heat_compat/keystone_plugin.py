@@ -52,10 +52,8 @@ def _find(manager: Any, ref: Any, what: str, **scope: Any) -> str:
     """The id of the entity *ref* (an id or a unique name) of *manager*."""
     if ref is None or ref == "":
         raise exception.EntityNotFound(entity=what, name=str(ref))
-    try:
+    with contextlib.suppress(exception.NotFound):  # not an id: look it up by name
         return str(manager.get(ref).id)
-    except exception.NotFound:
-        pass
     found = manager.list(name=ref, **scope)
     if len(found) == 1:
         return str(found[0].id)
@@ -218,11 +216,9 @@ class StackUserKeystone:
         is a ``ValueError``, as in Heat, whose plug-ins then take the legacy
         :meth:`delete_stack_user`.
         """
-        try:
+        with contextlib.suppress(exception.NotFound):  # gone already
             self._check_user(user_id, project_id, "delete")
             self.client.users.delete(user_id)
-        except exception.NotFound:
-            pass
         self._drop_project_if_empty(project_id)
 
     def delete_stack_user(self, user_id: str) -> None:
@@ -281,10 +277,8 @@ class StackUserKeystone:
     ) -> None:
         """Delete a stack user's EC2 keypair (gone already: nothing)."""
         self._check_user(user_id, project_id, "delete_keypair")
-        try:
+        with contextlib.suppress(exception.NotFound):  # gone already
             self.client.credentials.delete(credential_id)
-        except exception.NotFound:
-            pass
 
     def disable_stack_domain_user(self, user_id: str, project_id: str) -> None:
         """Disable a stack user (a suspended resource)."""

@@ -98,10 +98,8 @@ class HeatSignalSurface:
         keystone = self.client_plugin("keystone").client()  # type: ignore[attr-defined]
         project_id = keystone.stack_project_id(self.context.stack.id)
         if project_id:
-            try:
+            with contextlib.suppress(exception.NotFound):  # gone already
                 keystone.delete_stack_domain_project(project_id)
-            except exception.NotFound:
-                pass
 
     @property
     def _stored_properties_data(self) -> dict[str, Any]:

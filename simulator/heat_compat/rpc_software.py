@@ -21,6 +21,7 @@ waits for nothing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -250,10 +251,8 @@ class SoftwareDeploymentCalls:
     def delete_software_deployment(self, cnxt: Any, deployment_id: str) -> None:
         """Forget the deployment, on its server's agent too (NotFound when there is none)."""
         entity = self._find(deployment_id)
-        try:
+        with contextlib.suppress(exception.NotFound):  # the server went first, and them with it
             self._compute().undeploy(str(entity.server_id), str(deployment_id))
-        except exception.NotFound:
-            pass  # the server went first: its deployments went with it
         self._deployments().delete(entity.id)
 
     def list_software_deployments(self, cnxt: Any, server_id: str | None = None) -> list[Any]:
