@@ -251,6 +251,7 @@ def generate(
     tpl = find_template(template)
     answers = {"plugsim_source": plugsim_source(), **answers}
     if no_input:
+        answers = with_derived_names(answers)
         resolved = resolved_answers(tpl, answers)
         validate_answers(tpl, resolved)
         target = Path(output_dir) / str(resolved["package_name"])
@@ -272,10 +273,67 @@ def generate(
     return Path(result)
 
 
-def _package_default(project_name: str) -> str:
-    """A package name made from the project name ("Myco Audit" -> "myco_audit")."""
-    name = re.sub(r"[^a-z0-9]+", "_", project_name.lower()).strip("_")
-    return name if name and not name[0].isdigit() else "example_widget"
+#: Words a project name often ends with that say nothing about the package.
+_FILLER_WORDS = ("plug-in", "plugin", "plug-ins", "plugins")
+
+
+def _name_words(project_name: str) -> list[str]:
+    """The project name's words, transliterated to ASCII, fillers dropped, a letter first.
+
+    Words that start with a digit move behind the others ("3par volumes" ->
+    ``["volumes", "3par"]``), since a package or type name cannot start with one.
+    """
+    from text_unidecode import unidecode
+
+    words = re.findall(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*", unidecode(project_name))
+    while words and words[-1].lower() in _FILLER_WORDS:
+        words.pop()
+    parts = [part for word in words for part in word.split("-")]
+    return [w for w in parts if w[0].isalpha()] + [w for w in parts if not w[0].isalpha()]
+
+
+def _type_part(word: str) -> str:
+    """A word as part of a type name: acronyms ("DNS") kept, others capitalised."""
+    return word if any(c.isupper() for c in word[1:]) else word[:1].upper() + word[1:].lower()
+
+
+def derived_names(project_name: str) -> dict[str, str]:
+    """The package, distribution and resource type names a project name suggests.
+
+    ``"Acme DNS"`` gives ``acme_dns``, ``acme-dns`` and ``Acme::DNS::Thing``;
+    accents are transliterated (``"Café"`` -> ``cafe``), and a name with no
+    usable word falls back to the template's ``example_widget``.
+    """
+    words = _name_words(project_name)
+    if not words or not words[0][0].isalpha():
+        return {
+            "package_name": "example_widget",
+            "project_slug": "example-widget",
+            "resource_type": "Example::Widget::Thing",
+        }
+    package = "_".join(w.lower() for w in words)[:40].rstrip("_")
+    vendor = _type_part(words[0])
+    service = "".join(_type_part(w) for w in words[1:])
+    if not service or not service[0].isalpha():
+        service = vendor + service
+    return {
+        "package_name": package,
+        "project_slug": package.replace("_", "-"),
+        "resource_type": f"{vendor}::{service}::Thing",
+    }
+
+
+def with_derived_names(answers: Mapping[str, Any]) -> dict[str, Any]:
+    """*answers* with the package name and resource type derived from the project name.
+
+    Only the names not given are filled in, and only when a project name is given.
+    """
+    out = dict(answers)
+    if "project_name" in out:
+        derived = derived_names(str(out["project_name"]))
+        for key in ("package_name", "resource_type"):
+            out.setdefault(key, derived[key])
+    return out
 
 
 def _ask_one(
@@ -291,8 +349,8 @@ def _ask_one(
         if isinstance(default, list):
             value: Any = click.prompt(prompt, type=click.Choice(default), default=default[0])
         else:
-            if key == "package_name":
-                default = _package_default(str(answers.get("project_name", "")))
+            if key in ("package_name", "resource_type"):
+                default = derived_names(str(answers.get("project_name", "")))[key]
             value = click.prompt(prompt, default=default).strip()
         problems = answer_problems(template, key, {**answers, key: value})
         if key == "package_name" and not problems and not overwrite:
@@ -326,6 +384,15 @@ def ask(
             continue
         answers[key] = _ask_one(template, key, answers, output_dir, overwrite)
     return answers
+
+
+def _echo_names(answers: Mapping[str, Any]) -> None:
+    """Say which names the project will get, before anything is written."""
+    package = str(answers["package_name"])
+    line = f"package {package}, distribution {package.replace('_', '-')}"
+    if answers.get("kind") == "resource":
+        line += f", type {answers['resource_type']}"
+    click.echo(line)
 
 
 def rerun_command(answers: Mapping[str, Any], output_dir: str) -> str:
@@ -385,6 +452,12 @@ def new(
         if not no_input:
             given = ask(tpl, given, output_dir, overwrite)
             asked = True
+        else:
+            given = with_derived_names(given)
+            names = resolved_answers(tpl, {"plugsim_source": plugsim_source(), **given})
+            validate_answers(tpl, names)
+            if overwrite or not (Path(output_dir) / str(names["package_name"])).exists():
+                _echo_names(names)
         project = generate(given, output_dir=output_dir, template=tpl, overwrite=overwrite)
     except ScaffoldError as ex:
         message = str(ex)

@@ -32,7 +32,7 @@ def lint(session: nox.Session) -> None:
     _install(session, "test")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
-    session.run("python", "-m", "sdk.lint", "--inclusion", "{{ cookiecutter.package_name }}")
+    session.run("plugsim", "lint", "--inclusion", "{{ cookiecutter.package_name }}")
 
 
 @nox.session

@@ -120,7 +120,7 @@ def test_the_readme_gives_its_two_commands(tmp_path):
     readme = (project / "README.md").read_text()
     assert (
         "```sh\npython -m pip install plugsim -e '.[test,docs]'\n"
-        "python -m pytest && python -m sdk.lint --inclusion acme_pkg\n```"
+        "python -m pytest && plugsim lint --inclusion acme_pkg\n```"
     ) in readme
 
 
@@ -249,7 +249,10 @@ def test_plugsim_new_generates_with_kind_and_answers(tmp_path):
     )
     assert result.exit_code == 0, result.output
     project = tmp_path / "acme_cloud"
-    assert result.output.splitlines()[0] == f"created {project}"
+    assert result.output.splitlines()[:2] == [
+        "package acme_cloud, distribution acme-cloud",
+        f"created {project}",
+    ]
     backend = (project / "acme_cloud" / "backend.py").read_text()
     assert 'FakeCloud(services=["network", AcmeCloudService], **kwargs)' in backend
 
@@ -294,3 +297,72 @@ def test_the_environment_variable_names_a_template(tmp_path, monkeypatch, templa
     monkeypatch.setenv("PLUGSIM_PLUGIN_TEMPLATE", str(tmp_path))
     with pytest.raises(ScaffoldError, match="PLUGSIM_PLUGIN_TEMPLATE .*: no cookiecutter.json"):
         find_template()
+
+
+@pytest.mark.parametrize(
+    ("project_name", "package", "distribution", "resource_type"),
+    [
+        ("Acme DNS", "acme_dns", "acme-dns", "Acme::DNS::Thing"),
+        (
+            "Café Ünïcode Drïver",
+            "cafe_unicode_driver",
+            "cafe-unicode-driver",
+            "Cafe::UnicodeDriver::Thing",
+        ),
+        ("3par volumes", "volumes_3par", "volumes-3par", "Volumes::Volumes3par::Thing"),
+        ("Example Widget Plug-in", "example_widget", "example-widget", "Example::Widget::Thing"),
+    ],
+)
+def test_names_are_derived_from_the_project_name(
+    project_name, package, distribution, resource_type
+):
+    from simulator.scaffold import derived_names
+
+    names = derived_names(project_name)
+
+    assert names == {
+        "package_name": package,
+        "project_slug": distribution,
+        "resource_type": resource_type,
+    }
+
+
+def test_no_input_with_only_a_project_name_writes_the_derived_package(tmp_path):
+    result = CliRunner().invoke(
+        new, ["--kind", "resource", "--no-input", "-o", str(tmp_path), "project_name=Acme DNS"]
+    )
+
+    assert result.exit_code == 0, result.output
+    assert "package acme_dns, distribution acme-dns, type Acme::DNS::Thing" in result.output
+    project = tmp_path / "acme_dns"
+    assert (project / "acme_dns" / "resource.py").is_file()
+    assert "Acme::DNS::Thing" in (project / "acme_dns" / "resource.py").read_text()
+    pyproject = tomllib.loads((project / "pyproject.toml").read_text())
+    assert pyproject["project"]["name"] == "acme-dns"
+
+
+def test_an_explicit_package_name_wins_over_the_derived_one(tmp_path):
+    project = generate(
+        {"kind": "resource", "project_name": "Acme DNS", "package_name": "zones"},
+        output_dir=tmp_path,
+    )
+
+    assert project == tmp_path / "zones"
+
+
+def test_the_package_prompt_offers_the_derived_name(tmp_path):
+    answers = "\n".join(["Café Ünïcode Drïver", "", "", "", "", "", "", "", "", "", "", ""])
+    result = CliRunner().invoke(
+        new, ["--kind", "lifecycle", "-o", str(tmp_path)], input=answers + "\n"
+    )
+
+    assert "[cafe_unicode_driver]" in result.output
+    assert (tmp_path / "cafe_unicode_driver").is_dir(), result.output
+
+
+def test_generated_docs_name_one_lint_command(tmp_path):
+    project = generate({"kind": "resource", "package_name": "acme_pkg"}, output_dir=tmp_path)
+
+    for path in project.rglob("*"):
+        if path.is_file() and path.suffix in {".md", ".rst", ".py", ".yml"}:
+            assert "python -m sdk.lint" not in path.read_text(), path
