@@ -124,7 +124,7 @@ class Report:
 
     def to_text(self) -> str:
         """The human-readable report."""
-        lines = [f"plugsim simulate {self.template} (seed {self.seed})", "", "Timeline:"]
+        lines = [f"plugsim simulate {self.template} (seed {self.seed})", "", "Events:"]
         paths = StackPaths()
         lines += [f"  {format_event(e, paths)}" for e in self.events]
         lines += ["", "Phases:"]

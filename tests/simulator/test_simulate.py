@@ -95,3 +95,12 @@ def test_retained_physical_resource_is_reported_as_a_leak(tmp_path):
     assert not report.ok
     assert [(leak["kind"], leak["name"]) for leak in report.leaks] == [("volume", "db-data")]
     assert "LEAKED fake-cloud resources: 1" in report.to_text()
+
+
+def test_the_plain_report_calls_its_event_list_events_not_timeline():
+    """``--timeline`` draws the real timeline; the plain report's list is the events."""
+    report = simulate(EXAMPLE / "stack.yaml", [EXAMPLE / "env.yaml"], seed=0)
+    lines = report.to_text().splitlines()
+
+    assert "Events:" in lines
+    assert "Timeline:" not in lines
