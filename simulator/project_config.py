@@ -18,10 +18,9 @@ from typing import Any
 from sdk import exception
 from simulator.limits import CONFIG_KEY as LIMITS_KEY
 from simulator.limits import read_config_limits
-from simulator.project_trust import project_plugin_dirs
+from simulator.project_trust import CONFIG_NAME, project_plugin_dirs
 
 #: The project configuration file looked for next to a template.
-CONFIG_NAME = "plugsim.yaml"
 
 
 #: The key listing a project's stack lifecycle plug-ins (``module:Class`` strings).

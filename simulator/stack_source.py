@@ -29,7 +29,7 @@ from sdk import exception
 from simulator.limits import CONFIG_KEY as LIMITS_KEY
 from simulator.limits import DEFAULTS, Limits
 from simulator.project_config import CONFIG_NAME, PLUGIN_DIRS, read_config
-from simulator.project_trust import announce, untrusted_hint
+from simulator.project_trust import announce, may_run, untrusted_hint
 
 
 class TypeLookups(Protocol):
@@ -107,7 +107,7 @@ class StackSource:
             name, base = str(path), str(path.resolve().parent)
             project_dirs = config.get(PLUGIN_DIRS, [])
             config_path = path.resolve().parent / CONFIG_NAME
-            if project_plugins:
+            if project_dirs and may_run(config_path, project_plugins):
                 announce(project_dirs, config_path)
                 dirs.extend(project_dirs)
             elif project_dirs:

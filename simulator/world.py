@@ -50,11 +50,13 @@ from simulator.lifecycle import LifecycleRegistry, cancel_quietly
 from simulator.limits import DEFAULTS, Limits
 from simulator.nested_stacks import EngineNestedStacks
 from simulator.project_config import (
+    CONFIG_NAME,
     HANDLER_WALL_LIMIT,
     LIFECYCLE_PLUGINS,
     check_wall_limit,
     lifecycle_specs,
 )
+from simulator.project_trust import may_run
 from simulator.rng import SeededRNG, derive_seed
 from simulator.stack import Stack
 from simulator.stack_api import StackAPI
@@ -527,6 +529,8 @@ class World(StackAPI):
             specs = list(parent.record.doc.get(LIFECYCLE_PLUGINS) or [])
         else:
             specs = lifecycle_specs(source.base_dir) if source.base_dir else []
+            if specs and source.base_dir:
+                may_run(Path(source.base_dir) / CONFIG_NAME, True)
         if specs:
             rec.doc[LIFECYCLE_PLUGINS] = specs
         stack = Stack(self, rec, source, parent_resource=parent_resource)

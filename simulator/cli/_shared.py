@@ -216,6 +216,14 @@ def environment_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     )(fn)
 
 
+def _trust_for_this_run(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    if value:
+        from simulator.project_trust import trust_this_run
+
+        trust_this_run()
+    return value
+
+
 def untrusted_template_options(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``-t/--template``, the environment options and ``--trust-project`` of the ``template``
     commands, which look at a template of unknown origin (*verb*: what the command does)."""
@@ -224,8 +232,10 @@ def untrusted_template_options(verb: str) -> Callable[[Callable[..., Any]], Call
         fn = click.option(
             "--trust-project",
             is_flag=True,
-            help="Load the plug-ins the plugsim.yaml next to the template lists (plugin_dirs); "
-            f"without it, {verb} runs no project code.",
+            callback=_trust_for_this_run,
+            help="Load the plug-ins the plugsim.yaml next to the template lists (plugin_dirs) "
+            f"for this run; without it, {verb} runs no project code unless the project is "
+            "trusted (plugsim trust DIR).",
         )(fn)
         fn = environment_options(fn)
         return click.option(

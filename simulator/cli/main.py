@@ -34,6 +34,7 @@ from simulator.cli.simulate import simulate
 from simulator.cli.stack import stack
 from simulator.cli.stack_inspect import register as register_inspection
 from simulator.cli.stack_snapshot import restore, snapshot
+from simulator.cli.trust import trust
 from simulator.cli.views import stack_graph, stack_report, stack_timeline, template_graph
 from simulator.cli.worlds import world
 from simulator.scaffold import new
@@ -73,6 +74,12 @@ from simulator.scaffold import new
     "plugsim's own (repeatable).",
 )
 @world_option
+@click.option(
+    "--trust-project",
+    is_flag=True,
+    help="Run the code a project's plugsim.yaml lists (plugin_dirs, lifecycle_plugins) for this "
+    "run only, trusted or not; `plugsim trust DIR` trusts a project once and for all.",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 @click.option(
     "--wait",
@@ -88,6 +95,7 @@ def main(
     heat_compat: bool,
     heat_plugins: Sequence[str],
     world_file: str | None,
+    trust_project: bool,
     debug: bool,
     wait: bool,
 ) -> None:
@@ -102,6 +110,9 @@ def main(
         world=world_file,
     )
     ctx.with_resource(ctx.obj.heat_options())
+    from simulator.project_trust import enforcing
+
+    ctx.with_resource(enforcing(trust_project))
     from simulator.masking import collecting_generated
 
     ctx.with_resource(collecting_generated())
@@ -127,3 +138,4 @@ main.add_command(capabilities)
 main.add_command(world_option(conformance))
 main.add_command(serve)
 main.add_command(world)
+main.add_command(trust)

@@ -182,7 +182,7 @@ def test_cli_sleeping_handler_fails_with_the_message(plugin_dir, tmp_path):
     (tmp_path / "plugsim.yaml").write_text("plugin_dirs: [plugins]\nhandler_wall_limit: 0.3\n")
     tpl = tmp_path / "t.yaml"
     tpl.write_text(yaml.safe_dump(template("sleep")))
-    proc = _cli(tmp_path, "stack", "create", "-t", str(tpl), "s")
+    proc = _cli(tmp_path, "--trust-project", "stack", "create", "-t", str(tpl), "s")
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 1, err
     assert "s CREATE_FAILED" in out and "did not return from handle_create" in out

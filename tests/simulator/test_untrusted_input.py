@@ -217,6 +217,7 @@ def resource_mapping():
 
 
 def project(tmp_path, plugin_dir="plugins"):
+    sys.modules.pop("thing", None)  # a fresh import, so that the marker says whether it ran
     marker = tmp_path / "marker"
     write(tmp_path / "proj" / "plugins" / "thing.py", PLUGIN.format(marker=str(marker)))
     write(tmp_path / "proj" / "plugsim.yaml", f"plugin_dirs: [{plugin_dir}]\n")
@@ -224,7 +225,15 @@ def project(tmp_path, plugin_dir="plugins"):
     return t, marker
 
 
-def test_template_validate_runs_no_project_code_without_trust(tmp_path):
+@pytest.fixture
+def own_trust_file(tmp_path, monkeypatch):
+    """A user who has trusted nothing yet."""
+    path = tmp_path / "trust.json"
+    monkeypatch.setenv("PLUGSIM_TRUST_FILE", str(path))
+    return path
+
+
+def test_template_validate_runs_no_project_code_without_trust(tmp_path, own_trust_file):
     t, marker = project(tmp_path)
     code, out = run("template", "validate", "-t", t)
     assert code == 1
@@ -234,14 +243,14 @@ def test_template_validate_runs_no_project_code_without_trust(tmp_path):
     )
     assert line.endswith(
         f"(the plug-ins of {t.parent / 'plugsim.yaml'} were not loaded: "
-        f"{t.parent / 'plugins'}; template validate runs no project code unless given "
-        "--trust-project)"
+        f"{t.parent / 'plugins'}; plugsim runs a project's code once you trust it: "
+        f"plugsim trust {t.parent}, or --trust-project for one run)"
     )
     assert "To provide a type: --plugin-dir DIR" in line  # the unknown-type hint comes too
     assert not marker.exists()
 
 
-def test_trusting_the_project_loads_its_plugins_and_says_so(tmp_path):
+def test_trusting_the_project_loads_its_plugins_and_says_so(tmp_path, own_trust_file):
     t, marker = project(tmp_path)
     code, out = run("template", "validate", "--trust-project", "-t", t, "-f", "json")
     assert code == 0, out
@@ -250,21 +259,85 @@ def test_trusting_the_project_loads_its_plugins_and_says_so(tmp_path):
         f"{t.parent / 'plugsim.yaml'})\n"
     ) in out
     assert marker.read_text() == "ran"
+    assert not own_trust_file.exists()  # one run only: nothing remembered
 
 
-def test_stack_commands_load_the_project_and_say_so(tmp_path):
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("stack", "create", "-t", "{t}", "s"),
+        ("stack", "create", "--dry-run", "-t", "{t}", "s"),
+        ("simulate", "{t}"),
+    ],
+)
+def test_commands_that_run_the_project_refuse_an_untrusted_one(tmp_path, own_trust_file, command):
     t, marker = project(tmp_path)
-    code, out = run("stack", "create", "-t", t, "s")
+    code, out = run(*(word.format(t=t) for word in command))
+    assert code == 1, out
+    assert out == (
+        f"plugsim: error: {t.parent / 'plugsim.yaml'}: this project lists code for plugsim to "
+        f"run and is not trusted; read it, then run: plugsim trust {t.parent} "
+        "(or add --trust-project after plugsim for this run only)\n"
+    )
+    assert not marker.exists()
+
+
+def test_a_trusted_project_is_remembered_by_every_command(tmp_path, own_trust_file):
+    t, marker = project(tmp_path)
+    code, out = run("trust", str(t.parent))
+    assert code == 0, out
+    assert out.startswith(f"trusted: {t.parent} (plugsim.yaml ")
+
+    code, out = run("template", "validate", "-t", t, "-f", "json")
     assert code == 0, out
     assert f"plugsim: loading plug-ins from {t.parent / 'plugins'}" in out
+    code, out = run("stack", "create", "-t", t, "s")
+    assert code == 0, out
     assert marker.exists()
+
+
+def test_editing_plugsim_yaml_withdraws_the_trust(tmp_path, own_trust_file):
+    t, marker = project(tmp_path)
+    assert run("trust", str(t.parent))[0] == 0
+    config = t.parent / "plugsim.yaml"
+    config.write_text(config.read_text() + "# edited\n")
+
+    code, out = run("stack", "create", "-t", t, "s")
+    assert code == 1
+    assert "changed since you trusted it" in out
+    assert not marker.exists()
+    code, out = run("trust", "--list")
+    assert out == f"{t.parent}  changed since trusted\n"
+
+
+def test_trust_for_one_run_and_revoke(tmp_path, own_trust_file):
+    t, marker = project(tmp_path)
+    code, out = run("--trust-project", "stack", "create", "-t", t, "s")
+    assert code == 0, out
+    assert marker.exists()
+    assert run("trust", "--list")[1] == f"no trusted projects ({own_trust_file})\n"
+
+    assert run("trust", str(t.parent))[0] == 0
+    code, out = run("trust", "--revoke", str(t.parent))
+    assert (code, out) == (0, f"revoked: {t.parent}\n")
+    code, out = run("stack", "create", "-t", t, "s2")
+    assert code == 1 and "is not trusted" in out
+
+
+def test_trusting_a_directory_without_plugsim_yaml_says_so(tmp_path, own_trust_file):
+    code, out = run("trust", str(tmp_path))
+    assert code == 1
+    assert (
+        out
+        == f"plugsim: error: {tmp_path / 'plugsim.yaml'}: no such file; nothing to trust there\n"
+    )
 
 
 @pytest.mark.parametrize("entry", ["../elsewhere", "/tmp"])
 def test_plugin_dirs_outside_the_project_are_refused(tmp_path, entry):
     t, marker = project(tmp_path, plugin_dir=entry)
     (tmp_path / "elsewhere").mkdir()
-    code, out = run("stack", "create", "-t", t, "s")
+    code, out = run("--trust-project", "stack", "create", "-t", t, "s")
     assert code == 1
     assert out.startswith(
         f"plugsim: error: {t.parent / 'plugsim.yaml'}: plugin_dirs[0]: {entry} is outside the "

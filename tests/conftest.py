@@ -1,0 +1,47 @@
+"""Test-wide settings: no wall-clock verdicts, and the trust decisions of a developer.
+
+Hypothesis's deadline and too-slow health check turn a busy machine into a
+failing test; timing goals belong to benchmarks here, so the suite's profile
+drops both (it still shrinks and replays failures as usual).
+
+The command line runs a project's code only once the user has trusted the
+project (:mod:`simulator.project_trust`). A developer of plugsim trusts the
+bundled examples (``plugsim trust examples/three-tier examples/campaign``);
+the tests do the same in a trust file of their own, never the user's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "plugsim-tests", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("plugsim-tests")
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The checkout's example projects whose plugsim.yaml lists plug-ins.
+TRUSTED_EXAMPLES = ("examples/three-tier", "examples/campaign")
+
+
+@pytest.fixture(scope="session")
+def _example_trust_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from simulator import project_trust
+
+    path = tmp_path_factory.mktemp("trust") / "trusted-projects.json"
+    saved = project_trust.TRUST_FILE_ENV
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(saved, str(path))
+        for example in TRUSTED_EXAMPLES:
+            project_trust.trust(ROOT / example)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _trusted_examples(_example_trust_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from simulator.project_trust import TRUST_FILE_ENV
+
+    monkeypatch.setenv(TRUST_FILE_ENV, str(_example_trust_file))
