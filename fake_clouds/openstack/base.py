@@ -8,7 +8,10 @@ Handling one request:
 1. the route is matched (an unknown route or method is the service's 404/405,
    counted in :attr:`WireApp.unserved`);
 2. the token is checked against the identity service (a missing, unknown or
-   expired token is keystone's 401) unless the route is public;
+   expired token is keystone's 401) unless the route is public, then the
+   services' default policies (:mod:`fake_clouds.openstack.policy`: a refusal is
+   the service's 403), and the handler runs as the token's caller, so another
+   project's entities are not found (:mod:`fake_clouds.core.scope`);
 3. the handler runs inside one :meth:`FakeCloud.dispatch` of the route's
    operation, so fault rules and latency apply per call as they do for the
    Python clients; the handler calls the services' operations, which join
@@ -238,7 +241,10 @@ class ServiceAPI:
         except ApiError as ex:
             if ex.extra.get("unserved"):
                 self.app.count_unserved(self.prefix, req.method, path)
-            reply = Reply(ex.status, self.error_body(ex.status, ex.message))
+            body = ex.extra.get("body")
+            reply = Reply(
+                ex.status, body if body is not None else self.error_body(ex.status, ex.message)
+            )
         return self._response(reply, headers)
 
     def _handle(self, req: ApiRequest, path: str, headers: dict[str, str]) -> Reply:
@@ -252,12 +258,18 @@ class ServiceAPI:
             self.app.count_unserved(self.prefix, req.method, path)
             raise ApiError(404, "The resource could not be found.") from None
         handler, spec = self._handlers[endpoint]
+        from fake_clouds.openstack import policy  # policy builds on this module's types
+
         if not spec.public:
             req.token = self.app.identity_api.check_token(req.headers.get("X-Auth-Token"))
             if req.token is None:
                 return self.app.identity_api.unauthorized()
+        refusal = policy.check_route(self, spec.method, spec.rule, req, params)
+        if refusal is not None:
+            return refusal
         headers.update(self.negotiate(req))
-        return self._run(handler, spec, req, params)
+        with policy.acting_as(policy.caller_of(req)):
+            return self._run(handler, spec, req, params)
 
     def _run(
         self, handler: Callable[..., Any], spec: RouteSpec, req: ApiRequest, params: dict[str, Any]
