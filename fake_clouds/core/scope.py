@@ -35,6 +35,9 @@ class Caller:
     project_id: str
     user_id: str
     roles: frozenset[str]
+    #: False: lists show only the caller's project's entities, even to an admin
+    #: (nova's and cinder's lists without ``all_tenants``).
+    lists_all: bool = True
 
     @property
     def is_admin(self) -> bool:
@@ -132,6 +135,21 @@ def visible(service: Any, ent: Any, caller: Caller | None) -> bool:
         return True
     rule = _SHARING.get((service.name, ent.kind))
     return rule is not None and rule(service, ent, caller)
+
+
+def listed(service: Any, ent: Any, caller: Caller | None) -> bool:
+    """Whether a list made by *caller* shows *ent* (:func:`visible`, narrowed for lists)."""
+    if not visible(service, ent, caller):
+        return False
+    if caller is None or caller.lists_all or not is_scoped(service.name, ent.kind):
+        return True
+    return owns(ent, caller)
+
+
+def owner_of(service: Any, kind: str, entity_id: Any) -> str | None:
+    """The project owning entity *entity_id* of *kind* (None: unknown or everyone's)."""
+    ent = service._store.get(kind, {}).get(entity_id) if isinstance(entity_id, str) else None
+    return None if ent is None else ent.owner
 
 
 def owner_for(service: str, kind: str, attrs: dict[str, Any]) -> str | None:

@@ -289,7 +289,7 @@ class Service:
         out = []
         caller = scope.current()
         for ent in self._store[kind].values():
-            if ent.visible_at > now or not scope.visible(self, ent, caller):
+            if ent.visible_at > now or not scope.listed(self, ent, caller):
                 continue
             view = ent.view()
             if all(view.get(k) == v for k, v in filters.items() if v is not None):

@@ -268,7 +268,7 @@ class ServiceAPI:
         if refusal is not None:
             return refusal
         headers.update(self.negotiate(req))
-        with policy.acting_as(policy.caller_of(req)):
+        with policy.acting_as(policy.caller_of(req, spec.rule)):
             return self._run(handler, spec, req, params)
 
     def _run(

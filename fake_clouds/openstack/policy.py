@@ -65,12 +65,35 @@ def roles_of(req: ApiRequest) -> frozenset[str]:
     return frozenset(held)
 
 
-def caller_of(req: ApiRequest) -> Caller | None:
-    """The :class:`Caller` of a request with a token (None on public routes)."""
+#: (service prefix, route) whose lists show the caller's project only, unless ``all_tenants``.
+OWN_PROJECT_LISTS = {
+    ("compute", "/v2.1/servers"),
+    ("compute", "/v2.1/servers/detail"),
+    ("volume", "/v3/<project>/volumes"),
+    ("volume", "/v3/<project>/volumes/detail"),
+    ("volume", "/v3/<project>/snapshots"),
+    ("volume", "/v3/<project>/snapshots/detail"),
+    ("volume", "/v3/<project>/backups"),
+    ("volume", "/v3/<project>/backups/detail"),
+}
+
+
+def caller_of(req: ApiRequest, path: str | None = None) -> Caller | None:
+    """The :class:`Caller` of a request with a token (None on public routes).
+
+    For a list route of :data:`OWN_PROJECT_LISTS` (*path* is the route's rule), an
+    admin's list is narrowed to its project unless the query says ``all_tenants``
+    (``all_projects`` too, as cinder's v3 accepts).
+    """
     if req.token is None:
         return None
     project = req.token.get("project") or {}
-    return Caller(str(project.get("id") or ""), req.user_id, roles_of(req))
+    roles = roles_of(req)
+    everything = True
+    if path is not None and (req.api.prefix, path) in OWN_PROJECT_LISTS:
+        asked = req.args.get("all_tenants", req.args.get("all_projects"))
+        everything = asked is not None and asked.lower() not in ("0", "false", "no")
+    return Caller(str(project.get("id") or ""), req.user_id, roles, lists_all=everything)
 
 
 def forbidden(prefix: str, name: str) -> Reply:
@@ -139,7 +162,8 @@ def _holds(when: str | None, req: ApiRequest, params: dict[str, Any]) -> bool:
         return True
     kind, _, what = when.partition(":")
     if kind == "arg":
-        return what in req.args
+        value = req.args.get(what)
+        return value is not None and value.lower() not in ("0", "false", "no")
     if kind == "param":
         name, _, values = what.partition("=")
         return str(params.get(name)) in values.split("|")

@@ -228,7 +228,16 @@ NETWORK = [
     Rule("GET", "/v2.0/agents", "rule:get_agent", "admin"),
     Rule("GET", "/v2.0/agents/<aid>", "rule:get_agent", "admin"),
     Rule("PUT", "/v2.0/agents/<aid>", "rule:update_agent", "admin"),
-    Rule("DELETE", "/v2.0/agents/<aid>", "rule:delete_agent", "admin"),
+    *_rules(
+        "GET",
+        ("/v2.0/agents/<aid>/dhcp-networks", "/v2.0/agents/<aid>/l3-routers"),
+        "rule:get_agent",
+        "admin",
+    ),
+    Rule("POST", "/v2.0/agents/<aid>/dhcp-networks", "rule:create_dhcp-network", "admin"),
+    Rule("DELETE", "/v2.0/agents/<aid>/dhcp-networks/<nid>", "rule:delete_dhcp-network", "admin"),
+    Rule("POST", "/v2.0/agents/<aid>/l3-routers", "rule:create_l3-router", "admin"),
+    Rule("DELETE", "/v2.0/agents/<aid>/l3-routers/<rid>", "rule:delete_l3-router", "admin"),
     Rule("POST", "/v2.0/<collection>", "rule:create_{kind}", "member"),
 ]
 
@@ -241,10 +250,7 @@ BLOCK_STORAGE = [
     Rule("PUT", _T, _C + "types_manage", "admin"),
     Rule("DELETE", _T, _C + "types_manage", "admin"),
     *_rules("POST", (f"{_T}/extra_specs",), _C + "types_extra_specs:create", "admin"),
-    *_rules("PUT", (f"{_T}/extra_specs/<key>",), _C + "types_extra_specs:update", "admin"),
     *_rules("DELETE", (f"{_T}/extra_specs/<key>",), _C + "types_extra_specs:delete", "admin"),
-    Rule("POST", f"{_T}/action", _C + "volume_type_access:addProjectAccess", "admin"),
-    Rule("GET", f"{_T}/os-volume-type-access", _C + "volume_type_access", "admin"),
     *_rules("POST", (f"{_T}/encryption",), _C + "volume_type_encryption:create", "admin"),
     *_rules("PUT", (f"{_T}/encryption/<eid>",), _C + "volume_type_encryption:update", "admin"),
     *_rules("DELETE", (f"{_T}/encryption/<eid>",), _C + "volume_type_encryption:delete", "admin"),
@@ -285,6 +291,7 @@ OBJECT_STORE = [
     Rule(method, path, "swift_owner", "own_account:account")
     for method in ("GET", "HEAD", "POST", "PUT", "DELETE")
     for path in (_ACCOUNT, f"{_ACCOUNT}/<container>", f"{_ACCOUNT}/<container>/<path:obj>")
+    if (method, path) not in (("PUT", _ACCOUNT), ("DELETE", _ACCOUNT))
 ]
 
 #: URL prefix of a service -> its rules.
