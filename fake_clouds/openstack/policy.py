@@ -208,9 +208,21 @@ def check_route(
     for rule in _INDEX.get((api.prefix, method, path), ()):
         if _holds(rule.when, req, params):
             if not _passes(rule.check, caller, req, params):
-                return forbidden(api.prefix, _name(rule, params))
+                return _refuse(api.prefix, rule, params)
             break
     return _entity_checks(api, method, path, req, params, caller)
+
+
+def _refuse(prefix: str, rule: Rule, params: dict[str, Any]) -> Reply:
+    if rule.refusal is None:
+        return forbidden(prefix, _name(rule, params))
+    kind, _, rest = rule.refusal.partition(":")
+    if kind == "empty":
+        return Reply(200, {rest: []})
+    label, _, param = rest.partition(":")
+    message = f"{label} {params.get(param)} could not be found."
+    body = {"NeutronError": {"type": f"{label}NotFound", "message": message, "detail": ""}}
+    return Reply(404, body)
 
 
 def _entity_checks(

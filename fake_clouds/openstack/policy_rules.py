@@ -41,6 +41,10 @@ class Rule:
     name: str
     check: str
     when: str | None = None
+    #: how a refusal looks when it is not the service's 403: ``empty:KEY`` (a list with
+    #: nothing the caller may see) or ``missing:LABEL:PARAM`` (neutron's "LABEL <id>
+    #: could not be found.", as it pretends an entity the caller may not see is absent)
+    refusal: str | None = None
 
 
 def _rules(method: str, paths: tuple[str, ...], name: str, check: str) -> list[Rule]:
@@ -184,6 +188,7 @@ COMPUTE = [
 ]
 
 _NR = "/v2.0/<collection>/<ident>"
+_AGENT = "/v2.0/agents/<aid>"
 NETWORK = [
     Rule(
         "POST",
@@ -225,19 +230,21 @@ NETWORK = [
     Rule("GET", "/v2.0/quotas", "rule:get_quota", "admin"),
     Rule("GET", "/v2.0/quotas/<project>", "rule:get_quota", "admin_or_project:project"),
     Rule("GET", "/v2.0/quotas/<project>/detail", "rule:get_quota", "admin_or_project:project"),
-    Rule("GET", "/v2.0/agents", "rule:get_agent", "admin"),
-    Rule("GET", "/v2.0/agents/<aid>", "rule:get_agent", "admin"),
-    Rule("PUT", "/v2.0/agents/<aid>", "rule:update_agent", "admin"),
-    *_rules(
-        "GET",
-        ("/v2.0/agents/<aid>/dhcp-networks", "/v2.0/agents/<aid>/l3-routers"),
-        "rule:get_agent",
-        "admin",
-    ),
-    Rule("POST", "/v2.0/agents/<aid>/dhcp-networks", "rule:create_dhcp-network", "admin"),
-    Rule("DELETE", "/v2.0/agents/<aid>/dhcp-networks/<nid>", "rule:delete_dhcp-network", "admin"),
-    Rule("POST", "/v2.0/agents/<aid>/l3-routers", "rule:create_l3-router", "admin"),
-    Rule("DELETE", "/v2.0/agents/<aid>/l3-routers/<rid>", "rule:delete_l3-router", "admin"),
+    # neutron lists only what the caller may see, and pretends the rest is absent
+    Rule("GET", "/v2.0/agents", "rule:get_agent", "admin", refusal="empty:agents"),
+    *[
+        Rule(method, path, name, "admin", refusal="missing:Agent:aid")
+        for method, path, name in (
+            ("GET", _AGENT, "rule:get_agent"),
+            ("PUT", _AGENT, "rule:update_agent"),
+            ("GET", f"{_AGENT}/dhcp-networks", "rule:get_agent"),
+            ("GET", f"{_AGENT}/l3-routers", "rule:get_agent"),
+            ("POST", f"{_AGENT}/dhcp-networks", "rule:create_dhcp-network"),
+            ("DELETE", f"{_AGENT}/dhcp-networks/<nid>", "rule:delete_dhcp-network"),
+            ("POST", f"{_AGENT}/l3-routers", "rule:create_l3-router"),
+            ("DELETE", f"{_AGENT}/l3-routers/<rid>", "rule:delete_l3-router"),
+        )
+    ],
     Rule("POST", "/v2.0/<collection>", "rule:create_{kind}", "member"),
 ]
 

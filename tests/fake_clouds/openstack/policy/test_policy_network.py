@@ -103,7 +103,27 @@ def test_shared_external_and_quota_changes_are_the_admins(alice, bob):
     _policy_refuses(
         *alice.call("network", "GET", f"/v2.0/quotas/{bob.project_id}"), "rule:get_quota"
     )
-    _policy_refuses(*alice.call("network", "GET", "/v2.0/agents"), "rule:get_agent")
+
+
+def test_agents_are_the_admins_and_hidden_from_members(alice, admin):
+    status, body = admin.call("network", "GET", "/v2.0/agents")
+    assert status == 200 and body["agents"]
+    aid = body["agents"][0]["id"]
+    assert alice.call("network", "GET", "/v2.0/agents") == (200, {"agents": []})
+    for method, tail, body in (
+        ("GET", "", None),
+        ("PUT", "", {"agent": {"description": "x"}}),
+        ("GET", "/l3-routers", None),
+    ):
+        status, answer = alice.call("network", method, f"/v2.0/agents/{aid}{tail}", body)
+        assert status == 404
+        assert answer == {
+            "NeutronError": {
+                "type": "AgentNotFound",
+                "detail": "",
+                "message": f"Agent {aid} could not be found.",
+            }
+        }
 
 
 def test_the_admin_sees_and_changes_every_projects_network(bob, admin):
