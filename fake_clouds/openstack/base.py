@@ -39,6 +39,8 @@ from werkzeug.exceptions import MethodNotAllowed, NotFound
 from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
+from fake_clouds.openstack import policy
+from fake_clouds.openstack.replies import ApiError, Reply
 from sdk import exception
 
 
@@ -106,29 +108,6 @@ def route(
         return fn
 
     return decorate
-
-
-@dataclass
-class Reply:
-    """A handler's answer: status, JSON body (or raw bytes) and headers."""
-
-    status: int
-    body: Any = None
-    headers: dict[str, str] | None = None
-    raw: bytes | None = None
-
-
-class ApiError(Exception):
-    """An error a handler raises with a ready status and message (shaped by the service).
-
-    ``unserved=True`` marks a route the fake does not implement: it is counted.
-    """
-
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.extra = extra
 
 
 class ApiRequest:
@@ -258,8 +237,6 @@ class ServiceAPI:
             self.app.count_unserved(self.prefix, req.method, path)
             raise ApiError(404, "The resource could not be found.") from None
         handler, spec = self._handlers[endpoint]
-        from fake_clouds.openstack import policy  # policy builds on this module's types
-
         if not spec.public:
             req.token = self.app.identity_api.check_token(req.headers.get("X-Auth-Token"))
             if req.token is None:

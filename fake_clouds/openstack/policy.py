@@ -29,8 +29,8 @@ from typing import Any
 
 from fake_clouds.core import scope
 from fake_clouds.core.scope import Caller, acting_as
-from fake_clouds.openstack.base import ApiError, ApiRequest, Reply
 from fake_clouds.openstack.policy_rules import TABLES, Rule
+from fake_clouds.openstack.replies import ApiError, Reply
 
 __all__ = ["ACTIONS", "Caller", "acting_as", "caller_of", "check_route", "enforce", "forbidden"]
 
@@ -55,7 +55,7 @@ for _prefix, _rules in TABLES.items():
         _INDEX.setdefault((_prefix, _rule.method, _rule.path), []).append(_rule)
 
 
-def roles_of(req: ApiRequest) -> frozenset[str]:
+def roles_of(req: Any) -> frozenset[str]:
     """The names of the roles the request's token holds, implied roles included."""
     identity = req.api.cloud.service("identity")
     names = {role.id: role.name for role in identity._live("role")}
@@ -78,7 +78,7 @@ OWN_PROJECT_LISTS = {
 }
 
 
-def caller_of(req: ApiRequest, path: str | None = None) -> Caller | None:
+def caller_of(req: Any, path: str | None = None) -> Caller | None:
     """The :class:`Caller` of a request with a token (None on public routes).
 
     For a list route of :data:`OWN_PROJECT_LISTS` (*path* is the route's rule), an
@@ -129,7 +129,7 @@ def forbidden(prefix: str, name: str) -> Reply:
     return Reply(403, body)
 
 
-def _passes(check: str, caller: Caller, req: ApiRequest, params: dict[str, Any]) -> bool:
+def _passes(check: str, caller: Caller, req: Any, params: dict[str, Any]) -> bool:
     kind, _, param = check.partition(":")
     value = params.get(param) if param else None
     if kind == "@":
@@ -150,14 +150,14 @@ def _passes(check: str, caller: Caller, req: ApiRequest, params: dict[str, Any])
     raise ValueError(f"unknown policy check {check!r}")
 
 
-def _body(req: ApiRequest) -> Any:
+def _body(req: Any) -> Any:
     try:
         return json.loads(req.raw.get_data() or b"null")
     except (ValueError, UnicodeDecodeError):
         return None
 
 
-def _holds(when: str | None, req: ApiRequest, params: dict[str, Any]) -> bool:
+def _holds(when: str | None, req: Any, params: dict[str, Any]) -> bool:
     if when is None:
         return True
     kind, _, what = when.partition(":")
@@ -198,9 +198,7 @@ def _name(rule: Rule, params: dict[str, Any]) -> str:
     return rule.name.format(kind=kind)
 
 
-def check_route(
-    api: Any, method: str, path: str, req: ApiRequest, params: dict[str, Any]
-) -> Reply | None:
+def check_route(api: Any, method: str, path: str, req: Any, params: dict[str, Any]) -> Reply | None:
     """Return the service's refusal of this request, or None when policy allows it."""
     caller = caller_of(req)
     if caller is None:
@@ -226,7 +224,7 @@ def _refuse(prefix: str, rule: Rule, params: dict[str, Any]) -> Reply:
 
 
 def _entity_checks(
-    api: Any, method: str, path: str, req: ApiRequest, params: dict[str, Any], caller: Caller
+    api: Any, method: str, path: str, req: Any, params: dict[str, Any], caller: Caller
 ) -> Reply | None:
     if api.prefix == "volume" and "project" in params and params["project"] != caller.project_id:
         raise ApiError(400, "Malformed request url")
@@ -243,9 +241,10 @@ def _entity_checks(
 
 
 def _network_kind(params: dict[str, Any]) -> str | None:
-    from fake_clouds.openstack.network import COLLECTIONS
+    from fake_clouds.core.network_schema import PLURALS
 
-    return COLLECTIONS.get(params.get("collection", ""))
+    collection = str(params.get("collection", "")).replace("-", "_")
+    return next((kind for kind, (plural, _) in PLURALS.items() if plural == collection), None)
 
 
 def _not_owned(
@@ -263,9 +262,7 @@ def _not_owned(
     return None
 
 
-def enforce(
-    req: ApiRequest, service: str, action: str, target: dict[str, Any] | None = None
-) -> None:
+def enforce(req: Any, service: str, action: str, target: dict[str, Any] | None = None) -> None:
     """Raise the service's 403 unless the caller may do *action* on *target*.
 
     *action* is a key of :data:`ACTIONS` (``("orchestration", "stacks:create")``); a
@@ -287,7 +284,7 @@ def enforce(
         raise ApiError(403, f"policy refuses {action}", body=reply.body)
 
 
-def visible_project(req: ApiRequest, project_id: str | None) -> bool:
+def visible_project(req: Any, project_id: str | None) -> bool:
     """Whether the caller may see what *project_id* owns (its own project, or admin)."""
     caller = caller_of(req)
     return caller is None or caller.is_admin or project_id in (None, caller.project_id)
