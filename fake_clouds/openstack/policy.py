@@ -193,8 +193,8 @@ def _holds(when: str | None, req: Any, params: dict[str, Any]) -> bool:
 
 def _name(rule: Rule, params: dict[str, Any]) -> str:
     collection = str(params.get("collection", ""))
-    kind = collection.replace("-", "_")
-    kind = kind[:-1] if kind.endswith("s") else kind
+    kind = _network_kind(params) or collection.replace("-", "_")
+    kind = kind[:-1] if kind == collection.replace("-", "_") and kind.endswith("s") else kind
     return rule.name.format(kind=kind)
 
 

@@ -185,6 +185,8 @@ COMPUTE = [
     Rule("GET", "/v2.1/os-services", _N + "os-services:list", "admin"),
     Rule("PUT", "/v2.1/os-services/<target>", _N + "os-services:update", "admin"),
     Rule("POST", "/v2.1/servers", _N + "servers:create", "member"),
+    Rule("PUT", "/v2.1/servers/<sid>", _N + "servers:update", "member"),
+    Rule("DELETE", "/v2.1/servers/<sid>", _N + "servers:delete", "member"),
 ]
 
 _NR = "/v2.0/<collection>/<ident>"
@@ -246,6 +248,8 @@ NETWORK = [
         )
     ],
     Rule("POST", "/v2.0/<collection>", "rule:create_{kind}", "member"),
+    Rule("PUT", _NR, "rule:update_{kind}", "member"),
+    Rule("DELETE", _NR, "rule:delete_{kind}", "member"),
 ]
 
 _C = "volume_extension:"
@@ -285,12 +289,16 @@ BLOCK_STORAGE = [
     Rule("GET", f"{_P}/default-types", "volume_extension:default_get_all", "admin"),
     Rule("GET", f"{_P}/default-types/<target>", "volume_extension:default_get", "admin"),
     Rule("POST", f"{_P}/volumes", "volume:create", "member"),
+    Rule("PUT", f"{_P}/volumes/<vid>", "volume:update", "member"),
+    Rule("DELETE", f"{_P}/volumes/<vid>", "volume:delete", "member"),
 ]
 
 IMAGE = [
     Rule("POST", "/v2/images", "publicize_image", "admin", "body:.visibility=public"),
     Rule("PATCH", "/v2/images/<iid>", "publicize_image", "admin", "patch:/visibility=public"),
     Rule("POST", "/v2/images", "add_image", "member"),
+    Rule("PATCH", "/v2/images/<iid>", "modify_image", "member"),
+    Rule("DELETE", "/v2/images/<iid>", "delete_image", "member"),
 ]
 
 _ACCOUNT = "/v1/<account>"

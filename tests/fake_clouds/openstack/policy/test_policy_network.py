@@ -144,3 +144,16 @@ def test_a_reader_creates_nothing(carol):
         *carol.call("network", "POST", "/v2.0/networks", {"network": {"name": "r"}}),
         "rule:create_network",
     )
+
+
+def test_a_reader_changes_nothing_of_its_project(alice, carol):
+    net = _create(alice, "networks", "network", {"name": "alphanet"})
+    status, body = carol.call("network", "GET", f"/v2.0/networks/{net['id']}")
+    assert status == 200
+    _policy_refuses(
+        *carol.call("network", "PUT", f"/v2.0/networks/{net['id']}", {"network": {"name": "r"}}),
+        "rule:update_network",
+    )
+    _policy_refuses(
+        *carol.call("network", "DELETE", f"/v2.0/networks/{net['id']}"), "rule:delete_network"
+    )
