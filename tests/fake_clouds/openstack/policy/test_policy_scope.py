@@ -59,3 +59,17 @@ def test_enforce_refuses_in_the_services_shape():
     assert policy.visible_project(member, pid) and not policy.visible_project(member, "other")
     with pytest.raises(ValueError, match="no policy"):
         policy.enforce(member, "orchestration", "stacks:teleport")
+
+
+def test_a_declared_password_survives_world_show():
+    data = worldfile.export(worldfile.build(str(WORLD), seed=3))
+    users = {u["name"]: u for u in data["users"]}
+    assert users["carol"]["password"] == "carol-secret"
+    assert "password" not in users["alice"]
+    identity = worldfile.build(data, seed=3).service("identity")
+    assert (
+        identity.authenticate_password(
+            {"name": "carol", "domain": {"id": "default"}}, "carol-secret"
+        ).name
+        == "carol"
+    )
