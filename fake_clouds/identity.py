@@ -301,6 +301,54 @@ class IdentityService(AccessRuleOperations, Service):
                 user_id=user,
                 project_id=project,
             )
+        self._mirror_world(add)
+
+    def _mirror_world(self, add: Callable[..., str]) -> None:
+        """Add the projects and users the world file declared, with their role assignments.
+
+        A world file's ``projects`` and ``users`` are entities of the ``entity`` service
+        (:mod:`fake_clouds.default_world`); keystone holds them too, so a declared user
+        logs in (password ``password`` or :data:`ADMIN_PASSWORD`) and its token carries
+        the roles it was given on its project. Names the bootstrap holds already
+        (``admin``, ``service``) are kept as they are, the user's roles added.
+        """
+        entities = self.world._services.get("entity")
+        if entities is None:
+            return
+        by_name = {kind: {e.name: e.id for e in self._store[kind].values()} for kind in SCHEMAS}
+        for ent in sorted(entities._store.get("project", {}).values(), key=lambda e: e.id):
+            if ent.name not in by_name["project"]:
+                by_name["project"][ent.name] = add(
+                    "project",
+                    ent.name,
+                    ent.id,
+                    description=ent.attrs.get("description", ""),
+                    enabled=ent.attrs.get("enabled", True),
+                )
+        ids = {e.id: e.name for e in entities._store.get("project", {}).values()}
+        for ent in sorted(entities._store.get("user", {}).values(), key=lambda e: e.id):
+            user = by_name["user"].get(ent.name)
+            if user is None:
+                password = ent.attrs.get("password") or ADMIN_PASSWORD
+                user = by_name["user"][ent.name] = add(
+                    "user", ent.name, ent.id, password_digest=digest(password)
+                )
+            project_ref = ent.attrs.get("project")
+            project = by_name["project"].get(ids.get(project_ref, project_ref))
+            if project is None:
+                continue
+            self._store["user"][user].attrs["default_project_id"] = project
+            for role_name in ent.attrs.get("roles") or ():
+                role = by_name["role"].get(role_name) or add("role", role_name)
+                by_name["role"][role_name] = role
+                add(
+                    "role_assignment",
+                    "",
+                    fixed_id("role_assignment", f"{user}:{project}:{role}"),
+                    role_id=role,
+                    user_id=user,
+                    project_id=project,
+                )
 
     # --- helpers ----------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ import hashlib
 from typing import Any
 
 from fake_clouds.clients.object_storage import ObjectStorageClient
+from fake_clouds.core import scope
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
 from sdk import exception
@@ -109,6 +110,9 @@ class ObjectStorageService(Service):
         _name(container, "container")
         self._refresh("container")
         existing = self._store["container"].get(container)
+        if existing is not None and not scope.visible(self, existing, scope.current()):
+            # one namespace of containers for every account: another project's name is taken
+            raise exception.Conflict(f"Container {container} belongs to another account.")
         if existing is not None and not existing.deleted:
             self._set(existing, headers=_merged(existing.attrs["headers"], headers))
             return existing.view()

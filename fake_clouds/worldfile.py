@@ -398,6 +398,7 @@ def _export_entity(cloud: Any, out: dict[str, Any]) -> None:
                 "roles": list(e.attrs.get("roles", [])),
                 "domain": e.attrs.get("domain", "default"),
                 "enabled": bool(e.attrs.get("enabled", True)),
+                **({"password": e.attrs["password"]} if e.attrs.get("password") else {}),
             }
         )
 

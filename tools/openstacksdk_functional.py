@@ -2,8 +2,11 @@
 
 Usage: ``python tools/openstacksdk_functional.py WORKDIR [SERVICE ...] [-- PYTEST ARGS]``
 (services default to all six the wire serves). Starts ``plugsim serve``
-on a free port with a fresh world in WORKDIR and a ``clouds.yaml`` naming the
-clouds the suite expects (``devstack``, ``devstack-admin`` ...), runs the
+on a free port with a fresh world in WORKDIR (the default world plus
+DevStack's ``demo`` and ``alt_demo`` projects, each with its member user) and
+a ``clouds.yaml`` naming the clouds the suite expects as DevStack writes them:
+``devstack`` is ``demo`` (a member), ``devstack-alt`` is ``alt_demo``,
+``devstack-admin`` and ``devstack-system-admin`` the admin. It runs the
 suite with pytest, stops the server with SIGTERM and prints the pass/fail/skip
 figures per service, the most common failure reasons and the endpoints the
 suite called that the fake does not serve (``plugsim serve --report``). Exit
@@ -26,7 +29,21 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from fake_clouds.openstack.inprocess import clouds_yaml
+
 CLOUDS = ("devstack", "devstack-alt", "devstack-admin", "devstack-system-admin")
+#: cloud -> (user, project, password) for the clouds that are not the bootstrap admin
+MEMBERS = {
+    "devstack": ("demo", "demo", "plugsim"),
+    "devstack-alt": ("alt_demo", "alt_demo", "plugsim"),
+}
+WORLD = """plugsim_world: 1
+extends: default
+projects: [{name: demo}, {name: alt_demo}]
+users:
+  - {name: demo, project: demo, roles: [member]}
+  - {name: alt_demo, project: alt_demo, roles: [member]}
+"""
 DEFAULT_SERVICES = ("identity", "compute", "network", "block_storage", "image", "object_store")
 
 
@@ -46,7 +63,10 @@ def main(argv: list[str]) -> int:
     report_path = workdir / "unserved.json"
     report_path.unlink(missing_ok=True)
     plugsim = Path(sys.executable).with_name("plugsim")
+    world = workdir / "world.yaml"
+    world.write_text(WORLD, encoding="utf-8")
     args = [str(plugsim), "serve", "--port", "0", "--state", str(workdir / "w.db")]
+    args += ["--world", str(world), "--clouds-yaml", str(workdir / "clouds-admin.yaml")]
     args += ["--time-scale", "50", "--seed", "1", "--report", str(report_path)]
     for name in CLOUDS:
         args += ["--cloud-name", name]
@@ -56,6 +76,9 @@ def main(argv: list[str]) -> int:
         if not line.startswith("auth URL:"):
             print(f"plugsim serve did not start: {line!r}", file=sys.stderr)
             return 1
+        clouds_yaml(
+            workdir / "clouds.yaml", line.split(":", 1)[1].strip(), names=CLOUDS, users=MEMBERS
+        )
         env = {
             **os.environ,
             "OS_CLIENT_CONFIG_FILE": str(workdir / "clouds.yaml"),

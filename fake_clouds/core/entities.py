@@ -59,6 +59,8 @@ class Entity:
     #: Set once the entity is gone but still lingering in lists.
     deleted: bool = False
     pending: list[Transition] = field(default_factory=list)
+    #: The project the entity belongs to (:mod:`fake_clouds.core.scope`); None: everyone's.
+    owner: str | None = None
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "attrs" or name == "pending":
@@ -127,6 +129,7 @@ class Entity:
             "linger_until": self.linger_until,
             "deleted": self.deleted,
             "pending": [t.to_dict() for t in self.pending],
+            **({"owner": self.owner} if self.owner is not None else {}),
         }
 
     @classmethod

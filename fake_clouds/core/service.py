@@ -18,6 +18,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from fake_clouds.core import scope
 from fake_clouds.core.call import Call
 from fake_clouds.core.entities import Entity, Transition
 from sdk import exception
@@ -250,6 +251,7 @@ class Service:
             created_at=now,
             updated_at=now,
             preseeded=preseeded,
+            owner=scope.owner_for(self.name, kind, attrs or {}),
         )
         if ent.id in self._store[kind]:
             raise exception.Conflict(f"{kind} {ent.id} already exists")
@@ -269,7 +271,12 @@ class Service:
         """Return the live, visible entity or raise NotFound."""
         self._refresh(kind)
         ent = self._store[kind].get(entity_id) if isinstance(entity_id, str) else None
-        if ent is None or ent.deleted or ent.visible_at > self._now():
+        if (
+            ent is None
+            or ent.deleted
+            or ent.visible_at > self._now()
+            or not scope.visible(self, ent, scope.current())
+        ):
             what = label or kind.replace("_", " ").capitalize()
             msg = f"{what} {entity_id} could not be found."
             raise exception.NotFound(msg, body={"itemNotFound": {"code": 404, "message": msg}})
@@ -280,8 +287,9 @@ class Service:
         self._refresh(kind)
         now = self._now()
         out = []
+        caller = scope.current()
         for ent in self._store[kind].values():
-            if ent.visible_at > now:
+            if ent.visible_at > now or not scope.listed(self, ent, caller):
                 continue
             view = ent.view()
             if all(view.get(k) == v for k, v in filters.items() if v is not None):

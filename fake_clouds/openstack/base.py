@@ -8,7 +8,10 @@ Handling one request:
 1. the route is matched (an unknown route or method is the service's 404/405,
    counted in :attr:`WireApp.unserved`);
 2. the token is checked against the identity service (a missing, unknown or
-   expired token is keystone's 401) unless the route is public;
+   expired token is keystone's 401) unless the route is public, then the
+   services' default policies (:mod:`fake_clouds.openstack.policy`: a refusal is
+   the service's 403), and the handler runs as the token's caller, so another
+   project's entities are not found (:mod:`fake_clouds.core.scope`);
 3. the handler runs inside one :meth:`FakeCloud.dispatch` of the route's
    operation, so fault rules and latency apply per call as they do for the
    Python clients; the handler calls the services' operations, which join
@@ -36,6 +39,8 @@ from werkzeug.exceptions import MethodNotAllowed, NotFound
 from werkzeug.routing import Map, Rule
 from werkzeug.wrappers import Request, Response
 
+from fake_clouds.openstack import policy
+from fake_clouds.openstack.replies import ApiError, Reply
 from sdk import exception
 
 
@@ -103,29 +108,6 @@ def route(
         return fn
 
     return decorate
-
-
-@dataclass
-class Reply:
-    """A handler's answer: status, JSON body (or raw bytes) and headers."""
-
-    status: int
-    body: Any = None
-    headers: dict[str, str] | None = None
-    raw: bytes | None = None
-
-
-class ApiError(Exception):
-    """An error a handler raises with a ready status and message (shaped by the service).
-
-    ``unserved=True`` marks a route the fake does not implement: it is counted.
-    """
-
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.extra = extra
 
 
 class ApiRequest:
@@ -238,7 +220,10 @@ class ServiceAPI:
         except ApiError as ex:
             if ex.extra.get("unserved"):
                 self.app.count_unserved(self.prefix, req.method, path)
-            reply = Reply(ex.status, self.error_body(ex.status, ex.message))
+            body = ex.extra.get("body")
+            reply = Reply(
+                ex.status, body if body is not None else self.error_body(ex.status, ex.message)
+            )
         return self._response(reply, headers)
 
     def _handle(self, req: ApiRequest, path: str, headers: dict[str, str]) -> Reply:
@@ -256,8 +241,12 @@ class ServiceAPI:
             req.token = self.app.identity_api.check_token(req.headers.get("X-Auth-Token"))
             if req.token is None:
                 return self.app.identity_api.unauthorized()
+        refusal = policy.check_route(self, spec.method, spec.rule, req, params)
+        if refusal is not None:
+            return refusal
         headers.update(self.negotiate(req))
-        return self._run(handler, spec, req, params)
+        with policy.acting_as(policy.caller_of(req, spec.rule)):
+            return self._run(handler, spec, req, params)
 
     def _run(
         self, handler: Callable[..., Any], spec: RouteSpec, req: ApiRequest, params: dict[str, Any]

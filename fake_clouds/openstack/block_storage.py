@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from fake_clouds.core import scope
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
 from fake_clouds.openstack.block_storage_admin import BlockStorageAdminRoutes
 from fake_clouds.openstack.block_storage_qos import QoSSpecsRoutes
@@ -150,7 +151,8 @@ class BlockStorageAPI(
             migration_status=None,
             volume_type_id=self._type_id(vol.get("volume_type")),
             **{
-                "os-vol-tenant-attr:tenant_id": req.project_id,
+                "os-vol-tenant-attr:tenant_id": scope.owner_of(self.storage, "volume", vol["id"])
+                or req.project_id,
                 "os-vol-host-attr:host": "plugsim@lvm#lvm",
             },
         )

@@ -15,6 +15,7 @@ import hashlib
 import re
 from typing import Any
 
+from fake_clouds.core import scope
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
 from fake_clouds.openstack.compute_aggregates import AggregateRoutes
 from fake_clouds.openstack.compute_flavors import FlavorRoutes
@@ -194,7 +195,7 @@ class ComputeAPI(
                 "links": self.link("images", server["image"]["id"]),
             },
             links=self.link("servers", server["id"]),
-            tenant_id=req.project_id,
+            tenant_id=scope.owner_of(self.compute, "server", server["id"]) or req.project_id,
             user_id=req.user_id,
             hostId=hashlib.sha224(server["id"].encode()).hexdigest(),
             accessIPv4="",

@@ -5,8 +5,10 @@
 and domain), a domain, or unscoped; the answer carries ``X-Subject-Token``
 and, for a scoped token, the catalog of every service the wire serves (one
 endpoint per interface in ``RegionOne``). Tokens expire in virtual time
-(:data:`fake_clouds.identity.TOKEN_TTL`). Any valid token may do anything:
-the fake checks authentication, not policy.
+(:data:`fake_clouds.identity.TOKEN_TTL`). What a token may do is keystone's
+default policy (:mod:`fake_clouds.openstack.policy_rules`): a member reads
+itself and its project; grants and user, project and domain management are
+the admin's.
 """
 
 from __future__ import annotations

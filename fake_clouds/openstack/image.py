@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from fake_clouds.core import scope
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
 from fake_clouds.openstack.image_members import ImageMemberRoutes
 from fake_clouds.openstack.image_schemas import ImageSchemaRoutes
@@ -83,7 +84,8 @@ class ImageAPI(ImageMemberRoutes, ImageSchemaRoutes, ServiceAPI):
             protected=image.get("protected", False),
             os_hidden=image.get("os_hidden", False),
             tags=list(image.get("tags", [])),
-            owner=image.get("owner", "plugsim"),
+            owner=scope.owner_of(self.compute, "image", image["id"])
+            or image.get("owner", "plugsim"),
             created_at=iso(image["created_at"]),
             updated_at=iso(image["updated_at"]),
             file=f"/v2/images/{image['id']}/file",

@@ -102,31 +102,46 @@ def serve_openstack(
         yield app
 
 
-def cloud_config(auth_url: str, *, names: tuple[str, ...] = ("plugsim",)) -> dict[str, Any]:
-    """Return the ``clouds.yaml`` document: each of *names* is the bootstrap admin on *auth_url*."""
-    return {
-        "clouds": {
-            name: {
-                "auth": {
-                    "auth_url": auth_url,
-                    "username": "admin",
-                    "password": ADMIN_PASSWORD,
-                    "project_name": "admin",
-                    "user_domain_id": "default",
-                    "project_domain_id": "default",
-                },
-                "region_name": REGION,
-                "identity_api_version": "3",
-                "interface": "public",
-            }
-            for name in names
+def cloud_config(
+    auth_url: str,
+    *,
+    names: tuple[str, ...] = ("plugsim",),
+    users: dict[str, tuple[str, str, str]] | None = None,
+) -> dict[str, Any]:
+    """Return the ``clouds.yaml`` document for *auth_url*, one cloud per name.
+
+    A cloud named in *users* logs in as ``(user, project, password)``; every other
+    one is the bootstrap admin (``admin`` in project ``admin``).
+    """
+    clouds = {}
+    for name in names:
+        user, project, password = (users or {}).get(name, ("admin", "admin", ADMIN_PASSWORD))
+        clouds[name] = {
+            "auth": {
+                "auth_url": auth_url,
+                "username": user,
+                "password": password,
+                "project_name": project,
+                "user_domain_id": "default",
+                "project_domain_id": "default",
+            },
+            "region_name": REGION,
+            "identity_api_version": "3",
+            "interface": "public",
         }
-    }
+    return {"clouds": clouds}
 
 
-def clouds_yaml(path: str | Path, auth_url: str, *, names: tuple[str, ...] = ("plugsim",)) -> Path:
-    """Write a ``clouds.yaml`` for *auth_url* (one entry per name) to *path*; return the path."""
+def clouds_yaml(
+    path: str | Path,
+    auth_url: str,
+    *,
+    names: tuple[str, ...] = ("plugsim",),
+    users: dict[str, tuple[str, str, str]] | None = None,
+) -> Path:
+    """Write a ``clouds.yaml`` for *auth_url* (see :func:`cloud_config`) to *path*; return it."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(yaml.safe_dump(cloud_config(auth_url, names=names), sort_keys=True))
+    document = cloud_config(auth_url, names=names, users=users)
+    target.write_text(yaml.safe_dump(document, sort_keys=True))
     return target
