@@ -71,16 +71,23 @@ class StackAPI(APIHost):
         disable_rollback: bool = True,
         plugin_dirs: Iterable[PathLike] = (),
         tags: Iterable[str] = (),
+        project_id: str | None = None,
     ) -> Stack:
         """Create a stack from a template (path or dict) and environments.
 
-        *tags* are the stack's tags (lifecycle plug-ins read them).
+        *tags* are the stack's tags (lifecycle plug-ins read them); *project_id*
+        the project owning it on the Orchestration API (None: the bootstrap one).
         """
         source = self.source(
             template, environment, parameters, files=files, plugin_dirs=plugin_dirs
         )
         stack = self.new_stack(
-            name, source, timeout_mins=timeout_mins, disable_rollback=disable_rollback, tags=tags
+            name,
+            source,
+            timeout_mins=timeout_mins,
+            disable_rollback=disable_rollback,
+            tags=tags,
+            project_id=project_id,
         )
         stack_actions.instantiate(stack)
         await stack_actions.create(stack)
@@ -323,6 +330,10 @@ class StackAPI(APIHost):
         _not_busy(stack)
         return stack_actions.abandon(stack)
 
+    def export_stack(self, name: str) -> dict[str, Any]:
+        """Return the stack's abandon data without abandoning it (``stack export``)."""
+        return stack_actions.abandon_data(self.get_stack(name))
+
     async def aadopt_stack(
         self,
         name: str,
@@ -333,6 +344,7 @@ class StackAPI(APIHost):
         timeout_mins: float | None = None,
         disable_rollback: bool = True,
         plugin_dirs: Iterable[PathLike] = (),
+        project_id: str | None = None,
     ) -> Stack:
         """Create a stack that adopts the physical resources in *adopt_data*."""
         if not isinstance(adopt_data, Mapping) or not isinstance(
@@ -354,7 +366,11 @@ class StackAPI(APIHost):
             plugin_dirs=plugin_dirs,
         )
         stack = self.new_stack(
-            name, source, timeout_mins=timeout_mins, disable_rollback=disable_rollback
+            name,
+            source,
+            timeout_mins=timeout_mins,
+            disable_rollback=disable_rollback,
+            project_id=project_id,
         )
         stack_actions.instantiate(stack)
         await stack_actions.adopt(stack, dict(adopt_data))
@@ -434,6 +450,32 @@ class StackAPI(APIHost):
             record = handler(data)
         return self._record_signal(st, res, record)
 
+    def mark_unhealthy(
+        self, stack: str, resource: str, unhealthy: bool = True, reason: str = ""
+    ) -> Any:
+        """Mark a resource unhealthy (``CHECK_FAILED``) or, with *unhealthy* false, healthy.
+
+        As Heat does: the next update replaces or repairs a resource marked
+        unhealthy; marking a resource that is in progress is ActionInProgress.
+        Returns the resource.
+        """
+        st = self.get_stack(stack)
+        res = st.resources.get(resource)
+        if res is None:
+            raise exception.EntityNotFound(entity="Resource", name=resource)
+        if res.status == IN_PROGRESS or st.status == IN_PROGRESS:
+            raise exception.ActionInProgress(stack_name=st.name, action=st.action)
+        if unhealthy:
+            if res.action == "INIT":
+                raise exception.NotSupportedAction(
+                    f"Resource {resource} of stack {st.name} was never created: "
+                    "there is nothing to mark unhealthy"
+                )
+            res.state_set("CHECK", FAILED, reason or "Marked unhealthy by the user")
+        elif (res.action, res.status) == ("CHECK", FAILED):
+            res.state_set("CHECK", COMPLETE, reason or "Marked healthy by the user")
+        return res
+
     # -- reading -----------------------------------------------------------------------
 
     def stack_events(self, name: str, *, nested: bool = True) -> list[Any]:
@@ -455,6 +497,7 @@ class StackAPI(APIHost):
         environment: Iterable[Any] = (),
         parameters: Mapping[str, Any] | None = None,
         *,
+        files: Mapping[str, str] | None = None,
         plugin_dirs: Iterable[PathLike] = (),
         trust_project: bool = False,
     ) -> dict[str, Any]:
@@ -469,6 +512,7 @@ class StackAPI(APIHost):
             template,
             environment,
             parameters,
+            files=files,
             plugin_dirs=plugin_dirs,
             project_plugins=trust_project,
         )
