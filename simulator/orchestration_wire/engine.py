@@ -40,6 +40,7 @@ class ServedEngine:
         self._tasks: dict[asyncio.Task[Any], tuple[int, str | None]] = {}
         #: failures of background actions nobody awaited (kept for the report)
         self.failures: list[str] = []
+        self._early: asyncio.Task[Any] | None = None
 
     @property
     def busy(self) -> bool:
@@ -61,9 +62,13 @@ class ServedEngine:
         run_id = store.start_run(stack_id, action, self.world.seed, self.clock.now())
         task = self.loop.create_task(_call(coro_factory))
         self._tasks[task] = (run_id, stack_id)
-        self._run(None)
+        self._early = task
+        try:
+            self._run(None)
+        finally:
+            self._early = None
         if task.done() and not task.cancelled() and task.exception() is not None:
-            raise task.exception()  # type: ignore[misc]
+            raise task.exception()  # type: ignore[misc]  # the request's error
         return task
 
     def run_now(self, coro_factory: Callable[[], Awaitable[Any]], *, action: str) -> Any:
@@ -102,7 +107,7 @@ class ServedEngine:
         for task in [t for t in self._tasks if t.done()]:
             run_id, stack_id = self._tasks.pop(task)
             failed = task.cancelled() or task.exception() is not None
-            if failed and not task.cancelled():
+            if failed and not task.cancelled() and task is not self._early:
                 self.failures.append(f"{stack_id or '-'}: {task.exception()!r}")
             store.finish_run(run_id, self.clock.now(), "error" if failed else "done")
 
