@@ -124,22 +124,73 @@ class StackAPI(APIHost):
         """Update a stack; ``template=None`` keeps the current template (``--existing``)."""
         stack = self.get_stack(name)
         _not_busy(stack)
-        current = stack.source
-        if template is None:
-            params = {**current.parameters, **dict(parameters or {})}
-            source = current.with_changes(parameters=params, environment=environment)
-        else:
-            source = self.source(
-                template,
-                environment if environment is not None else (),
-                parameters,
-                files=files,
-                plugin_dirs=[*current.plugin_dirs, *plugin_dirs],
-            )
+        source = self._update_source(stack, template, environment, parameters, files, plugin_dirs)
         await stack_update.update(
             stack, source, disable_rollback=disable_rollback, timeout_mins=timeout_mins
         )
         return stack
+
+    def _update_source(
+        self,
+        stack: Stack,
+        template: Any,
+        environment: Iterable[Any] | None,
+        parameters: Mapping[str, Any] | None,
+        files: Mapping[str, str] | None,
+        plugin_dirs: Iterable[PathLike],
+    ) -> StackSource:
+        """The source an update to *template* (None: keep the current one) would use."""
+        current = stack.source
+        if template is None:
+            params = {**current.parameters, **dict(parameters or {})}
+            return current.with_changes(parameters=params, environment=environment)
+        return self.source(
+            template,
+            environment if environment is not None else (),
+            parameters,
+            files=files,
+            plugin_dirs=[*current.plugin_dirs, *plugin_dirs],
+        )
+
+    def preview_update_stack(
+        self,
+        name: str,
+        template: Any = None,
+        environment: Iterable[Any] | None = None,
+        parameters: Mapping[str, Any] | None = None,
+        *,
+        files: Mapping[str, str] | None = None,
+        plugin_dirs: Iterable[PathLike] = (),
+    ) -> dict[str, list[dict[str, Any]]]:
+        """What :meth:`aupdate_stack` would do to each resource, changing nothing.
+
+        Heat's ``added``/``deleted``/``replaced``/``updated``/``unchanged`` lists
+        (:mod:`simulator.stack_preview`).
+        """
+        from simulator.stack_preview import preview_update
+
+        stack = self.get_stack(name)
+        source = self._update_source(stack, template, environment, parameters, files, plugin_dirs)
+        return preview_update(stack, source)
+
+    def preview_stack(
+        self,
+        name: str,
+        template: Any,
+        environment: Iterable[Any] = (),
+        parameters: Mapping[str, Any] | None = None,
+        *,
+        files: Mapping[str, str] | None = None,
+        timeout_mins: float | None = None,
+        disable_rollback: bool = True,
+    ) -> dict[str, Any]:
+        """Validate a stack as :meth:`acreate_stack` would and describe it, storing nothing."""
+        from simulator.stack_preview import preview_create
+
+        source = self.source(template, environment, parameters, files=files)
+        return preview_create(
+            self, name, source, timeout_mins=timeout_mins, disable_rollback=disable_rollback
+        )
 
     def update_stack(
         self,

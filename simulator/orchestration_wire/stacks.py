@@ -200,6 +200,45 @@ class StackRoutes:
         link = api.endpoint(tenant) + views.stack_path(rec.name, rec.id)
         return Reply(201, {"stack": {"id": rec.id, "links": [{"href": link, "rel": "self"}]}})
 
+    @route("POST", "/v1/<tenant>/stacks/preview")
+    def preview_stack(self, req: ApiRequest, tenant: str) -> Reply:
+        """``POST /stacks/preview``: what a create would make (validated; nothing stored)."""
+        api: Any = self
+        api.check_tenant(req, tenant)
+        body = req.json()
+        name = body.get("stack_name")
+        if not isinstance(name, str) or not name:
+            raise HeatError(400, "HTTPBadRequest", "No stack name specified")
+        parsed = StackBody(body)
+        doc = self.world.preview_stack(
+            name,
+            parsed.template,
+            parsed.environments,
+            parsed.parameters,
+            files=parsed.files,
+            timeout_mins=parsed.timeout_mins,
+            disable_rollback=_default(parsed.disable_rollback, True),
+        )
+        return Reply(200, {"stack": doc})
+
+    @route("PUT", _STACK + "/preview")
+    @route("PATCH", _STACK + "/preview")
+    def preview_update(self, req: ApiRequest, tenant: str, name: str, sid: str) -> Reply:
+        """``PUT``/``PATCH .../preview``: each resource's fate in the update (nothing changes)."""
+        api: Any = self
+        stack = api.stack(req, tenant, name, sid)
+        patch = req.method == "PATCH"
+        parsed = StackBody(req.json(), need_template=not patch)
+        args = _update_args(stack, parsed, patch)
+        changes = self.world.preview_update_stack(
+            stack.id,
+            args["template"],
+            args.get("environment"),
+            args["parameters"],
+            files=args.get("files"),
+        )
+        return Reply(200, {"resource_changes": changes})
+
     # --- show / update / delete --------------------------------------------------------------
 
     @route("GET", _STACK)

@@ -208,3 +208,38 @@ def test_build_info_and_catalog_entry(session, heat):
     assert "/heat-api/v1/" in endpoint
     info = heat.build_info.build_info()
     assert set(info) == {"api", "engine"}
+
+
+def test_preview_and_update_preview_change_nothing(heat, world):
+    events_before = len(world.store.events())
+    preview = heat.stacks.preview(stack_name="pv", template=TEMPLATE, parameters={"value": "p"})
+    assert preview.id == "None"
+    res = {r["resource_name"]: r for r in preview.resources}
+    assert res["thing"]["resource_type"] == "OS::Heat::TestResource"
+    assert res["secret"]["required_by"] == ["thing"]
+    assert [s.stack_name for s in heat.stacks.list()] == []
+    assert len(world.store.events()) == events_before
+    bad = copy.deepcopy(TEMPLATE)
+    bad["resources"]["thing"]["properties"]["nonsense"] = 1
+    with pytest.raises(heat_exc.HTTPBadRequest):
+        heat.stacks.preview(stack_name="pv", template=bad)
+
+    heat.stacks.create(stack_name="pu", template=TEMPLATE, parameters={"value": "a"})
+    _wait(heat, "pu", "CREATE")
+    changed = copy.deepcopy(TEMPLATE)
+    del changed["resources"]["secret"]
+    del changed["resources"]["thing"]["depends_on"]
+    changed["resources"]["thing"]["properties"]["update_replace_value"] = "new"
+    changed["resources"]["extra"] = {"type": "OS::Heat::RandomString"}
+    changes = heat.stacks.preview_update("pu", template=changed)["resource_changes"]
+    names = {k: [r["resource_name"] for r in v] for k, v in changes.items()}
+    assert names == {
+        "added": ["extra"],
+        "deleted": ["secret"],
+        "replaced": ["thing"],
+        "unchanged": [],
+        "updated": [],
+    }
+    same = heat.stacks.preview_update("pu", template=TEMPLATE, existing=True)["resource_changes"]
+    assert sorted(r["resource_name"] for r in same["unchanged"]) == ["secret", "thing"]
+    assert heat.stacks.get("pu").stack_status == "CREATE_COMPLETE"
