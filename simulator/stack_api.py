@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Protocol, TypeVar
 
 from sdk import exception
-from simulator import stack_actions, stack_update
+from simulator import hooks, stack_actions, stack_update
 from simulator.events import Event
 from simulator.lifecycle import cancel_update, guard
 from simulator.rng import SeededRNG
@@ -474,8 +474,19 @@ class StackAPI(APIHost):
         self.emit(self.store.add_event(ev))
         return record
 
+    def clear_hook(self, stack: str, resource: str, hook: str) -> None:
+        """Clear a breakpoint a resource waits at (:mod:`simulator.hooks`)."""
+        hooks.clear(self.get_stack(stack), resource, hook)
+
+    def pending_hooks(self, stack: str) -> list[tuple[str, str]]:
+        """The (resource, hook) breakpoints of a stack waiting to be cleared."""
+        return hooks.pending(self.get_stack(stack))
+
     async def asignal_resource(self, stack: str, resource: str, data: Any = None) -> Any:
         """Send a signal to a resource (inside the world's loop); see :meth:`signal_resource`."""
+        if isinstance(data, Mapping) and "unset_hook" in data:
+            self.clear_hook(stack, resource, str(data["unset_hook"]))
+            return None
         st, res = self._signal_target(stack, resource)
         handler = res.handle_signal
         record = await handler(data) if inspect.iscoroutinefunction(handler) else handler(data)
@@ -491,8 +502,12 @@ class StackAPI(APIHost):
         ``handle_signal`` or not created yet is :class:`NotSupportedAction`.
         Callable while another action of the world runs in this process (from
         a listener); a coroutine ``handle_signal`` (a scaling policy) runs on
-        the world's loop.
+        the world's loop. ``{"unset_hook": HOOK}`` clears a breakpoint instead,
+        as in Heat (any resource takes it).
         """
+        if isinstance(data, Mapping) and "unset_hook" in data:
+            self.clear_hook(stack, resource, str(data["unset_hook"]))
+            return None
         st, res = self._signal_target(stack, resource)
         handler = res.handle_signal
         if inspect.iscoroutinefunction(handler):

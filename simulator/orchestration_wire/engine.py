@@ -29,6 +29,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 
+#: virtual seconds between two looks at a pending hook (Heat polls about once a second)
+HOOK_POLL = 1.0
+
+
 class ServedEngine:
     """The background stack actions of one served :class:`~simulator.world.World`."""
 
@@ -41,6 +45,8 @@ class ServedEngine:
         #: failures of background actions nobody awaited (kept for the report)
         self.failures: list[str] = []
         self._early: asyncio.Task[Any] | None = None
+        # a breakpoint waits in virtual time here: the server goes on answering
+        world.hook_wait = lambda: asyncio.sleep(HOOK_POLL)
 
     @property
     def busy(self) -> bool:
