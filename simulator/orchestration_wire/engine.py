@@ -28,7 +28,6 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-
 #: virtual seconds between two looks at a pending hook (Heat polls about once a second)
 HOOK_POLL = 1.0
 
