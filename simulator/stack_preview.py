@@ -110,7 +110,7 @@ def preview_update(stack: Stack, source: StackSource) -> dict[str, list[dict[str
             out["added"].append(entry)
         elif before.resource_type != defn.resource_type:
             out["replaced"].append(entry)
-        elif before == defn:
+        elif _plain(before.to_dict()) == _plain(defn.to_dict()):
             out["unchanged"].append(entry)
         elif _needs_replacement(res, before, defn):
             out["replaced"].append(entry)
@@ -126,20 +126,17 @@ def preview_update(stack: Stack, source: StackSource) -> dict[str, list[dict[str
 
 def _plain(value: Any) -> Any:
     """Template data with its functions written back as the template had them."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    fn_name = getattr(value, "fn_name", None)
-    if fn_name is not None and hasattr(value, "args"):
-        return {fn_name: _plain(value.args)}
-    return value
+    import json
+
+    from simulator.template.functions import snippet
+
+    return json.loads(json.dumps(snippet(value), default=str, sort_keys=True))
 
 
 def _needs_replacement(res: Any, before: Any, after: Any) -> bool:
     """A changed property whose schema does not allow updates means a new resource."""
     schema = getattr(type(res), "properties_schema", {}) or {}
-    old, new = before.properties, after.properties
+    old, new = _plain(before.properties), _plain(after.properties)
     for key in sorted(set(old) | set(new)):
         if old.get(key) != new.get(key):
             prop = schema.get(key)

@@ -240,7 +240,7 @@ class World(StackAPI):
         if holder is not None:
             raise WorldBusy(
                 f"world {self.store.path} is busy: {holder.describe()}; "
-                "use `plugsim --wait ...` to queue"
+                "use `plugsim --wait-lock ...` to queue"
             )
         raise exception.PlugsimError(
             f"world {self.store.path} was opened read-only; this command cannot change it"

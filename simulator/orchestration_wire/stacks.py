@@ -14,10 +14,12 @@ from typing import Any
 import yaml
 
 from fake_clouds.openstack.base import ApiRequest, Reply, route
+from simulator import stack_listing
 from simulator.orchestration_wire import views
 from simulator.orchestration_wire.errors import HeatError, not_found
 
 _STACK = "/v1/<tenant>/stacks/<name>/<sid>"
+_FILTER_KEYS = ("name", "status", "action", "id", "tags", "tags_any", "not_tags", "not_tags_any")
 _SORT_KEYS = {
     "stack_name": "name",
     "name": "name",
@@ -122,13 +124,15 @@ class StackRoutes:
         api: Any = self
         api.check_tenant(req, tenant)
         args = req.args
-        records = self.world.store.list_stacks(
-            include_deleted=_flag(args.get("show_deleted")),
+        filters = {key: args.getlist(key) for key in _FILTER_KEYS}
+        records = stack_listing.select(
+            self.world,
+            filters,
             nested=_flag(args.get("show_nested")),
+            deleted=_flag(args.get("show_deleted")),
         )
         project = req.project_id
         records = [r for r in records if api.owner(r) == project]
-        records = [r for r in records if _matches(r, args)]
         key = _SORT_KEYS.get(args.get("sort_keys") or "", "created")
         reverse = (args.get("sort_dir") or "desc").lower() == "desc"
         records.sort(key=lambda r: (_sort_value(r, key), r.seq), reverse=reverse)
@@ -401,31 +405,6 @@ def _update_args(stack: Any, parsed: StackBody, patch: bool) -> dict[str, Any]:
     elif parsed.environment_given:
         args["environment"] = parsed.environments
     return args
-
-
-def _matches(rec: Any, args: Any) -> bool:
-    """Heat's list filters: name, status, action, id, tags, not_tags ..."""
-    for key, value in (
-        ("name", rec.name),
-        ("status", rec.status),
-        ("action", rec.action),
-        ("id", rec.id),
-    ):
-        wanted = args.getlist(key)
-        if wanted and value not in wanted:
-            return False
-    tags = set(rec.doc.get("tags") or [])
-
-    def listed(key: str) -> list[str]:
-        return [t for v in args.getlist(key) for t in v.split(",") if t]
-
-    if listed("tags") and not set(listed("tags")) <= tags:
-        return False
-    if listed("tags_any") and not set(listed("tags_any")) & tags:
-        return False
-    if listed("not_tags") and set(listed("not_tags")) <= tags:
-        return False
-    return not (listed("not_tags_any") and set(listed("not_tags_any")) & tags)
 
 
 def _sort_value(rec: Any, key: str) -> Any:
