@@ -38,6 +38,7 @@ from simulator.orchestration_wire.engine import ServedEngine
 from simulator.orchestration_wire.errors import HeatError, classify, fault, not_found
 from simulator.orchestration_wire.resources import ResourceRoutes
 from simulator.orchestration_wire.snapshots import SnapshotRoutes
+from simulator.orchestration_wire.software import SoftwareRoutes
 from simulator.orchestration_wire.stacks import StackRoutes
 from simulator.orchestration_wire.templates import TemplateRoutes
 from simulator.orchestration_wire.views import OWNER_KEY
@@ -50,7 +51,9 @@ _SUBPATHS = frozenset(
 _LOOKUP = re.compile(r"^/v1/(?P<tenant>[^/]+)/stacks/(?P<name>[^/]+)(?P<rest>/.*)?$")
 
 
-class OrchestrationAPI(StackRoutes, ResourceRoutes, TemplateRoutes, SnapshotRoutes, ServiceAPI):
+class OrchestrationAPI(
+    StackRoutes, ResourceRoutes, TemplateRoutes, SnapshotRoutes, SoftwareRoutes, ServiceAPI
+):
     """Heat's Orchestration API v1 over one served world."""
 
     prefix = "heat-api"
