@@ -202,7 +202,8 @@ class StackRoutes:
             )
         rec = world.store.get_stack(name)
         link = api.endpoint(tenant) + views.stack_path(rec.name, rec.id)
-        return Reply(201, {"stack": {"id": rec.id, "links": [{"href": link, "rel": "self"}]}})
+        body = {"stack": {"id": rec.id, "links": [{"href": link, "rel": "self"}]}}
+        return Reply(201, body, {"Location": link})
 
     @route("POST", "/v1/<tenant>/stacks/preview")
     def preview_stack(self, req: ApiRequest, tenant: str) -> Reply:
