@@ -133,7 +133,10 @@ class OrchestrationAPI(
                 status, kind = classify(ex)
                 return Reply(status, fault(status, kind, str(ex)))
 
-        return super()._run(guarded, spec, req, params)
+        reply = super()._run(guarded, spec, req, params)
+        if req.method != "GET":
+            self.world.commit()  # what the request changed is in the world file before the reply
+        return reply
 
     # --- projects -----------------------------------------------------------------------
 
