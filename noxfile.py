@@ -9,6 +9,8 @@
 ``bench``        the engine benchmark: prints figures, never fails on speed
 ``openstacksdk_functional``  openstacksdk's own functional tests against ``plugsim serve``
                  (a measurement: prints pass/fail/skip figures, see docs/openstack-wire.rst)
+``heat_gabbi``   heat-tempest-plugin's gabbi API tests against ``plugsim serve``'s Orchestration
+                 API (a measurement; ``-- GABBITS_DIR`` to use a checkout's, see docs/heat-wire.rst)
 ``hot_corpus``   openstack/heat-templates ``hot/`` through validate and simulate
                  (``nox -s hot_corpus -- SOURCE``: a checkout or its git directory)
 ``cfn_corpus``   openstack/heat-templates' CloudFormation-format templates: load, and validate
@@ -135,6 +137,24 @@ def bench(session: nox.Session) -> None:
     session.run("plugsim", "bench", "--campaign", "200", "--repeat", "3")
     # plugsim serve under load: 8 clients x 500 requests, req/s (checks 5xx and lost entities)
     session.run("python", "tools/serve_load.py", "--clients", "8", "--requests", "500")
+
+
+@nox.session
+def heat_gabbi(session: nox.Session) -> None:
+    """Run heat-tempest-plugin's gabbi API tests against ``plugsim serve`` (a measurement)."""
+    session.install("-e", ".[openstack]", "gabbi")
+    if session.posargs:
+        gabbits = session.posargs[0]
+    else:  # the plug-in's own files, from PyPI (its tempest dependencies are not needed)
+        session.install("--no-deps", "heat-tempest-plugin")
+        gabbits = session.run(
+            "python",
+            "-c",
+            "import heat_tempest_plugin, os; print(os.path.join(os.path.dirname("
+            "heat_tempest_plugin.__file__), 'tests', 'api', 'gabbits'))",
+            silent=True,
+        ).strip()
+    session.run("python", "tools/heat_gabbi.py", gabbits, session.create_tmp())
 
 
 @nox.session

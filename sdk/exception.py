@@ -251,6 +251,10 @@ class NotSupportedAction(PlugsimError):
     """An action was requested that the resource does not support."""
 
 
+class StackExists(PlugsimError):
+    """A stack of that name already exists."""
+
+
 class ActionInProgress(PlugsimError):
     """A stack action was requested while another is in progress."""
 

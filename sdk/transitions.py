@@ -154,6 +154,8 @@ DIRECT: frozenset[tuple[ResourceState, ResourceState]] = frozenset(
     | {(ResourceState(action, FAILED), ResourceState(UPDATE, COMPLETE)) for action in ACTIONS}
     # a failed resource an update neither changes nor replaces is COMPLETE again
     | {(ResourceState(action, FAILED), ResourceState(action, COMPLETE)) for action in ACTIONS}
+    # marked unhealthy by the user (Heat's mark-unhealthy): CHECK_FAILED from any settled state
+    | {(s, ResourceState(CHECK, FAILED)) for s in STARTS[CHECK]}
 )
 
 

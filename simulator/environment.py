@@ -392,6 +392,17 @@ class ResourceRegistry:
             }
         return out
 
+    def hooks(self, resource_name: str) -> set[str]:
+        """The breakpoints (``hooks``) set for a resource name, glob entries included."""
+        import fnmatch
+
+        out: set[str] = set()
+        for pattern in sorted(self._resources):
+            if pattern == resource_name or fnmatch.fnmatchcase(resource_name, pattern):
+                value = self._resources[pattern].get("hooks")
+                out.update([value] if isinstance(value, str) else list(value or []))
+        return out
+
     def resource_items(self, resource_name: str) -> dict[str, Any]:
         """Return the ``hooks``/``restricted_actions`` set for a resource name."""
         table = self._resources.get(resource_name, {})

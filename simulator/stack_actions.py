@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from sdk import exception
+from simulator import hooks
 from simulator.lifecycle import guard, guard_sync
 from simulator.scheduler import GraphFailed, fewer_full_collections, run_graph
 from simulator.stack import COMPLETE, FAILED, IN_PROGRESS, Stack, StackTimeout, UserCancelled
@@ -151,7 +152,12 @@ async def create(stack: Stack) -> bool:
     Lifecycle plug-ins run around the create and, separately, around the
     rollback; a create vetoed by a pre-op touched nothing, so nothing rolls back.
     """
-    ok = await guard(stack, "CREATE", lambda: stack_task(stack, "CREATE", lambda r: r.create()))
+
+    async def job(res: Resource) -> Any:
+        await hooks.breakpoint(stack, res, "pre-create")
+        return await res.create()
+
+    ok = await guard(stack, "CREATE", lambda: stack_task(stack, "CREATE", job))
     if ok is False and not stack.disable_rollback:
         await guard(
             stack,
@@ -168,7 +174,13 @@ async def delete(stack: Stack, *, action: str = "DELETE") -> bool:
 
 async def delete_resources(stack: Stack, *, action: str = "DELETE") -> bool:
     """:func:`delete` without the lifecycle plug-ins (the caller runs them)."""
-    ok = await stack_task(stack, action, lambda r: r.delete(), reverse=True)
+
+    async def job(res: Resource) -> Any:
+        if action == "DELETE":
+            await hooks.breakpoint(stack, res, "pre-delete")
+        return await res.delete()
+
+    ok = await stack_task(stack, action, job, reverse=True)
     if ok:
         with stack.world.store.transaction():
             for res in stack.all_resources():

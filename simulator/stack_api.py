@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Protocol, TypeVar
 
 from sdk import exception
-from simulator import stack_actions, stack_update
+from simulator import hooks, stack_actions, stack_update
 from simulator.events import Event
 from simulator.lifecycle import cancel_update, guard
 from simulator.rng import SeededRNG
@@ -71,16 +71,23 @@ class StackAPI(APIHost):
         disable_rollback: bool = True,
         plugin_dirs: Iterable[PathLike] = (),
         tags: Iterable[str] = (),
+        project_id: str | None = None,
     ) -> Stack:
         """Create a stack from a template (path or dict) and environments.
 
-        *tags* are the stack's tags (lifecycle plug-ins read them).
+        *tags* are the stack's tags (lifecycle plug-ins read them); *project_id*
+        the project owning it on the Orchestration API (None: the bootstrap one).
         """
         source = self.source(
             template, environment, parameters, files=files, plugin_dirs=plugin_dirs
         )
         stack = self.new_stack(
-            name, source, timeout_mins=timeout_mins, disable_rollback=disable_rollback, tags=tags
+            name,
+            source,
+            timeout_mins=timeout_mins,
+            disable_rollback=disable_rollback,
+            tags=tags,
+            project_id=project_id,
         )
         stack_actions.instantiate(stack)
         await stack_actions.create(stack)
@@ -117,22 +124,73 @@ class StackAPI(APIHost):
         """Update a stack; ``template=None`` keeps the current template (``--existing``)."""
         stack = self.get_stack(name)
         _not_busy(stack)
-        current = stack.source
-        if template is None:
-            params = {**current.parameters, **dict(parameters or {})}
-            source = current.with_changes(parameters=params, environment=environment)
-        else:
-            source = self.source(
-                template,
-                environment if environment is not None else (),
-                parameters,
-                files=files,
-                plugin_dirs=[*current.plugin_dirs, *plugin_dirs],
-            )
+        source = self._update_source(stack, template, environment, parameters, files, plugin_dirs)
         await stack_update.update(
             stack, source, disable_rollback=disable_rollback, timeout_mins=timeout_mins
         )
         return stack
+
+    def _update_source(
+        self,
+        stack: Stack,
+        template: Any,
+        environment: Iterable[Any] | None,
+        parameters: Mapping[str, Any] | None,
+        files: Mapping[str, str] | None,
+        plugin_dirs: Iterable[PathLike],
+    ) -> StackSource:
+        """The source an update to *template* (None: keep the current one) would use."""
+        current = stack.source
+        if template is None:
+            params = {**current.parameters, **dict(parameters or {})}
+            return current.with_changes(parameters=params, environment=environment)
+        return self.source(
+            template,
+            environment if environment is not None else (),
+            parameters,
+            files=files,
+            plugin_dirs=[*current.plugin_dirs, *plugin_dirs],
+        )
+
+    def preview_update_stack(
+        self,
+        name: str,
+        template: Any = None,
+        environment: Iterable[Any] | None = None,
+        parameters: Mapping[str, Any] | None = None,
+        *,
+        files: Mapping[str, str] | None = None,
+        plugin_dirs: Iterable[PathLike] = (),
+    ) -> dict[str, list[dict[str, Any]]]:
+        """What :meth:`aupdate_stack` would do to each resource, changing nothing.
+
+        Heat's ``added``/``deleted``/``replaced``/``updated``/``unchanged`` lists
+        (:mod:`simulator.stack_preview`).
+        """
+        from simulator.stack_preview import preview_update
+
+        stack = self.get_stack(name)
+        source = self._update_source(stack, template, environment, parameters, files, plugin_dirs)
+        return preview_update(stack, source)
+
+    def preview_stack(
+        self,
+        name: str,
+        template: Any,
+        environment: Iterable[Any] = (),
+        parameters: Mapping[str, Any] | None = None,
+        *,
+        files: Mapping[str, str] | None = None,
+        timeout_mins: float | None = None,
+        disable_rollback: bool = True,
+    ) -> dict[str, Any]:
+        """Validate a stack as :meth:`acreate_stack` would and describe it, storing nothing."""
+        from simulator.stack_preview import preview_create
+
+        source = self.source(template, environment, parameters, files=files)
+        return preview_create(
+            self, name, source, timeout_mins=timeout_mins, disable_rollback=disable_rollback
+        )
 
     def update_stack(
         self,
@@ -323,6 +381,10 @@ class StackAPI(APIHost):
         _not_busy(stack)
         return stack_actions.abandon(stack)
 
+    def export_stack(self, name: str) -> dict[str, Any]:
+        """Return the stack's abandon data without abandoning it (``stack export``)."""
+        return stack_actions.abandon_data(self.get_stack(name))
+
     async def aadopt_stack(
         self,
         name: str,
@@ -333,6 +395,7 @@ class StackAPI(APIHost):
         timeout_mins: float | None = None,
         disable_rollback: bool = True,
         plugin_dirs: Iterable[PathLike] = (),
+        project_id: str | None = None,
     ) -> Stack:
         """Create a stack that adopts the physical resources in *adopt_data*."""
         if not isinstance(adopt_data, Mapping) or not isinstance(
@@ -354,7 +417,11 @@ class StackAPI(APIHost):
             plugin_dirs=plugin_dirs,
         )
         stack = self.new_stack(
-            name, source, timeout_mins=timeout_mins, disable_rollback=disable_rollback
+            name,
+            source,
+            timeout_mins=timeout_mins,
+            disable_rollback=disable_rollback,
+            project_id=project_id,
         )
         stack_actions.instantiate(stack)
         await stack_actions.adopt(stack, dict(adopt_data))
@@ -407,8 +474,19 @@ class StackAPI(APIHost):
         self.emit(self.store.add_event(ev))
         return record
 
+    def clear_hook(self, stack: str, resource: str, hook: str) -> None:
+        """Clear a breakpoint a resource waits at (:mod:`simulator.hooks`)."""
+        hooks.clear(self.get_stack(stack), resource, hook)
+
+    def pending_hooks(self, stack: str) -> list[tuple[str, str]]:
+        """The (resource, hook) breakpoints of a stack waiting to be cleared."""
+        return hooks.pending(self.get_stack(stack))
+
     async def asignal_resource(self, stack: str, resource: str, data: Any = None) -> Any:
         """Send a signal to a resource (inside the world's loop); see :meth:`signal_resource`."""
+        if isinstance(data, Mapping) and "unset_hook" in data:
+            self.clear_hook(stack, resource, str(data["unset_hook"]))
+            return None
         st, res = self._signal_target(stack, resource)
         handler = res.handle_signal
         record = await handler(data) if inspect.iscoroutinefunction(handler) else handler(data)
@@ -424,8 +502,12 @@ class StackAPI(APIHost):
         ``handle_signal`` or not created yet is :class:`NotSupportedAction`.
         Callable while another action of the world runs in this process (from
         a listener); a coroutine ``handle_signal`` (a scaling policy) runs on
-        the world's loop.
+        the world's loop. ``{"unset_hook": HOOK}`` clears a breakpoint instead,
+        as in Heat (any resource takes it).
         """
+        if isinstance(data, Mapping) and "unset_hook" in data:
+            self.clear_hook(stack, resource, str(data["unset_hook"]))
+            return None
         st, res = self._signal_target(stack, resource)
         handler = res.handle_signal
         if inspect.iscoroutinefunction(handler):
@@ -433,6 +515,32 @@ class StackAPI(APIHost):
         else:
             record = handler(data)
         return self._record_signal(st, res, record)
+
+    def mark_unhealthy(
+        self, stack: str, resource: str, unhealthy: bool = True, reason: str = ""
+    ) -> Any:
+        """Mark a resource unhealthy (``CHECK_FAILED``) or, with *unhealthy* false, healthy.
+
+        As Heat does: the next update replaces or repairs a resource marked
+        unhealthy; marking a resource that is in progress is ActionInProgress.
+        Returns the resource.
+        """
+        st = self.get_stack(stack)
+        res = st.resources.get(resource)
+        if res is None:
+            raise exception.EntityNotFound(entity="Resource", name=resource)
+        if res.status == IN_PROGRESS or st.status == IN_PROGRESS:
+            raise exception.ActionInProgress(stack_name=st.name, action=st.action)
+        if unhealthy:
+            if res.action == "INIT":
+                raise exception.NotSupportedAction(
+                    f"Resource {resource} of stack {st.name} was never created: "
+                    "there is nothing to mark unhealthy"
+                )
+            res.state_set("CHECK", FAILED, reason or "Marked unhealthy by the user")
+        elif (res.action, res.status) == ("CHECK", FAILED):
+            res.state_set("CHECK", COMPLETE, reason or "Marked healthy by the user")
+        return res
 
     # -- reading -----------------------------------------------------------------------
 
@@ -455,6 +563,7 @@ class StackAPI(APIHost):
         environment: Iterable[Any] = (),
         parameters: Mapping[str, Any] | None = None,
         *,
+        files: Mapping[str, str] | None = None,
         plugin_dirs: Iterable[PathLike] = (),
         trust_project: bool = False,
     ) -> dict[str, Any]:
@@ -469,6 +578,7 @@ class StackAPI(APIHost):
             template,
             environment,
             parameters,
+            files=files,
             plugin_dirs=plugin_dirs,
             project_plugins=trust_project,
         )

@@ -26,6 +26,7 @@ from typing import Any
 
 from sdk import exception
 from sdk.rsrc_defn import ResourceDefinition
+from simulator import hooks
 from simulator.lifecycle import guard, post_cancel
 from simulator.scheduler import GraphFailed, fewer_full_collections, run_graph
 from simulator.stack import COMPLETE, FAILED, IN_PROGRESS, Stack, UserCancelled
@@ -68,6 +69,8 @@ async def _update_one(
         return
     if existing.type() == after.resource_type and existing.action != "INIT":
         digest = stack.source_digest(existing)
+        if not rollback and stack.before_definition(existing) != after:
+            await hooks.breakpoint(stack, existing, "pre-update")
         stack.expect_update(existing, after, source.digest)
         try:
             await existing.update(after, stack.before_definition(existing))

@@ -7,7 +7,7 @@ and a row in the ``lease`` table saying who holds it (pid, host, command,
 wall-clock start), which is what a second writer is told::
 
     world .plugsim/world.db is busy: `stack create big` (pid 4242) since
-    2026-11-25 19:30:01 UTC; use `plugsim --wait ...` to queue
+    2026-11-25 19:30:01 UTC; use `plugsim --wait-lock ...` to queue
 
 A lease row whose lock is free belongs to a process that died holding it: the
 next holder takes it over and says so. Readers never take the lease (except
@@ -90,7 +90,7 @@ class LeaseRows:
         if fd is None:
             text = self._busy_text()
             if not wait:
-                raise WorldBusy(f"{text}; use `plugsim --wait ...` to queue")
+                raise WorldBusy(f"{text}; use `plugsim --wait-lock ...` to queue")
             if on_wait is not None:
                 on_wait(text)
             fd = self._lock(wait=True)

@@ -242,7 +242,7 @@ class World(StackAPI):
         if holder is not None:
             raise WorldBusy(
                 f"world {self.store.path} is busy: {holder.describe()}; "
-                "use `plugsim --wait ...` to queue"
+                "use `plugsim --wait-lock ...` to queue"
             )
         raise exception.PlugsimError(
             f"world {self.store.path} was opened read-only; this command cannot change it"
@@ -495,17 +495,20 @@ class World(StackAPI):
         parent: Stack | None = None,
         parent_resource: Any = None,
         tags: Iterable[str] = (),
+        project_id: str | None = None,
     ) -> Stack:
         """Build, validate and store a new stack (no resource touched yet).
 
         The lifecycle plug-ins listed in a ``plugsim.yaml`` next to the
         template (or the parent's, for a nested stack) are stored with it.
+        *project_id* (the Orchestration API's caller) is kept in the stack's
+        document.
         """
         if parent is None:
             _check_name(name)
             existing = self.store.get_stack(name)
             if existing is not None and not existing.deleted:
-                raise exception.PlugsimError(f"The Stack ({name}) already exists.")
+                raise exception.StackExists(f"The Stack ({name}) already exists.")
         if timeout_mins is not None and (
             not isinstance(timeout_mins, int | float) or timeout_mins <= 0
         ):
@@ -525,6 +528,8 @@ class World(StackAPI):
         tag_list = _check_tags(tags)
         if tag_list:
             rec.doc["tags"] = tag_list
+        if project_id is not None:
+            rec.doc["project_id"] = str(project_id)
         if parent is not None:
             specs = list(parent.record.doc.get(LIFECYCLE_PLUGINS) or [])
         else:

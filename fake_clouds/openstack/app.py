@@ -85,11 +85,15 @@ class WireApp:
         *,
         lock: threading.Lock | threading.RLock | None = None,
         before_request: Callable[[], None] | None = None,
+        extra_apis: Iterable[Callable[[WireApp], ServiceAPI]] = (),
     ) -> None:
         """Serve *cloud* at *base_url*.
 
         *lock* (if any) is held around every request; *before_request* runs
         inside it first (``plugsim serve`` moves virtual time forward there).
+        *extra_apis* build more services on this app (each is called with the
+        app): the engine's Orchestration API is mounted so, from above, since
+        the fake clouds never import the engine.
         """
         self.cloud = cloud
         self.base_url = base_url.rstrip("/")
@@ -100,6 +104,9 @@ class WireApp:
         self.apis: dict[str, ServiceAPI] = {}
         for cls in api_classes():
             self.apis[cls.prefix] = cls(self)
+        for factory in extra_apis:
+            api = factory(self)
+            self.apis[api.prefix] = api
         self.identity_api: IdentityAPI = self.apis["identity"]  # type: ignore[assignment]
         self._unserved: Counter[tuple[str, str, str]] = Counter()
         self._bugs: list[WireBug] = []

@@ -34,7 +34,7 @@ class Options:
     heat_compat: bool = False
     #: ``--heat-plugin``: Heat plug-ins whose types win over plugsim's own
     heat_plugins: list[str] = field(default_factory=list)
-    #: ``--wait``: queue behind another process holding the world instead of failing
+    #: ``--wait-lock``: queue behind another process holding the world instead of failing
     wait: bool = False
     #: ``--world``: the world file or preset a new world starts from
     world: str | None = None
@@ -52,7 +52,7 @@ class Options:
     def open_world(self, *, readonly: bool = False, **kwargs: Any) -> Any:
         """Open the world at ``--state`` (or ``PLUGSIM_STATE`` / ``./.plugsim/world.db``).
 
-        A command that changes the world takes its lease (``--wait`` queues
+        A command that changes the world takes its lease (``--wait-lock`` queues
         behind another writer); *readonly* commands never write. The world is
         closed when the command ends, whichever way it ends.
         """

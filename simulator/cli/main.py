@@ -1,7 +1,7 @@
 """The ``plugsim`` entry point: the top-level click group and its global options.
 
 Global options (``--state``, ``--plugin-dir``, ``--heat-compat``, ``--heat-plugin``, ``--debug``,
-``--wait``)
+``--wait-lock``; ``--wait`` is its deprecated spelling)
 belong to this group; the verbs live in :mod:`simulator.cli.stack` (``plugsim stack ...``),
 :mod:`simulator.cli.misc` (``template validate``, ``bench``), :mod:`simulator.cli.cloud`
 (``cloud``: salt-cloud's flags and ``cloud inventory``), :mod:`sdk.lint.cli` (``lint``),
@@ -31,7 +31,9 @@ from simulator.cli.cloud import cloud
 from simulator.cli.misc import bench, template
 from simulator.cli.serve import serve
 from simulator.cli.simulate import simulate
+from simulator.cli.stack import resource as stack_resource_group
 from simulator.cli.stack import stack
+from simulator.cli.stack_heat import register_heat_verbs
 from simulator.cli.stack_inspect import register as register_inspection
 from simulator.cli.stack_snapshot import restore, snapshot
 from simulator.cli.trust import trust
@@ -82,10 +84,18 @@ from simulator.scaffold import new
 )
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
 @click.option(
-    "--wait",
+    "--wait-lock",
+    "wait",
     is_flag=True,
-    envvar="PLUGSIM_WAIT",
+    envvar=["PLUGSIM_WAIT_LOCK", "PLUGSIM_WAIT"],
     help="When another process is changing the world, wait for it instead of failing.",
+)
+@click.option(
+    "--wait",
+    "old_wait",
+    is_flag=True,
+    hidden=True,
+    help="Deprecated spelling of --wait-lock (`stack create --wait` keeps Heat's meaning).",
 )
 @click.pass_context
 def main(
@@ -98,8 +108,16 @@ def main(
     trust_project: bool,
     debug: bool,
     wait: bool,
+    old_wait: bool = False,
 ) -> None:
     """plugsim: simulate cloud-orchestration plug-ins on fake clouds in virtual time."""
+    if old_wait:
+        click.echo(
+            "plugsim: `plugsim --wait` is deprecated: it waits for the world's lock, now "
+            "`--wait-lock` (`plugsim stack create --wait` keeps Heat's meaning)",
+            err=True,
+        )
+        wait = True
     ctx.obj = Options(
         state=state,
         plugin_dirs=list(plugin_dirs),
@@ -121,6 +139,7 @@ def main(
 main.add_command(stack)
 register_inspection(stack)
 stack.add_command(snapshot)
+register_heat_verbs(stack, stack_resource_group, snapshot)
 stack.add_command(restore)
 stack.add_command(stack_graph)
 stack.add_command(stack_timeline)

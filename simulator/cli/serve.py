@@ -111,7 +111,7 @@ def serve(
     cloud_names: tuple[str, ...],
     report_path: str | None = None,
 ) -> None:
-    """Serve the world's fake cloud as OpenStack (identity, compute, network) on 127.0.0.1."""
+    """Serve the world as OpenStack (identity, compute, network, ..., orchestration) on 127.0.0.1."""
     from werkzeug.serving import WSGIRequestHandler, make_server
 
     class QuietHandler(WSGIRequestHandler):
@@ -136,8 +136,12 @@ def serve(
     clock = world.clock
     start_virtual, start_wall = clock.now(), time.monotonic()
 
+    from simulator.orchestration_wire import ServedEngine, mount
+
+    engine = ServedEngine(world)  # the Orchestration API's stack actions, in virtual time
+
     def follow_wall_time() -> None:
-        clock.advance_to(start_virtual + (time.monotonic() - start_wall) * time_scale)
+        engine.advance_to(start_virtual + (time.monotonic() - start_wall) * time_scale)
 
     holder: dict[str, Any] = {}
     server = make_server(
@@ -148,7 +152,13 @@ def serve(
         request_handler=QuietHandler,
     )
     base_url = f"http://127.0.0.1:{server.server_port}"
-    app = WireApp(world.cloud, base_url, lock=lock, before_request=follow_wall_time)
+    app = WireApp(
+        world.cloud,
+        base_url,
+        lock=lock,
+        before_request=follow_wall_time,
+        extra_apis=[mount(world, engine)],
+    )
     holder["app"] = app
     target = Path(clouds_path) if clouds_path else _default_clouds_path(world.store.path)
     names = tuple(cloud_names) or ("plugsim",)
@@ -163,15 +173,20 @@ def serve(
     click.echo(f"clouds.yaml: {target} (cloud {', '.join(names)}; user admin, password plugsim)")
     click.echo("serving on 127.0.0.1; stop with Ctrl-C or SIGTERM", err=True)
     try:
-        while not stop.wait(save_every):
+        tick, last_save = min(save_every, 0.2), time.monotonic()
+        while not stop.wait(tick):  # actions go on between requests too
             with lock:
-                world.save()
+                follow_wall_time()
+                if time.monotonic() - last_save >= save_every:
+                    world.save()
+                    last_save = time.monotonic()
     finally:
         server.shutdown()
         thread.join(timeout=10)
         server.server_close()
         with lock:
             follow_wall_time()
+            engine.stop()
             world.close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)

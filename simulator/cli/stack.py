@@ -26,6 +26,44 @@ from simulator.cli._shared import (
 pass_options = click.make_pass_decorator(Options)
 
 
+def heat_wait_option(fn: Any) -> Any:
+    """``--wait`` as the openstack client has it: here every verb returns when its action ends."""
+    return click.option(
+        "--wait",
+        "heat_wait",
+        is_flag=True,
+        help="Return when the action has ended (what every plugsim verb does; accepted for "
+        "openstack stack habits).",
+    )(fn)
+
+
+def hook_options(*kinds: str) -> Any:
+    """``--pre-create RESOURCE`` ... : breakpoints added to the environment (simulator.hooks)."""
+
+    def decorate(fn: Any) -> Any:
+        for kind in reversed(kinds):
+            fn = click.option(
+                f"--{kind}",
+                kind.replace("-", "_"),
+                multiple=True,
+                metavar="RESOURCE",
+                help=f"Set a {kind} breakpoint on RESOURCE (repeatable; globs allowed); clear "
+                "it with `plugsim stack hook clear` from another process.",
+            )(fn)
+        return fn
+
+    return decorate
+
+
+def hooks_environment(**hooks: Sequence[str]) -> list[dict[str, Any]]:
+    """The environment that sets the breakpoints given on the command line (none: empty)."""
+    table: dict[str, dict[str, list[str]]] = {}
+    for kind, names in hooks.items():
+        for resource in names or ():
+            table.setdefault(resource, {"hooks": []})["hooks"].append(kind.replace("_", "-"))
+    return [{"resource_registry": {"resources": table}}] if table else []
+
+
 def _lifecycle() -> dict[str, Any]:
     """The ``stack`` group's lifecycle and durability options as World keyword arguments."""
     meta = click.get_current_context().meta.get(_LIFECYCLE_META) or {}
@@ -78,6 +116,7 @@ def _stack_dict(stack: Any) -> dict[str, Any]:
         "updated_time": rec.updated,
         "timeout_mins": stack.timeout_mins,
         "disable_rollback": stack.disable_rollback,
+        "tags": list(rec.doc.get("tags") or []),
         "parameters": masking.mask_parameters(
             {
                 k: (str(v) if not isinstance(v, str) else v)
@@ -161,12 +200,18 @@ def stack(
 @click.option(
     "--dry-run", is_flag=True, help="Validate and list what would be created; change nothing."
 )
+@hook_options("pre-create", "pre-update", "pre-delete")
+@heat_wait_option
 @world_option
 @format_option()
 @click.argument("name")
 @pass_options
 def create(
     opts: Options,
+    pre_create: Sequence[str],
+    pre_update: Sequence[str],
+    pre_delete: Sequence[str],
+    heat_wait: bool,
     template: str,
     environment: Sequence[str],
     parameters: Sequence[str],
@@ -182,6 +227,10 @@ def create(
 ) -> None:
     """Create stack NAME from a template."""
     params = parse_parameters(parameters)
+    environment = [
+        *environment,
+        *hooks_environment(pre_create=pre_create, pre_update=pre_update, pre_delete=pre_delete),
+    ]
     if dry_run:
         from simulator.cli.stack_inspect import preview_create
 
@@ -222,11 +271,16 @@ def create(
     is_flag=True,
     help="Show which resources would be added, deleted, replaced, updated or left; change nothing.",
 )
+@hook_options("pre-update", "pre-delete")
+@heat_wait_option
 @format_option()
 @click.argument("name")
 @pass_options
 def update(
     opts: Options,
+    pre_update: Sequence[str],
+    pre_delete: Sequence[str],
+    heat_wait: bool,
     template: str | None,
     environment: Sequence[str],
     parameters: Sequence[str],
@@ -241,6 +295,10 @@ def update(
     """Update stack NAME (in place, replacing what must be replaced)."""
     if template is None and not existing and not parameters and not environment:
         raise click.UsageError("give -t/--template, --parameter or --existing")
+    environment = [
+        *environment,
+        *hooks_environment(pre_update=pre_update, pre_delete=pre_delete),
+    ]
     if dry_run:
         from simulator.cli.stack_inspect import preview_update
 
@@ -272,16 +330,28 @@ def update(
 
 def _simple(verb: str, help_text: str) -> None:
     @stack.command(verb, help=help_text)
+    @heat_wait_option
     @format_option()
     @click.argument("name")
     @pass_options
-    def command(opts: Options, fmt: str, name: str) -> None:
+    def command(opts: Options, heat_wait: bool, fmt: str, name: str) -> None:
         world = _open(opts, fmt)
         result = getattr(world, f"{verb}_stack")(name)
         _finish(world, result, fmt)
 
 
-_simple("delete", "Delete stack NAME (dependants first).")
+@stack.command("delete")
+@click.option("-y", "--yes", is_flag=True, help="Do not ask (plugsim never asks).")
+@heat_wait_option
+@format_option()
+@click.argument("name")
+@pass_options
+def delete(opts: Options, yes: bool, heat_wait: bool, fmt: str, name: str) -> None:
+    """Delete stack NAME (dependants first)."""
+    world = _open(opts, fmt)
+    _finish(world, world.delete_stack(name), fmt)
+
+
 _simple("suspend", "Suspend stack NAME.")
 _simple("resume", "Resume stack NAME.")
 _simple("check", "Check every resource of stack NAME.")
@@ -324,11 +394,13 @@ def abandon(opts: Options, output_file: str | None, name: str) -> None:
 @environment_options
 @click.option("--timeout", type=float, help="Stack timeout in (virtual) minutes.")
 @click.option("--enable-rollback", is_flag=True, help="Roll back on failure.")
+@heat_wait_option
 @format_option()
 @click.argument("name")
 @pass_options
 def adopt(
     opts: Options,
+    heat_wait: bool,
     adopt_file: str,
     environment: Sequence[str],
     parameters: Sequence[str],
@@ -354,41 +426,6 @@ def adopt(
         disable_rollback=not enable_rollback,
     )
     _finish(world, result, fmt)
-
-
-@stack.command("list")
-@format_option()
-@pass_options
-def stack_list(opts: Options, fmt: str) -> None:
-    """List the stacks of the world."""
-    world = _read(opts)
-    rows = [
-        {
-            "id": r.id,
-            "stack_name": r.name,
-            "stack_status": f"{r.action}_{r.status}",
-            "creation_time": r.created,
-            "updated_time": r.updated,
-        }
-        for r in world.stack_records()
-    ]
-    world.close()
-    emit_rows(rows, ["id", "stack_name", "stack_status", "creation_time", "updated_time"], fmt)
-
-
-@stack.command("show")
-@format_option()
-@click.argument("name")
-@pass_options
-def show(opts: Options, fmt: str, name: str) -> None:
-    """Show stack NAME: status, reason, parameters and outputs."""
-    world = _read(opts)
-    shown = world.get_stack(name)
-    data = _stack_dict(shown)
-    world.close()
-    if fmt == "table":  # each parameter and output cut on its own; -f json shows all
-        data = _capped(data, _print_cap(shown))
-    emit_mapping(data, fmt, -1)
 
 
 @stack.group("output")

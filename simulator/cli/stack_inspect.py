@@ -167,26 +167,7 @@ def register(stack: click.Group) -> None:
     stack.add_command(failures)
 
 
-# --- previews (create/update --dry-run) --------------------------------------------------------
-
-
-def _definition(world: Any, source: Any, name: str) -> Any:
-    from simulator.template import StackDefinition
-
-    return StackDefinition(
-        source.load_template(),
-        source.environment,
-        dict(source.parameters),
-        stack_name=name,
-        stack_id=f"{name}-preview",
-        project_id=world.project_id,
-    )
-
-
-def _plain(value: Any) -> Any:
-    from simulator.template.functions import snippet
-
-    return json.loads(json.dumps(snippet(value), default=str, sort_keys=True))
+# --- previews (create/update --dry-run): the stack API's, as tables -----------------------------
 
 
 def preview_update(
@@ -194,46 +175,17 @@ def preview_update(
 ) -> dict[str, list[str]]:
     """What updating stack *name* would do, as ``openstack stack update --dry-run`` shows it.
 
-    Each resource is ``added``, ``deleted``, ``replaced`` (another type, or a changed property its
-    plug-in cannot update in place), ``updated`` (every changed property is update_allowed) or
-    ``unchanged``. Nothing runs and nothing is stored.
+    :meth:`StackAPI.preview_update_stack <simulator.stack_api.StackAPI.preview_update_stack>`
+    (the Orchestration API's update preview too), names sorted per change.
     """
-    stack = world.get_stack(name)
-    current = stack.definition.resource_definitions()
-    source = world.source(
-        template if template is not None else stack.source.template,
-        environment or stack.source.environments,
-        {**stack.source.parameters, **parameters},
-        files=stack.source.files,
-        plugin_dirs=stack.source.plugin_dirs,
-    )
-    lookup = world.registry.type_lookup(source, stack)
-    wanted = _definition(world, source, name).resource_definitions()
-    out: dict[str, list[str]] = {k: [] for k in ("added", "deleted", "replaced", "updated")}
-    out["unchanged"] = []
-    for res_name in sorted(set(current) | set(wanted)):
-        old, new = current.get(res_name), wanted.get(res_name)
-        if old is None:
-            out["added"].append(res_name)
-        elif new is None:
-            out["deleted"].append(res_name)
-        elif old.resource_type != new.resource_type:
-            out["replaced"].append(res_name)
-        else:
-            before, after = _plain(old.properties), _plain(new.properties)
-            changed = [k for k in sorted(set(before) | set(after)) if before.get(k) != after.get(k)]
-            if not changed and _plain(old.to_dict()) == _plain(new.to_dict()):
-                out["unchanged"].append(res_name)
-                continue
-            schema = getattr(lookup(new.resource_type, res_name), "properties_schema", {})
-            in_place = all(getattr(schema.get(k), "update_allowed", False) for k in changed)
-            out["updated" if in_place else "replaced"].append(res_name)
-    return out
+    changes = world.preview_update_stack(name, template, environment or None, parameters)
+    return {k: sorted(r["resource_name"] for r in v) for k, v in changes.items()}
 
 
 def preview_create(world: Any, name: str, template: Any, environment: Any, parameters: Any) -> Any:
     """The resources creating stack *name* would make (validated, nothing run or stored)."""
-    world.validate_template(template, environment, parameters, trust_project=True)
-    source = world.source(template, environment, parameters)
-    definitions = _definition(world, source, name).resource_definitions()
-    return [{"resource_name": n, "resource_type": d.resource_type} for n, d in definitions.items()]
+    doc = world.preview_stack(name, template, environment, parameters)
+    return [
+        {"resource_name": r["resource_name"], "resource_type": r["resource_type"]}
+        for r in doc["resources"]
+    ]

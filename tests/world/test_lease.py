@@ -119,7 +119,7 @@ def test_a_second_writer_gets_one_line_naming_the_first_and_fails(project):
     assert re.fullmatch(
         r"plugsim: error: world w\.db is busy: `stack create big` "
         rf"\(pid {first.pid}\) since \d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d UTC; "
-        r"use `plugsim --wait \.\.\.` to queue",
+        r"use `plugsim --wait-lock \.\.\.` to queue",
         line,
     ), line
     assert code == 0 and "big CREATE_COMPLETE" in out
@@ -135,7 +135,7 @@ def test_with_wait_the_second_writer_queues_and_both_stacks_exist(project):
             "w.db",
             "--plugin-dir",
             "plugins",
-            "--wait",
+            "--wait-lock",
             "stack",
             "create",
             "-t",
