@@ -12,13 +12,14 @@ other.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from sdk import exception
 from simulator.limits import CONFIG_KEY as LIMITS_KEY
 from simulator.limits import read_config_limits
-from simulator.project_trust import CONFIG_NAME, project_plugin_dirs
+from simulator.project_trust import CONFIG_NAME, announce, may_run, project_plugin_dirs
 
 #: The project configuration file looked for next to a template.
 
@@ -91,3 +92,22 @@ def check_wall_limit(value: Any, where: str) -> float:
 def lifecycle_specs(template_dir: str | os.PathLike[str]) -> list[str]:
     """Return the ``lifecycle_plugins`` list of the ``plugsim.yaml`` in *template_dir*."""
     return list(read_config(Path(template_dir)).get(LIFECYCLE_PLUGINS, []))
+
+
+def adopted_plugin_dirs(adopt_data: Mapping[str, Any]) -> list[str]:
+    """The plug-in directories of the project an abandon document came from.
+
+    ``stack abandon`` names the project (``plugsim_project``) whose
+    ``plugsim.yaml`` gave the stack its plug-ins; ``stack adopt`` loads them
+    under the same trust rule as ``stack create`` (:mod:`simulator.project_trust`).
+    """
+
+    project = adopt_data.get("plugsim_project")
+    if not isinstance(project, str) or not (Path(project) / CONFIG_NAME).is_file():
+        return []
+    config_path = Path(project) / CONFIG_NAME
+    dirs = list(read_config(Path(project)).get(PLUGIN_DIRS, []))
+    if not dirs or not may_run(config_path, True):
+        return []
+    announce(dirs, config_path)
+    return dirs

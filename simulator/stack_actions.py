@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sdk import exception
@@ -247,7 +248,21 @@ def abandon_data(stack: Stack) -> dict[str, Any]:
         "resources": resources,
         "project_id": stack.world.project_id,
         "stack_user_project_id": stack.world.project_id,
+        **_project_of(src),
     }
+
+
+def _project_of(source: Any) -> dict[str, str]:
+    """The project whose ``plugsim.yaml`` gave the stack plug-ins, for ``stack adopt`` to find.
+
+    Heat's abandon document has no such key; plugsim adds ``plugsim_project``
+    only when the template's directory holds a ``plugsim.yaml``.
+    """
+    from simulator.project_trust import CONFIG_NAME
+
+    if source.base_dir and (Path(source.base_dir) / CONFIG_NAME).is_file():
+        return {"plugsim_project": str(source.base_dir)}
+    return {}
 
 
 def abandon(stack: Stack) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from sdk import exception
 from simulator import hooks, stack_actions, stack_update
 from simulator.events import Event
 from simulator.lifecycle import cancel_update, guard
+from simulator.project_config import adopted_plugin_dirs
 from simulator.rng import SeededRNG
 from simulator.scheduler import run_graph
 from simulator.stack import COMPLETE, FAILED, IN_PROGRESS, Stack, StackHost
@@ -414,7 +415,7 @@ class StackAPI(APIHost):
             envs,
             params,
             files=adopt_data.get("files") or None,
-            plugin_dirs=plugin_dirs,
+            plugin_dirs=[*plugin_dirs, *adopted_plugin_dirs(adopt_data)],
         )
         stack = self.new_stack(
             name,
