@@ -507,6 +507,26 @@ def main(argv: list[str] | None = None) -> int:
         help="run plugsim conformance on each type that runs create -> delete instead, and "
         "say which failures are plugsim's (tools/heat_conformance.py)",
     )
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        default=(),
+        metavar="TYPE_OR_MODULE",
+        help="with --conformance: only these types (OS::Heat::Delay) or modules (heat.delay)",
+    )
+    parser.add_argument(
+        "-k",
+        dest="select",
+        default="",
+        metavar="EXPRESSION",
+        help="with --conformance: only the tests this pytest expression selects",
+    )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        metavar="DIR",
+        help="with --conformance: write the generated files and JUnit XML to DIR",
+    )
     args = parser.parse_args(argv)
     package = find_heat_package()
     if package is None:
@@ -515,7 +535,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.conformance:
         import heat_conformance
 
-        return heat_conformance.main(package, as_json=args.json)
+        return heat_conformance.main(
+            package, as_json=args.json, only=tuple(args.only), select=args.select, keep=args.keep
+        )
     if args.lifecycle:
         import heat_lifecycle
 

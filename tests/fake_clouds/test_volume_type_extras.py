@@ -75,3 +75,25 @@ def test_deleting_a_type_through_the_entity_service_takes_its_encryption(cloud, 
     assert cinder.volume_encryption_types.get(other.id).volume_type_id == other.id
     cinder.volume_types.delete(other.id)
     assert cloud.leaks() == []
+
+
+def test_creating_qos_specs_or_an_encryption_ends_with_the_making_call(cloud, cinder):
+    """cinder answers each create with one POST: the object comes back from the call that
+    makes it, so a fault injected into a later call cannot orphan it (no read after it)."""
+    specs = cinder.qos_specs.create("gold", {"read_iops_sec": 100})
+    last = cloud.trace()[-1]
+    assert (last.operation, last.entity_id) == ("entities.create", specs.id)
+    assert (specs.name, specs.consumer, specs.specs) == (
+        "gold",
+        "back-end",
+        {"read_iops_sec": "100"},
+    )
+    vtype = cinder.volume_types.create("secret")
+    made = cinder.volume_encryption_types.create(vtype.id, {"provider": "luks"})
+    last = cloud.trace()[-1]
+    assert last.operation == "entities.create"
+    assert (made.volume_type_id, made.provider, made.encryption_id) == (
+        vtype.id,
+        "luks",
+        last.entity_id,
+    )

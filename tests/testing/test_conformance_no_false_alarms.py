@@ -1,0 +1,73 @@
+"""The kit's expectations that raised false alarms on Heat's own types (issue 30, item 4).
+
+Each test is one expectation the kit had wrong, shown on a small stand-in:
+no Heat needed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from sdk import exception
+from sdk.constraints import CustomConstraint
+from sdk.properties import Schema
+from sdk.resource import Resource
+from sdk.testing.conformance import _read_attribute
+from sdk.testing.schema_conformance import _validate, pinned_schema
+
+
+class _Group:
+    """Reads as Heat's ResourceGroup does: ``attributes`` only with a path."""
+
+    def __init__(self) -> None:
+        self.reads: list[tuple[Any, ...]] = []
+
+    def FnGetAtt(self, key: str, *path: Any) -> Any:  # noqa: N802 - Heat's name
+        self.reads.append((key, *path))
+        if key == "attributes" and not path:
+            raise exception.InvalidTemplateAttribute(resource="group", key=key)
+        if key == "attributes":
+            return {"0": {"path": list(path)}}
+        if key == "broken":
+            raise exception.InvalidTemplateAttribute(resource="group", key="other")
+        return ["m0"]
+
+
+def test_an_attribute_refused_without_a_path_is_read_with_one() -> None:
+    group = _Group()
+    assert _read_attribute(group, "refs") == ["m0"]
+    assert _read_attribute(group, "attributes") == {"0": {"path": ["show"]}}
+    assert group.reads == [("refs",), ("attributes",), ("attributes", "show")]
+
+
+def test_a_refusal_naming_another_attribute_still_fails() -> None:
+    with pytest.raises(exception.InvalidTemplateAttribute, match="group other"):
+        _read_attribute(_Group(), "broken")
+
+
+class _Association(Resource):
+    """Heat's QoSAssociation's schema: a required list of names only the cloud knows."""
+
+    properties_schema = {
+        "qos_specs": Schema(
+            Schema.STRING, required=True, constraints=[CustomConstraint("cinder.volume")]
+        ),
+        "volume_types": Schema(
+            Schema.LIST,
+            required=True,
+            schema=Schema(Schema.STRING, constraints=[CustomConstraint("cinder.snapshot")]),
+        ),
+    }
+
+
+def test_a_required_list_of_references_is_pinned_to_placeholders() -> None:
+    valid = {
+        "qos_specs": {"get_resource": "specs"},
+        "volume_types": [{"get_resource": "vtype"}, "gold"],
+    }
+    generated, pinned = pinned_schema(_Association, valid)
+    assert generated == {}
+    assert pinned == {"qos_specs": "conformance", "volume_types": ["conformance", "gold"]}
+    _validate(_Association, pinned)  # a map would not be a valid String
