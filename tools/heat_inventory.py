@@ -208,6 +208,8 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
     "F5::Sys::Partition": {"name": "inventory", "bigip_server": PREREQUISITE + "f5.bigip"},
     "OS::Heat::AutoScalingGroup": {"resource": {"type": "OS::Heat::None"}},  # a member type
     "OS::Heat::ResourceGroup": {"resource_def": {"type": "OS::Heat::None"}},
+    # member type names: an empty chain gives an update nothing a cloud can take
+    "OS::Heat::ResourceChain": {"resources": ["OS::Heat::None"]},
     "OS::Cinder::QoSSpecs": {"name": "inventory-qos-specs"},  # nor here
     "OS::Cinder::EncryptedVolumeType": {"provider": "luks"},
     "OS::Cinder::VolumeAttachment": {"instance_uuid": PREREQUISITE + "nova.server"},

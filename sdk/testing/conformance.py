@@ -176,9 +176,22 @@ class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformanc
     def test_create_with_rollback(self, plugsim_env: PlugsimEnv) -> None:
         """A create failing at its last call rolls back: nothing left in the cloud."""
         clean = self._created(plugsim_env)
-        calls = numbered_calls(clean.world.cloud.trace())
+        trace = clean.world.cloud.trace()
+        calls = numbered_calls(trace)
         if not calls:
             pytest.skip(f"{self.plugin().__name__} makes no fake-cloud call during create")
+        # the resource's own last call: the companions made before it (a wait
+        # condition's handle) call the cloud too, and a failure of theirs means the
+        # resource under test never starts
+        begun = [
+            e.time
+            for e in clean.events
+            if e.resource_name == clean.resource_name and e.action == "CREATE"
+        ]
+        if begun and all(t.time < begun[0] for t in trace):
+            pytest.skip(
+                f"{self.plugin().__name__} makes no fake-cloud call of its own during create"
+            )
         service, operation, nth = calls[-1]
         h = self._harness(
             plugsim_env,
@@ -313,8 +326,14 @@ class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformanc
                 for i in range(start, len(trace))
                 if not trace[i].operation.endswith((".get", ".list"))
             ),
-            start,
+            None,
         )
+        if index is None:
+            # only reads: the first is a validation lookup of the new template (a
+            # companion's image), whose failure refuses the update instead of failing it
+            pytest.skip(
+                "the in-place update only reads from the fake cloud, so it cannot fail there"
+            )
         first = trace[index]
         nth = sum(
             1
@@ -400,6 +419,9 @@ class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformanc
         if item is not None and item.id in others:
             item = None  # its physical id is a companion's (a route set's router), which goes
         companions = [h.world.entity(h.stack.resources[name].resource_id) for name in kept]
+        # What the kept resources made besides their own object stays too (Heat runs no
+        # delete handler for them): a deployment's derived config, a stack user.
+        retained = {i.key for i in h.world.cloud.inventory() if not i.preseeded}
         self._delete_all(h)
         if item is not None:
             h.world.settle()
@@ -408,7 +430,11 @@ class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformanc
         for entity in reversed(companions):
             if entity is not None and h.world.entity(entity.id) is not None:
                 h.world.delete_entity(entity)
-        self._clean(h)
+        assert h.world.transitions.violations == [], "; ".join(h.world.transitions.violations)
+        leaked = [i for i in h.world.leaked() if i.key not in retained]
+        assert leaked == [], "leaked fake-cloud entities: " + ", ".join(
+            f"{i.service}/{i.kind} {i.id} ({i.status})" for i in leaked
+        )
 
     def test_check(self, plugsim_env: PlugsimEnv) -> None:
         """Check completes while the resource exists and fails once it is gone."""
@@ -495,6 +521,10 @@ class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformanc
         duration = times[-1] - times[0]
         if duration <= 0:
             pytest.skip("create takes no virtual time, so a timeout cannot interrupt it")
+        # The stack's timeout counts from the stack's start: the companions made
+        # before the resource (a server a deployment runs on) take their time first.
+        begun = min((e.time for e in probe.events), default=times[0])
+        limit = (times[0] - begun) + duration / 2
         calls: list[Any] = []
         base = self.plugin()
 
@@ -506,7 +536,7 @@ class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformanc
             return original(resource, *args)
 
         spy_class = type(base.__name__, (base,), {"handle_create_cancel": cancel})
-        h = self._harness(plugsim_env, plugin=spy_class, timeout_mins=duration / 2 / 60)
+        h = self._harness(plugsim_env, plugin=spy_class, timeout_mins=limit / 60)
         h.create()
         assert h.state == "CREATE_FAILED"
         assert h.status_reason == "Create timed out"
@@ -525,7 +555,12 @@ class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformanc
         trace = probe.world.cloud.trace()
         if not trace:
             pytest.skip(f"{self.plugin().__name__} makes no fake-cloud call during create")
-        target = next((t for t in trace if t.operation.endswith(".create")), trace[0])
+        # The call that makes the object, else the first that writes (Heat's quotas are
+        # an update): never a read made first by validation (a custom constraint's
+        # lookup), whose failure refuses the template under Heat too.
+        writes = [t for t in trace if not t.operation.endswith((".get", ".list"))]
+        target = next((t for t in writes if t.operation.endswith(".create")), None)
+        target = target or (writes[0] if writes else trace[0])
         rule = {
             "name": f"transient-{kind}",
             "service": target.service,

@@ -193,6 +193,24 @@ class NovaServerSurface(HeatClientPlugin):
         except exception.NotFound:
             raise exception.EntityNotFound(entity="Server", name=server) from None
 
+    def server_to_ipaddress(self, server: Any) -> str | None:
+        """The server's first address: networks by name, last name first (None when gone).
+
+        Heat's AWS ``Instance`` reads its ``PublicIp`` / ``PrivateIp`` this way;
+        the addresses are novaclient's ``server.networks`` (a network's name to
+        its addresses), made from nova's ``addresses``.
+        """
+        try:
+            view = self.client().servers.get(server)
+        except exception.NotFound:
+            return None
+        addresses = getattr(view, "addresses", None) or {}
+        for name in sorted(addresses, reverse=True):
+            found = [a.get("addr") if isinstance(a, Mapping) else a for a in addresses[name]]
+            if found and found[0]:
+                return str(found[0])
+        return None
+
     def fetch_server(self, server_id: str) -> Any:
         """A fresh view of the server, or None when nova cannot say now."""
         try:

@@ -71,3 +71,25 @@ def test_a_required_list_of_references_is_pinned_to_placeholders() -> None:
     assert generated == {}
     assert pinned == {"qos_specs": "conformance", "volume_types": ["conformance", "gold"]}
     _validate(_Association, pinned)  # a map would not be a valid String
+
+
+class _Chain(Resource):
+    """Heat's ResourceChain's schema: a list of member type names, changed in place."""
+
+    properties_schema = {
+        "resources": Schema(
+            Schema.LIST, required=True, update_allowed=True, schema=Schema(Schema.STRING)
+        ),
+    }
+
+    def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> None:
+        """Changes in place."""
+
+
+def test_a_list_of_names_is_changed_with_the_given_names_not_generated_ones() -> None:
+    from sdk.testing.cli import derived_updates
+
+    one = derived_updates(_Chain, {"resources": ["OS::Heat::None"]})["update_in_place"]
+    assert one == {"resources": ["OS::Heat::None", "OS::Heat::None"]}
+    two = derived_updates(_Chain, {"resources": ["A::B", "C::D"]})["update_in_place"]
+    assert two == {"resources": ["A::B"]}

@@ -1,0 +1,21 @@
+"""Heat's nova client plug-in surface answers ``server_to_ipaddress`` (AWS Instance's PublicIp)."""
+
+from __future__ import annotations
+
+from fake_clouds import FakeCloud
+from simulator.heat_compat.resource import heat_client_plugin
+
+
+def test_server_to_ipaddress_gives_the_first_address_of_the_last_network_by_name() -> None:
+    cloud = FakeCloud(seed=3)
+    nova = heat_client_plugin(cloud.client_plugin("nova"), "nova")
+    net = next(
+        n for n in cloud.client("neutron").list_networks()["networks"] if n["name"] == "public"
+    )
+    server = cloud.client("nova").servers.create(
+        name="web", image="cirros", flavor="m1.tiny", nics=[{"net-id": net["id"]}]
+    )
+    addresses = cloud.client("nova").servers.get(server.id).addresses
+    assert list(addresses) == ["public"]
+    assert nova.server_to_ipaddress(server.id) == addresses["public"][0]["addr"]
+    assert nova.server_to_ipaddress("no-such-server") is None
