@@ -209,7 +209,12 @@ class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformanc
         item = h.cloud_entity()
         if item is None:
             pytest.skip("the physical id matches no fake-cloud entity")
-        h.world.delete_entity(item)
+        try:
+            h.world.delete_entity(item)
+        except exception.Conflict as ex:
+            # the cloud keeps what is in use (a network gateway with networks
+            # connected): nobody can delete it behind the plug-in's back
+            pytest.skip(f"the cloud refuses to delete {item.kind} {item.id}: {ex}")
         self._delete_all(h)
         self._clean(h)
 
@@ -406,8 +411,9 @@ class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformanc
 
         The companions are retained too: the kept resource may still use them (a
         firewall its policy, a trunk its port), and a cloud refuses to delete what is
-        in use, under Heat as here. Everything kept is deleted afterwards, the
-        resource first.
+        in use, under Heat as here. Nothing that existed after the create counts as a
+        leak (what the kept resources made stays with them: a deployment's derived
+        config, a stack user); anything new does.
         """
         kept = {
             name: {**body, "deletion_policy": "Retain"}
@@ -418,18 +424,13 @@ class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformanc
         others = {str(r.resource_id) for n, r in h.stack.resources.items() if n != h.resource_name}
         if item is not None and item.id in others:
             item = None  # its physical id is a companion's (a route set's router), which goes
-        companions = [h.world.entity(h.stack.resources[name].resource_id) for name in kept]
         # What the kept resources made besides their own object stays too (Heat runs no
         # delete handler for them): a deployment's derived config, a stack user.
         retained = {i.key for i in h.world.cloud.inventory() if not i.preseeded}
         self._delete_all(h)
+        h.world.settle()
         if item is not None:
-            h.world.settle()
             assert h.world.entity(item.id) is not None, "Retain deleted the physical resource"
-            h.world.delete_entity(item)
-        for entity in reversed(companions):
-            if entity is not None and h.world.entity(entity.id) is not None:
-                h.world.delete_entity(entity)
         assert h.world.transitions.violations == [], "; ".join(h.world.transitions.violations)
         leaked = [i for i in h.world.leaked() if i.key not in retained]
         assert leaked == [], "leaked fake-cloud entities: " + ", ".join(

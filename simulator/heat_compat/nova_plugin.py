@@ -163,6 +163,38 @@ class ComputeClientAdapter:
         return getattr(self._client, name)
 
 
+#: The console types Heat's ``console_urls`` attribute offers.
+CONSOLE_TYPES = ("novnc", "xvpvnc", "spice-html5", "rdp-html5", "serial", "webmks")
+
+
+class ConsoleUrls(Mapping[str, str]):
+    """Heat's ``console_urls``: each console type's URL, read when asked for.
+
+    As in Heat, a URL nova cannot give reads as the reason instead. The fake
+    compute runs no console proxy (a nova without ``[vnc]``/``[spice]``
+    consoles enabled), so each type reads nova's refusal; the server must exist.
+    """
+
+    def __init__(self, plugin: Any, server: Any) -> None:
+        self._plugin = plugin
+        self._server = getattr(server, "id", server)
+
+    def __getitem__(self, key: str) -> str:
+        if key not in CONSOLE_TYPES:
+            return f"Unsupported console_type {key!r}"
+        try:
+            self._plugin.client().servers.get(self._server)
+        except exception.PlugsimError as ex:
+            return f"Cannot get console url: {ex}"
+        return f"Cannot get console url: Unavailable console type {key}."
+
+    def __iter__(self) -> Any:
+        return iter(CONSOLE_TYPES)
+
+    def __len__(self) -> int:
+        return len(CONSOLE_TYPES)
+
+
 class NovaServerSurface(HeatClientPlugin):
     """Heat's nova client plug-in surface for servers and flavors."""
 
@@ -192,6 +224,10 @@ class NovaServerSurface(HeatClientPlugin):
             return self.client().servers.get(server)
         except exception.NotFound:
             raise exception.EntityNotFound(entity="Server", name=server) from None
+
+    def get_console_urls(self, server: Any) -> ConsoleUrls:
+        """The server's console URLs by console type, looked up when read (Heat's mapping)."""
+        return ConsoleUrls(self, server)
 
     def server_to_ipaddress(self, server: Any) -> str | None:
         """The server's first address: networks by name, last name first (None when gone).

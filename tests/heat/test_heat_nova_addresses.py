@@ -19,3 +19,14 @@ def test_server_to_ipaddress_gives_the_first_address_of_the_last_network_by_name
     assert list(addresses) == ["public"]
     assert nova.server_to_ipaddress(server.id) == addresses["public"][0]["addr"]
     assert nova.server_to_ipaddress("no-such-server") is None
+
+
+def test_console_urls_read_novas_refusal_per_type_as_heat_shows_it() -> None:
+    cloud = FakeCloud(seed=3)
+    nova = heat_client_plugin(cloud.client_plugin("nova"), "nova")
+    server = cloud.client("nova").servers.create(name="web", image="cirros", flavor="m1.tiny")
+    urls = nova.get_console_urls(server.id)
+    assert list(urls) == ["novnc", "xvpvnc", "spice-html5", "rdp-html5", "serial", "webmks"]
+    assert urls["novnc"] == "Cannot get console url: Unavailable console type novnc."
+    assert urls["telnet"] == "Unsupported console_type 'telnet'"
+    assert nova.get_console_urls("gone")["serial"].startswith("Cannot get console url: ")
