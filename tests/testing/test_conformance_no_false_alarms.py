@@ -93,3 +93,54 @@ def test_a_list_of_names_is_changed_with_the_given_names_not_generated_ones() ->
     assert one == {"resources": ["OS::Heat::None", "OS::Heat::None"]}
     two = derived_updates(_Chain, {"resources": ["A::B", "C::D"]})["update_in_place"]
     assert two == {"resources": ["A::B"]}
+
+
+AFTER_A_COMPANION = """
+from sample_plugins import SampleServer
+from sdk.testing import ResourceConformance
+
+class TestAfterCompanion(ResourceConformance):
+    resource_class = SampleServer
+    resource_type = None
+    companion_types = {"Sample::First": SampleServer}
+    companions = {"first": {"type": "Sample::First", "properties": {"image": "cirros"}}}
+    # named after the companion's status: it starts only once the companion has booted
+    valid_properties = {"image": "cirros", "name": {"get_attr": ["first", "status"]}}
+"""
+
+
+def test_the_timeout_reaches_a_resource_made_after_a_slow_companion(scratch):
+    """A stack timeout of half the resource's own create time, counted from the stack's
+    start, used to expire while the companion booted: the cancel handler never ran."""
+    scratch.makepyfile(test_after=AFTER_A_COMPANION)
+    scratch.runpytest("-k", "test_timeout_cancels_create").assert_outcomes(passed=1)
+
+
+WITH_A_SIDE_OBJECT = """
+from sample_plugins import SampleServer
+from sdk.testing import ResourceConformance
+
+class WithKeypair(SampleServer):
+    '''Makes a keypair beside its server (as Heat's deployments make a derived config).'''
+
+    def handle_create(self):
+        pair = self.client().keypairs.create("side-" + self.physical_resource_name())
+        self.data_set("pair", pair.name)
+        return super().handle_create()
+
+    def handle_delete(self):
+        pair = self.data().get("pair")
+        if pair:
+            self.client().keypairs.delete(pair)
+        return super().handle_delete()
+
+class TestSide(ResourceConformance):
+    resource_class = WithKeypair
+    valid_properties = {"image": "cirros"}
+"""
+
+
+def test_retain_keeps_what_the_resource_made_beside_its_object(scratch):
+    scratch.makepyfile(test_side=WITH_A_SIDE_OBJECT)
+    selection = "test_deletion_policy_retain or (test_create and not fails and not rollback)"
+    scratch.runpytest("-k", selection).assert_outcomes(passed=2)
