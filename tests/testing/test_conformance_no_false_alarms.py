@@ -144,3 +144,41 @@ def test_retain_keeps_what_the_resource_made_beside_its_object(scratch):
     scratch.makepyfile(test_side=WITH_A_SIDE_OBJECT)
     selection = "test_deletion_policy_retain or (test_create and not fails and not rollback)"
     scratch.runpytest("-k", selection).assert_outcomes(passed=2)
+
+
+QUOTA_LIKE = """
+from sdk import constraints, properties
+from sdk.resource import Resource
+from sdk.testing import ResourceConformance
+
+class CoresQuota(Resource):
+    '''Sets a project's cores, as Heat's OS::Nova::Quota: no call of its ends in .create.'''
+
+    default_client_name = "compute"
+    properties_schema = {
+        "image": properties.Schema(
+            properties.Schema.STRING, "Looked up while validating.", required=True,
+            constraints=[constraints.CustomConstraint("glance.image")],
+        ),
+    }
+
+    def handle_create(self):
+        self.client().quotas.update("admin", cores=30)
+        self.resource_id_set("cores-admin")
+
+    def handle_delete(self):
+        if self.resource_id is not None:
+            self.client().quotas.delete("admin")
+
+class TestQuota(ResourceConformance):
+    resource_class = CoresQuota
+    valid_properties = {"image": "cirros"}
+"""
+
+
+def test_a_transient_fault_goes_to_the_first_write_not_to_a_validation_lookup(scratch):
+    """The constraint's image lookup comes first; a 429 there refuses the template
+    (under Heat too), so the fault goes to the quota update, which is retried."""
+    scratch.makepyfile(test_quota=QUOTA_LIKE)
+    result = scratch.runpytest("-k", "test_survives_throttling or test_survives_conflict")
+    result.assert_outcomes(passed=2)
