@@ -142,11 +142,12 @@ def _reused_items(name: str, schema: Any, given: Any) -> list[Any] | None:
     from sdk.properties import Properties, Schema
 
     item = getattr(schema, "schema", None)
+    free = item is None or (
+        isinstance(item, Schema) and item.type == Schema.STRING and not item.constraints
+    )
     if (
         getattr(schema, "type", None) != Schema.LIST
-        or not isinstance(item, Schema)
-        or item.type != Schema.STRING
-        or item.constraints
+        or not free
         or not isinstance(given, list)
         or not given
         or not all(isinstance(v, str) and v for v in given)

@@ -95,6 +95,21 @@ def test_a_list_of_names_is_changed_with_the_given_names_not_generated_ones() ->
     assert two == {"resources": ["A::B"]}
 
 
+class _ChainWithoutItems(_Chain):
+    """Heat's own ResourceChain gives its list no item schema at all."""
+
+    properties_schema = {
+        "resources": Schema(Schema.LIST, required=True, update_allowed=True),
+    }
+
+
+def test_a_list_without_an_item_schema_reuses_the_given_names_too() -> None:
+    from sdk.testing.cli import derived_updates
+
+    change = derived_updates(_ChainWithoutItems, {"resources": ["OS::Heat::None"]})
+    assert change["update_in_place"] == {"resources": ["OS::Heat::None", "OS::Heat::None"]}
+
+
 AFTER_A_COMPANION = """
 from sample_plugins import SampleServer
 from sdk.testing import ResourceConformance
