@@ -151,6 +151,14 @@ class ServerManagerAdapter:
         """A fresh view of one server."""
         return ServerView(self._servers.get(getattr(server, "id", server)), self._ports)
 
+    def tag_list(self, server: Any) -> list[str]:
+        """The server's tags (novaclient, microversion 2.26; 404 for an unknown server).
+
+        The fake compute keeps no tags, so a server it made has none.
+        """
+        view = self._servers.get(getattr(server, "id", server))
+        return [str(t) for t in (getattr(view, "tags", None) or [])]
+
 
 class ComputeClientAdapter:
     """The fake compute client with novaclient's server surface (see the adapter)."""

@@ -30,3 +30,17 @@ def test_console_urls_read_novas_refusal_per_type_as_heat_shows_it() -> None:
     assert urls["novnc"] == "Cannot get console url: Unavailable console type novnc."
     assert urls["telnet"] == "Unsupported console_type 'telnet'"
     assert nova.get_console_urls("gone")["serial"].startswith("Cannot get console url: ")
+
+
+def test_tag_list_answers_for_a_server_nova_made() -> None:
+    """Heat's Server reads its ``tags`` attribute with ``servers.tag_list`` (2.26)."""
+    import pytest
+
+    from sdk import exception
+
+    cloud = FakeCloud(seed=3)
+    nova = heat_client_plugin(cloud.client_plugin("nova"), "nova")
+    server = cloud.client("nova").servers.create(name="web", image="cirros", flavor="m1.tiny")
+    assert nova.client().servers.tag_list(server) == []
+    with pytest.raises(exception.NotFound):
+        nova.client().servers.tag_list("no-such-server")
