@@ -121,13 +121,6 @@ NOT_PLUGSIM: list[tuple[str, str, str, str]] = [
         "Heat makes the replacement port chain before deleting the old one, and "
         "networking-sfc lets a port pair group serve one chain",
     ),
-    (
-        "OS::Neutron::RouterInterface",
-        "test_deletion_policy_retain",
-        "still has ports",
-        "a retained interface stays on its router (the test's companion), which Neutron "
-        "then refuses to delete",
-    ),
     # Found by the kit in Heat 27.0.1 (docs/heat-findings.rst gives each one's replay).
     (
         "OS::Heat::WaitCondition",
