@@ -197,3 +197,40 @@ def test_a_transient_fault_goes_to_the_first_write_not_to_a_validation_lookup(sc
     scratch.makepyfile(test_quota=QUOTA_LIKE)
     result = scratch.runpytest("-k", "test_survives_throttling or test_survives_conflict")
     result.assert_outcomes(passed=2)
+
+
+SHOW_WITH_MORE = """
+from sample_plugins import SampleServer
+from sdk.testing import ResourceConformance
+
+class ShowsMore(SampleServer):
+    '''Adds a key of its own to show (Heat's servers add os-collect-config's metadata).'''
+
+    def _show_resource(self):
+        shown = dict(super()._show_resource())
+        shown["os-collect-config"] = {}
+        return shown
+
+class ShowsLess(SampleServer):
+    '''Drops one of the cloud's keys from show: the kit still says so.'''
+
+    def _show_resource(self):
+        shown = dict(super()._show_resource())
+        shown.pop("status", None)
+        return shown
+
+class TestMore(ResourceConformance):
+    resource_class = ShowsMore
+    valid_properties = {"image": "cirros"}
+
+class TestLess(ResourceConformance):
+    resource_class = ShowsLess
+    valid_properties = {"image": "cirros"}
+"""
+
+
+def test_show_may_add_keys_but_must_agree_on_the_clouds(scratch):
+    scratch.makepyfile(test_show=SHOW_WITH_MORE)
+    result = scratch.runpytest("-k", "test_attributes")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*the show attribute differs from the fake cloud*"])
