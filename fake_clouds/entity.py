@@ -36,6 +36,14 @@ DEFAULT_KIND: dict[str, Any] = {
 }
 
 
+#: Kinds a service deletes with the entity they belong to: ``{kind: ((dependent kind,
+#: attribute naming the owner's id), ...)}``. cinder's ``volume_type_destroy``
+#: deletes the type's encryption (and extra specs) with the type.
+DELETED_WITH: dict[str, tuple[tuple[str, str], ...]] = {
+    "volume_type": (("volume_encryption", "volume_type_id"),),
+}
+
+
 def _pair(value: Any, where: str) -> list[Any]:
     if (
         not isinstance(value, list | tuple)
@@ -203,3 +211,9 @@ class EntityService(Service):
         if via is not None and ent.status == via and ent.pending:
             return
         self._start(ent, "delete", via, final)
+        for kind, key in DELETED_WITH.get(ent.kind, ()):
+            for dependent in self._list(kind, **{key: ent.id}) if kind in self._store else ():
+                d_via, d_final = self._spec(kind)["delete"]
+                busy = d_via is not None and dependent.status == d_via and dependent.pending
+                if not (dependent.deleted or busy):
+                    self._start(dependent, "delete", d_via, d_final)

@@ -85,6 +85,9 @@ VPN_SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] 
             "dpd": {"action": "hold", "interval": 30, "timeout": 120},
             "psk": None,
             "initiator": "bi-directional",
+            # read-only in neutron-vpnaas's attribute map (allow_post False)
+            "auth_mode": "psk",
+            "route_mode": "static",
             "admin_state_up": True,
             "ikepolicy_id": None,
             "ipsecpolicy_id": None,

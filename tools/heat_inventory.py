@@ -208,6 +208,8 @@ JOINTLY_REQUIRED: dict[str, dict[str, Any]] = {
     "F5::Sys::Partition": {"name": "inventory", "bigip_server": PREREQUISITE + "f5.bigip"},
     "OS::Heat::AutoScalingGroup": {"resource": {"type": "OS::Heat::None"}},  # a member type
     "OS::Heat::ResourceGroup": {"resource_def": {"type": "OS::Heat::None"}},
+    # member type names: an empty chain gives an update nothing a cloud can take
+    "OS::Heat::ResourceChain": {"resources": ["OS::Heat::None"]},
     "OS::Cinder::QoSSpecs": {"name": "inventory-qos-specs"},  # nor here
     "OS::Cinder::EncryptedVolumeType": {"provider": "luks"},
     "OS::Cinder::VolumeAttachment": {"instance_uuid": PREREQUISITE + "nova.server"},
@@ -507,6 +509,26 @@ def main(argv: list[str] | None = None) -> int:
         help="run plugsim conformance on each type that runs create -> delete instead, and "
         "say which failures are plugsim's (tools/heat_conformance.py)",
     )
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        default=(),
+        metavar="TYPE_OR_MODULE",
+        help="with --conformance: only these types (OS::Heat::Delay) or modules (heat.delay)",
+    )
+    parser.add_argument(
+        "-k",
+        dest="select",
+        default="",
+        metavar="EXPRESSION",
+        help="with --conformance: only the tests this pytest expression selects",
+    )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        metavar="DIR",
+        help="with --conformance: write the generated files and JUnit XML to DIR",
+    )
     args = parser.parse_args(argv)
     package = find_heat_package()
     if package is None:
@@ -515,7 +537,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.conformance:
         import heat_conformance
 
-        return heat_conformance.main(package, as_json=args.json)
+        return heat_conformance.main(
+            package, as_json=args.json, only=tuple(args.only), select=args.select, keep=args.keep
+        )
     if args.lifecycle:
         import heat_lifecycle
 

@@ -84,6 +84,16 @@ CHANGES: dict[str, dict[str, dict[str, Any]]] = {
     "OS::Neutron::Subnet": {"update_replace": {"cidr": "10.31.0.0/24"}},
     # the default world's only floating-IP pool is the public network
     "OS::Nova::FloatingIP": {"update_replace": {"pool": "public"}},
+    # the derived devices carry no interfaces, which networking-l2gw refuses
+    # (validate_gwdevice_list: "Cannot create a gateway with an empty interfaces")
+    "OS::Neutron::L2Gateway": {"update_in_place": {"name": "l2gw-renamed"}},
+    # the derived devices have a blank id and interface name, which the NSX
+    # gateway API refuses; the name is what a user changes in place
+    "OS::Neutron::NetworkGateway": {"update_in_place": {"name": "gw-renamed"}},
+    # a vlan segment needs a physical network (Heat's own Segment.validate says so)
+    "OS::Neutron::Segment": {"update_replace": {"network_type": "vxlan"}},
+    # derived port ranges need protocol tcp or udp (networking-sfc refuses them alone)
+    "OS::Neutron::FlowClassifier": {"update_replace": {"protocol": "tcp"}},
 }
 
 

@@ -91,8 +91,10 @@ class QoSSpecsManager(Manager):
         if any(q.name == name for q in self.list()):
             raise exception.Conflict(f"QoS Specs {name} already exists.")
         attrs = {"consumer": consumer, "specs": values}
+        # the made entity is the answer (cinder's one POST): no call comes between the
+        # making and the id reaching the caller, where a failure would orphan the specs
         made = _entities(self.service, "qos_specs").create_entity("qos_specs", attrs, name=name)
-        return self.get(made["id"])
+        return self._wrap(self._view(made))  # type: ignore[return-value]
 
     def set_keys(self, qos_specs: Any, specs: dict[str, Any]) -> QoSSpecs:
         """Add or change spec keys."""
@@ -136,11 +138,15 @@ class QoSSpecsManager(Manager):
         self._types.entities().update_entity(vtype.id, {"qos_specs_id": item.id})
 
     def disassociate(self, qos_specs: Any, vtype_id: Any) -> None:
-        """Unlink a volume type (404 when it is not linked to these QoS specs)."""
+        """Unlink a volume type (404 only when the specs or the type do not exist).
+
+        cinder's ``volume_type_qos_disassociate`` clears the link of a type linked to
+        these specs and does nothing for one that is not: no error either way.
+        """
         item = self.get(qos_specs)
         vtype = self._types.get(vtype_id)
         if self._types.entities().get_entity(vtype.id).get("qos_specs_id") != item.id:
-            raise exception.NotFound(f"QoS spec {item.id} is not associated with {vtype.id}.")
+            return
         self._types.entities().update_entity(vtype.id, {"qos_specs_id": None})
 
     def disassociate_all(self, qos_specs: Any) -> None:
@@ -230,8 +236,9 @@ class VolumeEncryptionTypeManager(Manager):
         attrs = {"volume_type_id": vtype.id, "cipher": None, "key_size": None}
         attrs.update(self._check(vtype, specs, creating=True))
         entities = _entities(self.service, "volume_encryption")
-        entities.create_entity("volume_encryption", attrs, name=vtype.name)
-        return self.get(vtype.id)
+        # one POST in cinder: the answer is the made entity, not a second read
+        made = entities.create_entity("volume_encryption", attrs, name=vtype.name)
+        return self._wrap(self._view(made))  # type: ignore[return-value]
 
     def update(self, volume_type: Any, specs: dict[str, Any]) -> dict[str, Any]:
         """Change a volume type's encryption (404 when it has none)."""

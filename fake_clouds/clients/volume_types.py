@@ -133,11 +133,8 @@ class VolumeTypeManager(Manager):
         ]
         if users:
             raise exception.BadRequest(f"Target volume type is still in use: volume {users[0]}.")
+        # cinder deletes the type's encryption with it (the entity service's DELETED_WITH)
         self.entities().delete_entity(vtype.id)
-        # cinder deletes the type's encryption with it
-        for encryption in self.entities().list_entities("volume_encryption"):
-            if encryption.get("volume_type_id") == vtype.id:
-                self.entities().delete_entity(encryption["id"])
 
 
 class VolumeTypeAccess(ClientObject):

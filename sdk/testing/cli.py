@@ -131,6 +131,36 @@ def _normal(name: str, schema: Any, value: Any) -> Any:
         return value
 
 
+def _reused_items(name: str, schema: Any, given: Any) -> list[Any] | None:
+    """A changed list made of the given items, for a list of free strings; else None.
+
+    A generated string says nothing the cloud can take when the items are names
+    (``ResourceChain``'s ``resources`` are type names: ``"0"`` is no type); the
+    given ones are valid, so the change drops the last of several, or repeats
+    the only one. None when the change breaks the schema's own constraints.
+    """
+    from sdk.properties import Properties, Schema
+
+    item = getattr(schema, "schema", None)
+    free = item is None or (
+        isinstance(item, Schema) and item.type == Schema.STRING and not item.constraints
+    )
+    if (
+        getattr(schema, "type", None) != Schema.LIST
+        or not free
+        or not isinstance(given, list)
+        or not given
+        or not all(isinstance(v, str) and v for v in given)
+    ):
+        return None
+    value = list(given[:-1]) if len(given) > 1 else [given[0], given[0]]
+    try:
+        Properties({name: schema}, {name: value}).validate()
+    except Exception:  # noqa: BLE001 - a change the schema refuses is not made
+        return None
+    return value
+
+
 def _changed_value(
     name: str, schema: Any, base: dict[str, Any], *, meaningful: bool = False
 ) -> dict[str, Any] | None:
@@ -147,6 +177,9 @@ def _changed_value(
     if getattr(schema, "default", None) is not None:
         avoid.append(schema.default)
     avoid = [_normal(name, schema, a) for a in avoid]
+    reused = _reused_items(name, schema, base.get(name))
+    if reused is not None and all(_normal(name, schema, reused) != a for a in avoid):
+        return {name: reused}
     try:
         strategy = values(schema)
         value = find(

@@ -29,6 +29,23 @@ def _is_function(value: Any) -> bool:
     )
 
 
+def _placeholder(value: Any, schema: Any) -> Any:
+    """*value* with each function call a string stands for replaced by a placeholder.
+
+    Validation without a cloud checks only types, so a ``get_resource`` (given
+    alone, or as an item of a list of names: ``volume_types: [{get_resource:
+    vtype}]``) becomes the string ``conformance`` where the schema wants a string.
+    """
+    from sdk.properties import Schema
+
+    if value is None or _is_function(value):
+        return "conformance" if schema.type == Schema.STRING else value
+    item = schema.schema if schema.type == Schema.LIST else None
+    if isinstance(item, Schema) and isinstance(value, list):
+        return [_placeholder(v, item) for v in value]
+    return value
+
+
 def pinned_schema(
     plugin: type[Resource], valid: Mapping[str, Any]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -50,10 +67,7 @@ def pinned_schema(
         if isinstance(item, Schema):  # a list of names only the cloud knows
             custom = custom or any(isinstance(c, CustomConstraint) for c in item.constraints)
         if custom and schema.required and schema.default is None:
-            value = valid.get(name)
-            if value is None or _is_function(value):
-                value = "conformance" if schema.type == Schema.STRING else value
-            pinned[name] = value
+            pinned[name] = _placeholder(valid.get(name), schema)
         else:
             generated[name] = schema
     return generated, pinned

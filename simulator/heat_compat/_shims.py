@@ -100,8 +100,9 @@ class PropertiesSchema(_HeatSchemaKeys, sdk_properties.Schema):
         )
         self.implemented = bool(implemented)
         self.allow_conversion = bool(allow_conversion)
-        if self.type == self.LIST and isinstance(default, str) and not default:
-            # Heat reads a list whose default is empty ('') as []: keep no default
+        if self.type == self.LIST and default is not None and not default and default != []:
+            # Heat reads a list whose default is empty ('' in contrib heat_docker, {} in
+            # NetworkGateway's connections) as [] (Property._get_list: ``default or []``)
             self.heat_default = default
             self.default = None
 
@@ -153,7 +154,7 @@ class PropertiesSchema(_HeatSchemaKeys, sdk_properties.Schema):
         so an empty list would reach the API as an attribute the user never set.
         """
         if hasattr(self, "heat_default"):
-            return []  # Heat reads the '' default of a list as []
+            return []  # Heat reads an empty default of a list ('', {}) as []
         return None
 
 

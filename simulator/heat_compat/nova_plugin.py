@@ -151,6 +151,14 @@ class ServerManagerAdapter:
         """A fresh view of one server."""
         return ServerView(self._servers.get(getattr(server, "id", server)), self._ports)
 
+    def tag_list(self, server: Any) -> list[str]:
+        """The server's tags (novaclient, microversion 2.26; 404 for an unknown server).
+
+        The fake compute keeps no tags, so a server it made has none.
+        """
+        view = self._servers.get(getattr(server, "id", server))
+        return [str(t) for t in (getattr(view, "tags", None) or [])]
+
 
 class ComputeClientAdapter:
     """The fake compute client with novaclient's server surface (see the adapter)."""
@@ -161,6 +169,38 @@ class ComputeClientAdapter:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._client, name)
+
+
+#: The console types Heat's ``console_urls`` attribute offers.
+CONSOLE_TYPES = ("novnc", "xvpvnc", "spice-html5", "rdp-html5", "serial", "webmks")
+
+
+class ConsoleUrls(Mapping[str, str]):
+    """Heat's ``console_urls``: each console type's URL, read when asked for.
+
+    As in Heat, a URL nova cannot give reads as the reason instead. The fake
+    compute runs no console proxy (a nova without ``[vnc]``/``[spice]``
+    consoles enabled), so each type reads nova's refusal; the server must exist.
+    """
+
+    def __init__(self, plugin: Any, server: Any) -> None:
+        self._plugin = plugin
+        self._server = getattr(server, "id", server)
+
+    def __getitem__(self, key: str) -> str:
+        if key not in CONSOLE_TYPES:
+            return f"Unsupported console_type {key!r}"
+        try:
+            self._plugin.client().servers.get(self._server)
+        except exception.PlugsimError as ex:
+            return f"Cannot get console url: {ex}"
+        return f"Cannot get console url: Unavailable console type {key}."
+
+    def __iter__(self) -> Any:
+        return iter(CONSOLE_TYPES)
+
+    def __len__(self) -> int:
+        return len(CONSOLE_TYPES)
 
 
 class NovaServerSurface(HeatClientPlugin):
@@ -192,6 +232,28 @@ class NovaServerSurface(HeatClientPlugin):
             return self.client().servers.get(server)
         except exception.NotFound:
             raise exception.EntityNotFound(entity="Server", name=server) from None
+
+    def get_console_urls(self, server: Any) -> ConsoleUrls:
+        """The server's console URLs by console type, looked up when read (Heat's mapping)."""
+        return ConsoleUrls(self, server)
+
+    def server_to_ipaddress(self, server: Any) -> str | None:
+        """The server's first address: networks by name, last name first (None when gone).
+
+        Heat's AWS ``Instance`` reads its ``PublicIp`` / ``PrivateIp`` this way;
+        the addresses are novaclient's ``server.networks`` (a network's name to
+        its addresses), made from nova's ``addresses``.
+        """
+        try:
+            view = self.client().servers.get(server)
+        except exception.NotFound:
+            return None
+        addresses = getattr(view, "addresses", None) or {}
+        for name in sorted(addresses, reverse=True):
+            found = [a.get("addr") if isinstance(a, Mapping) else a for a in addresses[name]]
+            if found and found[0]:
+                return str(found[0])
+        return None
 
     def fetch_server(self, server_id: str) -> Any:
         """A fresh view of the server, or None when nova cannot say now."""

@@ -13,6 +13,7 @@ world's virtual clock and seeded randomness.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
 import sys
@@ -462,9 +463,20 @@ class HeatResource(HeatSignalSurface, Resource):
             return await super().snapshot()
 
     async def adopt(self, resource_data: Mapping[str, Any]) -> None:
-        """Adopt on the virtual clock."""
+        """Adopt on the virtual clock.
+
+        An adopted resource never ran create's reparse, so its names were never
+        looked up (a NetworkGateway's ``connections[].network``). Heat's delete and
+        update translate the stored properties again with lookups, ignoring a
+        lookup that fails (``Resource.delete``: ``ignore_resolve_error``); the
+        adopted resource does it once, here, the same way.
+        """
         with _vtime.running(self):
             await super().adopt(resource_data)
+            if (self.action, self.status) == (self.ADOPT, self.COMPLETE):
+                # as Heat's ignore_resolve_error: a name that cannot be looked up stays
+                with contextlib.suppress(exception.PlugsimError):
+                    self.translate_properties(self.properties)
 
     def validate(self) -> None:
         """Validate as Heat's base does: deletion policy, properties, external resource.

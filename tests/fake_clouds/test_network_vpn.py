@@ -110,3 +110,15 @@ def test_a_policy_lifetime_is_at_least_a_minute(value):
     else:
         with pytest.raises(exception.BadRequest, match="lifetime"):
             neutron.create_ikepolicy(body)
+
+
+def test_a_connection_shows_its_read_only_auth_and_route_modes(neutron):
+    """neutron-vpnaas shows ``auth_mode`` (psk) and ``route_mode`` (static) on every
+    connection; Heat's IPsecSiteConnection exposes both as attributes."""
+    service = neutron.create_vpnservice({"vpnservice": {"router_id": _router(neutron)}})
+    ike, ipsec = _policies(neutron)
+    body = _connection_body(service["vpnservice"]["id"], ike, ipsec)
+    conn = neutron.create_ipsec_site_connection(body)["ipsec_site_connection"]
+    shown = neutron.show_ipsec_site_connection(conn["id"])["ipsec_site_connection"]
+    assert (shown["auth_mode"], shown["route_mode"]) == ("psk", "static")
+    assert (conn["auth_mode"], conn["route_mode"]) == ("psk", "static")

@@ -475,3 +475,17 @@ def test_the_stack_lists_its_resources_while_being_validated(signatures: Any) ->
     template["resources"]["r"]["properties"] = {"names": ["ghost"]}
     with pytest.raises(exception.StackValidationFailed, match="ghost not in stack"):
         world.create_stack("ghost", template)
+
+
+def test_a_map_default_of_a_list_reads_empty_as_in_heat() -> None:
+    """NetworkGateway's ``connections`` is a list with ``default={}``: Heat reads it as []."""
+    from sdk.properties import Properties
+    from simulator.heat_compat._shims import PropertiesSchema
+
+    schema = {"connections": PropertiesSchema("List", default={}, update_allowed=True)}
+    props = Properties(schema, {})
+    props.validate()
+    assert props["connections"] == []
+    assert Properties(schema, {"connections": [{"network": "n"}]})["connections"] == [
+        {"network": "n"}
+    ]
