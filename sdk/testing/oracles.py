@@ -41,6 +41,16 @@ CRASHES = frozenset(
 # -- naming the plug-in's code ---------------------------------------------------------
 
 
+def _shown(path: str) -> str:
+    """*path* relative to the working directory when it is under it (what the user sees)."""
+    import os
+
+    here = os.getcwd()
+    if os.path.abspath(path).startswith(here + os.sep):
+        return os.path.relpath(path, here)
+    return path
+
+
 def handler(cls: type, method: str) -> str:
     """``module.Class.method (file:line)`` of the code *cls* runs as *method*.
 
@@ -61,7 +71,7 @@ def handler(cls: type, method: str) -> str:
         line = inspect.getsourcelines(inner)[1]
     except (OSError, TypeError):
         return name
-    return f"{name} ({path}:{line})" if path else name
+    return f"{name} ({_shown(path)}:{line})" if path else name
 
 
 # -- the fake cloud's entities ---------------------------------------------------------
@@ -373,7 +383,7 @@ def _where(exc: BaseException, skip: str) -> str:
     while tb is not None:
         path = tb.tb_frame.f_code.co_filename
         if skip not in path:
-            found = f"{path}:{tb.tb_lineno}"
+            found = f"{_shown(path)}:{tb.tb_lineno}"
         tb = tb.tb_next
     return found
 
