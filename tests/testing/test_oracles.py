@@ -56,9 +56,14 @@ def test_in_place_catches_a_delete_and_recreate_with_the_same_name():
     assert "created at t=" in message
 
 
-def test_the_existing_in_place_test_still_passes_the_replacing_plugin_without_the_oracle():
-    # the gap the oracle closes: the old test only compares resource objects
-    run(op.ReplacingBox, "test_update_in_place", update_in_place={"size": 2})
+def test_the_in_place_test_asks_the_same_oracle():
+    # before the oracle, this test compared only the engine's resource objects
+    fails(
+        op.ReplacingBox,
+        "test_update_in_place",
+        r"ReplacingBox\.handle_update .* replaced the cloud object",
+        update_in_place={"size": 2},
+    )
 
 
 @pytest.mark.parametrize(
@@ -88,7 +93,8 @@ def test_update_not_reaching_the_cloud_is_caught():
 
 
 def test_a_keyerror_on_a_property_not_in_update_in_place_is_caught():
-    run(op.KeyErrorBox, "test_update_in_place", update_in_place={"size": 2})  # the old gap
+    # the old gap: the declared in-place change alone passes
+    run(op.KeyErrorBox, "test_update_in_place", update_in_place={"size": 2})
     fails(
         op.KeyErrorBox,
         "test_update_every_updatable_property",
