@@ -59,14 +59,31 @@ def _simplest(schema: Any) -> Any:
         return _NONE
 
 
-def _names_nothing(reason: str) -> bool:
-    """True when the cloud refused a value naming an object it does not hold.
+def _free_form(schema: Any) -> bool:
+    """True for a map property without a schema of its keys (``value_specs``, hints)."""
+    from sdk.properties import Schema
 
-    Which objects exist only the cloud knows (a custom constraint asks it at
-    validation): such a refusal says nothing about the schema's constraints.
-    """
+    return schema.type == Schema.MAP and not isinstance(schema.schema, Mapping)
+
+
+#: Refusals that say nothing about a value's constraints: an object the cloud does not
+#: hold (only a custom constraint, asking the cloud, could know), or an argument or
+#: attribute the cloud (or plugsim's model of it) does not take at all.
+_NO_VERDICT = (
+    "could not be found",
+    "not found",
+    "does not exist",
+    "no such",
+    "unexpected keyword argument",
+    "unrecognized attribute",
+    "unknown server argument",
+)
+
+
+def _names_nothing(reason: str) -> bool:
+    """True when the cloud's refusal gives no verdict on the schema (see ``_NO_VERDICT``)."""
     low = reason.lower()
-    return any(t in low for t in ("could not be found", "not found", "does not exist", "no such"))
+    return any(t in low for t in _NO_VERDICT)
 
 
 class OracleConformance:
@@ -360,7 +377,9 @@ class OracleConformance:
         schema, pinned = pinned_schema(plugin, base)
         # a value the author gives stays as declared (it names a cloud object, say):
         # every other property is drawn, not left at its default
-        schema = {k: v for k, v in schema.items() if k not in base}
+        # every other property is drawn, not left at its default; a free-form map is not
+        # (its keys go to the cloud as they are, and only the cloud knows which it takes)
+        schema = {k: v for k, v in schema.items() if k not in base and not _free_form(v)}
         problems: list[str] = []
 
         def trial(drawn: dict[str, Any]) -> None:
