@@ -194,7 +194,7 @@ class OracleConformance:
         keep its cloud object.
         """
         from sdk.properties import schemata
-        from sdk.testing.cli import _changed_value
+        from sdk.testing.changes import changed_value as _changed_value
 
         self._skip_unless("handle_update")
         plugin = self.plugin()
