@@ -281,11 +281,15 @@ def action_changed(
     cls: type, action: str, before: EntityFacts | None, after: EntityFacts | None
 ) -> list[str]:
     """*Suspend and resume change the cloud object*: its status or fields differ afterwards."""
+    method = f"handle_{action.lower()}"
+    from sdk.resource import Resource
+
+    if getattr(cls, method, None) is getattr(Resource, method, None):
+        return []  # the plug-in does not implement the action: nothing promised a change
     if before is None or after is None:
         return []
     if fields(before.view) != fields(after.view):
         return []
-    method = f"handle_{action.lower()}"
     return [
         f"{handler(cls, method)}: {action} completed but the cloud object {after.label()} "
         f"did not change (status {after.status!r})"

@@ -176,3 +176,30 @@ def test_a_schema_looser_than_the_cloud_is_caught():
     )
     run(op.GoodServer, "test_schema_no_looser_than_cloud", valid_properties={"image": "cirros"})
     run(op.Box, "test_schema_no_looser_than_cloud")
+
+
+def _machine_fails(plugin: type, base: dict[str, Any], updates: list[dict[str, Any]]) -> str:
+    from hypothesis import HealthCheck, settings
+    from hypothesis.stateful import run_state_machine_as_test
+
+    from sdk.testing.statemachine import lifecycle_machine
+
+    machine = lifecycle_machine(plugin, base, updates=updates, faults=[None])
+    options = settings(
+        max_examples=15,
+        stateful_step_count=6,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    with pytest.raises(AssertionError) as info:
+        run_state_machine_as_test(machine, settings=options)
+    return str(info.value)
+
+
+def test_the_campaign_state_machine_asks_the_same_oracles():
+    assert "replaced the cloud object" in _machine_fails(op.ReplacingBox, {}, [{"size": 2}])
+    assert "SUSPEND completed but the cloud object" in _machine_fails(
+        op.LazySuspendServer, {"image": "cirros"}, []
+    )
