@@ -398,8 +398,8 @@ class OracleConformance:
                 found = oracles.crashed(plugin, record, reason, f"creating with {drawn!r}")
                 if not found and reason.startswith("BadRequest") and not _names_nothing(reason):
                     found = [
-                        f"{oracles.handler(plugin, 'handle_create')}: the schema accepts "
-                        f"{drawn!r} but the cloud refused the create: {reason}"
+                        f"{oracles.handler(plugin, 'handle_create')}: the cloud refused a "
+                        f"create the schema accepts: {reason}; the properties drawn: {drawn!r}"
                     ]
                 problems.extend(found)
             h.delete()

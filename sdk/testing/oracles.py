@@ -48,11 +48,14 @@ def _shown(path: str) -> str:
     here = os.getcwd()
     if os.path.abspath(path).startswith(here + os.sep):
         return os.path.relpath(path, here)
+    marker = f"{os.sep}site-packages{os.sep}"
+    if marker in path:  # an installed package: its import path says where
+        return path.split(marker, 1)[1]
     return path
 
 
 def handler(cls: type, method: str) -> str:
-    """``module.Class.method (file:line)`` of the code *cls* runs as *method*.
+    """``Class.method (file:line)`` of the code *cls* runs as *method*.
 
     The class that really defines the method is named (a subclass inheriting
     ``handle_update`` is reported at its base's definition); without source the
@@ -61,11 +64,9 @@ def handler(cls: type, method: str) -> str:
     fn = getattr(cls, method, None)
     fn = getattr(fn, "__func__", fn)
     if fn is None:
-        return f"{cls.__module__}.{cls.__qualname__}.{method}"
+        return f"{cls.__qualname__}.{method}"
     inner = inspect.unwrap(fn)
-    name = (
-        f"{getattr(inner, '__module__', cls.__module__)}.{getattr(inner, '__qualname__', method)}"
-    )
+    name = getattr(inner, "__qualname__", f"{cls.__qualname__}.{method}")
     try:
         path = inspect.getsourcefile(inner)
         line = inspect.getsourcelines(inner)[1]
@@ -248,7 +249,7 @@ def reaches_cloud(
         return []
     who = handler(cls, "handle_update")
     detail = "; ".join(f"{k} is {now[k]!r}, created from v2 it is {new.get(k)!r}" for k in stale)
-    return [f"{who}: the update did not reach the cloud object {after.label()}: {detail}"]
+    return [f"{who}: the update did not reach the cloud object: {detail} ({after.label()})"]
 
 
 def repeated_update(cls: type, trace: Sequence[Any]) -> list[str]:
@@ -359,7 +360,8 @@ def restored(
     detail = "; ".join(f"{k} is {now[k]!r}, the snapshot held {snap.get(k)!r}" for k in kept)
     who = handler(cls, "handle_restore") if hasattr(cls, "handle_restore") else cls.__qualname__
     return [
-        f"{who}: restore did not bring back what the snapshot held: {after_restore.label()}: {detail}"
+        f"{who}: restore did not bring back what the snapshot held: {detail} "
+        f"({after_restore.label()})"
     ]
 
 
@@ -443,4 +445,4 @@ def crashed(cls: type, record: HandlerRecord, reason: str | None, what: str) -> 
             return [
                 f"{handler(cls, method)} crashed with {type(ex).__name__}: {ex}{at} while {what}"
             ]
-    return [f"{cls.__module__}.{cls.__qualname__} crashed while {what}: {reason}"]
+    return [f"{cls.__qualname__} crashed while {what}: {reason}"]

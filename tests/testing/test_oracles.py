@@ -40,14 +40,14 @@ def fails(plugin: type, test: str, *patterns: str, **declared: Any) -> str:
 
 
 SERVER = {"valid_properties": {"image": "cirros", "name": "first"}}
-HANDLER_AT = r"oracle_plugins\.py:\d+\)"
+HANDLER_AT = r"py:\d+\)"
 
 
 def test_in_place_catches_a_delete_and_recreate_with_the_same_name():
     message = fails(
         op.ReplacingBox,
         "test_update_in_place_keeps_cloud_object",
-        r"oracle_plugins\.ReplacingBox\.handle_update \(.*" + HANDLER_AT,
+        r"ReplacingBox\.handle_update \(.*" + HANDLER_AT,
         r"replaced the cloud object during an in-place update of size",
         r"deleted entity/box \S+ 'box'",
         r"with the same name and switched resource_id",
@@ -85,9 +85,8 @@ def test_update_not_reaching_the_cloud_is_caught():
     fails(
         op.DeafBox,
         "test_update_reaches_cloud",
-        r"oracle_plugins\.DeafBox\.handle_update \(.*" + HANDLER_AT,
-        r"did not reach the cloud object entity/box",
-        r"size is 1, created from v2 it is 2",
+        r"DeafBox\.handle_update \(.*" + HANDLER_AT,
+        r"did not reach the cloud object: size is 1, created from v2 it is 2 \(entity/box",
         update_in_place={"size": 2},
     )
 
@@ -98,7 +97,7 @@ def test_a_keyerror_on_a_property_not_in_update_in_place_is_caught():
     fails(
         op.KeyErrorBox,
         "test_update_every_updatable_property",
-        r"oracle_plugins\.KeyErrorBox\.handle_update \(.*" + HANDLER_AT,
+        r"KeyErrorBox\.handle_update \(.*" + HANDLER_AT,
         r"crashed with KeyError: 'tier' at .*oracle_plugins\.py:\d+",
         r"while updating size, tier at once",
         update_in_place={"size": 2},
@@ -118,7 +117,7 @@ def test_a_retried_create_that_doubles_is_caught_and_the_fixed_one_passes():
     fails(
         op.DoublingBox,
         "test_create_retry_does_not_double",
-        r"oracle_plugins\.Box\.handle_create|oracle_plugins\.DoublingBox\.handle_create",
+        r"DoublingBox\.handle_create \(.*" + HANDLER_AT,
         r"left 2 entity/box objects where a clean create leaves 1",
     )
     run(op.ReadBackBox, "test_create_retry_does_not_double")
@@ -170,8 +169,9 @@ def test_a_schema_looser_than_the_cloud_is_caught():
         op.LooseServer,
         "test_schema_no_looser_than_cloud",
         r"LooseServer\.handle_create|SampleServer\.handle_create",
-        r"the schema accepts \{.*'name': ''.*\} but the cloud refused the create: "
-        r"BadRequest: Server name must be a non-empty string",
+        r"the cloud refused a create the schema accepts: "
+        r"BadRequest: Server name must be a non-empty string; the properties drawn: "
+        r"\{'name': ''\}",
         valid_properties={"image": "cirros"},
     )
     run(op.GoodServer, "test_schema_no_looser_than_cloud", valid_properties={"image": "cirros"})
