@@ -288,6 +288,16 @@ class ComputeService(
         self._set(server, metadata={**server.attrs["metadata"], **metadata})
         return server.view()
 
+    @operation("servers.delete_meta", kind="server", id_arg="server_id")
+    def delete_server_metadata(self, server_id: str, keys: list[str]) -> dict[str, Any]:
+        """Remove the metadata *keys* from the server (keys it lacks are ignored, as novaclient's)."""
+        server = self._get("server", server_id, label="Instance")
+        if not isinstance(keys, list | tuple) or not all(isinstance(k, str) for k in keys):
+            raise _bad("Metadata keys must be a list of strings")
+        kept = {k: v for k, v in server.attrs["metadata"].items() if k not in keys}
+        self._set(server, metadata=kept)
+        return server.view()
+
     @operation("servers.delete", kind="server", id_arg="server_id")
     def delete_server(self, server_id: str) -> None:
         """Start deleting a server; it disappears after a sampled time."""

@@ -180,6 +180,31 @@ NOT_PLUGSIM: list[tuple[str, str, str, str]] = [
         "and the object by physical_resource_name(), not by its resource id: after "
         "adopt (a new stack) the adopted handle's delete leaves the old container",
     ),
+    # -- the oracles' findings in Heat's own code (sdk/testing/oracles.py) --
+    (
+        "OS::Cinder::Volume",
+        "test_restore_brings_back_snapshot",
+        "description is",
+        "a Heat defect: CinderVolume.handle_update (cinder/volume.py:457) sends "
+        "prop_diff.get('description') or self.properties['description'], the old value, "
+        "so a description the restored template no longer has is never cleared",
+    ),
+    (
+        "OS::Heat::RandomString",
+        "test_schema_no_looser_than_cloud",
+        "IndexError: Cannot choose from an empty sequence",
+        "a Heat defect: the schema takes an empty character sequence (heat/random_string.py:131, "
+        "no Length), and password_gen.generate_password (common/password_gen.py:98) then "
+        "calls random.choice on it",
+    ),
+    (
+        "OS::Neutron::Port",
+        "test_schema_no_looser_than_cloud",
+        "each entry needs a subnet_id",
+        "Heat's schema takes a fixed_ips entry with neither subnet nor ip_address "
+        "(neutron/port.py:145-169, all optional), which Neutron refuses (IP allocation "
+        "requires subnet_id or ip_address)",
+    ),
 ]
 
 #: Update changes for the kit where ``tools/heat_lifecycle.CHANGES`` names the

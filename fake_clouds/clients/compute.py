@@ -76,6 +76,10 @@ class ServerManager(Manager):
         """Merge metadata into the server's."""
         return self._wrap(self.service.set_server_metadata(id_of(server), metadata))  # type: ignore[return-value]
 
+    def delete_meta(self, server: Any, keys: list[str]) -> Server:
+        """Remove metadata *keys* from the server's."""
+        return self._wrap(self.service.delete_server_metadata(id_of(server), list(keys)))  # type: ignore[return-value]
+
     def delete(self, server: Any) -> None:
         """Start deleting a server."""
         self.service.delete_server(id_of(server))

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from sdk.lint.loading import network_blocked
+from sdk.testing import oracles
 
 T = TypeVar("T")
 
@@ -71,6 +72,13 @@ class ClassRun:
     ignored_updates: list[str] = field(default_factory=list)
     #: Why some update checks could not run: ``(property or None, what happened)``.
     notes: list[tuple[str | None, str]] = field(default_factory=list)
+    #: What the oracles of :mod:`sdk.testing.oracles` saw: ``(check, method, message)``,
+    #: *check* one of :data:`ORACLE_CHECKS`, *method* the handler to point at.
+    oracle_findings: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+#: The oracle checks a dynamic run makes (each is a lint rule of its own).
+ORACLE_CHECKS = ("replaced", "crashed", "repeated", "doubled", "suspend", "stale")
 
 
 def bounded(func: Callable[[], T], seconds: float, what: str) -> T:
@@ -227,12 +235,15 @@ class _Driver:
         self.companions = companions
         self.types = types
         self.env = PlugsimEnv(seed, wall_limit=HANDLER_WALL_LIMIT)
+        #: the handlers the class runs, recorded (the oracles name the one that crashed)
+        self.record = oracles.HandlerRecord()
+        self.spied = oracles.recording(run.cls, self.record)
 
     def _created(self) -> Any:
         """A new stack of the class (and its companions), created and settled; None if not."""
         run = self.run
         h = self.env.harness(
-            run.cls,
+            self.spied,
             self.props,
             type_name=run.type_name,
             timeout_mins=VIRTUAL_TIMEOUT_MINS,
@@ -259,8 +270,12 @@ class _Driver:
         if _overrides(cls, "handle_create") and resource.resource_id is None:
             run.no_resource_id = True
         self._attributes(resource)
+        self._repeated(h)
         if resource.resource_id is not None and _overrides(cls, "handle_update"):
             self._updates(h)
+        if _overrides(cls, "handle_suspend"):
+            self._suspend_resume()
+        self._retried_create()
 
     def _resolved(self, resource: Any) -> dict[str, Any]:
         """Attribute name -> its value, or the exception it raised (empty: no resolver)."""
@@ -329,13 +344,22 @@ class _Driver:
                 h = self._created()
                 if h is None:
                     return
-            old_id = h.physical_id
+            old_id, old_resource = h.physical_id, h.resource
             before = self._observed(h)
+            facts = oracles.entity(h.world, old_id)
             try:
                 h.update({**self.props, name: new_value})
             except StackValidationFailed:
                 continue  # the plug-in refuses the generated value: nothing was touched
-            if h.state != "UPDATE_COMPLETE":
+            crash = oracles.crashed(
+                self.run.cls,
+                self.record,
+                h.resource.status_reason if h.state == "UPDATE_FAILED" else None,
+                f"updating property {name} to {new_value!r}",
+            )
+            if crash:  # an error of its own (PS155), not a note that the probe stopped
+                self._found("crashed", "handle_update", crash)
+            elif h.state != "UPDATE_COMPLETE":
                 self.run.notes.append(
                     (
                         name,
@@ -343,15 +367,106 @@ class _Driver:
                         f"{h.status_reason}",
                     )
                 )
-            elif h.physical_id == old_id:  # in place (a replacement certainly reached the cloud)
+            elif h.resource is old_resource:  # in place: the same object, and changed
                 h.world.settle(SETTLE_SECONDS)
-                if before == self._observed(h):
+                self._found(
+                    "replaced",
+                    "handle_update",
+                    oracles.in_place(h.world, self.run.cls, [name], facts, h.physical_id),
+                )
+                if h.physical_id == old_id and before == self._observed(h):
                     self.run.ignored_updates.append(name)
             h.update(dict(self.props))
             if h.state == "UPDATE_COMPLETE":
                 h.world.settle(SETTLE_SECONDS)
             else:
                 h = None  # not undone: the next probe gets a stack of its own
+
+    def _found(self, check: str, method: str, messages: list[str]) -> None:
+        for message in messages:
+            self.run.oracle_findings.append((check, method, message))
+
+    def _repeated(self, h: Any) -> None:
+        """The created stack updated to its own template: no write call."""
+        h.world.settle(SETTLE_SECONDS)
+        mark = len(h.world.cloud.trace())
+        h.update(dict(self.props))
+        if h.state == "UPDATE_COMPLETE":
+            trace = h.world.cloud.trace()[mark:]
+            self._found("repeated", "handle_update", oracles.repeated_update(self.run.cls, trace))
+
+    def _suspend_resume(self) -> None:
+        """Suspend and resume a new stack: each changes the cloud object; attributes follow."""
+        h = self._created()
+        if h is None:
+            return
+        cls = self.run.cls
+        start = oracles.entity(h.world, h.physical_id)
+        mirrors = oracles.mirrored_attributes(h.resource, start)
+        previous = start
+        for action, run_it in (("SUSPEND", h.suspend), ("RESUME", h.resume)):
+            if action == "RESUME" and not _overrides(cls, "handle_resume"):
+                return
+            run_it()
+            if h.state != f"{action}_COMPLETE":
+                crash = oracles.crashed(cls, self.record, h.resource.status_reason, action.lower())
+                self._found("crashed", f"handle_{action.lower()}", crash)
+                return
+            h.world.settle(SETTLE_SECONDS)
+            now = oracles.entity(h.world, h.physical_id)
+            method = f"handle_{action.lower()}"
+            self._found("suspend", method, oracles.action_changed(cls, action, previous, now))
+            self._found(
+                "stale",
+                "_resolve_attribute",
+                oracles.stale_attributes(cls, h.resource, now, mirrors, action.lower()),
+            )
+            previous = now
+
+    def _retried_create(self) -> None:
+        """A 409 on the call after the one that made the object: the retried create must not double."""
+        world = self.env.world
+        mark, known = len(world.cloud.trace()), oracles.all_entities(world)
+        h = self._created()
+        if h is None:
+            return
+        trace = h.world.cloud.trace()[mark:]
+        clean = oracles.new_entities(h.world, known)
+        first = next((i for i, t in enumerate(trace) if oracles.writes([t]) and t.entity_id), None)
+        if first is None or first + 1 >= len(trace) or not clean:
+            return
+        after = trace[first + 1]
+        key = (after.service, after.operation)
+        nth = sum(1 for t in trace[: first + 2] if (t.service, t.operation) == key)
+        world = self.env.new_world(
+            faults=[
+                {
+                    "name": "transient conflict after the create call",
+                    "service": after.service,
+                    "operation": after.operation,
+                    "nth": nth,
+                    "effect": {"type": "error", "status": 409, "message": "injected conflict"},
+                }
+            ],
+            seed=self.env.seed,
+        )
+        for type_name, sibling in sorted(self.types.items()):
+            world.add_type(type_name, sibling)
+        retried = self.env.harness(
+            self.spied,
+            self.props,
+            world=world,
+            type_name=self.run.type_name,
+            timeout_mins=VIRTUAL_TIMEOUT_MINS,
+            companions=self.companions,
+        ).create()
+        if retried.state == "CREATE_COMPLETE":
+            retried.world.settle(SETTLE_SECONDS)
+            self._found(
+                "doubled",
+                "handle_create",
+                oracles.doubled(self.run.cls, clean, oracles.all_entities(retried.world)),
+            )
 
     def close(self) -> None:
         self.env.close()

@@ -160,7 +160,7 @@ def _at(module: PluginModule, info: ClassInfo | None, node: Any, **args: Any) ->
     family="dynamic",
     scope="module",
     message="{cls} ({type_name}): dynamic checks skipped: {reason}",
-    summary="The plug-in could not be driven on a fake cloud, so PS151-PS153 did not run.",
+    summary="The plug-in could not be driven on a fake cloud, so PS151-PS159 did not run.",
     doc="""
         The dynamic rules create the resource on a fake cloud. They need a
         property map that works: from the ``[tool.plugsim.lint] properties``
@@ -346,3 +346,215 @@ def check_update_ignored(module: PluginModule) -> Iterator[Hit]:
             spec = props.get(name)
             node = spec.key_node if spec is not None else (info.node if info else None)
             yield _at(module, info, node, cls=run.cls.__name__, prop=name)
+
+
+def _oracle_hits(module: PluginModule, check: str) -> Iterator[Hit]:
+    """One hit per finding of the oracle *check*, at the handler it names (else the class)."""
+    for run in runs(module):
+        info = _class_info(module, run)
+        for kind, method, message in run.oracle_findings:
+            if kind != check:
+                continue
+            node = None
+            if info is not None:
+                node = info.method(method) or info.node
+            # the linted module's import name is plugsim's own (a hash): the class says enough
+            message = message.replace(f"{run.cls.__module__}.", "")
+            yield _at(module, info, node, cls=run.cls.__name__, detail=message)
+
+
+@rule(
+    "PS154",
+    "update-replaces-cloud-object",
+    severity=Severity.ERROR,
+    family="dynamic",
+    scope="module",
+    message="{cls}: {detail}",
+    summary="An update the schema allows in place makes a new cloud object.",
+    doc="""
+        A property marked ``update_allowed`` promises that changing it keeps
+        the physical resource. Each such property is changed in turn on a
+        fake cloud, and the cloud object behind the resource must still be
+        the same one afterwards: the same identity and the same creation
+        instant. A ``handle_update`` that creates a new object, deletes the
+        old one and switches ``resource_id`` breaks that promise (whatever
+        else pointed at the old object now dangles) even when the new object
+        gets the old name. Change the object in place, or drop
+        ``update_allowed`` so that the engine replaces the resource openly.
+    """,
+    bad="""
+        def handle_update(self, json_snippet, tmpl_diff, prop_diff):
+            new = self.client().entities.create("box", dict(prop_diff), name=self.name)
+            self.client().entities.delete(self.resource_id)
+            self.resource_id_set(new.id)
+    """,
+    good="""
+        def handle_update(self, json_snippet, tmpl_diff, prop_diff):
+            self.client().entities.update(self.resource_id, dict(prop_diff))
+    """,
+)
+def check_update_replaces(module: PluginModule) -> Iterator[Hit]:
+    """In-place updates that replaced the cloud object."""
+    yield from _oracle_hits(module, "replaced")
+
+
+@rule(
+    "PS155",
+    "handler-crashes",
+    severity=Severity.ERROR,
+    family="dynamic",
+    scope="module",
+    message="{cls}: {detail}",
+    summary="A handler raises a Python error (KeyError, TypeError ...) on a fake cloud.",
+    doc="""
+        While the dynamic rules drive the plug-in (each updatable property
+        changed alone, suspend, resume), a handler that raises a builtin
+        Python exception -- a ``KeyError`` on a property ``handle_update``
+        did not expect in ``prop_diff``, an ``AttributeError`` on a value
+        that can be None -- has a bug: the stack ends ``FAILED`` with a
+        traceback where a cloud error or a completed action was due. The
+        finding names the handler, the exception and the line that raised.
+        A refusal by the cloud (an ``sdk.exception`` error) is no crash.
+    """,
+    bad="""
+        FIELDS = {"size": "size"}
+
+        def handle_update(self, json_snippet, tmpl_diff, prop_diff):
+            self.client().entities.update(
+                self.resource_id, {FIELDS[k]: v for k, v in prop_diff.items()}
+            )
+    """,
+    good="""
+        def handle_update(self, json_snippet, tmpl_diff, prop_diff):
+            self.client().entities.update(self.resource_id, dict(prop_diff))
+    """,
+)
+def check_handler_crashes(module: PluginModule) -> Iterator[Hit]:
+    """Handlers that crashed with a builtin exception."""
+    yield from _oracle_hits(module, "crashed")
+
+
+@rule(
+    "PS156",
+    "repeated-update-writes",
+    severity=Severity.WARNING,
+    family="dynamic",
+    scope="module",
+    message="{cls}: {detail}",
+    summary="Updating to the template the stack already has makes write calls.",
+    doc="""
+        The created stack is updated to the very template it was created
+        from. Nothing changed, so nothing may be written to the cloud (the
+        empty plan after an apply): a write here means the plug-in touches
+        the cloud on every update, racing with whatever else manages the
+        object and burning its rate limits.
+    """,
+    bad="""
+        async def update(self, after, before=None):
+            await super().update(after, before)
+            self.client().entities.update(self.resource_id, self.fields())
+    """,
+    good="""
+        def handle_update(self, json_snippet, tmpl_diff, prop_diff):
+            if prop_diff:
+                self.client().entities.update(self.resource_id, dict(prop_diff))
+    """,
+)
+def check_repeated_update(module: PluginModule) -> Iterator[Hit]:
+    """No-change updates that wrote to the cloud."""
+    yield from _oracle_hits(module, "repeated")
+
+
+@rule(
+    "PS157",
+    "retried-create-doubles",
+    severity=Severity.ERROR,
+    family="dynamic",
+    scope="module",
+    message="{cls}: {detail}",
+    summary="A create retried after a transient fault leaves two cloud objects.",
+    doc="""
+        A 409 conflict is injected on the call right after the one that
+        made the cloud object. The engine retries the create (deleting what
+        the resource knows of first); when ``handle_create`` records the id
+        only after that later call, the first object is unknown, is never
+        deleted and the retry makes a second one. Call ``resource_id_set``
+        as soon as the cloud has answered the create.
+    """,
+    bad="""
+        def handle_create(self):
+            box = self.client().entities.create("box", {}, name=self.name)
+            self.client().entities.get(box.id)
+            self.resource_id_set(box.id)
+    """,
+    good="""
+        def handle_create(self):
+            box = self.client().entities.create("box", {}, name=self.name)
+            self.resource_id_set(box.id)
+            self.client().entities.get(box.id)
+    """,
+)
+def check_retried_create(module: PluginModule) -> Iterator[Hit]:
+    """Retried creates that left more cloud objects than a clean create."""
+    yield from _oracle_hits(module, "doubled")
+
+
+@rule(
+    "PS158",
+    "suspend-changes-nothing",
+    severity=Severity.WARNING,
+    family="dynamic",
+    scope="module",
+    message="{cls}: {detail}",
+    summary="Suspend or resume completes without changing the cloud object.",
+    doc="""
+        A plug-in that implements ``handle_suspend`` (or ``handle_resume``)
+        is suspended and resumed on a fake cloud. Each action must change
+        the cloud object behind the resource (its status, or another field):
+        one that completes while the object stays as it was tells the stack
+        ``SUSPEND_COMPLETE`` for a server that is still running.
+    """,
+    bad="""
+        def handle_suspend(self):
+            return None
+    """,
+    good="""
+        def handle_suspend(self):
+            self.client().servers.suspend(self.resource_id)
+            return self.resource_id
+    """,
+)
+def check_suspend_changes_nothing(module: PluginModule) -> Iterator[Hit]:
+    """Suspends and resumes that left the cloud object unchanged."""
+    yield from _oracle_hits(module, "suspend")
+
+
+@rule(
+    "PS159",
+    "stale-attribute",
+    severity=Severity.WARNING,
+    family="dynamic",
+    scope="module",
+    message="{cls}: {detail}",
+    summary="An attribute keeps a value the cloud object no longer has.",
+    doc="""
+        An attribute whose value after create equals the field of the same
+        name on the cloud object (``status``, ``name``, ``size`` ...) mirrors
+        that field. After suspend and resume it must still equal it: a value
+        kept in resource data or computed once at create goes stale, and
+        templates reading it with ``get_attr`` see the past.
+    """,
+    bad="""
+        def _resolve_attribute(self, name):
+            if name == "status":
+                return self.data().get("status")  # stored at create
+    """,
+    good="""
+        def _resolve_attribute(self, name):
+            if name == "status":
+                return self.client().servers.get(self.resource_id).status
+    """,
+)
+def check_stale_attribute(module: PluginModule) -> Iterator[Hit]:
+    """Attributes that no longer mirror the cloud object after an action."""
+    yield from _oracle_hits(module, "stale")

@@ -31,6 +31,7 @@ import pytest
 
 from sdk import exception
 from sdk.resource import Resource
+from sdk.testing import oracles
 from sdk.testing._conformance_support import (
     ConformanceDeclarationError,
     Spy,
@@ -42,13 +43,16 @@ from sdk.testing._conformance_support import (
 )
 from sdk.testing.drift import DriftConformance
 from sdk.testing.harness import PlugsimEnv, ResourceHarness
+from sdk.testing.oracle_conformance import OracleConformance
 from sdk.testing.schema_conformance import SchemaConformance
 from sdk.testing.upgrade import UpgradeConformance
 
 __all__ = ["ConformanceDeclarationError", "ResourceConformance", "conformance_test_names"]
 
 
-class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformance):
+class ResourceConformance(
+    SchemaConformance, UpgradeConformance, DriftConformance, OracleConformance
+):
     """Base class of a resource plug-in's conformance tests (see the module docstring)."""
 
     #: Mark an intermediate base class as abstract (its attributes are not checked).
@@ -247,10 +251,15 @@ class ResourceConformance(SchemaConformance, UpgradeConformance, DriftConformanc
         h = self._created(plugsim_env)
         before = dict(self.valid_properties or {})
         res = h.resource
+        h.world.settle()
+        entity = oracles.entity(h.world, h.physical_id)
         spy = Spy(h.resource.handle_update)
         h.resource.handle_update = spy
         h.update(self._props_with(change))
         assert h.state == "UPDATE_COMPLETE", h.status_reason
+        h.world.settle()
+        problems = oracles.in_place(h.world, self.plugin(), change, entity, h.physical_id)
+        assert problems == [], "\n".join(problems)
         # the same resource (its handle_update may still set a new physical id, as
         # Heat's VolumeAttachment re-attaching does)
         assert h.resource is res, "an in-place update replaced the resource"

@@ -10,6 +10,9 @@ conflict, a throttle). After every step, with the faults lifted, it checks:
 * a resource that is settled COMPLETE (and not deleted) resolves every attribute;
 * the fake cloud holds no entity the stack does not know about, and every
   physical id the stack holds for a live resource exists in the cloud;
+* with no fault, an update the engine kept in place kept its cloud object, a
+  repeated update wrote nothing, and a suspend or resume changed the object
+  (the oracles of :mod:`sdk.testing.oracles`);
 
 and at teardown it deletes the stack and checks that nothing is left.
 
@@ -29,6 +32,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from sdk.resource import Resource
+from sdk.testing import oracles
 from sdk.testing._world import PlugsimWorld
 
 #: The faults a step may run under (``None``: no fault).
@@ -105,9 +109,22 @@ def lifecycle_machine(
         @rule(index=st.integers(0, 64), fault=st.sampled_from(fault_choices))
         def update(self, index: int, fault: Any) -> None:
             assert self.world is not None
-            self.props = {**self.props, **changes[index % len(changes)]}
+            change = changes[index % len(changes)]
+            new_props = {**self.props, **change}
+            repeated = new_props == self.props
+            self.props = new_props
             world = self.world
+            res = self._stack().resources.get("r")
+            before = oracles.entity(world, getattr(res, "resource_id", None))
+            mark = len(world.cloud.trace())
             self._act(fault, lambda: world.aupdate_stack("s", template(self.props)))
+            stack = self._stack()
+            if fault is None and stack.state == "UPDATE_COMPLETE" and stack.resources["r"] is res:
+                # kept in place by the engine: the oracles' verdicts (sdk.testing.oracles)
+                problems = oracles.in_place(world, plugin, change, before, res.resource_id)
+                if repeated:
+                    problems += oracles.repeated_update(plugin, world.cloud.trace()[mark:])
+                assert problems == [], "\n".join(problems)
 
         @precondition(lambda self: self._settled())
         @rule(
@@ -118,7 +135,24 @@ def lifecycle_machine(
             world = self.world
             assert world is not None
             verb = getattr(world, f"a{action}_stack")
+            res = self._stack().resources.get("r")
+            was = getattr(res, "action", None)
+            world.settle()
+            before = oracles.entity(world, getattr(res, "resource_id", None))
             self._act(fault, lambda: verb("s"))
+            # suspend from a running resource, resume from a suspended one: the cloud object changes
+            changes_object = (action == "suspend" and was != "SUSPEND") or (
+                action == "resume" and was == "SUSPEND"
+            )
+            if (
+                fault is None
+                and changes_object
+                and self._stack().state == f"{action.upper()}_COMPLETE"
+            ):
+                world.settle()
+                after = oracles.entity(world, res.resource_id)
+                problems = oracles.action_changed(plugin, action.upper(), before, after)
+                assert problems == [], "\n".join(problems)
 
         @precondition(lambda self: self._settled())
         @rule(fault=st.sampled_from(fault_choices))

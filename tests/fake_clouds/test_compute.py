@@ -100,6 +100,15 @@ def test_stop_start_rebuild_update(cloud, nova):
     assert nova.servers.get(server).metadata == {"role": "db"}
 
 
+def test_set_meta_merges_and_delete_meta_removes_keys(cloud, nova):
+    server = active_server(cloud)
+    nova.servers.set_meta(server, {"role": "db", "tier": "gold"})
+    nova.servers.set_meta(server, {"role": "web"})
+    assert nova.servers.get(server).metadata == {"role": "web", "tier": "gold"}
+    nova.servers.delete_meta(server, ["tier", "absent"])
+    assert nova.servers.get(server).metadata == {"role": "web"}
+
+
 def test_snapshot_to_image(cloud, nova):
     server = active_server(cloud)
     image_id = nova.servers.create_image(server, "web-snap")

@@ -38,6 +38,51 @@ EXPECTED = {
         f"{D}/ps153_bad.py:19:9: PS153 Widget: property tags is update_allowed but changing it "
         "in place changed nothing observable (fake cloud, show, attributes, resource data)",
     ],
+    "PS154": [
+        f"{D}/ps154_bad.py:27:5: PS154 Widget: Widget.handle_update ({D}/ps154_bad.py:27) "
+        "replaced the cloud object during an in-place update of name: it deleted entity/widget "
+        "26b05828-2fe0-4f01-a229-bfb065e04567 'w' (created at t=0.0990302), made entity/widget "
+        "e8e705e2-2adf-4edd-a6fc-fb356536f9ea '0' (created at t=1200.83) and switched "
+        "resource_id to it",
+        f"{D}/ps154_bad.py:27:5: PS154 Widget: Widget.handle_update ({D}/ps154_bad.py:27) "
+        "replaced the cloud object during an in-place update of size: it deleted entity/widget "
+        "ae6bd10e-884c-427d-b49c-0c212a4791dd (created at t=1801.48), made entity/widget "
+        "e2300877-e8a0-4652-9849-958428964964 'w' (created at t=2402.38) and switched "
+        "resource_id to it",
+    ],
+    "PS155": [
+        f"{D}/ps155_bad.py:27:5: PS155 Widget: Widget.handle_update ({D}/ps155_bad.py:27) "
+        f"crashed with KeyError: 'name' at {D}/ps155_bad.py:29 while updating property name "
+        "to '0'"
+    ],
+    "PS156": [
+        f"{D}/ps156_bad.py:27:5: PS156 Widget: Widget.handle_update ({D}/ps156_bad.py:27): "
+        "updating to the template the resource already has made write calls: "
+        "entity.entities.create"
+    ],
+    "PS157": [
+        f"{D}/ps157_bad.py:21:5: PS157 Widget: Widget.handle_create ({D}/ps157_bad.py:21): "
+        "a create retried after a transient fault left 2 entity/widget objects where a clean "
+        "create leaves 1: entity/widget 26b05828-2fe0-4f01-a229-bfb065e04567 'w' (created at "
+        "t=0.0990302), entity/widget e8e705e2-2adf-4edd-a6fc-fb356536f9ea 'w' (created at "
+        "t=2.83297)"
+    ],
+    "PS158": [
+        f"{D}/ps158_bad.py:35:5: PS158 Server: Server.handle_suspend ({D}/ps158_bad.py:35): "
+        "SUSPEND completed but the cloud object compute/server "
+        "e8e705e2-2adf-4edd-a6fc-fb356536f9ea 'srv' (created at t=1253.25) did not change "
+        "(status 'ACTIVE')",
+        f"{D}/ps158_bad.py:38:5: PS158 Server: Server.handle_resume ({D}/ps158_bad.py:38): "
+        "RESUME completed but the cloud object compute/server "
+        "e8e705e2-2adf-4edd-a6fc-fb356536f9ea 'srv' (created at t=1253.25) did not change "
+        "(status 'ACTIVE')",
+    ],
+    "PS159": [
+        f"{D}/ps159_bad.py:49:5: PS159 Server: Server._resolve_attribute "
+        f"({D}/ps159_bad.py:49): after suspend, attribute status reads 'ACTIVE' but the cloud "
+        "object compute/server e8e705e2-2adf-4edd-a6fc-fb356536f9ea 'srv' (created at "
+        "t=1253.25) has 'SUSPENDED' (a cached value?)"
+    ],
 }
 
 

@@ -75,7 +75,12 @@ class SampleServer(Resource):
         if "name" in prop_diff:
             self.client().servers.update(self.resource_id, name=prop_diff["name"])
         if "metadata" in prop_diff:
-            self.client().servers.set_meta(self.resource_id, dict(prop_diff["metadata"] or {}))
+            new = dict(prop_diff["metadata"] or {})
+            old = self.client().servers.get(self.resource_id).metadata
+            gone = sorted(set(old) - set(new))
+            if gone:  # set_meta merges: a key the template dropped goes separately
+                self.client().servers.delete_meta(self.resource_id, gone)
+            self.client().servers.set_meta(self.resource_id, new)
 
     def handle_delete(self) -> Any:
         if self.resource_id is None:

@@ -91,7 +91,7 @@ def test_the_command_runs_the_suite(tmp_path):
             "--report",
             str(report),
             "-k",
-            "test_create or attributes",
+            "(test_create or attributes) and not double and not follow",
         ],
         capture_output=True,
         text=True,

@@ -60,7 +60,14 @@ def test_the_command_runs_the_update_paths_instead_of_skipping_them(tmp_path):
         "conformance(sys.argv[1:], prog_name='plugsim conformance')"
     )
     proc = subprocess.run(
-        [sys.executable, "-c", code, str(zone_dir(tmp_path)), "-k", "update"],
+        [
+            sys.executable,
+            "-c",
+            code,
+            str(zone_dir(tmp_path)),
+            "-k",
+            "(update_in_place and not keeps) or update_replace or update_failure",
+        ],
         capture_output=True,
         text=True,
         cwd=tmp_path,

@@ -29,7 +29,7 @@ class TestSampleZone(ResourceConformance):
 """
     )
     result = scratch.runpytest("-rs")
-    result.assert_outcomes(passed=14, skipped=10)
+    result.assert_outcomes(passed=21, skipped=12)
     result.stdout.fnmatch_lines_random(
         [
             "*no update_replace declared for SampleZone",

@@ -36,7 +36,10 @@ class KeyPair(Resource):  # plugsim: ignore[PS301] - see the package
             constraints=[constraints.Length(min=1, max=255)],
         ),
         "public_key": properties.Schema(
-            properties.Schema.STRING, "Public key to import (default: generate one)."
+            properties.Schema.STRING,
+            "Public key to import (default: generate one).",
+            # nova refuses anything but an OpenSSH public key line: say so before asking it
+            constraints=[constraints.AllowedPattern(r"(ssh-|ecdsa-)\S+ \S+.*")],
         ),
         "save_private_key": properties.Schema(
             properties.Schema.BOOLEAN, "Keep a generated private key.", default=False

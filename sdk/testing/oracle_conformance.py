@@ -1,0 +1,428 @@
+"""The oracle tests of :class:`~sdk.testing.conformance.ResourceConformance`.
+
+Each test drives one path and asks :mod:`sdk.testing.oracles` whether the
+fake cloud ended as a correct plug-in leaves it: an in-place update keeps the
+cloud object and reaches it, a repeated update writes nothing, a retried
+create does not double, suspend and resume change the object and attributes
+follow it, a restore brings back what the snapshot held, the schema is no
+looser than the cloud, and ``handle_update`` survives every updatable
+property changed at once. Where an oracle cannot know (no entity behind the
+resource id), the test passes: it never guesses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import pytest
+
+from sdk import exception
+from sdk.testing import oracles
+from sdk.testing._conformance_support import declared
+
+if TYPE_CHECKING:
+    from sdk.resource import Resource
+    from sdk.testing.harness import PlugsimEnv, ResourceHarness
+
+
+def _fail(problems: list[str]) -> None:
+    if problems:
+        raise AssertionError("\n".join(problems))
+
+
+def _is_call(value: Any) -> bool:
+    return (
+        isinstance(value, Mapping) and len(value) == 1 and str(next(iter(value))).startswith("get_")
+    )
+
+
+_NONE = object()
+
+
+def _simplest(schema: Any) -> Any:
+    """The simplest valid value of *schema* (hypothesis's minimal example), or ``_NONE``."""
+    from hypothesis import HealthCheck, find, settings
+    from hypothesis.errors import HypothesisException
+
+    from sdk.testing.strategies import Ungeneratable, values
+
+    try:
+        return find(
+            values(schema),
+            lambda v: True,
+            settings=settings(
+                database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+            ),
+        )
+    except (Ungeneratable, HypothesisException):
+        return _NONE
+
+
+def _free_form(schema: Any) -> bool:
+    """True for a map property without a schema of its keys (``value_specs``, hints)."""
+    from sdk.properties import Schema
+
+    return schema.type == Schema.MAP and not isinstance(schema.schema, Mapping)
+
+
+#: Refusals that say nothing about a value's constraints: an object the cloud does not
+#: hold (only a custom constraint, asking the cloud, could know), or an argument or
+#: attribute the cloud (or plugsim's model of it) does not take at all.
+_NO_VERDICT = (
+    "could not be found",
+    "not found",
+    "does not exist",
+    "no such",
+    "unexpected keyword argument",
+    "unrecognized attribute",
+    "unknown server argument",
+)
+
+
+def _names_nothing(reason: str) -> bool:
+    """True when the cloud's refusal gives no verdict on the schema (see ``_NO_VERDICT``)."""
+    low = reason.lower()
+    return any(t in low for t in _NO_VERDICT)
+
+
+class OracleConformance:
+    """The oracle tests, a mixin of ``ResourceConformance``."""
+
+    valid_properties: ClassVar[Mapping[str, Any] | None]
+    update_in_place: ClassVar[Mapping[str, Any] | None]
+    cloud_states: ClassVar[Mapping[str, str]]
+    #: Creates the schema-looseness test makes with values drawn from the whole schema.
+    schema_examples: ClassVar[int] = 5
+
+    if TYPE_CHECKING:
+
+        @classmethod
+        def plugin(cls) -> type[Resource]: ...
+        def _harness(self, env: PlugsimEnv, **kwargs: Any) -> ResourceHarness: ...
+        def _created(self, env: PlugsimEnv, **kwargs: Any) -> ResourceHarness: ...
+        def _need(self, attr: str) -> Mapping[str, Any]: ...
+        def _skip_unless(self, method: str, why: str = "") -> None: ...
+        def _props_with(self, change: Mapping[str, Any]) -> dict[str, Any]: ...
+        @staticmethod
+        def _clean(*harnesses: ResourceHarness) -> None: ...
+        @staticmethod
+        def _delete_all(h: ResourceHarness) -> None: ...
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _view_of(self, env: PlugsimEnv, props: Mapping[str, Any], seed: int, stack: str) -> Any:
+        """The entity a create of *props* makes in a fresh world of *seed*, or None."""
+        h = self._harness(env, properties=props, seed=seed, stack_name=stack).create()
+        try:
+            if h.state != "CREATE_COMPLETE":
+                return None
+            h.world.settle()
+            return oracles.entity(h.world, h.physical_id)
+        finally:
+            if h.state.startswith("CREATE"):
+                h.delete()
+
+    def _in_place_update(self, env: PlugsimEnv) -> tuple[ResourceHarness, Any, Any, bool]:
+        """Create, update by ``update_in_place``: (harness, entity before, after, in place)."""
+        change = self._need("update_in_place")
+        self._skip_unless("handle_update")
+        h = self._created(env)
+        h.world.settle()
+        before = oracles.entity(h.world, h.physical_id)
+        res = h.resource
+        h.update(self._props_with(change))
+        assert h.state == "UPDATE_COMPLETE", h.status_reason
+        h.world.settle()
+        return h, before, oracles.entity(h.world, h.physical_id), h.resource is res
+
+    # -- update ---------------------------------------------------------------------------
+
+    def test_update_in_place_keeps_cloud_object(self, plugsim_env: PlugsimEnv) -> None:
+        """An update the schema allows in place keeps the same cloud object (id, creation)."""
+        h, before, _after, same = self._in_place_update(plugsim_env)
+        if same:  # the engine replaced it (UpdateReplace): not an in-place update
+            _fail(
+                oracles.in_place(
+                    h.world, self.plugin(), self.update_in_place or {}, before, h.physical_id
+                )
+            )
+        self._delete_all(h)
+        self._clean(h)
+
+    def test_update_reaches_cloud(self, plugsim_env: PlugsimEnv) -> None:
+        """After an in-place update the object looks like one created from the new properties."""
+        h, before, after, same = self._in_place_update(plugsim_env)
+        problems: list[str] = []
+        if same and before is not None and after is not None and before.key == after.key:
+            stack, seed = h.name, plugsim_env.seed
+            new = self._view_of(
+                plugsim_env, self._props_with(self.update_in_place or {}), seed, stack
+            )
+            other = self._view_of(plugsim_env, dict(self.valid_properties or {}), seed + 1, stack)
+            if new is not None and other is not None:
+                noise = oracles.varying(oracles.fields(before.view), oracles.fields(other.view))
+                problems = oracles.reaches_cloud(self.plugin(), after, before.view, new.view, noise)
+        _fail(problems)
+        self._delete_all(h)
+        self._clean(h)
+
+    def test_repeated_update_is_noop(self, plugsim_env: PlugsimEnv) -> None:
+        """Updating to the template the stack already has makes no write call."""
+        h = self._created(plugsim_env)
+        problems: list[str] = []
+        props = dict(self.valid_properties or {})
+        if self.update_in_place is not None and declared(self.plugin(), "handle_update"):
+            props = self._props_with(self.update_in_place)
+            h.update(props)
+            assert h.state == "UPDATE_COMPLETE", h.status_reason
+        h.world.settle()
+        mark = len(h.world.cloud.trace())
+        h.update(props)
+        assert h.state == "UPDATE_COMPLETE", h.status_reason
+        problems = oracles.repeated_update(self.plugin(), h.world.cloud.trace()[mark:])
+        _fail(problems)
+        self._delete_all(h)
+        self._clean(h)
+
+    def test_update_every_updatable_property(self, plugsim_env: PlugsimEnv) -> None:
+        """``handle_update`` takes every ``update_allowed`` property changed at once.
+
+        A crash of the plug-in's code (``KeyError`` on a property it did not expect
+        in ``prop_diff``) fails; a refusal by the cloud of a generated value does not
+        (the cloud may know better than the schema). An update kept in place must
+        keep its cloud object.
+        """
+        from sdk.properties import schemata
+        from sdk.testing.changes import changed_value as _changed_value
+
+        self._skip_unless("handle_update")
+        plugin = self.plugin()
+        base = dict(self.valid_properties or {})
+        schema = schemata(plugin.properties_schema)
+        extra = set(getattr(plugin, "update_allowed_properties", ()) or ())
+        change: dict[str, Any] = {}
+        for name in sorted(schema):
+            if not (schema[name].update_allowed or name in extra) or _is_call(base.get(name)):
+                continue
+            found = _changed_value(name, schema[name], base, meaningful=True)
+            found = found or _changed_value(name, schema[name], base)
+            if found:
+                change.update(found)
+        change.update({k: v for k, v in (self.update_in_place or {}).items()})
+        if not change:
+            pytest.skip(
+                f"no value can be generated for any updatable property of {plugin.__name__}"
+            )
+        record = oracles.HandlerRecord()
+        spied = oracles.recording(plugin, record)
+        h = self._harness(plugsim_env, plugin=spied).create()
+        assert h.state == "CREATE_COMPLETE", h.status_reason
+        h.world.settle()
+        before, res = oracles.entity(h.world, h.physical_id), h.resource
+        try:
+            h.update({**base, **change})
+        except exception.StackValidationFailed:
+            pass  # the plug-in's validation refuses a generated value: nothing ran
+        problems = oracles.crashed(
+            plugin,
+            record,
+            h.resource.status_reason if h.state == "UPDATE_FAILED" else None,
+            f"updating {', '.join(sorted(change))} at once ({change!r})",
+        )
+        if h.state == "UPDATE_COMPLETE" and h.resource is res:
+            h.world.settle()
+            problems += oracles.in_place(h.world, plugin, change, before, h.physical_id)
+        _fail(problems)
+        self._delete_all(h)
+        if h.state == "DELETE_COMPLETE":
+            self._clean(h)
+
+    # -- create retried -----------------------------------------------------------------------
+
+    def test_create_retry_does_not_double(self, plugsim_env: PlugsimEnv) -> None:
+        """A create retried after a transient fault leaves one cloud object, not two.
+
+        A 409 conflict is injected on the first call after the call that made the
+        object (the engine then deletes what it knows of and creates again);
+        the objects left must be as many as a clean create leaves.
+        """
+        probe = self._created(plugsim_env)
+        trace = probe.world.cloud.trace()
+        made = [e for e in oracles.all_entities(probe.world)]
+        first = next((i for i, t in enumerate(trace) if oracles.writes([t]) and t.entity_id), None)
+        if first is None or first + 1 >= len(trace) or not made:
+            self._delete_all(probe)
+            pytest.skip(f"{self.plugin().__name__}'s create makes no call after making an object")
+        after = trace[first + 1]
+        nth = sum(
+            1
+            for t in trace[: first + 2]
+            if (t.service, t.operation) == (after.service, after.operation)
+        )
+        rule = {
+            "name": "transient conflict after the create call",
+            "service": after.service,
+            "operation": after.operation,
+            "nth": nth,
+            "effect": {"type": "error", "status": 409, "message": "injected transient conflict"},
+        }
+        h = self._harness(plugsim_env, faults=[rule]).create()
+        problems: list[str] = []
+        if h.state == "CREATE_COMPLETE":
+            h.world.settle()
+            probe.world.settle()
+            clean = [e for e in oracles.all_entities(probe.world)]
+            problems = oracles.doubled(self.plugin(), clean, oracles.all_entities(h.world))
+        self._delete_all(probe)
+        _fail(problems)
+        self._delete_all(h)
+        self._clean(probe, h)
+
+    # -- suspend, resume and attributes ---------------------------------------------------------
+
+    def test_suspend_resume_change_cloud(self, plugsim_env: PlugsimEnv) -> None:
+        """Suspend and resume each change the cloud object; mirrored attributes follow it."""
+        self._skip_unless("handle_suspend")
+        plugin = self.plugin()
+        h = self._created(plugsim_env)
+        h.world.settle()
+        start = oracles.entity(h.world, h.physical_id)
+        mirrors = oracles.mirrored_attributes(h.resource, start)
+        h.suspend()
+        assert h.state == "SUSPEND_COMPLETE", h.status_reason
+        h.world.settle()
+        suspended = oracles.entity(h.world, h.physical_id)
+        problems = (
+            []
+            if "suspend" in self.cloud_states
+            else oracles.action_changed(plugin, "SUSPEND", start, suspended)
+        )
+        problems += oracles.stale_attributes(plugin, h.resource, suspended, mirrors, "suspend")
+        _fail(problems)
+        if declared(plugin, "handle_resume"):
+            h.resume()
+            assert h.state == "RESUME_COMPLETE", h.status_reason
+            h.world.settle()
+            resumed = oracles.entity(h.world, h.physical_id)
+            if "resume" not in self.cloud_states:
+                problems = oracles.action_changed(plugin, "RESUME", suspended, resumed)
+            problems += oracles.stale_attributes(plugin, h.resource, resumed, mirrors, "resume")
+            _fail(problems)
+        self._delete_all(h)
+        self._clean(h)
+
+    def test_attributes_follow_cloud(self, plugsim_env: PlugsimEnv) -> None:
+        """Attributes mirroring a field of the cloud object still do after an in-place update."""
+        h, before, after, same = self._in_place_update(plugsim_env)
+        problems: list[str] = []
+        if same and before is not None:
+            created = self._harness(plugsim_env).create()
+            created.world.settle()
+            mirrors = oracles.mirrored_attributes(
+                created.resource, oracles.entity(created.world, created.physical_id)
+            )
+            self._delete_all(created)
+            problems = oracles.stale_attributes(
+                self.plugin(), h.resource, after, mirrors, "an in-place update"
+            )
+        _fail(problems)
+        self._delete_all(h)
+        self._clean(h)
+
+    # -- snapshot and restore -------------------------------------------------------------------
+
+    def test_restore_brings_back_snapshot(self, plugsim_env: PlugsimEnv) -> None:
+        """Snapshot, update in place, restore: the fields the update changed go back."""
+        self._skip_unless("handle_snapshot")
+        change = self._need("update_in_place")
+        self._skip_unless("handle_update")
+        h = self._created(plugsim_env)
+        h.world.settle()
+        snap = h.snapshot("oracle")
+        assert snap.status == "COMPLETE", snap.reason
+        h.world.settle()
+        at_snapshot = oracles.entity(h.world, h.physical_id)
+        h.update(self._props_with(change))
+        assert h.state == "UPDATE_COMPLETE", h.status_reason
+        h.world.settle()
+        later = oracles.entity(h.world, h.physical_id)
+        h.restore(snap)
+        assert h.state == "RESTORE_COMPLETE", h.status_reason
+        h.world.settle()
+        problems = oracles.restored(
+            self.plugin(), at_snapshot, later, oracles.entity(h.world, h.physical_id)
+        )
+        h.world.run_blocking(lambda: h.world.adelete_snapshot(h.name, snap.id))
+        _fail(problems)
+        self._delete_all(h)
+        self._clean(h)
+
+    # -- the schema against the cloud -----------------------------------------------------------
+
+    def test_schema_no_looser_than_cloud(self, plugsim_env: PlugsimEnv) -> None:
+        """Creates with values drawn from the whole schema: what validation accepts, the cloud takes.
+
+        A create the fake cloud refuses (a 400 naming a value) with properties the
+        schema let through means a constraint is missing; a crash of the plug-in's
+        code on such values fails too.
+        """
+        from hypothesis import HealthCheck, given, settings
+
+        from sdk.testing import strategies
+        from sdk.testing.schema_conformance import pinned_schema
+
+        plugin = self.plugin()
+        base = dict(self.valid_properties or {})
+        schema, pinned = pinned_schema(plugin, base)
+        # a value the author gives stays as declared (it names a cloud object, say):
+        # every other property is drawn, not left at its default
+        # every other property is drawn, not left at its default; a free-form map is not
+        # (its keys go to the cloud as they are, and only the cloud knows which it takes)
+        schema = {k: v for k, v in schema.items() if k not in base and not _free_form(v)}
+        problems: list[str] = []
+
+        def trial(drawn: dict[str, Any]) -> None:
+            props = {**drawn, **pinned, **base}
+            record = oracles.HandlerRecord()
+            h = self._harness(
+                plugsim_env, plugin=oracles.recording(plugin, record), properties=props
+            )
+            try:
+                h.create()
+            except exception.StackValidationFailed:
+                h.world.close()
+                return  # refused before the cloud was asked: the schema did its work
+            if h.state == "CREATE_FAILED":
+                reason = h.resource.status_reason
+                found = oracles.crashed(plugin, record, reason, f"creating with {drawn!r}")
+                if not found and reason.startswith("BadRequest") and not _names_nothing(reason):
+                    found = [
+                        f"{oracles.handler(plugin, 'handle_create')}: the cloud refused a "
+                        f"create the schema accepts: {reason}; the properties drawn: {drawn!r}"
+                    ]
+                problems.extend(found)
+            h.delete()
+            h.world.close()
+
+        # first each property alone at its simplest value (an empty string, a zero) ...
+        for name in sorted(schema):
+            simplest = _simplest(schema[name])
+            if simplest is not _NONE and not problems:
+                trial({name: simplest})
+
+        # ... then whole maps drawn from the schema
+        @settings(
+            max_examples=self.schema_examples,
+            derandomize=True,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(strategies.valid_properties(schema))
+        def check(drawn: dict[str, Any]) -> None:
+            if not problems:
+                trial(drawn)
+
+        check()
+        _fail(problems[:1])
