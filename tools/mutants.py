@@ -77,6 +77,7 @@ def heat_package() -> Path | None:
 def scaffold_module(work: Path) -> Path:
     """Scaffold a resource plug-in with ``plugsim new`` and return its module file."""
     out = work / "scaffold"
+    shutil.rmtree(out, ignore_errors=True)  # a --keep folder used again
     subprocess.run(
         [sys.executable, "-c", _NEW, "--kind", "resource", "--no-input", "-o", str(out)],
         check=True,
