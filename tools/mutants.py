@@ -317,10 +317,11 @@ def rejudge(folders: list[Path], mutants: list[Mutant]) -> dict[str, Any]:
     runs: dict[str, dict[str, Any] | str] = {}
     for folder in folders:
         for name, target in TARGETS.items():
-            if (folder / "original" / name).is_dir():
+            if (folder / "original" / name / "results.xml").is_file():
                 baselines[name] = load_run(folder / "original" / name, target)
         for mutant in mutants:
-            if (folder / "mutants" / mutant.id).is_dir():
+            kept = folder / "mutants" / mutant.id
+            if (kept / "results.xml").is_file() or (kept.is_dir() and mutant.id not in runs):
                 runs[mutant.id] = load_run(folder / "mutants" / mutant.id, TARGETS[mutant.target])
     problems = {n: p for n, b in baselines.items() if (p := baseline_problem(b))}
     for mutant in mutants:
