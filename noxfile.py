@@ -20,6 +20,9 @@
                  default sessions)
 ``heat_conformance``  plugsim conformance on each running Heat type, failures split into
                  plugsim's and the plug-in's (needs PLUGSIM_HEAT_PYTHON; not in the defaults)
+``mutants``      the mutation benchmark: planted single bugs in the example, a scaffolded
+                 plug-in and Heat's Volume/Net/Server, killed or not by plugsim conformance
+                 (``-- --quick`` without Heat; Heat's needs PLUGSIM_HEAT_PYTHON; not in the defaults)
 ``heat_third_party``  third-party Heat plug-ins (files or checkouts given after ``--``),
                  measured as ``heat_inventory`` measures Heat's own (not in the defaults)
 """
@@ -242,3 +245,14 @@ def heat_third_party(session: nox.Session) -> None:
         session.error("give the plug-in files or directories: nox -s heat_third_party -- DIR ...")
     session.install("-e", ".[test]")
     session.run("python", "tools/heat_inventory.py", "--plugins", *session.posargs)
+
+
+@nox.session
+def mutants(session: nox.Session) -> None:
+    """Run the mutation benchmark (docs/testing.rst, "Mutation benchmark"): the kit's kill rate.
+
+    Arguments after ``--`` go to ``tools/mutants.py`` (``--quick``, ``--only``, ``--jobs``,
+    ``--json``). Without ``$PLUGSIM_HEAT_PYTHON`` Heat's mutants are reported invalid.
+    """
+    session.install("-e", ".[test]")
+    session.run("python", "tools/mutants.py", *session.posargs)
