@@ -157,7 +157,9 @@ class TestSide(ResourceConformance):
 
 def test_retain_keeps_what_the_resource_made_beside_its_object(scratch):
     scratch.makepyfile(test_side=WITH_A_SIDE_OBJECT)
-    selection = "test_deletion_policy_retain or (test_create and not fails and not rollback)"
+    selection = (
+        "test_deletion_policy_retain or (test_create and not fails and not rollback and not retry)"
+    )
     scratch.runpytest("-k", selection).assert_outcomes(passed=2)
 
 
@@ -231,6 +233,6 @@ class TestLess(ResourceConformance):
 
 def test_show_may_add_keys_but_must_agree_on_the_clouds(scratch):
     scratch.makepyfile(test_show=SHOW_WITH_MORE)
-    result = scratch.runpytest("-k", "test_attributes")
+    result = scratch.runpytest("-k", "test_attributes and not follow")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*the show attribute differs from the fake cloud*"])
