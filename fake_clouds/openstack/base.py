@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import math
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -107,12 +107,12 @@ def route(
 
 @dataclass
 class Reply:
-    """A handler's answer: status, JSON body (or raw bytes) and headers."""
+    """A handler's answer: status, JSON body (or raw bytes, or an iterable of them) and headers."""
 
     status: int
     body: Any = None
     headers: dict[str, str] | None = None
-    raw: bytes | None = None
+    raw: bytes | Iterable[bytes] | None = None
 
 
 class ApiError(Exception):
@@ -126,6 +126,30 @@ class ApiError(Exception):
         self.status = status
         self.message = message
         self.extra = extra
+
+
+#: How deep a JSON request body may nest (objects and arrays): far beyond any API's own shapes.
+MAX_JSON_DEPTH = 100
+_TOO_DEEP = object()
+
+
+def _depth(value: Any) -> int:
+    """How deep *value* nests (a scalar is 0), without recursion; stops past the limit."""
+    deepest = 0
+    todo = [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_JSON_DEPTH:
+            return deepest
+        todo.extend((child, level + 1) for child in children if isinstance(child, dict | list))
+    return deepest
 
 
 class ApiRequest:
@@ -151,6 +175,13 @@ class ApiRequest:
             body = json.loads(data)
         except (ValueError, UnicodeDecodeError) as ex:
             raise ApiError(400, f"Malformed request body: {ex}") from None
+        except RecursionError:
+            body = _TOO_DEEP  # deeper than the parser goes: refused just below
+        if body is _TOO_DEEP or _depth(body) > MAX_JSON_DEPTH:
+            raise ApiError(
+                400,
+                f"Malformed request body: JSON nested more than {MAX_JSON_DEPTH} levels deep.",
+            )
         if not isinstance(body, dict):
             raise ApiError(400, "Malformed request body: expected a JSON object")
         return body
@@ -191,6 +222,10 @@ class ServiceAPI:
     #: catalog ``type`` and ``name``
     catalog_type: str = ""
     catalog_name: str = ""
+    #: the largest request body in bytes (oslo.middleware sizelimit's default; see wire_input)
+    max_body_size: int = 114688
+    #: large PUT bodies are streamed to the world's blob store, not memory (object storage)
+    spools_bodies: bool = False
 
     def __init__(self, app: WireHost) -> None:
         self.app = app
