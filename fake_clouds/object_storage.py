@@ -185,7 +185,9 @@ class ObjectStorageService(Service):
         self._refresh("object")
         existing = self._store["object"].get(oid)
         if existing is not None and not existing.deleted:
-            self._release(existing)
+            if existing.attrs.get("blob"):
+                self._release(existing)
+                attrs.setdefault("blob", None)  # inline bytes now: the file is no longer named
             self._set(existing, **attrs)
             return existing.view()
         self._check_quota("objects", self._count("object"))
@@ -210,8 +212,9 @@ class ObjectStorageService(Service):
             ref = blobs.adopt(contents)
             return {"bytes": contents.size, "etag": contents.md5, "blob": ref, "data": None}
         if isinstance(contents, dict) and "etag" in contents:  # an object's view: keep its bytes
-            keep = ("bytes", "etag", "blob", "data")
-            return {key: contents.get(key) for key in keep}
+            return {
+                key: contents[key] for key in ("bytes", "etag", "blob", "data") if key in contents
+            }
         if isinstance(contents, str):
             contents = contents.encode("utf-8")
         if not isinstance(contents, bytes | bytearray):
@@ -224,7 +227,6 @@ class ObjectStorageService(Service):
         return {
             "bytes": len(contents),
             "etag": hashlib.md5(bytes(contents), usedforsecurity=False).hexdigest(),
-            "blob": None,
             "data": base64.b64encode(bytes(contents)).decode("ascii"),
         }
 

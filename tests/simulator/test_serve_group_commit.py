@@ -158,3 +158,28 @@ def test_a_failed_commit_answers_503_and_leaves_the_file_at_the_last_commit(tmp_
     finally:
         commits.close()
         world.close()
+
+
+def test_a_timed_out_write_that_was_applied_is_committed_before_its_504(tmp_path):
+    rule = {
+        "name": "late",
+        "service": "network",
+        "operation": "networks.create",
+        "effect": {"type": "timeout", "after": 5, "applied": True},
+    }
+    world = World.open(tmp_path / "w.db", seed=3, faults=[rule])
+    commits, client = _served(world, world.commit)
+    try:
+        token = _token(client)
+        answer = client.post(
+            "/network/v2.0/networks",
+            json={"network": {"name": "applied-anyway"}},
+            headers={"X-Auth-Token": token},
+        )
+        assert answer.status_code == 504
+        assert answer.headers["X-Plugsim-Timeout"] == "read"
+        # the client cannot tell, but the world file already agrees with the running world
+        assert "applied-anyway" in _stored_network_names(tmp_path / "w.db")
+    finally:
+        commits.close()
+        world.close()
