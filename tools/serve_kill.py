@@ -184,6 +184,19 @@ def one_round(world: Path, round_no: int, clients: int, rng: random.Random, acke
         requests.put(
             f"{base}/object-store/v1/AUTH_{project}/kill", headers=hdrs, timeout=60
         ).raise_for_status()
+        # quotas out of the way: ten rounds make more networks and servers than the defaults
+        requests.put(
+            f"{base}/network/v2.0/quotas/{project}",
+            json={"quota": {"network": -1, "port": -1}},
+            headers=hdrs,
+            timeout=60,
+        ).raise_for_status()
+        requests.put(
+            f"{base}/compute/v2.1/os-quota-sets/{project}",
+            json={"quota_set": {"instances": -1, "cores": -1, "ram": -1}},
+            headers=hdrs,
+            timeout=60,
+        ).raise_for_status()
         images = requests.get(f"{base}/compute/v2.1/images", headers=hdrs, timeout=60).json()
         image = next(i["id"] for i in images["images"] if i["name"] == "cirros")
         headers = {"X-Auth-Token": tok, "X-Project": project}

@@ -225,12 +225,22 @@ class WireApp:
                 self.cloud.blobs.discard(spooled)
         return response(environ, start_response)
 
-    def body_limit(self, prefix: str) -> int:
-        """The largest request body the service at *prefix* accepts, in bytes."""
-        if prefix in self.body_limits:
-            return self.body_limits[prefix]
+    def body_limit(self, prefix: str, *, upload: bool = False) -> int:
+        """The largest request body the service at *prefix* accepts, in bytes.
+
+        *upload*: a data upload (a ``PUT`` of a service with ``max_upload_size``).
+        ``body_limits`` overrides a service's largest body: its upload limit
+        when it takes uploads, else its body limit.
+        """
         api = self.apis.get(prefix)
-        return api.max_body_size if api is not None else DEFAULT_MAX_BODY
+        if api is None:
+            return DEFAULT_MAX_BODY
+        takes_uploads = api.max_upload_size is not None
+        if prefix in self.body_limits and upload == takes_uploads:
+            return self.body_limits[prefix]
+        if upload and api.max_upload_size is not None:
+            return api.max_upload_size
+        return api.max_body_size
 
     def dispatch(self, request: Request) -> Response:
         """Route *request* to the service its first path segment names."""

@@ -224,8 +224,9 @@ class ServiceAPI:
     catalog_name: str = ""
     #: the largest request body in bytes (oslo.middleware sizelimit's default; see wire_input)
     max_body_size: int = 114688
-    #: large PUT bodies are streamed to the world's blob store, not memory (object storage)
-    spools_bodies: bool = False
+    #: the largest data upload (a ``PUT`` body streamed to disk, never held whole in memory)
+    #: of a service that takes data (object storage, image data); None: no such uploads
+    max_upload_size: int | None = None
 
     def __init__(self, app: WireHost) -> None:
         self.app = app

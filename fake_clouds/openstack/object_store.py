@@ -38,8 +38,7 @@ class ObjectStoreAPI(ServiceAPI):
     catalog_type = "object-store"
     catalog_name = "swift"
     #: swift's ``max_file_size`` default (5 GiB + 2 bytes): the largest object one PUT writes
-    max_body_size = 5368709122
-    spools_bodies = True
+    max_upload_size = 5368709122
 
     @property
     def store(self) -> Any:

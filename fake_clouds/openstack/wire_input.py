@@ -10,12 +10,13 @@ world up). It answers, in the service's own error shape:
 * ``413`` to a body larger than the service's limit: at once from
   ``Content-Length``, or as soon as a chunked body goes past it. The limit is
   :attr:`ServiceAPI.max_body_size` (oslo.middleware's ``sizelimit`` default of
-  114688 bytes for the JSON APIs, swift's ``max_file_size`` for object
-  storage), or what ``plugsim serve --max-body SERVICE=BYTES`` sets.
+  114688 bytes), or for a data upload :attr:`ServiceAPI.max_upload_size`
+  (swift's ``max_file_size``, glance's ``image_size_cap``), or what
+  ``plugsim serve --max-body SERVICE=BYTES`` sets.
 
 A body that passes is read whole into memory (it is at most the limit)
 and handed on as a plain stream with its length. For a service that takes
-large bodies (:attr:`ServiceAPI.spools_bodies`: object storage), a ``PUT``
+data uploads (:attr:`ServiceAPI.max_upload_size`: objects, image data), a ``PUT``
 body larger than :data:`~fake_clouds.core.blobs.INLINE_BYTES` (or of unknown
 length) is streamed into a file of the world's blob store instead, and the
 handler finds it in the environ under :data:`SPOOLED`; memory holds one
@@ -58,18 +59,17 @@ def admit(app: Any, environ: dict[str, Any]) -> Response | None:
         environ["wsgi.input"] = io.BytesIO(b"")
         environ["CONTENT_LENGTH"] = "0"
         return None
-    limit = app.body_limit(prefix)
+    upload = (
+        api is not None
+        and api.max_upload_size is not None
+        and environ.get("REQUEST_METHOD") == "PUT"
+    )
+    limit = app.body_limit(prefix, upload=upload)
     if length is not None and length > limit:
         return _too_large(api, prefix, limit)
     stream = environ["wsgi.input"]
     blobs = getattr(app.cloud, "blobs", None)
-    spool = (
-        api is not None
-        and api.spools_bodies
-        and environ.get("REQUEST_METHOD") == "PUT"
-        and blobs is not None
-        and (length is None or length > INLINE_BYTES)
-    )
+    spool = upload and blobs is not None and (length is None or length > INLINE_BYTES)
     try:
         if spool:
             environ[SPOOLED] = blobs.spool(stream, length, limit)

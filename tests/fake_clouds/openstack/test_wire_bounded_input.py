@@ -105,13 +105,25 @@ def _raw(base: str, head: str, body_parts=(), *, read_first: bool = False) -> tu
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the server answered and closed before the whole body went
         data = b""
-        try:
-            while chunk := sock.recv(65536):
+        try:  # read the whole answer (the server may keep reading what the client sent)
+            while not _complete(data) and (chunk := sock.recv(65536)):
                 data += chunk
         except ConnectionResetError:
             pass
     status_line, _, rest = data.decode("latin1").partition("\r\n")
     return int(status_line.split()[1]), rest.partition("\r\n\r\n")[2]
+
+
+def _complete(data: bytes) -> bool:
+    """True once *data* holds an answer's headers and its ``Content-Length`` of body."""
+    head, sep, body = data.partition(b"\r\n\r\n")
+    if not sep:
+        return False
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return len(body) >= int(value)
+    return False
 
 
 class _Body:
