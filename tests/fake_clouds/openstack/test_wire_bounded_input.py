@@ -290,3 +290,21 @@ def test_a_300_mb_object_streams_to_disk_and_back(served):
     assert _peak(proc) < PEAK_LIMIT
     kept = [p for p in (world.parent / "w.db-blobs").iterdir() if p.stat().st_size == 300 * MB]
     assert len(kept) == 1  # beside the world file, named by its content
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("network", "SERVICE=BYTES"), ("network=-5", "SERVICE=BYTES"), ("nova=100", "nova")],
+)
+def test_a_bad_max_body_option_is_one_usage_line(tmp_path, value, said):
+    done = subprocess.run(
+        _argv("serve", "--state", str(tmp_path / "w.db"), "--max-body", value),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2
+    assert "--max-body" in done.stderr and said in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "w.db").exists()  # refused before the world was opened
