@@ -350,7 +350,8 @@ class World(StackAPI):
             self._legacy = False
             blobs = getattr(cloud, "blobs", None)
             if blobs is not None:
-                blobs.committed()
+                with contextlib.suppress(OSError):  # tidying up never fails a done commit
+                    blobs.committed()
         except BaseException:
             if hasattr(self.cloud, "resync"):
                 self.cloud.resync()
