@@ -19,7 +19,6 @@ import os
 from typing import Any
 
 from fake_clouds.clients.object_storage import ObjectStorageClient
-from fake_clouds.core.blobs import INLINE_BYTES, Spooled
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
 from sdk import exception
@@ -203,6 +202,8 @@ class ObjectStorageService(Service):
         (its bytes are kept). Bodies above :data:`~fake_clouds.core.blobs.INLINE_BYTES`
         become files when the world has a blob store.
         """
+        from fake_clouds.core.blobs import INLINE_BYTES, Spooled
+
         blobs = self.world.blobs
         if isinstance(contents, Spooled):
             if blobs is None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import math
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -107,12 +107,12 @@ def route(
 
 @dataclass
 class Reply:
-    """A handler's answer: status, JSON body (or raw bytes, or an iterable of them) and headers."""
+    """A handler's answer: status, JSON body (or raw bytes) and headers."""
 
     status: int
     body: Any = None
     headers: dict[str, str] | None = None
-    raw: bytes | Iterable[bytes] | None = None
+    raw: bytes | None = None
 
 
 class ApiError(Exception):
@@ -126,30 +126,6 @@ class ApiError(Exception):
         self.status = status
         self.message = message
         self.extra = extra
-
-
-#: How deep a JSON request body may nest (objects and arrays): far beyond any API's own shapes.
-MAX_JSON_DEPTH = 100
-_TOO_DEEP = object()
-
-
-def _depth(value: Any) -> int:
-    """How deep *value* nests (a scalar is 0), without recursion; stops past the limit."""
-    deepest = 0
-    todo = [(value, 1)]
-    while todo:
-        item, level = todo.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, level)
-        if deepest > MAX_JSON_DEPTH:
-            return deepest
-        todo.extend((child, level + 1) for child in children if isinstance(child, dict | list))
-    return deepest
 
 
 class ApiRequest:
@@ -168,6 +144,8 @@ class ApiRequest:
 
     def json(self) -> dict[str, Any]:
         """Return the JSON object body, or raise the service's 400 naming the problem."""
+        from fake_clouds.openstack.wire_input import MAX_JSON_DEPTH, json_depth
+
         data = self.raw.get_data()
         if not data:
             raise ApiError(400, "The request body is empty; a JSON object is required.")
@@ -175,9 +153,11 @@ class ApiRequest:
             body = json.loads(data)
         except (ValueError, UnicodeDecodeError) as ex:
             raise ApiError(400, f"Malformed request body: {ex}") from None
-        except RecursionError:
-            body = _TOO_DEEP  # deeper than the parser goes: refused just below
-        if body is _TOO_DEEP or _depth(body) > MAX_JSON_DEPTH:
+        except RecursionError:  # deeper than the parser goes
+            body, depth = None, MAX_JSON_DEPTH + 1
+        else:
+            depth = json_depth(body)
+        if depth > MAX_JSON_DEPTH:
             raise ApiError(
                 400,
                 f"Malformed request body: JSON nested more than {MAX_JSON_DEPTH} levels deep.",

@@ -38,6 +38,29 @@ SPOOLED = "plugsim.spooled_body"
 DEFAULT_MAX_BODY = 114688
 
 
+#: How deep a JSON request body may nest (objects and arrays): far beyond any API's own shapes.
+MAX_JSON_DEPTH = 100
+
+
+def json_depth(value: Any) -> int:
+    """How deep *value* nests (a scalar is 0), without recursion; stops past the limit."""
+    deepest = 0
+    todo = [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_JSON_DEPTH:
+            return deepest
+        todo.extend((child, level + 1) for child in children if isinstance(child, dict | list))
+    return deepest
+
+
 def admit(app: Any, environ: dict[str, Any]) -> Response | None:
     """Check and read the body of the request in *environ*; return the refusal, or None."""
     prefix = environ.get("PATH_INFO", "").lstrip("/").partition("/")[0]
