@@ -138,13 +138,6 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session
-def serve_kill(session: nox.Session) -> None:
-    """Kill ``plugsim serve`` ten times under load; fails if an acknowledged write is lost."""
-    session.install("-e", ".")
-    session.run("python", "tools/serve_kill.py", "--kills", "10", *session.posargs)
-
-
-@nox.session
 def openstacksdk_functional(session: nox.Session) -> None:
     """Run openstacksdk's functional tests against ``plugsim serve`` (a measurement)."""
     session.install("-e", ".[openstack]", "pytest", "pytest-timeout", "fixtures", "oslotest")
@@ -229,3 +222,10 @@ def heat_third_party(session: nox.Session) -> None:
         session.error("give the plug-in files or directories: nox -s heat_third_party -- DIR ...")
     session.install("-e", ".[test]")
     session.run("python", "tools/heat_inventory.py", "--plugins", *session.posargs)
+
+
+@nox.session
+def serve_kill(session: nox.Session) -> None:
+    """Kill ``plugsim serve`` ten times under load; fails if an acknowledged write is lost."""
+    session.install("-e", ".")
+    session.run("python", "tools/serve_kill.py", "--kills", "10", *session.posargs)

@@ -85,18 +85,19 @@ class WireApp:
         base_url: str = DEFAULT_BASE_URL,
         *,
         lock: threading.Lock | threading.RLock | None = None,
-        before_request: Callable[[], None] | None = None,
         after_request: Callable[[dict[str, Any]], None] | None = None,
         body_limits: Mapping[str, int] | None = None,
+        before_request: Callable[[], None] | None = None,
     ) -> None:
         """Serve *cloud* at *base_url*.
 
+        *after_request* runs inside the lock last, with the request's WSGI
+        environ (``plugsim serve`` gives a changing request its commit ticket
+        there). *body_limits* maps a service prefix to its largest request
+        body in bytes (default: each service's :attr:`ServiceAPI.max_body_size`).
+
         *lock* (if any) is held around every request; *before_request* runs
-        inside it first (``plugsim serve`` moves virtual time forward there),
-        *after_request* inside it last with the request's WSGI environ
-        (``plugsim serve`` gives a changing request its commit ticket there).
-        *body_limits* maps a service prefix to its largest request body in
-        bytes (default: each service's :attr:`ServiceAPI.max_body_size`).
+        inside it first (``plugsim serve`` moves virtual time forward there).
         """
         self.cloud = cloud
         self.base_url = base_url.rstrip("/")
