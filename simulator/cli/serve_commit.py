@@ -17,7 +17,9 @@ application's world lock:
   running are handled meanwhile and share the next commit: one transaction for
   the requests that arrived together, as databases group their commits.
 
-Reads never wait: they see the world as the requests before them left it.
+Reads never wait for a commit to cover them (like every request, they queue
+for the world lock, which a running commit holds for its few milliseconds):
+they see the world as the requests before them left it.
 A commit that fails (a full disk, an I/O error) rolls its transaction back
 whole, so the world file stays the previous committed state, and every
 request it covered is answered ``503`` instead of its own answer: it was not

@@ -24,9 +24,23 @@ AUTH = {
 }
 
 
-def _served(world: World, commit):
+class _GatedLock:
+    """The world lock as the committer takes it: only once *gate* is open (a commit held back)."""
+
+    def __init__(self, lock, gate: threading.Event) -> None:
+        self.lock, self.gate = lock, gate
+
+    def __enter__(self):
+        self.gate.wait(60)
+        return self.lock.__enter__()
+
+    def __exit__(self, *exc):
+        return self.lock.__exit__(*exc)
+
+
+def _served(world: World, commit, gate: threading.Event | None = None):
     lock = threading.RLock()
-    commits = GroupCommit(commit, lock)
+    commits = GroupCommit(commit, lock if gate is None else _GatedLock(lock, gate))
     commits.app = WireApp(world.cloud, "http://x", lock=lock, after_request=commits.note)
     return commits, Client(commits)
 
@@ -47,15 +61,14 @@ def _stored_network_names(path) -> set[str]:
 
 def test_a_write_is_answered_after_its_commit_and_a_read_does_not_wait(tmp_path):
     world = World.open(tmp_path / "w.db", seed=3)
-    gate = threading.Event()
+    gate = threading.Event()  # while closed, no commit can start
     committed: list[float] = []
 
     def commit() -> None:
-        gate.wait(30)
         world.commit()
         committed.append(time.monotonic())
 
-    commits, client = _served(world, commit)
+    commits, client = _served(world, commit, gate)
     try:
         gate.set()
         token = _token(client)  # a POST: it waited for a commit
