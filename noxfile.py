@@ -256,3 +256,10 @@ def mutants(session: nox.Session) -> None:
     """
     session.install("-e", ".[test]")
     session.run("python", "tools/mutants.py", *session.posargs)
+
+
+@nox.session
+def serve_kill(session: nox.Session) -> None:
+    """Kill ``plugsim serve`` ten times under load; fails if an acknowledged write is lost."""
+    session.install("-e", ".")
+    session.run("python", "tools/serve_kill.py", "--kills", "10", *session.posargs)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from fake_clouds.core.blobs import CHUNK, Spooled
 from fake_clouds.core.service import operation
 from sdk import exception
 
@@ -68,18 +69,29 @@ class ImageOperations:
         return self._create("image", name or "", "queued", full).view()
 
     @operation("images.upload", kind="image", id_arg="image_id")
-    def upload_image(self: Any, image_id: str, data: bytes) -> dict[str, Any]:
-        """Store an image's data: ``saving`` then ``active``."""
+    def upload_image(self: Any, image_id: str, data: bytes | Spooled) -> dict[str, Any]:
+        """Take an image's data (its size and hashes are kept, not its bytes): ``saving`` then ``active``."""
         img = self._get("image", image_id, label="Image")
         self._require_status(img, ("queued",), "upload data to")
-        if not isinstance(data, bytes):
+        md5, sha512 = hashlib.md5(usedforsecurity=False), hashlib.sha512()
+        if isinstance(data, Spooled):  # a large upload the wire streamed to disk
+            size = data.size
+            with open(data.path, "rb") as fh:
+                while chunk := fh.read(CHUNK):
+                    md5.update(chunk)
+                    sha512.update(chunk)
+        elif isinstance(data, bytes):
+            size = len(data)
+            md5.update(data)
+            sha512.update(data)
+        else:
             raise _bad("Image data must be bytes")
         self._set(
             img,
-            size=len(data),
-            checksum=hashlib.md5(data, usedforsecurity=False).hexdigest(),
+            size=size,
+            checksum=md5.hexdigest(),
             os_hash_algo="sha512",
-            os_hash_value=hashlib.sha512(data).hexdigest(),
+            os_hash_value=sha512.hexdigest(),
         )
         self._start(img, "upload", "saving", "active")
         return img.view()

@@ -5,13 +5,17 @@ are ``ACTIVE`` as soon as they are written. Deleting a non-empty container is
 a Conflict (409). Metadata headers merge as swift merges them: a header with
 an empty value, or its ``x-remove-`` form, removes the key. The account has
 metadata headers of its own (``account.get`` / ``account.update``). Object content is kept as base64 text so the state stays
-JSON-able. Quotas (defaults): ``containers`` 1000, ``objects`` 10000.
+JSON-able; above :data:`fake_clouds.core.blobs.INLINE_BYTES`, a world with a
+blob store keeps it as a file beside the world file and the entity names it
+(``blob``). Quotas (defaults): ``containers`` 1000, ``objects`` 10000.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import io
+import os
 from typing import Any
 
 from fake_clouds.clients.object_storage import ObjectStorageClient
@@ -174,30 +178,73 @@ class ObjectStorageService(Service):
         """Write an object (replacing any previous one); return it with its ``etag``."""
         cont = self._container(container)
         _name(obj, "object")
-        if isinstance(contents, str):
-            contents = contents.encode("utf-8")
-        if not isinstance(contents, bytes | bytearray):
-            raise exception.BadRequest(
-                f"Object contents must be str or bytes, got {type(contents).__name__}"
-            )
         oid = f"{cont.id}/{obj}"
         attrs = {
             "container": cont.id,
-            "bytes": len(contents),
-            "etag": hashlib.md5(bytes(contents), usedforsecurity=False).hexdigest(),
             "content_type": content_type or "application/octet-stream",
             "headers": _meta(headers),
-            "data": base64.b64encode(bytes(contents)).decode("ascii"),
+            **self._body(contents),
         }
         self._refresh("object")
         existing = self._store["object"].get(oid)
         if existing is not None and not existing.deleted:
+            if existing.attrs.get("blob"):
+                self._release(existing)
+                attrs.setdefault("blob", None)  # inline bytes now: the file is no longer named
             self._set(existing, **attrs)
             return existing.view()
         self._check_quota("objects", self._count("object"))
         ent = self._create("object", obj, "ACTIVE", attrs, entity_id=oid)
         self._start(ent, "create", None, "ACTIVE")
         return ent.view()
+
+    def _body(self, contents: Any) -> dict[str, Any]:
+        """The attributes holding an object's bytes: inline (``data``) or a blob file (``blob``).
+
+        *contents* is text, bytes, a body the wire spooled to disk
+        (:class:`~fake_clouds.core.blobs.Spooled`) or an existing object's view
+        (its bytes are kept). Bodies above :data:`~fake_clouds.core.blobs.INLINE_BYTES`
+        become files when the world has a blob store.
+        """
+        from fake_clouds.core.blobs import INLINE_BYTES, Spooled
+
+        blobs = self.world.blobs
+        if isinstance(contents, Spooled):
+            if blobs is None:
+                data = contents.path.read_bytes()
+                os.unlink(contents.path)
+                return self._body(data)
+            ref = blobs.adopt(contents)
+            return {"bytes": contents.size, "etag": contents.md5, "blob": ref, "data": None}
+        if isinstance(contents, dict) and "etag" in contents:  # an object's view: keep its bytes
+            return {
+                key: contents[key] for key in ("bytes", "etag", "blob", "data") if key in contents
+            }
+        if isinstance(contents, str):
+            contents = contents.encode("utf-8")
+        if not isinstance(contents, bytes | bytearray):
+            raise exception.BadRequest(
+                f"Object contents must be str or bytes, got {type(contents).__name__}"
+            )
+        if blobs is not None and len(contents) > INLINE_BYTES:
+            spooled = blobs.spool(io.BytesIO(contents), len(contents), len(contents))
+            return self._body(spooled)
+        return {
+            "bytes": len(contents),
+            "etag": hashlib.md5(bytes(contents), usedforsecurity=False).hexdigest(),
+            "data": base64.b64encode(bytes(contents)).decode("ascii"),
+        }
+
+    def _release(self, ent: Any) -> None:
+        """*ent*'s blob (if any) may stop being named: collect after the next commit."""
+        if ent.attrs.get("blob") and self.world.blobs is not None:
+            self.world.blobs.released = True
+
+    def content(self, view: dict[str, Any]) -> bytes:
+        """An object's bytes, from its view (:meth:`get_object`)."""
+        if view.get("blob"):
+            return self.world.blobs.read(view["blob"])
+        return base64.b64decode(view["data"])
 
     @operation("objects.get", kind="object")
     def get_object(self, container: str, obj: str) -> dict[str, Any]:
@@ -227,4 +274,6 @@ class ObjectStorageService(Service):
     def delete_object(self, container: str, obj: str) -> None:
         """Delete an object."""
         self._container(container)
-        self._start(self._get("object", f"{container}/{obj}", label="Object"), "delete", None, None)
+        ent = self._get("object", f"{container}/{obj}", label="Object")
+        self._release(ent)
+        self._start(ent, "delete", None, None)

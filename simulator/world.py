@@ -189,6 +189,9 @@ class World(StackAPI):
         #: the world file (path, preset or data) the cloud was first built from, or None
         self.world_file: object = stored_world if stored_seed is not None else world_file
         self.cloud: CloudBackend = self._open_cloud(faults)
+        if self.store.path != ":memory:" and hasattr(self.cloud, "attach_blobs"):
+            # large object bodies live beside the world file; only the writer tidies them
+            self.cloud.attach_blobs(self.store.path + "-blobs", collect=not readonly)
         self.registry = world_registry(plugin_dirs, entry_points=entry_points)
         #: this engine's stack lifecycle plug-ins (``module:Class`` strings, classes or objects)
         self.lifecycle = LifecycleRegistry(
@@ -347,6 +350,10 @@ class World(StackAPI):
             self._saved_time = now
             self._saved_streams = self.rng.draws()
             self._legacy = False
+            blobs = getattr(cloud, "blobs", None)
+            if blobs is not None:
+                with contextlib.suppress(OSError):  # tidying up never fails a done commit
+                    blobs.committed()
         except BaseException:
             if hasattr(self.cloud, "resync"):
                 self.cloud.resync()

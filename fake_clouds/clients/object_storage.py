@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 from typing import Any
 
 
@@ -79,7 +78,7 @@ class ObjectStorageClient:
             "content-length": str(info["bytes"]),
             "content-type": info["content_type"],
         }
-        return headers, base64.b64decode(info["data"])
+        return headers, self.service.content(info)
 
     def delete_object(self, container: str, obj: str) -> None:
         """Delete an object."""

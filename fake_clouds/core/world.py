@@ -141,6 +141,9 @@ def _text(value: Any) -> str:
 class FakeCloud:
     """A stateful fake cloud running in virtual time, deterministic from one seed."""
 
+    #: where large object bodies live (:mod:`fake_clouds.core.blobs`); None keeps them inline
+    blobs: Any = None
+
     def __init__(
         self,
         seed: int | str = 0,
@@ -422,6 +425,12 @@ class FakeCloud:
         return _serve_http_apis(self)
 
     # --- persistence -------------------------------------------------------------
+
+    def attach_blobs(self, directory: str, *, collect: bool) -> None:
+        """Keep large object bodies as files in *directory* (:func:`fake_clouds.core.blobs.attach`)."""
+        from fake_clouds.core.blobs import attach
+
+        attach(self, directory, collect=collect)
 
     def to_state(self) -> dict[str, Any]:
         """Return the whole world as JSON-able data (see :meth:`from_state`)."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +36,7 @@ from werkzeug.wrappers import Request, Response
 
 from fake_clouds.openstack.base import ServiceAPI
 from fake_clouds.openstack.identity import IdentityAPI
+from fake_clouds.openstack.wire_input import DEFAULT_MAX_BODY, SPOOLED, admit
 
 #: The base URL the in-process transport answers at.
 DEFAULT_BASE_URL = "http://openstack.plugsim.test"
@@ -84,10 +85,17 @@ class WireApp:
         base_url: str = DEFAULT_BASE_URL,
         *,
         lock: threading.Lock | threading.RLock | None = None,
+        after_request: Callable[[dict[str, Any]], None] | None = None,
+        body_limits: Mapping[str, int] | None = None,
         before_request: Callable[[], None] | None = None,
         extra_apis: Iterable[Callable[[WireApp], ServiceAPI]] = (),
     ) -> None:
         """Serve *cloud* at *base_url*.
+
+        *after_request* runs inside the lock last, with the request's WSGI
+        environ (``plugsim serve`` gives a changing request its commit ticket
+        there). *body_limits* maps a service prefix to its largest request
+        body in bytes (default: each service's :attr:`ServiceAPI.max_body_size`).
 
         *lock* (if any) is held around every request; *before_request* runs
         inside it first (``plugsim serve`` moves virtual time forward there).
@@ -99,6 +107,8 @@ class WireApp:
         self.base_url = base_url.rstrip("/")
         self.lock = lock
         self.before_request = before_request
+        self.after_request = after_request
+        self.body_limits = dict(body_limits or {})
         if "identity" not in cloud.service_names():
             cloud.add_service("identity")
         self.apis: dict[str, ServiceAPI] = {}
@@ -204,12 +214,41 @@ class WireApp:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         """Answer one WSGI request."""
+        refusal = admit(self, environ)  # bounded input, before the world lock
+        if refusal is not None:
+            return refusal(environ, start_response)
         request = Request(environ)
-        with self.lock if self.lock is not None else nullcontext():
-            if self.before_request is not None:
-                self.before_request()
-            response = self.dispatch(request)
+        try:
+            with self.lock if self.lock is not None else nullcontext():
+                if self.before_request is not None:
+                    self.before_request()
+                try:
+                    response = self.dispatch(request)
+                finally:
+                    if self.after_request is not None:
+                        self.after_request(environ)
+        finally:
+            spooled = environ.pop(SPOOLED, None)
+            if spooled is not None:  # a body the handler did not keep
+                self.cloud.blobs.discard(spooled)
         return response(environ, start_response)
+
+    def body_limit(self, prefix: str, *, upload: bool = False) -> int:
+        """The largest request body the service at *prefix* accepts, in bytes.
+
+        *upload*: a data upload (a ``PUT`` of a service with ``max_upload_size``).
+        ``body_limits`` overrides a service's largest body: its upload limit
+        when it takes uploads, else its body limit.
+        """
+        api = self.apis.get(prefix)
+        if api is None:
+            return DEFAULT_MAX_BODY
+        takes_uploads = api.max_upload_size is not None
+        if prefix in self.body_limits and upload == takes_uploads:
+            return self.body_limits[prefix]
+        if upload and api.max_upload_size is not None:
+            return api.max_upload_size
+        return api.max_body_size
 
     def dispatch(self, request: Request) -> Response:
         """Route *request* to the service its first path segment names."""

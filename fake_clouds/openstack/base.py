@@ -126,6 +126,8 @@ class ApiRequest:
 
     def json(self) -> dict[str, Any]:
         """Return the JSON object body, or raise the service's 400 naming the problem."""
+        from fake_clouds.openstack.wire_input import MAX_JSON_DEPTH, json_depth
+
         data = self.raw.get_data()
         if not data:
             raise ApiError(400, "The request body is empty; a JSON object is required.")
@@ -133,6 +135,15 @@ class ApiRequest:
             body = json.loads(data)
         except (ValueError, UnicodeDecodeError) as ex:
             raise ApiError(400, f"Malformed request body: {ex}") from None
+        except RecursionError:  # deeper than the parser goes
+            body, depth = None, MAX_JSON_DEPTH + 1
+        else:
+            depth = json_depth(body)
+        if depth > MAX_JSON_DEPTH:
+            raise ApiError(
+                400,
+                f"Malformed request body: JSON nested more than {MAX_JSON_DEPTH} levels deep.",
+            )
         if not isinstance(body, dict):
             raise ApiError(400, "Malformed request body: expected a JSON object")
         return body
@@ -173,6 +184,11 @@ class ServiceAPI:
     #: catalog ``type`` and ``name``
     catalog_type: str = ""
     catalog_name: str = ""
+    #: the largest request body in bytes (oslo.middleware sizelimit's default; see wire_input)
+    max_body_size: int = 114688
+    #: the largest data upload (a ``PUT`` body streamed to disk, never held whole in memory)
+    #: of a service that takes data (object storage, image data); None: no such uploads
+    max_upload_size: int | None = None
 
     def __init__(self, app: WireHost) -> None:
         self.app = app

@@ -16,6 +16,7 @@ from fake_clouds.core import scope
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
 from fake_clouds.openstack.image_members import ImageMemberRoutes
 from fake_clouds.openstack.image_schemas import ImageSchemaRoutes
+from fake_clouds.openstack.wire_input import SPOOLED
 from fake_clouds.rest.common import iso
 from sdk import exception
 
@@ -39,6 +40,8 @@ class ImageAPI(ImageMemberRoutes, ImageSchemaRoutes, ServiceAPI):
     prefix = "image"
     catalog_type = "image"
     catalog_name = "glance"
+    #: glance's ``image_size_cap`` default (1 TiB): image data is streamed, never held whole
+    max_upload_size = 1099511627776
 
     @property
     def compute(self) -> Any:
@@ -191,7 +194,7 @@ class ImageAPI(ImageMemberRoutes, ImageSchemaRoutes, ServiceAPI):
     @route("PUT", "/v2/images/<iid>/file", op=("compute", "images.upload", "image"))
     def upload(self, req: ApiRequest, iid: str) -> Reply:
         """``PUT /v2/images/{id}/file``: upload the data."""
-        self.compute.upload_image(iid, req.raw.get_data())
+        self.compute.upload_image(iid, req.raw.environ.get(SPOOLED) or req.raw.get_data())
         return Reply(204)
 
     @route("GET", "/v2/images/<iid>/file", op=("compute", "images.get", "image"))

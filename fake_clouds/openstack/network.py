@@ -509,6 +509,10 @@ def _matches(value: Any, wanted: list[str]) -> bool:
     return ("" if value is None else str(value)) in wanted
 
 
+#: neutron-lib's ``NAME_FIELD_SIZE`` and ``DESCRIPTION_FIELD_SIZE``
+NAME_MAX_LEN = 255
+
+
 def _check_types(kind: str, attrs: dict[str, Any]) -> None:
     """Reject values whose type differs from the schema default's (neutron's 400)."""
     defaults = SCHEMAS[kind][0]
@@ -520,5 +524,11 @@ def _check_types(kind: str, attrs: dict[str, Any]) -> None:
             raise bad(f"Invalid input for {key}. Reason: '{value}' is not a valid boolean value.")
         if key in ("name", "description") and not isinstance(value, str):
             raise bad(f"Invalid input for {key}. Reason: '{value}' is not a valid string.")
+        if key in ("name", "description") and len(value) > NAME_MAX_LEN:
+            # neutron-lib's attribute maps: both are strings of at most 255 characters
+            raise bad(
+                f"Invalid input for {key}. Reason: '{value}' exceeds maximum length of "
+                f"{NAME_MAX_LEN}."
+            )
         if isinstance(default, list) and not isinstance(value, list):
             raise bad(f"Invalid input for {key}. Reason: '{value}' is not a list.")

@@ -8,7 +8,14 @@ starts from (an existing world keeps its own), as on the other commands; a
 server; one lock serialises every request against the world), prints the auth
 URL, writes a ``clouds.yaml`` naming the cloud ``plugsim`` and keeps running
 until SIGTERM or Ctrl-C; then it stops accepting requests and commits the
-world. It also commits every ``--save-every`` wall seconds.
+world.
+
+A request that may change the world (any method but GET, HEAD, OPTIONS) is
+answered only once its change is committed: concurrent requests share one
+commit (:mod:`simulator.cli.serve_commit`), so an acknowledged write survives
+``kill -9``. Reads are answered at once; what they leave behind (the call
+trace, the clock) is committed with the next write or every ``--save-every``
+wall seconds.
 
 Virtual time follows wall time multiplied by ``--time-scale``: before each
 request the clock is moved forward to ``start + elapsed wall time × scale``
@@ -21,6 +28,7 @@ from __future__ import annotations
 
 import os
 import signal
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -80,7 +88,7 @@ def _names_a_store(value: str) -> bool:
     type=click.FloatRange(min=0.1),
     default=5.0,
     show_default=True,
-    help="Commit the world every N wall seconds while serving.",
+    help="Also commit every N wall seconds (what reads leave: the trace, the clock).",
 )
 @click.option(
     "--cloud-name",
@@ -88,6 +96,14 @@ def _names_a_store(value: str) -> bool:
     multiple=True,
     metavar="NAME",
     help="Name of the cloud in clouds.yaml (repeatable; default plugsim).",
+)
+@click.option(
+    "--max-body",
+    "max_bodies",
+    multiple=True,
+    metavar="SERVICE=BYTES",
+    help="Largest request body a service accepts, e.g. object-store=1073741824 "
+    "(repeatable; defaults in the limits page of the docs).",
 )
 @click.option("--access-log", is_flag=True, help="Log every request to stderr.")
 @click.option(
@@ -110,8 +126,10 @@ def serve(
     access_log: bool,
     cloud_names: tuple[str, ...],
     report_path: str | None = None,
+    max_bodies: tuple[str, ...] = (),
 ) -> None:
-    """Serve the world as OpenStack (identity, compute, network, ..., orchestration) on 127.0.0.1."""
+    """Serve the world as OpenStack on 127.0.0.1: identity, compute, network, block storage,
+    image, object storage and orchestration (Heat's API), with a clouds.yaml for the clients."""
     from werkzeug.serving import WSGIRequestHandler, make_server
 
     class QuietHandler(WSGIRequestHandler):
@@ -119,8 +137,9 @@ def serve(
             if access_log:
                 super().log_request(*args, **kwargs)
 
-    from fake_clouds.openstack.app import WireApp
+    from fake_clouds.openstack.app import WireApp, api_classes
     from fake_clouds.openstack.inprocess import clouds_yaml
+    from simulator.cli.serve_commit import GroupCommit
 
     if world_file is not None and _names_a_store(world_file):
         click.echo(
@@ -131,7 +150,21 @@ def serve(
         state_path, world_file = state_path or world_file, None
     if state_path is not None:
         opts.state = state_path
+    body_limits = _body_limits(max_bodies)
+    from simulator.orchestration_wire.api import OrchestrationAPI
+
+    served = [*(cls.prefix for cls in api_classes()), OrchestrationAPI.prefix]
+    unknown = sorted(set(body_limits) - set(served))
+    if unknown:
+        raise click.BadParameter(
+            f"no served service {', '.join(unknown)} (served: {', '.join(served)})",
+            param_hint="--max-body",
+        )
     world = opts.open_world(seed=seed, faults=faults, world_file=world_file or opts.world)
+    spool_dir = None
+    if getattr(world.cloud, "blobs", True) is None:  # an in-memory world: a directory of its own
+        spool_dir = tempfile.TemporaryDirectory(prefix="plugsim-blobs-")
+        world.cloud.attach_blobs(spool_dir.name, collect=False)
     lock = threading.RLock()
     clock = world.clock
     start_virtual, start_wall = clock.now(), time.monotonic()
@@ -152,14 +185,19 @@ def serve(
         request_handler=QuietHandler,
     )
     base_url = f"http://127.0.0.1:{server.server_port}"
+    commits = GroupCommit(world.commit, lock)
     app = WireApp(
         world.cloud,
         base_url,
         lock=lock,
         before_request=follow_wall_time,
         extra_apis=[mount(world, engine)],
+        after_request=commits.note,
+        body_limits=body_limits,
     )
-    holder["app"] = app
+
+    commits.app = app
+    holder["app"] = commits
     target = Path(clouds_path) if clouds_path else _default_clouds_path(world.store.path)
     names = tuple(cloud_names) or ("plugsim",)
     clouds_yaml(target, app.auth_url, names=names)
@@ -184,15 +222,36 @@ def serve(
         server.shutdown()
         thread.join(timeout=10)
         server.server_close()
+        commits.close()
         with lock:
             follow_wall_time()
             engine.stop()
             world.close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        if spool_dir is not None:
+            spool_dir.cleanup()
         if report_path is not None:
             _write_report(Path(report_path), app)
-    click.echo(f"stopped; world saved to {world.store.path}", err=True)
+    click.echo(
+        f"stopped; world saved to {world.store.path} ({commits.tickets} changing requests "
+        f"acknowledged after {commits.commits} commits, {commits.seconds:.1f} s)",
+        err=True,
+    )
+
+
+def _body_limits(values: tuple[str, ...]) -> dict[str, int]:
+    """Parse ``--max-body SERVICE=BYTES`` options."""
+    out: dict[str, int] = {}
+    for value in values:
+        service, sep, number = value.partition("=")
+        if not sep or not service or not number.strip().isdigit() or int(number) < 1:
+            raise click.BadParameter(
+                f"{value!r}: expected SERVICE=BYTES with a positive whole number of bytes",
+                param_hint="--max-body",
+            )
+        out[service.strip()] = int(number)
+    return out
 
 
 def _write_report(path: Path, app: Any) -> None:

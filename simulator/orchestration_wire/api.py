@@ -59,6 +59,8 @@ class OrchestrationAPI(
     prefix = "heat-api"
     catalog_type = "orchestration"
     catalog_name = "heat"
+    #: Heat's ``max_json_body_size`` default: a template may be up to 512 KiB itself.
+    max_body_size = 1048576
 
     def __init__(self, app: Any, world: Any, engine: ServedEngine | None = None) -> None:
         self.world = world
