@@ -375,6 +375,8 @@ class PlugsimEnv:
         self.worlds: list[PlugsimWorld] = []
         self._world: PlugsimWorld | None = None
         self._names = itertools.count(1)
+        #: the command that runs this test again (set by the pytest plugin), for verdicts
+        self.replay = ""
 
     def next_name(self, prefix: str) -> str:
         """Return a fresh stack name (``prefix-1``, ``prefix-2`` ...)."""

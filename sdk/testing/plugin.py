@@ -203,12 +203,32 @@ def uniform_latency(seconds: float) -> dict[str, dict[str, float]]:
 
 
 def replay_command(item: pytest.Item) -> str:
-    """The command line that runs *item* again with the same seed and faults."""
-    parts = ["python", "-m", "pytest", item.nodeid, f"--plugsim-seed={session_seed(item.config)}"]
+    """The command line that runs *item* again with the same seed and faults.
+
+    The test is named by its file's path from the directory pytest was started in (absolute when
+    the file lies elsewhere), so the line works from there whatever pytest's rootdir was.
+    """
+    parts = [
+        "python",
+        "-m",
+        "pytest",
+        _node_path(item),
+        f"--plugsim-seed={session_seed(item.config)}",
+    ]
     faults = item.config.getoption("--plugsim-faults", None)
     if faults:
         parts.append(f"--plugsim-faults={faults}")
     return shlex.join(parts)
+
+
+def _node_path(item: pytest.Item) -> str:
+    """*item*'s node id with its file named from the invocation directory."""
+    _, sep, rest = item.nodeid.partition("::")
+    path = os.fspath(item.path)
+    start = os.fspath(item.config.invocation_params.dir)
+    relative = os.path.relpath(path, start)
+    name = path if relative.startswith(os.pardir) else relative
+    return f"{name}{sep}{rest}"
 
 
 @pytest.fixture
@@ -234,6 +254,7 @@ def plugsim_env(request: pytest.FixtureRequest, plugsim_seed: int) -> Iterator[P
         coverage=item.config.stash[COVERAGE_KEY],
         world=item_world(item),
     )
+    env.replay = replay_command(item)
     yield env
     env.close()
 

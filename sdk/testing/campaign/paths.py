@@ -268,5 +268,8 @@ def run_paths(spec: PathSpec, seed: int, faults: Any = None) -> RunResult:
 
 
 def _signature(path: str, resource_type: str, ex: BaseException) -> Signature:
-    message = str(ex).strip().splitlines()[0] if str(ex).strip() else ""
-    return Signature(path, resource_type, "", type(ex).__name__, normalise(message))
+    verdict = getattr(ex, "verdict", None)  # a VerdictFailure: its summary, not the whole verdict
+    text = verdict.summary if verdict is not None else str(ex).strip()
+    message = text.splitlines()[0] if text else ""
+    error = "AssertionError" if verdict is not None else type(ex).__name__  # a failed check
+    return Signature(path, resource_type, "", error, normalise(message))
