@@ -218,6 +218,9 @@ def replay_command(item: pytest.Item) -> str:
     faults = item.config.getoption("--plugsim-faults", None)
     if faults:
         parts.append(f"--plugsim-faults={faults}")
+    world = item.config.getoption("--plugsim-world", None)
+    if world:
+        parts.append(f"--plugsim-world={world}")
     return shlex.join(parts)
 
 
