@@ -81,9 +81,8 @@ _NOT_PLUGIN = frozenset(
         "__main__",
     }
 )
-#: Modules inside a plug-in's package that are its client layer, not its handlers.
-_NOT_PLUGIN_PREFIXES = ("heat.engine.clients", "heat.common", "heat.engine.resource.")
-_NOT_PLUGIN_EXACT = frozenset({"heat.engine.resource", "heat.engine.scheduler"})
+#: The modules of Heat's package that are resource plug-ins (the rest is Heat's engine).
+_HEAT_PLUGINS = ("heat.engine.resources.", "heat.contrib.")
 _STDLIB = frozenset(sys.stdlib_module_names)
 #: How far out from the innermost plug-in frame a handler (``handle_*``, ``check_*``) is looked for.
 _HANDLER_DEPTH = 12
@@ -130,9 +129,9 @@ def _plugin_module(frame: FrameType) -> bool:
     top = name.partition(".")[0]
     if top in _NOT_PLUGIN or top in _STDLIB:
         return False
-    if name in _NOT_PLUGIN_EXACT or name.startswith(_NOT_PLUGIN_PREFIXES):
-        return False
-    return not name.startswith("importlib")
+    if top == "heat":  # Heat's engine, client plug-ins and helpers are not the resource plug-in
+        return name.startswith(_HEAT_PLUGINS)
+    return True
 
 
 def _is_handler(name: str) -> bool:

@@ -71,6 +71,73 @@ class ClassRun:
     ignored_updates: list[str] = field(default_factory=list)
     #: Why some update checks could not run: ``(property or None, what happened)``.
     notes: list[tuple[str | None, str]] = field(default_factory=list)
+    #: Plug-in handlers that raised a programming error (:class:`Crash`) while being driven.
+    crashes: list[Crash] = field(default_factory=list)
+
+
+#: Exceptions that are a bug of the code raising them, never a cloud's or a user's refusal.
+PROGRAMMING_ERRORS = (
+    KeyError,
+    IndexError,
+    TypeError,
+    AttributeError,
+    NameError,
+    ZeroDivisionError,
+)
+
+
+@dataclass(frozen=True)
+class Crash:
+    """A plug-in handler that raised a programming error while the lint drove it."""
+
+    #: ``handle_update`` ...
+    handler: str
+    #: the plug-in file and line the handler was running when it raised
+    path: str
+    line: int
+    #: ``KeyError: 'tier'``
+    error: str
+    #: what the lint was doing: ``updating property tier to 'gold'``
+    doing: str
+    prop: str | None = None
+
+
+def crash_of(resource: Any, doing: str, prop: str | None = None) -> Crash | None:
+    """The :class:`Crash` behind *resource*'s failed action, or None when it failed otherwise.
+
+    A crash is a :data:`PROGRAMMING_ERRORS` exception raised in the plug-in's own code, or in
+    plugsim's SDK called from it (``self.properties['missing']``); one raised inside a client
+    library or the fake cloud is the cloud's answer, not the plug-in's bug.
+    """
+    from fake_clouds.core.history import is_plugin_frame
+
+    cause = getattr(resource, "_failure_cause", None)
+    if not isinstance(cause, PROGRAMMING_ERRORS):
+        return None
+    frames = []
+    tb = cause.__traceback__
+    while tb is not None:
+        frames.append((tb.tb_frame, tb.tb_lineno))
+        tb = tb.tb_next
+    if not frames:
+        return None
+    innermost = frames[-1][0]
+    top = str(innermost.f_globals.get("__name__") or "").partition(".")[0]
+    if not is_plugin_frame(innermost) and top != "sdk":
+        return None  # raised by a library or the fake cloud
+    plugin = [(f, n) for f, n in frames if is_plugin_frame(f)]
+    if not plugin:
+        return None
+    handlers = [(f, n) for f, n in plugin if f.f_code.co_name.startswith(("handle_", "check_"))]
+    frame, line = (handlers or plugin)[-1]
+    return Crash(
+        frame.f_code.co_name,
+        frame.f_code.co_filename,
+        line,
+        f"{type(cause).__name__}: {cause}",
+        doing,
+        prop,
+    )
 
 
 def bounded(func: Callable[[], T], seconds: float, what: str) -> T:
@@ -211,6 +278,14 @@ def _other_value(schema: Any, current: Any) -> tuple[bool, Any]:
     return False, None
 
 
+def _resource_crash(h: Any, doing: str, prop: str | None = None) -> Crash | None:
+    try:
+        resource = h.resource
+    except Exception:  # noqa: BLE001 - a stack without the resource: no crash to read
+        return None
+    return crash_of(resource, doing, prop)
+
+
 class _Driver:
     def __init__(
         self,
@@ -240,6 +315,11 @@ class _Driver:
         )
         h.create()
         if h.state != "CREATE_COMPLETE":
+            crash = _resource_crash(h, f"creating {run.type_name} with properties {self.props!r}")
+            if crash is not None:
+                if crash not in run.crashes:
+                    run.crashes.append(crash)
+                return None
             run.skipped = run.skipped or (
                 f"creating {run.type_name} with properties {self.props!r} ended "
                 f"{h.state}: {h.status_reason}"
@@ -335,7 +415,12 @@ class _Driver:
                 h.update({**self.props, name: new_value})
             except StackValidationFailed:
                 continue  # the plug-in refuses the generated value: nothing was touched
+            crash = None
             if h.state != "UPDATE_COMPLETE":
+                crash = _resource_crash(h, f"updating property {name} to {new_value!r}", name)
+            if crash is not None:
+                self.run.crashes.append(crash)
+            elif h.state != "UPDATE_COMPLETE":
                 self.run.notes.append(
                     (
                         name,

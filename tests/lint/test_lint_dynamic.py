@@ -38,6 +38,10 @@ EXPECTED = {
         f"{D}/ps153_bad.py:19:9: PS153 Widget: property tags is update_allowed but changing it "
         "in place changed nothing observable (fake cloud, show, attributes, resource data)",
     ],
+    "PS154": [
+        f"{D}/ps154_bad.py:29:1: PS154 Widget (Example::Things::Widget): handle_update "
+        "(ps154_bad.py:29) raised KeyError: 'name' while updating property tier to '0'"
+    ],
 }
 
 
@@ -245,3 +249,17 @@ def test_a_companion_may_not_take_the_name_of_the_resource_under_test():
             env.harness(object, {}, companions={"resource": {"type": "OS::Heat::None"}})
     finally:
         env.close()
+
+
+def test_a_handler_crash_makes_lint_exit_non_zero_naming_handler_and_exception():
+    """Issue 30: the crash was an info (PS150, dynamic checks skipped) and lint exited 0."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "sdk.lint", f"{D}/ps154_bad.py"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).parents[2],
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "error PS154" in proc.stdout and "handle_update (ps154_bad.py:29)" in proc.stdout
+    assert "KeyError: 'name'" in proc.stdout and "PS150" not in proc.stdout

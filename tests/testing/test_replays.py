@@ -66,3 +66,45 @@ def test_a_conformance_replay_line_fails_the_same_way_after_the_run(tmp_path):
     # the same seed: the same entity ids, the same verdict
     ids = re.findall(r"compute/server ([0-9a-f-]{36})", first.stdout)
     assert ids and ids[0] in again.stdout
+
+
+PLUGSIM = "from simulator.cli import main; main(prog_name='plugsim')"
+
+
+def plugsim(words, cwd, timeout=600):
+    """Run a printed ``plugsim ...`` line (its first word is the command) in a fresh process."""
+    assert words[0] == "plugsim", words
+    return run([sys.executable, "-c", PLUGSIM, *words[1:]], cwd, timeout)
+
+
+def test_a_campaign_shrunk_replay_line_fails_the_same_way_after_the_run(tmp_path):
+    """No --out: the shrunk stack and fault profile are kept under .plugsim/replays/."""
+    root = Path(__file__).resolve().parents[2] / "examples" / "campaign"
+    work = tmp_path / "work"
+    work.mkdir()
+    first = plugsim(
+        [
+            "plugsim",
+            "campaign",
+            str(root / "stack.yaml"),
+            "--faults",
+            str(root / "faults.yaml"),
+            "--seeds",
+            "400..430",
+        ],
+        work,
+    )
+    assert first.returncode == 1, first.stdout + first.stderr
+    text = first.stdout
+    assert "replay material in .plugsim/replays/campaign-stack-yaml" in text
+    stack = re.search(r"shrunk stack: .*: (\S+finding-1\.template\.yaml)", text)
+    assert stack and Path(stack.group(1)).is_file(), text
+    assert ".plugsim/replays/campaign-stack-yaml/shrunk/" in stack.group(1)
+    shrunk = next(line for line in text.splitlines() if "shrunk replay: " in line)
+    words = shlex.split(shrunk.split("shrunk replay: ", 1)[1])
+    # the verdict of the finding names the leaked entity's creating call and handler
+    assert re.search(r"leaked:\s+network/network \S+ .* created by call \d+ network\.", text), text
+    again = plugsim(words, work)
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "LEAKED fake-cloud resources: 1" in again.stdout
+    assert "created by call" in again.stdout
