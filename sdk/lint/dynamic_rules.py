@@ -168,7 +168,9 @@ def _at(module: PluginModule, info: ClassInfo | None, node: Any, **args: Any) ->
         class attribute, or generated from the schema. When no map can be had,
         or the create does not complete with it (wrong guess, a handler that
         blocks, the virtual-time limit), the checks are skipped with the
-        reason rather than reporting guesses. A type that needs other
+        reason rather than reporting guesses. A handler that raises a
+        programming error (``KeyError`` …) in its own code is not a skip but
+        the error PS154. A type that needs other
         resources to exist (an attachment needs a server and a volume) names
         them as companions, created in the same stack: a
         ``lint_companions`` class attribute or the ``[tool.plugsim.lint]
