@@ -319,10 +319,18 @@ def pytest_runtest_makereport(
         text += f"replay: {replay_command(item)}"
         directory = report_directory(item.config)
         env = getattr(item, "funcargs", {}).get("plugsim_env")
+        verdict = None
+        if env is not None and call.excinfo is not None:
+            from sdk.testing.verdict import VerdictFailure, verdict_of_failure
+
+            verdict = verdict_of_failure(env, call.excinfo.value)
+            if verdict is not None and not isinstance(call.excinfo.value, VerdictFailure):
+                text += "\n" + verdict.render()  # the failure itself did not say it
         if directory is not None and env is not None:
             from sdk.testing.report_pages import write_failure_pages
 
-            for path in write_failure_pages(directory, item.nodeid, report.when, env, text):
+            pages = write_failure_pages(directory, item.nodeid, report.when, env, text, verdict)
+            for path in pages:
                 text += f"\nreport: {path}"
         report.sections.append(("plugsim", text))
     return report

@@ -149,9 +149,10 @@ def last_handler(plugin: type | None, action: str, status: str) -> str:
     return ""
 
 
-def handler_of_exception(exc: BaseException | None) -> str:
+def handler_of_exception(exc: BaseException | None, *, handlers_only: bool = False) -> str:
     """``name (file.py:LINE)`` of the plug-in handler an exception came out of, at the line it was
-    running (the innermost ``handle_*``/``check_*`` frame of plug-in code in its traceback)."""
+    running (the innermost ``handle_*``/``check_*`` frame of plug-in code in its traceback, else
+    the innermost plug-in frame unless *handlers_only*)."""
     from fake_clouds.core.history import is_plugin_frame
 
     tb = exc.__traceback__ if exc is not None else None
@@ -166,7 +167,7 @@ def handler_of_exception(exc: BaseException | None) -> str:
             if frame.f_code.co_name.startswith(("handle_", "check_")):
                 found = site
         tb = tb.tb_next
-    return found or inner
+    return found or ("" if handlers_only else inner)
 
 
 def describe_fault(cloud: Any) -> str:
@@ -265,4 +266,48 @@ def observe(
         if records and records[-1].handler:
             last = records[-1]
             verdict.handler = f"{last.handler} ({last.site})"
+    return verdict
+
+
+def verdict_of_failure(env: Any, exc: BaseException) -> Verdict | None:
+    """The verdict of a plugsim test that failed with *exc* (None: it opened no world).
+
+    A :class:`VerdictFailure` carries its own; any other failure (an ``assert`` of the test, an
+    exception out of a plug-in) is read against the last resource harness the test made, else its
+    last world.
+    """
+    found = getattr(exc, "verdict", None)
+    if isinstance(found, Verdict):
+        return found
+    harnesses = getattr(env, "harnesses", None) or []
+    worlds = getattr(env, "worlds", None) or []
+    if not harnesses and not worlds:
+        return None
+    text = str(exc).strip().splitlines()
+    summary = text[0] if text else type(exc).__name__
+    if not isinstance(exc, AssertionError):
+        summary = f"{type(exc).__name__}: {summary}"
+    check = "assertion" if isinstance(exc, AssertionError) else "crash"
+    h = harnesses[-1] if harnesses else None
+    world = h.world if h is not None else worlds[-1]
+    resource = None
+    if h is not None:
+        try:
+            resource = h.resource
+        except Exception:  # noqa: BLE001 - a stack that never made its resource
+            resource = None
+    try:
+        verdict = observe(
+            check,
+            summary,
+            world=world,
+            resource=resource,
+            stack=h.name if h is not None else "",
+            replay=getattr(env, "replay", ""),
+            handler=handler_of_exception(exc, handlers_only=True) or None,
+        )
+    except Exception:  # noqa: BLE001 - a closed world: the message stays what it was
+        return None
+    if not verdict.hint:
+        verdict.hint = "the test's own check failed; the fields say what the plug-in did last"
     return verdict

@@ -129,3 +129,30 @@ def test_verdict_renders_every_field_and_round_trips():
         assert part in text
     assert Verdict.from_dict(v.to_dict()) == v
     assert sys.modules["sdk.testing.verdict"].VerdictFailure(v).verdict is v
+
+
+def test_any_failing_plugsim_test_gets_the_verdict_fields_in_its_report_and_page(bugs, tmp_path):
+    bugs.makepyfile(
+        test_own="""
+from bugs import NeverReadyServer
+
+def test_mine(resource_harness):
+    h = resource_harness(NeverReadyServer, {"name": "v"}, timeout_mins=5).create()
+    assert h.state == "CREATE_COMPLETE", "my own check"
+"""
+    )
+    pages = tmp_path / "pages"
+    result = bugs.runpytest(f"--plugsim-report={pages}")
+    result.assert_outcomes(failed=1)
+    check = f"check_create_complete (bugs.py:{line_of('NeverReadyServer.check_create_complete')})"
+    result.stdout.fnmatch_lines(
+        [
+            "*assertion: my own check*",
+            "*path:*resource 'resource' (Plugsim::Harness::NeverReadyServer), action CREATE*",
+            f"*handler:*{check}*",
+            "*status:*resource CREATE_FAILED; cloud entity compute/server * ACTIVE*",
+        ]
+    )
+    (page,) = pages.glob("*.html")
+    html = page.read_text()
+    assert "Handler" in html and check in html and "CREATE_FAILED" in html
