@@ -71,6 +71,8 @@ class ClassRun:
     ignored_updates: list[str] = field(default_factory=list)
     #: Why some update checks could not run: ``(property or None, what happened)``.
     notes: list[tuple[str | None, str]] = field(default_factory=list)
+    #: The create ran into the virtual-time limit (its completion check never said done).
+    timed_out: bool = False
     #: Plug-in handlers that raised a programming error (:class:`Crash`) while being driven.
     crashes: list[Crash] = field(default_factory=list)
 
@@ -278,6 +280,25 @@ def _other_value(schema: Any, current: Any) -> tuple[bool, Any]:
     return False, None
 
 
+def _never_complete(h: Any, cls: type) -> str:
+    """Why a create timed out: the completion check that kept polling, the virtual time and the
+    resource's and its cloud entity's last status (not the property values)."""
+    from sdk.testing.verdict import handler_site, observe
+
+    try:
+        resource = h.resource
+    except Exception:  # noqa: BLE001 - no resource to read
+        resource = None
+    seen = observe("timeout", "", world=h.world, resource=resource, stack=h.name)
+    check = handler_site(cls, "check_create_complete") or seen.handler or "the create"
+    when = f"t={seen.time:g}s" if seen.time is not None else "the limit"
+    return (
+        f"{check} never reported the create complete: the stack timed out after "
+        f"{VIRTUAL_TIMEOUT_MINS:g} virtual minutes ({when}; resource "
+        f"{seen.resource_status or 'unknown'}; cloud entity {seen.entity_status or 'none'})"
+    )
+
+
 def _resource_crash(h: Any, doing: str, prop: str | None = None) -> Crash | None:
     try:
         resource = h.resource
@@ -319,6 +340,10 @@ class _Driver:
             if crash is not None:
                 if crash not in run.crashes:
                     run.crashes.append(crash)
+                return None
+            if "timed out" in h.status_reason.lower():
+                run.skipped = run.skipped or _never_complete(h, run.cls)
+                run.timed_out = True
                 return None
             run.skipped = run.skipped or (
                 f"creating {run.type_name} with properties {self.props!r} ended "
@@ -485,7 +510,7 @@ def drive_class(
         run.skipped = str(exc)
     except Exception as exc:  # noqa: BLE001 - the plug-in or its properties broke the run
         run.skipped = f"driving {type_name} with properties {props!r} failed: {_reason(exc)}"
-    if run.skipped is not None and origin == "generated from the schema":
+    if run.skipped is not None and origin == "generated from the schema" and not run.timed_out:
         run.skipped += (
             " (the properties were generated from the schema; give a working map in "
             "[tool.plugsim.lint] properties or a lint_properties class attribute)"
