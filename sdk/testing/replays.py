@@ -35,13 +35,18 @@ def slug(text: str) -> str:
 
 
 def replay_folder(
-    out: str | os.PathLike[str] | None, target: str, kind: str = "conformance"
+    out: str | os.PathLike[str] | None,
+    target: str,
+    kind: str = "conformance",
+    *,
+    create: bool = True,
 ) -> Path:
     """The folder of one run's replay material: *out*, else ``.plugsim/replays/<kind>-<target>``
-    under the current directory (made if missing; absolute)."""
+    under the current directory (absolute; made now when *create*, else by whoever writes)."""
     folder = Path(out) if out is not None else DEFAULT_ROOT / f"{kind}-{slug(target)}"
     folder = folder.resolve()
-    folder.mkdir(parents=True, exist_ok=True)
+    if create:
+        folder.mkdir(parents=True, exist_ok=True)
     return folder
 
 

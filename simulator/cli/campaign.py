@@ -198,7 +198,9 @@ def campaign(
     from sdk.testing.replays import replay_folder
 
     # without --out the shrunk material still needs a home that outlives the run
-    replays = None if out_dir is not None else replay_folder(None, spec.label, "campaign")
+    replays = (
+        None if out_dir is not None else replay_folder(None, spec.label, "campaign", create=False)
+    )
     with _progress(fmt) as progress:
         outcome = run_campaign(
             spec,
@@ -218,7 +220,7 @@ def campaign(
         click.echo(json.dumps(summary(outcome), indent=2, sort_keys=True))
     else:
         _print_text(outcome, written)
-        if replays is not None and outcome.findings:
+        if replays is not None and outcome.findings and replays.is_dir():
             from sdk.testing.replays import shown
 
             click.echo(f"replay material in {shown(replays)} (the lines above run from here)")
