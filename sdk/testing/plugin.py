@@ -325,7 +325,8 @@ def pytest_runtest_makereport(
 
             verdict = verdict_of_failure(env, call.excinfo.value)
             if verdict is not None and not isinstance(call.excinfo.value, VerdictFailure):
-                text += "\n" + verdict.render()  # the failure itself did not say it
+                # the failure itself did not say it (its replay line is the section's)
+                text += "\n" + verdict.render(include_replay=False)
         if directory is not None and env is not None:
             from sdk.testing.report_pages import write_failure_pages
 

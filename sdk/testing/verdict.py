@@ -64,8 +64,9 @@ class Verdict:
     #: more lines (each leaked entity with the call and handler that made it ...)
     details: list[str] = field(default_factory=list)
 
-    def render(self) -> str:
-        """The verdict as the lines a person reads (see the module docstring)."""
+    def render(self, *, include_replay: bool = True) -> str:
+        """The verdict as the lines a person reads (see the module docstring); without its replay
+        line when the text around it already has one."""
         lines = [f"{self.check}: {self.summary}"]
         values = {
             "path": self.path + (f", action {self.action}" if self.action else ""),
@@ -88,7 +89,7 @@ class Verdict:
             lines.append(f"  {detail}")
         if self.hint:
             lines.append(f"  {'hint:':<9} {self.hint}")
-        if self.replay:
+        if self.replay and include_replay:
             lines.append(f"  {'replay:':<9} {self.replay}")
         return "\n".join(lines)
 
