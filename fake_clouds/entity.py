@@ -36,9 +36,9 @@ DEFAULT_KIND: dict[str, Any] = {
 }
 
 
-#: Kinds a service deletes with the entity they belong to: ``{kind: ((dependent kind,
-#: attribute naming the owner's id), ...)}``. cinder's ``volume_type_destroy``
-#: deletes the type's encryption (and extra specs) with the type.
+#: Kinds a service deletes with the entity they belong to: for each kind, pairs of a
+#: dependent kind and the dependent's attribute naming the owner's id. cinder's
+#: ``volume_type_destroy`` deletes the type's encryption (and extra specs) with the type.
 DELETED_WITH: dict[str, tuple[tuple[str, str], ...]] = {
     "volume_type": (("volume_encryption", "volume_type_id"),),
 }

@@ -307,6 +307,7 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
             if contained is None and not isinstance(ex, Exception):
                 raise
             cause = _actions.unwrap(contained or ex)
+            self._failure_cause = cause  # what a test kit's verdict reads (the handler's traceback)
             self.state_set(action, self.FAILED, _actions.failure_reason(cause))
             raise exception.ResourceFailure(cause, self, action) from cause
         else:

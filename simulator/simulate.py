@@ -71,6 +71,8 @@ class Report:
     #: the stack's graph (with states after create) and its template's dependencies
     graph: Any = None
     dependencies: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    #: entity id -> the plug-in handler (``name (file:line)``) of the last call that changed it
+    handlers: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -146,6 +148,7 @@ class Report:
             lines.append(f"LEAKED fake-cloud resources: {len(self.leaks)}")
             lines += [
                 f"  {leak['service']}/{leak['kind']} {leak['name']} ({leak['id']}) {leak['status']}"
+                + (f", created by {leak['created_by']}" if leak.get("created_by") else "")
                 for leak in self.leaks
             ]
         else:
@@ -241,7 +244,9 @@ def simulate(
                 report.phases[-1].state = f"SNAPSHOT_{snap.status}"
         phase("delete", lambda: world.delete_stack(stack_name))
         report.events = [e for e in world.store.events(after=first_event)]
-        report.leaks = [item.to_dict() for item in world.cloud.leaks(before)]
+        history = getattr(world.cloud, "history", None)
+        report.leaks = [_made_by(history, item) for item in world.cloud.leaks(before)]
+        report.handlers = _last_handlers(history)
         report.faults = [f.to_dict() for f in world.cloud.injected_faults()]
         report.virtual_seconds = world.clock.now() - v0
     finally:
@@ -280,3 +285,21 @@ def _fault_table(faults: list[dict[str, Any]]) -> list[str]:
         "  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
         for row in [header, *rows]
     ]
+
+
+def _made_by(history: Any, item: Any) -> dict[str, Any]:
+    """A leaked inventory item as a dict, with the call that created it (``created_by``)."""
+    out = item.to_dict()
+    creator = history.creator(item.kind, item.id, item.service) if history is not None else None
+    if creator is not None:
+        out["created_by"] = creator.describe()
+    return out
+
+
+def _last_handlers(history: Any) -> dict[str, str]:
+    """Entity id -> ``handler (file:line)`` of the last recorded call that changed it."""
+    out: dict[str, str] = {}
+    for record in history.all() if history is not None else ():
+        if record.handler:
+            out[record.id] = f"{record.handler} ({record.site})"
+    return out

@@ -82,7 +82,26 @@ class Entity:
         self.__dict__["_key"] = key
 
     def advance(self, now: float) -> bool:
-        """Apply transitions due by *now*; return False once the entity is gone for good."""
+        """Apply transitions due by *now*; return False once the entity is gone for good.
+
+        What a due transition changes is the entity settling in time, not the doing of the
+        call in progress: the call's history recorder is told so (``settling``).
+        """
+        if self.pending and self.pending[0].at <= now:
+            log = self.__dict__.get("_log")
+            recorder = log.recorder if log is not None else None
+            if recorder is not None:
+                recorder.settling += 1
+            try:
+                self._apply_due(now)
+            finally:
+                if recorder is not None:
+                    recorder.settling -= 1
+        if self.deleted:
+            return self.linger_until > now
+        return True
+
+    def _apply_due(self, now: float) -> None:
         while self.pending and self.pending[0].at <= now:
             step = self.pending.pop(0)
             self.updated_at = step.at
@@ -92,9 +111,6 @@ class Entity:
                 self.pending.clear()
                 break
             self.status = step.status
-        if self.deleted:
-            return self.linger_until > now
-        return True
 
     @property
     def transitional(self) -> bool:

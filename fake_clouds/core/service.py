@@ -264,8 +264,19 @@ class Service:
     def _refresh(self, kind: str) -> None:
         now = self._now()
         store = self._store[kind]
-        for eid in [e for e, ent in store.items() if not ent.advance(now)]:
-            del store[eid]
+        gone = [e for e, ent in store.items() if not ent.advance(now)]
+        if not gone:
+            return
+        # an entity whose deletion came due goes: settling, not the current call's doing
+        recorder = getattr(getattr(store, "_log", None), "recorder", None)
+        if recorder is not None:
+            recorder.settling += 1
+        try:
+            for eid in gone:
+                del store[eid]
+        finally:
+            if recorder is not None:
+                recorder.settling -= 1
 
     def _get(self, kind: str, entity_id: Any, *, label: str | None = None) -> Entity:
         """Return the live, visible entity or raise NotFound."""

@@ -39,9 +39,15 @@ class ChangeLog:
         #: services whose non-entity state may have changed
         self.services: set[str] = set()
         self._stamp = 0
+        #: the recorder of the fake-cloud call in progress (:mod:`fake_clouds.core.history`),
+        #: told of every entity the call touches; None between calls
+        self.recorder: Any = None
 
     def touch(self, key: EntityKey, inserted: bool = False) -> None:
         """Note that the entity under *key* changed (or was inserted or removed)."""
+        recorder = self.recorder
+        if recorder is not None:
+            recorder.note(key, inserted)
         if inserted:
             self._stamp += 1
             self.entities[key] = self._stamp

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from fake_clouds.core import registry
 from fake_clouds.core.call import Call
 from fake_clouds.core.faults import validate_against
+from fake_clouds.core.history import CallRecorder, History, HistoryRecord
 from fake_clouds.core.injector import FaultEngine, InjectedFault, Injection
 from fake_clouds.core.inventory import (
     InventoryItem,
@@ -182,6 +183,8 @@ class FakeCloud:
         self._trace: list[TraceEntry] = []
         self._call: Call | None = None
         self._in_call = False
+        #: each entity's history: the calls that made and changed it (see :meth:`entity_history`)
+        self.history = History()
         if preseed:
             for svc in self._services.values():
                 svc.seed_defaults()
@@ -298,6 +301,7 @@ class FakeCloud:
         self._in_call = True
         factor = injection.rule.effect.params["factor"] if effect == "delay" else 1.0
         self._call = Call(self.rng, self.latency, injection, factor)
+        recorder = self._log.recorder = CallRecorder()
         result: Any = None
         try:
             if effect in ("error", "over_limit", "throttle"):
@@ -312,14 +316,49 @@ class FakeCloud:
                 raise exception.ClientTimeout(msg, body={"message": msg})
             result = perform()
         except exception.ClientError as ex:
+            self._log.recorder = None
             name = type(ex).__name__
             self._finish(service, operation, entity_id, result, name, start, latency, injection)
+            self._remember(recorder, service, operation, name, start, injection)
             raise
         finally:
+            self._log.recorder = None
             self._in_call = False
             self._call = None
         self._finish(service, operation, entity_id, result, "ok", start, latency, injection)
+        self._remember(recorder, service, operation, "ok", start, injection)
         return result
+
+    def _remember(
+        self,
+        recorder: CallRecorder,
+        service: Service,
+        operation: str,
+        outcome: str,
+        start: float,
+        injection: Injection | None,
+    ) -> None:
+        """Append a history record for each entity the call just traced touched."""
+        if not recorder.touched:
+            return  # a read: no stack walk
+        fault = f"{injection.effect_type} ({injection.rule.name})" if injection else None
+        self.history.record_call(
+            recorder,
+            self._services,
+            len(self._trace),
+            f"{service.name}.{operation}",
+            outcome,
+            start,
+            fault,
+            sys._getframe(1),
+        )
+
+    def entity_history(
+        self, kind: str, entity_id: str, service: str | None = None
+    ) -> list[HistoryRecord]:
+        """The calls that created, changed and deleted one entity, oldest first (each a
+        :class:`~fake_clouds.core.history.HistoryRecord`: call, op, at, handler, site ...)."""
+        return self.history.of(kind, entity_id, service)
 
     def _finish(
         self,

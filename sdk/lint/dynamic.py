@@ -75,10 +75,79 @@ class ClassRun:
     #: What the oracles of :mod:`sdk.testing.oracles` saw: ``(check, method, message)``,
     #: *check* one of :data:`ORACLE_CHECKS`, *method* the handler to point at.
     oracle_findings: list[tuple[str, str, str]] = field(default_factory=list)
+    #: The create ran into the virtual-time limit (its completion check never said done).
+    timed_out: bool = False
+    #: Plug-in handlers that raised a programming error (:class:`Crash`) while being driven.
+    crashes: list[Crash] = field(default_factory=list)
 
 
 #: The oracle checks a dynamic run makes (each is a lint rule of its own).
-ORACLE_CHECKS = ("replaced", "crashed", "repeated", "doubled", "suspend", "stale")
+ORACLE_CHECKS = ("replaced", "repeated", "doubled", "suspend", "stale")
+
+
+#: Exceptions that are a bug of the code raising them, never a cloud's or a user's refusal.
+PROGRAMMING_ERRORS = (
+    KeyError,
+    IndexError,
+    TypeError,
+    AttributeError,
+    NameError,
+    ZeroDivisionError,
+)
+
+
+@dataclass(frozen=True)
+class Crash:
+    """A plug-in handler that raised a programming error while the lint drove it."""
+
+    #: ``handle_update`` ...
+    handler: str
+    #: the plug-in file and line the handler was running when it raised
+    path: str
+    line: int
+    #: ``KeyError: 'tier'``
+    error: str
+    #: what the lint was doing: ``updating property tier to 'gold'``
+    doing: str
+    prop: str | None = None
+
+
+def crash_of(resource: Any, doing: str, prop: str | None = None) -> Crash | None:
+    """The :class:`Crash` behind *resource*'s failed action, or None when it failed otherwise.
+
+    A crash is a :data:`PROGRAMMING_ERRORS` exception raised in the plug-in's own code, or in
+    plugsim's SDK called from it (``self.properties['missing']``); one raised inside a client
+    library or the fake cloud is the cloud's answer, not the plug-in's bug.
+    """
+    from fake_clouds.core.history import is_plugin_frame
+
+    cause = getattr(resource, "_failure_cause", None)
+    if not isinstance(cause, PROGRAMMING_ERRORS):
+        return None
+    frames = []
+    tb = cause.__traceback__
+    while tb is not None:
+        frames.append((tb.tb_frame, tb.tb_lineno))
+        tb = tb.tb_next
+    if not frames:
+        return None
+    innermost = frames[-1][0]
+    top = str(innermost.f_globals.get("__name__") or "").partition(".")[0]
+    if not is_plugin_frame(innermost) and top != "sdk":
+        return None  # raised by a library or the fake cloud
+    plugin = [(f, n) for f, n in frames if is_plugin_frame(f)]
+    if not plugin:
+        return None
+    handlers = [(f, n) for f, n in plugin if f.f_code.co_name.startswith(("handle_", "check_"))]
+    frame, line = (handlers or plugin)[-1]
+    return Crash(
+        frame.f_code.co_name,
+        frame.f_code.co_filename,
+        line,
+        f"{type(cause).__name__}: {cause}",
+        doing,
+        prop,
+    )
 
 
 def bounded(func: Callable[[], T], seconds: float, what: str) -> T:
@@ -219,6 +288,33 @@ def _other_value(schema: Any, current: Any) -> tuple[bool, Any]:
     return False, None
 
 
+def _never_complete(h: Any, cls: type) -> str:
+    """Why a create timed out: the completion check that kept polling, the virtual time and the
+    resource's and its cloud entity's last status (not the property values)."""
+    from sdk.testing.verdict import handler_site, observe
+
+    try:
+        resource = h.resource
+    except Exception:  # noqa: BLE001 - no resource to read
+        resource = None
+    seen = observe("timeout", "", world=h.world, resource=resource, stack=h.name)
+    check = handler_site(cls, "check_create_complete") or seen.handler or "the create"
+    when = f"t={seen.time:g}s" if seen.time is not None else "the limit"
+    return (
+        f"{check} never reported the create complete: the stack timed out after "
+        f"{VIRTUAL_TIMEOUT_MINS:g} virtual minutes ({when}; resource "
+        f"{seen.resource_status or 'unknown'}; cloud entity {seen.entity_status or 'none'})"
+    )
+
+
+def _resource_crash(h: Any, doing: str, prop: str | None = None) -> Crash | None:
+    try:
+        resource = h.resource
+    except Exception:  # noqa: BLE001 - a stack without the resource: no crash to read
+        return None
+    return crash_of(resource, doing, prop)
+
+
 class _Driver:
     def __init__(
         self,
@@ -251,6 +347,15 @@ class _Driver:
         )
         h.create()
         if h.state != "CREATE_COMPLETE":
+            crash = _resource_crash(h, f"creating {run.type_name} with properties {self.props!r}")
+            if crash is not None:
+                if crash not in run.crashes:
+                    run.crashes.append(crash)
+                return None
+            if "timed out" in h.status_reason.lower():
+                run.skipped = run.skipped or _never_complete(h, run.cls)
+                run.timed_out = True
+                return None
             run.skipped = run.skipped or (
                 f"creating {run.type_name} with properties {self.props!r} ended "
                 f"{h.state}: {h.status_reason}"
@@ -351,14 +456,11 @@ class _Driver:
                 h.update({**self.props, name: new_value})
             except StackValidationFailed:
                 continue  # the plug-in refuses the generated value: nothing was touched
-            crash = oracles.crashed(
-                self.run.cls,
-                self.record,
-                h.resource.status_reason if h.state == "UPDATE_FAILED" else None,
-                f"updating property {name} to {new_value!r}",
-            )
-            if crash:  # an error of its own (PS155), not a note that the probe stopped
-                self._found("crashed", "handle_update", crash)
+            crash = None
+            if h.state != "UPDATE_COMPLETE":
+                crash = _resource_crash(h, f"updating property {name} to {new_value!r}", name)
+            if crash is not None:
+                self.run.crashes.append(crash)
             elif h.state != "UPDATE_COMPLETE":
                 self.run.notes.append(
                     (
@@ -409,8 +511,9 @@ class _Driver:
                 return
             run_it()
             if h.state != f"{action}_COMPLETE":
-                crash = oracles.crashed(cls, self.record, h.resource.status_reason, action.lower())
-                self._found("crashed", f"handle_{action.lower()}", crash)
+                crash = _resource_crash(h, f"{action.lower()}ing the resource")
+                if crash is not None:
+                    self.run.crashes.append(crash)
                 return
             h.world.settle(SETTLE_SECONDS)
             now = oracles.entity(h.world, h.physical_id)
@@ -515,7 +618,7 @@ def drive_class(
         run.skipped = str(exc)
     except Exception as exc:  # noqa: BLE001 - the plug-in or its properties broke the run
         run.skipped = f"driving {type_name} with properties {props!r} failed: {_reason(exc)}"
-    if run.skipped is not None and origin == "generated from the schema":
+    if run.skipped is not None and origin == "generated from the schema" and not run.timed_out:
         run.skipped += (
             " (the properties were generated from the schema; give a working map in "
             "[tool.plugsim.lint] properties or a lint_properties class attribute)"

@@ -168,7 +168,9 @@ def _at(module: PluginModule, info: ClassInfo | None, node: Any, **args: Any) ->
         class attribute, or generated from the schema. When no map can be had,
         or the create does not complete with it (wrong guess, a handler that
         blocks, the virtual-time limit), the checks are skipped with the
-        reason rather than reporting guesses. A type that needs other
+        reason rather than reporting guesses. A handler that raises a
+        programming error (``KeyError`` …) in its own code is not a skip but
+        the error PS154. A type that needs other
         resources to exist (an attachment needs a server and a volume) names
         them as companions, created in the same stack: a
         ``lint_companions`` class attribute or the ``[tool.plugsim.lint]
@@ -364,7 +366,7 @@ def _oracle_hits(module: PluginModule, check: str) -> Iterator[Hit]:
 
 
 @rule(
-    "PS154",
+    "PS155",
     "update-replaces-cloud-object",
     severity=Severity.ERROR,
     family="dynamic",
@@ -396,42 +398,6 @@ def _oracle_hits(module: PluginModule, check: str) -> Iterator[Hit]:
 def check_update_replaces(module: PluginModule) -> Iterator[Hit]:
     """In-place updates that replaced the cloud object."""
     yield from _oracle_hits(module, "replaced")
-
-
-@rule(
-    "PS155",
-    "handler-crashes",
-    severity=Severity.ERROR,
-    family="dynamic",
-    scope="module",
-    message="{cls}: {detail}",
-    summary="A handler raises a Python error (KeyError, TypeError ...) on a fake cloud.",
-    doc="""
-        While the dynamic rules drive the plug-in (each updatable property
-        changed alone, suspend, resume), a handler that raises a builtin
-        Python exception -- a ``KeyError`` on a property ``handle_update``
-        did not expect in ``prop_diff``, an ``AttributeError`` on a value
-        that can be None -- has a bug: the stack ends ``FAILED`` with a
-        traceback where a cloud error or a completed action was due. The
-        finding names the handler, the exception and the line that raised.
-        A refusal by the cloud (an ``sdk.exception`` error) is no crash.
-    """,
-    bad="""
-        FIELDS = {"size": "size"}
-
-        def handle_update(self, json_snippet, tmpl_diff, prop_diff):
-            self.client().entities.update(
-                self.resource_id, {FIELDS[k]: v for k, v in prop_diff.items()}
-            )
-    """,
-    good="""
-        def handle_update(self, json_snippet, tmpl_diff, prop_diff):
-            self.client().entities.update(self.resource_id, dict(prop_diff))
-    """,
-)
-def check_handler_crashes(module: PluginModule) -> Iterator[Hit]:
-    """Handlers that crashed with a builtin exception."""
-    yield from _oracle_hits(module, "crashed")
 
 
 @rule(

@@ -48,7 +48,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "mapping": ("sdk.lint.mapping_rules",),
     "template": ("sdk.lint.template_rules", "sdk.lint.environment_rules"),
     "inclusion": ("sdk.lint.inclusion",),
-    "dynamic": ("sdk.lint.dynamic_rules",),
+    "dynamic": ("sdk.lint.dynamic_rules", "sdk.lint.crash_rules"),
     "driver": ("sdk.lint.driver_rules", "sdk.lint.driver_dynamic"),
     "lifecycle": ("sdk.lint.lifecycle_rules",),
     "upgrade": ("sdk.lint.upgrade_rules",),

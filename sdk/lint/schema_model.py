@@ -268,7 +268,56 @@ def class_properties(cls: ClassInfo) -> list[PropertySpec] | None:
     owner = _owner(cls, "properties_schema")
     if not isinstance(found[1], ast.Dict):
         return None
-    return parse_property_dict(owner, found[1])
+    specs = {p.path: p for p in parse_property_dict(owner, found[1])}
+    for added in added_properties(owner):
+        specs[added.path] = added  # the later binding is the one the class has
+    return list(specs.values())
+
+
+def _schema_ref(node: ast.AST, owner: ClassInfo, module_level: bool) -> bool:
+    """True for ``properties_schema`` (in the class body) or ``Cls.properties_schema`` (at module
+    level, Cls the class that owns the schema)."""
+    if not module_level:
+        return isinstance(node, ast.Name) and node.id == "properties_schema"
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "properties_schema"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == owner.name
+    )
+
+
+def added_properties(owner: ClassInfo) -> list[PropertySpec]:
+    """Properties put into the schema after its dict literal, in source order.
+
+    ``properties_schema["tier"] = properties.Schema(...)`` and
+    ``properties_schema.update({...})`` in the class body, and the same on
+    ``Cls.properties_schema`` at module level: the class has them at import
+    time, so every schema rule (PS201 ...) and the inclusion checklist see them.
+    """
+    out: list[PropertySpec] = []
+    statements = [(s, False) for s in owner.node.body]
+    statements += [(s, True) for s in owner.module.tree.body]
+    for stmt, module_level in statements:
+        if isinstance(stmt, ast.Assign) and _is_schema_call(stmt.value):
+            for target in stmt.targets:
+                if isinstance(target, ast.Subscript) and _schema_ref(
+                    target.value, owner, module_level
+                ):
+                    name = resolve_key(owner, target.slice)
+                    out.append(parse_property(owner, name, target.slice, stmt.value))
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            func = stmt.value.func
+            args = stmt.value.args
+            if (
+                isinstance(func, ast.Attribute)
+                and func.attr == "update"
+                and _schema_ref(func.value, owner, module_level)
+                and len(args) == 1
+                and isinstance(args[0], ast.Dict)
+            ):
+                out.extend(parse_property_dict(owner, args[0]))
+    return out
 
 
 def class_attributes(cls: ClassInfo) -> list[AttributeSpec] | None:

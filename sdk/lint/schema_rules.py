@@ -70,10 +70,35 @@ def _properties(module: PluginModule) -> Iterator[tuple[ClassInfo, PropertySpec]
     """,
 )
 def check_property_description(module: PluginModule) -> Iterator[Hit]:
-    """Properties without a description."""
+    """Properties without a description (also those only the imported class has)."""
     for cls, prop in _properties(module):
         if not prop.has_description:
             yield module.hit(prop.key_node, cls=cls.name, prop=prop.path)
+    for cls, name, schema in _runtime_only_properties(module):
+        if not getattr(schema, "description", None):
+            yield module.hit(cls.node, cls=cls.name, prop=name)
+
+
+def _runtime_only_properties(module: PluginModule) -> Iterator[tuple[ClassInfo, str, Any]]:
+    """Top-level properties the imported class has that its source does not show (added in a loop,
+    by a helper ...), for the classes whose schema is a dict literal; nothing when the module
+    cannot be imported."""
+    from sdk.lint.mapping_rules import loaded
+
+    for cls in module.resource_classes:
+        if "properties_schema" not in cls.own_attributes():
+            continue
+        static = class_properties(cls)
+        if static is None:
+            continue
+        result = loaded(module)
+        imported = getattr(result, "module", None)
+        runtime = getattr(getattr(imported, cls.name, None), "properties_schema", None)
+        if not isinstance(runtime, dict):
+            continue
+        known = {p.path for p in static}
+        for name in sorted(k for k in runtime if isinstance(k, str) and k not in known):
+            yield cls, name, runtime[name]
 
 
 @rule(

@@ -119,3 +119,117 @@ def numbered_calls(trace: Sequence[Any]) -> list[tuple[str, str, int]]:
             continue
         out.append((key[0], key[1], seen[key]))
     return out
+
+
+# -- verdicts: what a failed conformance check says (sdk.testing.verdict) ------------------------
+
+
+def _plugin_of(h: Any) -> Any:
+    try:
+        return h.resource
+    except Exception:  # noqa: BLE001 - a stack that never made its resource
+        return None
+
+
+def expect_state(h: Any, want: str) -> None:
+    """Raise a :class:`~sdk.testing.verdict.VerdictFailure` unless the stack of *h* is in *want*.
+
+    A stack that timed out names the handler that was still polling, the virtual time and the
+    resource's and its cloud entity's last status.
+    """
+    __tracebackhide__ = True  # pytest shows the verdict, not this helper's source
+    state = h.state
+    if state == want:
+        return
+    from sdk.testing.verdict import VerdictFailure, observe
+
+    reason = h.status_reason
+    res = _plugin_of(h)
+    timed_out = "timed out" in reason.lower()
+    action = want.rsplit("_", 1)[0].lower()
+    if timed_out:
+        hint = (
+            f"check_{action}_complete never returned True before the stack timeout: compare the "
+            "status it waits for with the cloud entity's"
+        )
+    else:
+        hint = f"the {action} failed: {reason}"
+    verdict = observe(
+        "timeout" if timed_out else "state",
+        f"the stack is {state}, expected {want}: {reason}",
+        world=h.world,
+        resource=res,
+        stack=h.name,
+        hint=hint,
+        replay=getattr(h.env, "replay", ""),
+    )
+    if timed_out and res is not None:
+        from sdk.testing.verdict import handler_site, last_handler
+
+        check = handler_site(type(res), f"check_{action}_complete")
+        verdict.handler = check or last_handler(type(res), action.upper(), "FAILED")
+    raise VerdictFailure(verdict)
+
+
+def check_clean(*harnesses: Any) -> None:
+    """Legal transitions and no leaked entity in the worlds of *harnesses*, or a verdict.
+
+    A leak names each leaked entity, the call that created it and the plug-in handler (file:line)
+    that made that call, with the injected fault of the run, if any.
+    """
+    __tracebackhide__ = True  # pytest shows the verdict, not this helper's source
+    from sdk.testing.verdict import VerdictFailure, entity_line, handler_site, observe
+
+    for world in dict.fromkeys(h.world for h in harnesses):
+        h = next(x for x in harnesses if x.world is world)
+        res = _plugin_of(h)
+        replay = getattr(h.env, "replay", "")
+        if world.transitions.violations:
+            raise VerdictFailure(
+                observe(
+                    "transition",
+                    "; ".join(world.transitions.violations),
+                    world=world,
+                    resource=res,
+                    stack=h.name,
+                    hint="a resource moved along a transition Heat never makes "
+                    "(sdk.transitions lists the legal ones)",
+                    replay=replay,
+                )
+            )
+        leaked = world.leaked()
+        if not leaked:
+            continue
+        cloud = world.cloud
+        details = ["leaked:   " + entity_line(cloud, item) for item in leaked]
+        faults = cloud.injected_faults()
+        plugin = type(res) if res is not None else None
+        if faults:
+            hint = (
+                "an injected fault failed the action after this object was made: record it "
+                "(resource_id_set) before the next call can fail, so handle_delete finds it"
+            )
+        else:
+            hint = (
+                "handle_delete (or check_delete_complete) ended without removing the object "
+                "the create made"
+            )
+        creators = [
+            cloud.history.creator(i.kind, i.id, i.service) for i in leaked if cloud is not None
+        ]
+        maker = next((c for c in creators if c is not None and c.handler), None)
+        verdict = observe(
+            "leak",
+            "leaked fake-cloud entities: "
+            + ", ".join(f"{i.service}/{i.kind} {i.id} ({i.status})" for i in leaked),
+            world=world,
+            resource=res,
+            stack=h.name,
+            hint=hint,
+            replay=replay,
+            details=details,
+            handler=handler_site(plugin, "handle_delete") if plugin is not None else None,
+        )
+        if maker is not None and not verdict.handler:
+            verdict.handler = f"{maker.handler} ({maker.site})"
+        raise VerdictFailure(verdict)

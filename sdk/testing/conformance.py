@@ -35,7 +35,9 @@ from sdk.testing import oracles
 from sdk.testing._conformance_support import (
     ConformanceDeclarationError,
     Spy,
+    check_clean,
     declared,
+    expect_state,
     fail_rule,
     numbered_calls,
     resolve_type,
@@ -124,22 +126,20 @@ class ResourceConformance(
     @staticmethod
     def _clean(*harnesses: ResourceHarness) -> None:
         """Assert legal transitions and no leaked entities in the worlds of *harnesses*."""
-        for world in dict.fromkeys(h.world for h in harnesses):
-            assert world.transitions.violations == [], "; ".join(world.transitions.violations)
-            leaked = world.leaked()
-            assert leaked == [], "leaked fake-cloud entities: " + ", ".join(
-                f"{i.service}/{i.kind} {i.id} ({i.status})" for i in leaked
-            )
+        __tracebackhide__ = True
+        check_clean(*harnesses)
 
     def _created(self, env: PlugsimEnv, **kwargs: Any) -> ResourceHarness:
+        __tracebackhide__ = True
         h = self._harness(env, **kwargs).create()
-        assert h.state == "CREATE_COMPLETE", h.status_reason
+        expect_state(h, "CREATE_COMPLETE")
         return h
 
     @staticmethod
     def _delete_all(h: ResourceHarness) -> None:
+        __tracebackhide__ = True
         h.delete()
-        assert h.state == "DELETE_COMPLETE", h.status_reason
+        expect_state(h, "DELETE_COMPLETE")
 
     # -- create and delete --------------------------------------------------------
 

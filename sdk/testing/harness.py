@@ -375,6 +375,10 @@ class PlugsimEnv:
         self.worlds: list[PlugsimWorld] = []
         self._world: PlugsimWorld | None = None
         self._names = itertools.count(1)
+        #: the command that runs this test again (set by the pytest plugin), for verdicts
+        self.replay = ""
+        #: every resource harness this test made, oldest first (a failure's verdict reads the last)
+        self.harnesses: list[ResourceHarness] = []
 
     def next_name(self, prefix: str) -> str:
         """Return a fresh stack name (``prefix-1``, ``prefix-2`` ...)."""
@@ -450,7 +454,9 @@ class PlugsimEnv:
         **kwargs: Any,
     ) -> ResourceHarness:
         """Return a :class:`ResourceHarness` for *resource_class* (not created yet)."""
-        return ResourceHarness(self, world or self.world, resource_class, properties, **kwargs)
+        made = ResourceHarness(self, world or self.world, resource_class, properties, **kwargs)
+        self.harnesses.append(made)
+        return made
 
     def violations(self) -> list[str]:
         """Illegal transitions seen in any world of this test."""

@@ -203,12 +203,35 @@ def uniform_latency(seconds: float) -> dict[str, dict[str, float]]:
 
 
 def replay_command(item: pytest.Item) -> str:
-    """The command line that runs *item* again with the same seed and faults."""
-    parts = ["python", "-m", "pytest", item.nodeid, f"--plugsim-seed={session_seed(item.config)}"]
+    """The command line that runs *item* again with the same seed and faults.
+
+    The test is named by its file's path from the directory pytest was started in (absolute when
+    the file lies elsewhere), so the line works from there whatever pytest's rootdir was.
+    """
+    parts = [
+        "python",
+        "-m",
+        "pytest",
+        _node_path(item),
+        f"--plugsim-seed={session_seed(item.config)}",
+    ]
     faults = item.config.getoption("--plugsim-faults", None)
     if faults:
         parts.append(f"--plugsim-faults={faults}")
+    world = item.config.getoption("--plugsim-world", None)
+    if world:
+        parts.append(f"--plugsim-world={world}")
     return shlex.join(parts)
+
+
+def _node_path(item: pytest.Item) -> str:
+    """*item*'s node id with its file named from the invocation directory."""
+    _, sep, rest = item.nodeid.partition("::")
+    path = os.fspath(item.path)
+    start = os.fspath(item.config.invocation_params.dir)
+    relative = os.path.relpath(path, start)
+    name = path if relative.startswith(os.pardir) else relative
+    return f"{name}{sep}{rest}"
 
 
 @pytest.fixture
@@ -234,6 +257,7 @@ def plugsim_env(request: pytest.FixtureRequest, plugsim_seed: int) -> Iterator[P
         coverage=item.config.stash[COVERAGE_KEY],
         world=item_world(item),
     )
+    env.replay = replay_command(item)
     yield env
     env.close()
 
@@ -295,10 +319,19 @@ def pytest_runtest_makereport(
         text += f"replay: {replay_command(item)}"
         directory = report_directory(item.config)
         env = getattr(item, "funcargs", {}).get("plugsim_env")
+        verdict = None
+        if env is not None and call.excinfo is not None:
+            from sdk.testing.verdict import VerdictFailure, verdict_of_failure
+
+            verdict = verdict_of_failure(env, call.excinfo.value)
+            if verdict is not None and not isinstance(call.excinfo.value, VerdictFailure):
+                # the failure itself did not say it (its replay line is the section's)
+                text += "\n" + verdict.render(include_replay=False)
         if directory is not None and env is not None:
             from sdk.testing.report_pages import write_failure_pages
 
-            for path in write_failure_pages(directory, item.nodeid, report.when, env, text):
+            pages = write_failure_pages(directory, item.nodeid, report.when, env, text, verdict)
+            for path in pages:
                 text += f"\nreport: {path}"
         report.sections.append(("plugsim", text))
     return report

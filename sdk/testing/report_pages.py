@@ -23,9 +23,12 @@ def page_name(nodeid: str, when: str, index: int) -> str:
 
 
 def write_failure_pages(
-    directory: str, nodeid: str, when: str, env: Any, summary: str
+    directory: str, nodeid: str, when: str, env: Any, summary: str, verdict: Any = None
 ) -> list[str]:
-    """Write a page for every world *env* opened; return the paths written."""
+    """Write a page for every world *env* opened; return the paths written.
+
+    *verdict* (a :class:`sdk.testing.verdict.Verdict`) adds its fields to each page's summary.
+    """
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -38,7 +41,7 @@ def write_failure_pages(
             ok=False,
             seed=world.seed,
             replay=replay,
-            summary=[("Test phase", when)],
+            summary=[("Test phase", when), *_verdict_rows(verdict)],
             events=world.store.events(),
             faults=[f.to_dict() for f in world.cloud.injected_faults()],
             leaks=[item.to_dict() for item in world.cloud.leaks(world.baseline)],
@@ -47,3 +50,21 @@ def write_failure_pages(
         path.write_text(render_page(page), encoding="utf-8")
         written.append(str(path))
     return written
+
+
+def _verdict_rows(verdict: Any) -> list[tuple[str, str]]:
+    """The fields of a verdict as summary rows (none without one)."""
+    if verdict is None:
+        return []
+    rows = [
+        ("Verdict", f"{verdict.check}: {verdict.summary}"),
+        ("Path", verdict.path + (f", action {verdict.action}" if verdict.action else "")),
+        ("Handler", verdict.handler),
+        ("Injected fault", verdict.fault or "none"),
+        ("Virtual time", f"{verdict.time:g} s" if verdict.time is not None else ""),
+        ("Resource status", verdict.resource_status),
+        ("Cloud entity", verdict.entity_status),
+        *(("Detail", line.strip()) for line in verdict.details),
+        ("Hint", verdict.hint),
+    ]
+    return [(label, value) for label, value in rows if value]

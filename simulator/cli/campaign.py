@@ -195,6 +195,12 @@ def campaign(
     spec.check()
     seeds = parse_seeds(seed_text, count)
     out_dir = Path(out) if out else None
+    from sdk.testing.replays import replay_folder
+
+    # without --out the shrunk material still needs a home that outlives the run
+    replays = (
+        None if out_dir is not None else replay_folder(None, spec.label, "campaign", create=False)
+    )
     with _progress(fmt) as progress:
         outcome = run_campaign(
             spec,
@@ -207,12 +213,17 @@ def campaign(
             time_budget=time_budget,
             shrink_budget=shrink_budget,
             progress=progress,
+            replays=replays,
         )
     written = write_reports(outcome, out_dir) if out_dir is not None else []
     if fmt == "json":
         click.echo(json.dumps(summary(outcome), indent=2, sort_keys=True))
     else:
         _print_text(outcome, written)
+        if replays is not None and outcome.findings and replays.is_dir():
+            from sdk.testing.replays import shown
+
+            click.echo(f"replay material in {shown(replays)} (the lines above run from here)")
     if outcome.findings:
         raise click.exceptions.Exit(1)
 
@@ -302,6 +313,10 @@ def _print_text(outcome: Any, written: list[Path]) -> None:
         more = f" ... ({len(finding.seeds)} seeds)" if len(finding.seeds) > 10 else ""
         click.echo(f"   seeds: {seeds}{more}")
         click.echo(f"   replay: {finding.replay}")
+        if finding.verdict is not None:
+            for line in finding.verdict.render().splitlines():
+                if not line.lstrip().startswith("replay:"):
+                    click.echo(f"   {line}")
         if finding.shrunk is not None:
             shrunk = finding.shrunk
             if shrunk.reproduced:

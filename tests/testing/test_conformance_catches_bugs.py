@@ -22,7 +22,9 @@ def test_a_plugin_that_leaks_on_delete_fails_the_create_test(scratch):
     scratch.makepyfile(test_leaky=BASE.format(cls="LeakyServer"))
     result = scratch.runpytest("-k", "test_create and not fails and not rollback and not double")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*AssertionError: leaked fake-cloud entities: compute/server *"])
+    result.stdout.fnmatch_lines(
+        ["*VerdictFailure: leak: leaked fake-cloud entities: compute/server *"]
+    )
 
 
 def test_a_plugin_that_fails_on_a_missing_server_fails_delete_when_gone(scratch):
@@ -30,7 +32,9 @@ def test_a_plugin_that_fails_on_a_missing_server_fails_delete_when_gone(scratch)
     result = scratch.runpytest("-k", "already_gone")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
-        ["*AssertionError: Resource DELETE failed: NotFound: *could not be found.*"]
+        [
+            "*VerdictFailure: state: the stack is DELETE_FAILED, expected DELETE_COMPLETE: Resource DELETE failed: NotFound: *could not be found.*"
+        ]
     )
 
 

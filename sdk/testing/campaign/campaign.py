@@ -28,6 +28,7 @@ from sdk.testing.campaign.runs import RunResult, RunSpec
 from sdk.testing.campaign.shrink import Shrunk
 from sdk.testing.campaign.shrink_stack import make_smaller
 from sdk.testing.campaign.signature import Signature
+from sdk.testing.verdict import Verdict
 
 RESULTS = "results.jsonl"
 #: The campaign whose results ``results.jsonl`` holds (its spec), so another one never resumes them.
@@ -45,6 +46,9 @@ class Finding:
     shrunk: Shrunk | None = None
     shrunk_replay: str = ""
     shrunk_profile: str = ""
+    #: the first failing run's verdict (:class:`sdk.testing.verdict.Verdict`), its replay line the
+    #: finding's (the shrunk one when there is one)
+    verdict: Verdict | None = None
 
 
 @dataclass
@@ -171,10 +175,13 @@ def run_campaign(
     time_budget: float | None = None,
     shrink_budget: int = 64,
     progress: Callable[[int, int, int], None] | None = None,
+    replays: Path | None = None,
 ) -> CampaignResult:
     """Run *seeds* of *spec* and make every failure useful (see the module docstring).
 
-    *progress(done, total, failures)* is called as results arrive.
+    *progress(done, total, failures)* is called as results arrive. Without *out*, the shrunk
+    profiles, drift schedules and templates go under *replays* (see :mod:`sdk.testing.replays`)
+    so that the replay lines still work after the run.
     """
     started = time.perf_counter()
     outcome = CampaignResult(spec)
@@ -206,7 +213,8 @@ def run_campaign(
         if sink is not None:
             sink.close()
     outcome.results = dict(sorted(outcome.results.items()))
-    outcome.findings = _findings(spec, outcome.results.values(), out, shrink_budget)
+    keep = out if out is not None else replays
+    outcome.findings = _findings(spec, outcome.results.values(), keep, shrink_budget)
     outcome.wall_seconds = time.perf_counter() - started
     return outcome
 
@@ -231,6 +239,9 @@ def _findings(
             finding.shrunk, finding.shrunk_profile, finding.shrunk_replay = make_smaller(
                 spec, first, out, number + 1, budget
             )
+        if first.verdict:
+            finding.verdict = Verdict.from_dict(first.verdict)
+            finding.verdict.replay = finding.shrunk_replay or finding.replay
         findings.append(finding)
     return findings
 
@@ -270,6 +281,7 @@ def summary(outcome: CampaignResult) -> dict[str, Any]:
                 "shrunk_drifts": f.shrunk.drifts if f.shrunk else None,
                 "shrunk_resources": f.shrunk.kept or None if f.shrunk else None,
                 "shrunk_template": f.shrunk.spec.template if f.shrunk and f.shrunk.kept else None,
+                "verdict": f.verdict.to_dict() if f.verdict else None,
             }
             for f in outcome.findings
         ],

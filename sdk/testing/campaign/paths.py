@@ -214,6 +214,7 @@ def run_paths(spec: PathSpec, seed: int, faults: Any = None) -> RunResult:
     """Run every path of *spec* under *seed*; the first failing path is the run's finding."""
     import pytest
 
+    from sdk.testing.campaign.verdicts import of_exception
     from sdk.testing.harness import PlugsimEnv
 
     started = time.perf_counter()
@@ -221,6 +222,7 @@ def run_paths(spec: PathSpec, seed: int, faults: Any = None) -> RunResult:
     outcomes: list[str] = []
     failure: Signature | None = None
     recorded: list[dict[str, Any]] = []
+    verdict: dict[str, Any] | None = None
     coverage: set[tuple[str, str]] = set()
     digest = hashlib.sha256()
     for cls, name in spec.cases():
@@ -237,6 +239,8 @@ def run_paths(spec: PathSpec, seed: int, faults: Any = None) -> RunResult:
         except (AssertionError, Exception) as ex:  # noqa: BLE001 - a failing path is a finding
             outcome = "failed"
             sig = _signature(name, str(cls.resource_type), ex)
+            if failure is None:
+                verdict = of_exception(ex, name, str(cls.resource_type)).to_dict()
         injected = [
             f for i, world in enumerate(faulted.opened) for f in _numbered(world, f"{name}/{i}")
         ]
@@ -264,9 +268,13 @@ def run_paths(spec: PathSpec, seed: int, faults: Any = None) -> RunResult:
         digest=digest.hexdigest(),
         faults=recorded,
         coverage=[list(p) for p in sorted(coverage)],
+        verdict=verdict,
     )
 
 
 def _signature(path: str, resource_type: str, ex: BaseException) -> Signature:
-    message = str(ex).strip().splitlines()[0] if str(ex).strip() else ""
-    return Signature(path, resource_type, "", type(ex).__name__, normalise(message))
+    verdict = getattr(ex, "verdict", None)  # a VerdictFailure: its summary, not the whole verdict
+    text = verdict.summary if verdict is not None else str(ex).strip()
+    message = text.splitlines()[0] if text else ""
+    error = "AssertionError" if verdict is not None else type(ex).__name__  # a failed check
+    return Signature(path, resource_type, "", error, normalise(message))

@@ -56,6 +56,8 @@ def _finding_text(finding: Finding) -> str:
     seeds = ", ".join(str(s) for s in finding.seeds[:20])
     more = f" (+{len(finding.seeds) - 20} more)" if len(finding.seeds) > 20 else ""
     lines = [f"seeds: {seeds}{more}", f"replay: {finding.replay}"]
+    if finding.verdict is not None:
+        lines.append(finding.verdict.render())
     if finding.nondeterministic:
         lines.append("the run differed from itself when repeated (nondeterminism)")
     if finding.shrunk is not None:

@@ -24,6 +24,8 @@ class RunResult:
     coverage: list[list[str]] = field(default_factory=list)
     #: the adversary's out-of-band operations (``--adversary``)
     drifts: list[dict[str, Any]] = field(default_factory=list)
+    #: the failure in the kit's one format (:class:`sdk.testing.verdict.Verdict` as a dict)
+    verdict: dict[str, Any] | None = None
 
     @property
     def sig(self) -> Signature | None:

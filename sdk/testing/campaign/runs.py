@@ -154,6 +154,11 @@ def run_one(spec: RunSpec, seed: int, faults: Any = None) -> RunResult:
         return RunResult(seed, False, setup.to_list(), [], 0.0, time.perf_counter() - started, "")
     phases = [p.to_dict() for p in report.phases]
     sig = of_run(phases, report.events, report.leaks)
+    verdict = None
+    if sig is not None:
+        from sdk.testing.campaign.verdicts import of_report
+
+        verdict = of_report(report, sig).to_dict()
     return RunResult(
         seed=seed,
         ok=sig is None,
@@ -164,6 +169,7 @@ def run_one(spec: RunSpec, seed: int, faults: Any = None) -> RunResult:
         digest=hashlib.sha256(event_log(report.events).encode()).hexdigest(),
         faults=list(report.faults),
         coverage=_coverage(report),
+        verdict=verdict,
     )
 
 

@@ -1,0 +1,94 @@
+"""Replay material that outlives the run: ``.plugsim/replays/<id>/`` (or ``--out``).
+
+``plugsim conformance`` writes the test module it generates there (with a
+``pytest.ini`` that pins pytest's rootdir to the folder, so each test keeps
+its node id and therefore its seed when run again from anywhere), and after
+the run ``failures.txt``: each failing test, its replay line and its verdict.
+``plugsim campaign`` writes each finding's shrunk fault profile, drift
+schedule and template under ``<folder>/shrunk/``. Every line the kit prints
+to replay a failure names files in that folder and works once the run has
+ended.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+#: Where replay material goes when no ``--out`` is given (relative to the current directory).
+DEFAULT_ROOT = Path(".plugsim") / "replays"
+
+_INI = """# Written by plugsim: keeps this folder pytest's rootdir, so each test keeps its seed.
+[pytest]
+asyncio_default_fixture_loop_scope = function
+"""
+
+
+def slug(text: str) -> str:
+    """*text* as a folder name: letters, digits, ``-`` and ``_`` only."""
+    name = Path(text.rstrip("/\\")).name or text
+    if name.endswith(".py"):
+        name = name[:-3]
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-") or "target"
+
+
+def replay_folder(
+    out: str | os.PathLike[str] | None,
+    target: str,
+    kind: str = "conformance",
+    *,
+    create: bool = True,
+) -> Path:
+    """The folder of one run's replay material: *out*, else ``.plugsim/replays/<kind>-<target>``
+    under the current directory (absolute; made now when *create*, else by whoever writes)."""
+    folder = Path(out) if out is not None else DEFAULT_ROOT / f"{kind}-{slug(target)}"
+    folder = folder.resolve()
+    if create:
+        folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def write_runner(folder: Path, module: str, name: str = "test_plugsim_conformance.py") -> Path:
+    """Write the generated test *module* and the folder's ``pytest.ini``; return the module's path."""
+    (folder / "pytest.ini").write_text(_INI, encoding="utf-8")
+    runner = folder / name
+    runner.write_text(module, encoding="utf-8")
+    return runner
+
+
+def shown(path: Path) -> str:
+    """*path* relative to the current directory when it lies below it, else absolute."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+class FailureLog:
+    """A pytest plugin object that keeps each failing test's plugsim section (verdict, replay)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.texts: list[str] = []
+
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        """Keep the replay line and message of a failed test phase."""
+        if not report.failed:
+            return
+        section = next((text for name, text in report.sections if name == "plugsim"), "")
+        replay = next(
+            (line[8:] for line in section.splitlines() if line.startswith("replay: ")), ""
+        )
+        self.lines.append(f"{report.nodeid} ({report.when}): {replay or 'no replay line'}")
+        message = str(getattr(report, "longreprtext", "") or "")
+        verdict = [line[4:] for line in message.splitlines() if line.startswith("E   ")]
+        self.texts.append("\n".join([f"== {report.nodeid}", f"replay: {replay}", *verdict]))
+
+    def write(self, folder: Path) -> Path:
+        """Write ``failures.txt`` in *folder* (empty when nothing failed); return its path."""
+        path = folder / "failures.txt"
+        body = "\n\n".join(self.texts)
+        path.write_text(body + ("\n" if body else ""), encoding="utf-8")
+        return path
