@@ -291,8 +291,9 @@ class IdentityService(AccessRuleOperations, Service):
         project = add("project", "admin", description="Bootstrap project")
         add("project", "service")
         user = add("user", "admin", password_digest=digest(ADMIN_PASSWORD))
+        roles = {}
         for name in ("admin", "member", "reader"):
-            role = add("role", name)
+            role = roles[name] = add("role", name)
             add(
                 "role_assignment",
                 "",
@@ -301,6 +302,55 @@ class IdentityService(AccessRuleOperations, Service):
                 user_id=user,
                 project_id=project,
             )
+        self._adopt_world_file(add, roles)
+
+    def _adopt_world_file(self, add: Callable[..., str], roles: dict[str, str]) -> None:
+        """Make the projects and users a world file declares keystone's own.
+
+        They are the ``entity`` service's preseeded projects and users (the world file's
+        ``projects:`` and ``users:``); keystone holds them under the same ids, a user with
+        its roles on its project, so Heat's ``keystone.project`` constraint and keystone
+        client plug-in find DevStack's ``demo`` as Heat finds it. Keystone's own bootstrap
+        objects of the same name stay as they are.
+        """
+        if "entity" not in self.world.service_names():
+            return
+        held = self.world.service("entity")
+
+        def declared(kind: str) -> list[Any]:
+            return held._live(kind) if kind in held._store else []
+
+        by_name = {e.name: e.id for e in self._store["project"].values()}
+        for ent in declared("project"):
+            if ent.preseeded and ent.name not in by_name:
+                description = ent.attrs.get("description") or ""
+                by_name[ent.name] = add("project", ent.name, ent.id, description=description)
+        users = {e.name for e in self._store["user"].values()}
+        for ent in declared("user"):
+            if not ent.preseeded or ent.name in users:
+                continue
+            project = ent.attrs.get("project")
+            project_id = by_name.get(project, project) if project else None
+            user = add(
+                "user",
+                ent.name,
+                ent.id,
+                default_project_id=project_id,
+                domain_id=ent.attrs.get("domain") or "default",
+                enabled=bool(ent.attrs.get("enabled", True)),
+            )
+            for role_name in ent.attrs.get("roles") or []:
+                if role_name not in roles:
+                    roles[role_name] = add("role", role_name)
+                if project_id is not None:
+                    add(
+                        "role_assignment",
+                        "",
+                        fixed_id("role_assignment", f"{ent.name}:{role_name}"),
+                        role_id=roles[role_name],
+                        user_id=user,
+                        project_id=project_id,
+                    )
 
     # --- helpers ----------------------------------------------------------------------
 
