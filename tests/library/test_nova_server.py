@@ -209,3 +209,27 @@ def test_server_group_bad_policy_names_the_property(world):
     with pytest.raises(exception.StackValidationFailed) as refused:
         world.create_stack("s", t)
     assert "resources.sg.properties.policies" in str(refused.value)
+
+
+def test_a_network_given_by_subnet_plugs_a_port_made_on_it_and_deletes_it(world):
+    # Heat 27's networks[].subnet (heat-tempest-plugin's test_nova_server_networks): Heat makes
+    # a port on the subnet (its network when none is given), with the fixed_ip, and deletes it
+    stack = world.create_stack(
+        "s", server_tmpl(networks=[{"subnet": "public-subnet", "fixed_ip": "172.24.4.77"}])
+    )
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    out = outputs(stack)
+    assert out["ip"] == "172.24.4.77"
+    neutron = world.cloud.client("network")
+    [port] = neutron.list_ports(device_id=stack.resources["srv"].resource_id)["ports"]
+    subnet = neutron.list_subnets(name="public-subnet")["subnets"][0]
+    assert port["fixed_ips"] == [{"subnet_id": subnet["id"], "ip_address": "172.24.4.77"}]
+    assert port["network_id"] == subnet["network_id"]
+    world.delete_stack("s")
+    assert neutron.list_ports(id=port["id"])["ports"] == []
+    assert world.cloud.leaks(world.baseline) == []
+
+
+def test_an_unknown_subnet_fails_validation_naming_it(world):
+    with pytest.raises(exception.StackValidationFailed, match="networks.0.subnet|networks\\[0\\]"):
+        world.validate_template(server_tmpl(networks=[{"subnet": "nowhere"}]))
