@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import _heat_diff as _diff
@@ -72,3 +73,32 @@ def test_an_output_naming_a_missing_parameter_is_that_outputs_error(both) -> Non
     assert heat["outputs"]["oa"] == plugsim["outputs"]["oa"] == {"value": "a"}
     assert heat["outputs"]["ob"]["error"]["kind"] == "UserParameterMissing"
     assert plugsim["outputs"]["ob"]["error"]["message"] == heat["outputs"]["ob"]["error"]["message"]
+
+
+UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+
+NONE_CASE = {
+    "name": "none_id",
+    "stack_name": "noneid",
+    "steps": [
+        {
+            "op": "create",
+            "template": {
+                "heat_template_version": "2018-08-31",
+                "resources": {"n": {"type": "OS::Heat::None"}},
+                "outputs": {"id": {"value": {"get_resource": "n"}}},
+            },
+        }
+    ],
+}
+
+
+def test_heat_none_physical_id_is_a_uuid_as_in_heat() -> None:
+    # item 10: Heat 27's NoneResource sets a uuid4 as its physical id; plugsim gave none-<name>
+    heat = _diff.run_heat([NONE_CASE])["none_id"]["steps"][0]
+    plugsim = _diff.run_plugsim([NONE_CASE])["none_id"]["steps"][0]
+    assert UUID.match(heat["outputs"]["id"]["value"])
+    assert UUID.match(plugsim["outputs"]["id"]["value"])
+    # reproducible: the same world gives the same id
+    again = _diff.run_plugsim([NONE_CASE])["none_id"]["steps"][0]
+    assert again["outputs"]["id"] == plugsim["outputs"]["id"]
