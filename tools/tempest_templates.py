@@ -172,7 +172,9 @@ def _module_templates(path: str, text: str) -> tuple[list[dict[str, Any]], dict[
     files: dict[str, str] = {}
     placeholders: dict[str, str] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Dict) and _target_name(parents.get(node)) == "parameters":
+        parent = parents.get(node)
+        given_as = parent.arg if isinstance(parent, ast.keyword) else _target_name(parent)
+        if isinstance(node, ast.Dict) and given_as == "parameters":
             for key, item in zip(node.keys, node.values, strict=True):
                 if isinstance(key, ast.Constant) and item is not None:
                     given = _test_value(str(key.value), item)
