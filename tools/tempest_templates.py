@@ -59,7 +59,11 @@ TEMPEST_CONF = {
     "minimal_instance_type": hot_corpus.FLAVOR,
     "keypair_name": hot_corpus.KEYPAIR,
     "volume_size": 1,
+    "build_timeout": 1200,
+    "dns_servers": ["8.8.8.8", "8.8.4.4"],
 }
+#: tempest's default ``[heat_plugin] boot_config_env``: the environment scenario tests pass.
+BOOT_CONFIG_ENV = "boot_config_none_env.yaml"
 SCENARIO_TEMPLATES = TESTS + "scenario/templates/"
 
 
@@ -271,6 +275,11 @@ def extract(source: Path) -> list[dict[str, Any]]:
                     if "/scenario/" in p and base in tree[p]
                     for k, v in given.items()
                 }
+                # a nested template gets what the tests pass its parent (the same names)
+                for p, given in sorted(PASSED.items()):
+                    if "/scenario/" in p:
+                        for k, v in given.items():
+                            scenario.setdefault(k, v)
                 out.append(
                     {
                         "name": name,
@@ -362,8 +371,15 @@ def run_one(item: dict[str, Any], workdir: Path, heat_modules: dict[str, Path]) 
             report = use_heat_plugins(world, *modules)
             if report.errors:
                 record["note"] = f"Heat module not loaded: {report.errors[0]}"[:200]
+        envs = []
+        env_text = (
+            item["files"].get(BOOT_CONFIG_ENV) if item["name"].startswith("scenario/") else None
+        )
+        if env_text is not None:
+            (here / BOOT_CONFIG_ENV).write_text(env_text, encoding="utf-8")
+            envs.append(str(here / BOOT_CONFIG_ENV))
         stack = hot_corpus._with_alarm(
-            120, lambda: world.create_stack("tempest", str(template), [], params, files=files)
+            120, lambda: world.create_stack("tempest", str(template), envs, params, files=files)
         )
         record["create"] = f"{stack.action}_{stack.status}"
         if record["create"] != "CREATE_COMPLETE":

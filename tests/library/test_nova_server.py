@@ -233,3 +233,16 @@ def test_a_network_given_by_subnet_plugs_a_port_made_on_it_and_deletes_it(world)
 def test_an_unknown_subnet_fails_validation_naming_it(world):
     with pytest.raises(exception.StackValidationFailed, match="networks.0.subnet|networks\\[0\\]"):
         world.validate_template(server_tmpl(networks=[{"subnet": "nowhere"}]))
+
+
+def test_addresses_are_also_keyed_by_network_id_as_in_heat(world):
+    # Heat 27 extends addresses (and networks) with each network's id; heat-tempest-plugin's
+    # test_server_signal reads [server, addresses, {get_resource: network}, 0, port]
+    stack = world.create_stack("s", server_tmpl())
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    out = outputs(stack)
+    public = world.cloud.client("network").list_networks(name="public")["networks"][0]["id"]
+    assert out["addresses"][public] == out["addresses"]["public"]
+    assert out["addresses"][public][0]["port"]
+    assert out["networks"][public] == out["networks"]["public"]
+    world.delete_stack("s")

@@ -574,6 +574,17 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
             ]
         return out
 
+    def _by_network_id(self, by_name: dict[str, Any]) -> dict[str, Any]:
+        """*by_name* with each entry also under its network's id (a unique name), as Heat 27
+        extends ``addresses`` and ``networks``."""
+        out = dict(by_name)
+        neutron = self.client("network")
+        for net_name in sorted(by_name):
+            found = neutron.list_networks(name=net_name)["networks"]
+            if len(found) == 1:
+                out[found[0]["id"]] = by_name[net_name]
+        return out
+
     def _resolve_attribute(self, name: str) -> Any:
         if self.resource_id is None:
             return None
@@ -582,14 +593,9 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
         if name == "first_address":
             return _first_address(addresses)
         if name == "addresses":
-            return self._with_ports(addresses)
+            return self._by_network_id(self._with_ports(addresses))
         if name == "networks":
-            nets: dict[str, list[str]] = dict(server.networks)
-            neutron = self.client("network")
-            for net_name in sorted(server.networks):
-                for net in neutron.list_networks(name=net_name)["networks"]:
-                    nets[net["id"]] = server.networks[net_name]
-            return nets
+            return self._by_network_id(dict(server.networks))
         if name in ("name", "instance_name"):
             return server.name
         return None
