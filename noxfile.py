@@ -181,6 +181,9 @@ def tempest_templates(session: nox.Session) -> None:
     session.run("python", "tools/tempest_templates.py", *session.posargs)
     if os.environ.get("PLUGSIM_HEAT_PYTHON"):
         session.run("python", "tools/tempest_templates.py", "--heat-plugins", *session.posargs)
+        session.run(
+            "python", "tools/tempest_templates.py", "--heat-plugins", "missing", *session.posargs
+        )
 
 
 @nox.session

@@ -23,7 +23,8 @@ Each template is created, then deleted, in a fresh in-memory world; it passes
 when the create ends ``CREATE_COMPLETE`` and the delete ``DELETE_COMPLETE``.
 ``--heat-plugins`` (with ``$PLUGSIM_HEAT_PYTHON``) loads, for each type a
 template names, the Heat 27 module that registers it, so Heat's own plug-ins
-run in place of plugsim's. The tool prints one line per template and the
+run in place of plugsim's; ``--heat-plugins missing`` only for the types plugsim
+does not bundle (what a user adds with ``--heat-plugin``). The tool prints one line per template and the
 figure; it exits 0 whatever the figure (``nox -s tempest_templates -- SOURCE``).
 """
 
@@ -159,6 +160,8 @@ def _module_templates(path: str, text: str) -> tuple[list[dict[str, Any]], dict[
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     found: list[tuple[str, dict[str, Any], str]] = []
     strings: dict[str, str] = {}
+    local: dict[ast.AST | None, dict[str, str]] = {}
+    found_in: list[ast.AST | None] = []
     for node in ast.walk(tree):
         name = _target_name(parents.get(node))
         if name and isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -172,13 +175,17 @@ def _module_templates(path: str, text: str) -> tuple[list[dict[str, Any]], dict[
         name = name or f"line{getattr(node, 'lineno', 0)}"
         source = _substituted(node.value) if isinstance(node, ast.Constant) else yaml.safe_dump(doc)
         found.append((name, doc, source))
+        found_in.append(_function_of(node, parents))
         strings.setdefault(name, source)
+        local.setdefault(found_in[-1], {})[name] = source
     files: dict[str, str] = {}
+    #: a test function's own files map, for the templates defined in that function
+    own_files: dict[ast.AST | None, dict[str, str]] = {}
     placeholders: dict[str, str] = {}
     for node in ast.walk(tree):
         parent = parents.get(node)
         given_as = parent.arg if isinstance(parent, ast.keyword) else _target_name(parent)
-        if isinstance(node, ast.Dict) and given_as == "parameters":
+        if isinstance(node, ast.Dict) and str(given_as).endswith("parameters"):
             for key, item in zip(node.keys, node.values, strict=True):
                 if isinstance(key, ast.Constant) and item is not None:
                     given = _test_value(str(key.value), item)
@@ -191,10 +198,14 @@ def _module_templates(path: str, text: str) -> tuple[list[dict[str, Any]], dict[
         elif isinstance(node, ast.Assign) and _target_name(node) == "files":
             value = node.value
         if isinstance(value, ast.Dict):
+            function = _function_of(node, parents)
+            scope = {**strings, **local.get(function, {})}
             for key, item in zip(value.keys, value.values, strict=True):
-                text_of = _string_of(item, strings) if item is not None else None
+                text_of = _string_of(item, scope) if item is not None else None
                 if isinstance(key, ast.Constant) and text_of is not None:
                     files.setdefault(str(key.value), text_of)
+                    if function is not None:
+                        own_files.setdefault(function, {})[str(key.value)] = text_of
         # template.replace('$NETWORKS', '...'): the first substitution a test makes
         if (
             isinstance(node, ast.Call)
@@ -212,7 +223,7 @@ def _module_templates(path: str, text: str) -> tuple[list[dict[str, Any]], dict[
             )
             placeholders.setdefault(f"{owner}|{node.args[0].value}", str(node.args[1].value))
     out = []
-    for name, doc, source in found:
+    for (name, doc, source), function in zip(found, found_in, strict=True):
         for owned, value in placeholders.items():
             owner, _, key = owned.partition("|")
             if owner == name and key in source:
@@ -223,10 +234,18 @@ def _module_templates(path: str, text: str) -> tuple[list[dict[str, Any]], dict[
                 "name": f"{path.removeprefix(TESTS)}:{name}",
                 "doc": doc,
                 "text": source,
-                "files": files,
+                "files": {**files, **own_files.get(function, {})},
             }
         )
     return out, files
+
+
+def _function_of(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> ast.AST | None:
+    """The test function *node* sits in (None at module or class level)."""
+    for above in _ancestors(node, parents):
+        if isinstance(above, ast.FunctionDef | ast.AsyncFunctionDef):
+            return above
+    return None
 
 
 def _ancestors(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> list[ast.AST]:
@@ -400,8 +419,14 @@ def run_one(item: dict[str, Any], workdir: Path, heat_modules: dict[str, Path]) 
     return record
 
 
-def run(source: Path, heat_plugins: bool = False, only: str | None = None) -> list[dict[str, Any]]:
-    """Extract and run every template; one record each."""
+def run(
+    source: Path, heat_plugins: str | None = None, only: str | None = None
+) -> list[dict[str, Any]]:
+    """Extract and run every template; one record each.
+
+    *heat_plugins*: ``"all"`` runs Heat's plug-in for every type it has, ``"missing"`` only
+    for the types plugsim does not bundle (plugsim's own types otherwise).
+    """
     heat_modules: dict[str, Path] = {}
     if heat_plugins:
         from simulator.heat_compat import find_heat_package
@@ -410,6 +435,13 @@ def run(source: Path, heat_plugins: bool = False, only: str | None = None) -> li
         if package is None:
             raise SystemExit("--heat-plugins needs $PLUGSIM_HEAT_PYTHON (a Heat virtualenv)")
         heat_modules = heat_type_modules(package)
+        if heat_plugins == "missing":
+            from simulator.world import World
+
+            probe = World()
+            bundled = set(probe.registry.plugins())
+            probe.close()
+            heat_modules = {t: p for t, p in heat_modules.items() if t not in bundled}
     records = []
     cwd = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="tempest-templates-") as tmp:
@@ -428,7 +460,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("source", type=Path)
     parser.add_argument(
-        "--heat-plugins", action="store_true", help="run Heat 27's own plug-ins for the types"
+        "--heat-plugins",
+        nargs="?",
+        const="all",
+        choices=["all", "missing"],
+        help="run Heat 27's own plug-ins: for every type (all, the default) or only for the "
+        "types plugsim does not bundle (missing)",
     )
     parser.add_argument("--json", type=Path, help="also write the records as JSON here")
     parser.add_argument("--only", help="only templates whose name contains this text")
@@ -438,7 +475,11 @@ def main(argv: list[str] | None = None) -> int:
         mark = "ok  " if r["ok"] else "FAIL"
         print(f"{mark} {r['template']}" + (f"  -- {r['error']}" if r.get("error") else ""))
     good = sum(r["ok"] for r in records)
-    label = "with Heat's plug-ins, " if args.heat_plugins else ""
+    label = {
+        None: "",
+        "all": "with Heat's plug-ins, ",
+        "missing": "with Heat's plug-ins for the types plugsim lacks, ",
+    }[args.heat_plugins]
     print(f"\n{good}/{len(records)} templates {label}simulate create -> delete")
     if args.json:
         args.json.write_text(json.dumps(records, indent=2, sort_keys=True))
