@@ -127,15 +127,22 @@ def _target_name(parent: ast.AST | None) -> str | None:
     return None
 
 
-def _string_of(node: ast.AST, strings: dict[str, str]) -> str | None:
-    """The text a ``files`` value stands for: a literal, a named string or template, or
+def _string_of(
+    node: ast.AST, strings: dict[str, str], local: dict[str, str] | None = None
+) -> str | None:
+    """The text a ``files`` value stands for: a literal, a named string or template (a bare
+    name is the test function's own first, ``self.x`` the class's), or
     ``yaml.safe_dump(<one of those>)``."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.Call) and node.args:
-        return _string_of(node.args[0], strings)
-    ref = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
-    return strings.get(ref) if isinstance(ref, str) else None
+        return _string_of(node.args[0], strings, local)
+    if isinstance(node, ast.Attribute):
+        return strings.get(node.attr)
+    ref = getattr(node, "id", None)
+    if not isinstance(ref, str):
+        return None
+    return (local or {}).get(ref, strings.get(ref))
 
 
 #: ``{test module: {parameter: value}}`` read from the tests' ``parameters = {...}``
@@ -199,9 +206,9 @@ def _module_templates(path: str, text: str) -> tuple[list[dict[str, Any]], dict[
             value = node.value
         if isinstance(value, ast.Dict):
             function = _function_of(node, parents)
-            scope = {**strings, **local.get(function, {})}
+            mine = local.get(function, {})
             for key, item in zip(value.keys, value.values, strict=True):
-                text_of = _string_of(item, scope) if item is not None else None
+                text_of = _string_of(item, strings, mine) if item is not None else None
                 if isinstance(key, ast.Constant) and text_of is not None:
                     files.setdefault(str(key.value), text_of)
                     if function is not None:
