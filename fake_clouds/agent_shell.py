@@ -14,7 +14,9 @@ commands run, in which order, and how often. From the commands
 * ``if`` blocks and everything else: every command as written, in order (a
   branch is not chosen: a signal in either branch is sent).
 
-Background jobs (``&``) and ``wait`` are taken in order. A script that would run
+Background jobs (``&``) and ``wait`` are taken in order. A script whose blocks do
+not balance (PowerShell's braces, a script cut short) is taken as written: every
+command once, in order. A script that would run
 more than :data:`MAX_COMMANDS` commands is cut there (a runaway loop must not
 hang the world).
 """
@@ -107,6 +109,8 @@ class _Parser:
         self.items = items
         self.pos = 0
         self.functions: dict[str, list[_Node]] = {}
+        #: a block reached the end of the script without its ``done``/``fi``/``}``
+        self.unbalanced = False
 
     def block(self, ends: frozenset[str]) -> list[_Node]:
         nodes: list[_Node] = []
@@ -130,6 +134,8 @@ class _Parser:
                 nodes.append(_Node("call", words))
             else:
                 nodes.append(_Node("cmd", words))
+        if ends:
+            self.unbalanced = True
         return nodes
 
 
@@ -137,6 +143,10 @@ def run_order(commands: list[list[str]]) -> list[list[str]]:
     """The commands of a script in the order (and as often as) a server runs them."""
     parser = _Parser(_items(commands))
     program = parser.block(frozenset())
+    if parser.unbalanced:
+        # not a POSIX shell script this little shell can follow (PowerShell's braces, a
+        # script cut short): every command once, in order, as written
+        return [list(c) for c in commands]
     out: list[list[str]] = []
 
     def run(nodes: list[_Node], depth: int) -> None:

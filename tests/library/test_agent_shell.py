@@ -84,3 +84,13 @@ def test_a_wait_condition_counting_25_completes_from_that_script(world):
     data = json.loads(outputs(stack)["data"])
     assert len(data) == 25 and data["test5"] is None
     assert sorted(v for v in data.values() if v) == ["data3", "data4"]
+
+
+def test_a_powershell_script_is_taken_as_written():
+    # heat-templates' Windows templates: braces of PowerShell functions and ifs are no shell
+    # blocks; the command naming the endpoint still signals, once
+    plan = _plan(
+        "function Send-Signal {\n  if ($ok) {\n    Write-Host 'x'\n  }\n}\n"
+        "$parameters = @{\n  'ENDPOINT' = 'wc_notify';\n}\n"
+    )
+    assert len(plan) == 1
