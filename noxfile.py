@@ -23,6 +23,8 @@
 ``mutants``      the mutation benchmark: planted single bugs in the example, a scaffolded
                  plug-in and Heat's Volume/Net/Server, killed or not by plugsim conformance
                  (``-- --quick`` without Heat; Heat's needs PLUGSIM_HEAT_PYTHON; not in the defaults)
+``tempest_templates``  heat-tempest-plugin's templates create -> delete (``-- SOURCE``), then
+                 again with Heat's own plug-ins when PLUGSIM_HEAT_PYTHON is set
 ``heat_third_party``  third-party Heat plug-ins (files or checkouts given after ``--``),
                  measured as ``heat_inventory`` measures Heat's own (not in the defaults)
 """
@@ -186,6 +188,25 @@ def hot_corpus(session: nox.Session) -> None:
         )
     session.install("-e", ".")
     session.run("python", "tools/hot_corpus.py", *session.posargs)
+
+
+@nox.session
+def tempest_templates(session: nox.Session) -> None:
+    """Measure heat-tempest-plugin's templates: how many simulate create -> delete."""
+    import os
+
+    if not session.posargs:
+        session.error(
+            "give the openstack/heat-tempest-plugin checkout (or its git directory): "
+            "nox -s tempest_templates -- SOURCE"
+        )
+    session.install("-e", ".[test]")
+    session.run("python", "tools/tempest_templates.py", *session.posargs)
+    if os.environ.get("PLUGSIM_HEAT_PYTHON"):
+        session.run("python", "tools/tempest_templates.py", "--heat-plugins", *session.posargs)
+        session.run(
+            "python", "tools/tempest_templates.py", "--heat-plugins", "missing", *session.posargs
+        )
 
 
 @nox.session

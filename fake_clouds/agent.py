@@ -13,7 +13,8 @@ JSON payload is the value of a curl data option in the same command (``-d``,
 payload that is not such a map (bad JSON, another type, an unknown key,
 another status) is ignored, with the problem said in words; it never stops the
 plan. A MIME multipart ``user_data`` (what ``OS::Heat::MultipartMime`` makes)
-is read part by part, each part decoded. When and how the signals are sent is :mod:`fake_clouds.compute`'s
+is read part by part, each part decoded. Loops and shell functions run as a server
+runs them (:mod:`fake_clouds.agent_shell`). When and how the signals are sent is :mod:`fake_clouds.compute`'s
 business (it re-exports :func:`agent_plan` and :data:`AGENT_ENDPOINT_PREFIX`).
 """
 
@@ -143,8 +144,10 @@ def agent_plan(user_data: Any) -> list[dict[str, Any]]:
     """
     if not isinstance(user_data, str):
         return []
+    from fake_clouds.agent_shell import run_order
+
     plan = []
-    for tokens in _commands(_script(user_data)):
+    for tokens in run_order(_commands(_script(user_data))):
         payload, problem = _parse_payload(_payload(tokens))
         for token in tokens:
             for endpoint in _ENDPOINT.findall(token):

@@ -145,10 +145,18 @@ async def run_handler(
         if callable(check):
             delay = float(context.poll_interval)
             while True:
-                done = await call(check, token)
+                skip = 1
+                try:
+                    done = await call(check, token)
+                except exception.PollDelay as later:
+                    done, skip = False, later.period
                 await clock.settle()
                 if done:
                     break
+                if skip > 1:
+                    # PollDelay(n): not polled again for n of Heat's one-interval steps
+                    await clock.sleep(skip * float(context.poll_interval))
+                    continue
                 await clock.sleep(delay)
                 delay = next_poll_delay(delay, context)
     except asyncio.CancelledError:

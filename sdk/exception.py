@@ -241,6 +241,21 @@ class UpdateReplace(PlugsimError):
         self.resource_name = resource_name
 
 
+class PollDelay(Exception):  # noqa: N818 - Heat's name, a request, not an error
+    """Raised by ``check_<action>_complete`` to skip polls: not done yet, and do not ask again
+    until the resource has become due for polling *period* times (1 is returning False).
+
+    Heat's ``heat.engine.resource.PollDelay``; plugsim's engine spends the skipped poll
+    intervals on the virtual clock.
+    """
+
+    def __init__(self, period: int) -> None:
+        if not isinstance(period, int) or isinstance(period, bool) or period < 1:
+            raise ValueError(f"PollDelay needs a period of at least 1, not {period!r}")
+        super().__init__(f"poll again after {period} poll intervals")
+        self.period = period
+
+
 class UpdateInProgress(PlugsimError):
     """An update was requested while another one is running."""
 

@@ -21,12 +21,18 @@ Rules of the directory walk:
 * anything below a directory named ``tests`` is never loaded (plug-ins keep
   their tests there, with test-only dependencies);
 * directories named ``__pycache__`` or starting with ``.`` are skipped;
-* files whose name starts with ``_`` (``__init__.py``, private helpers) are not
-  loaded as plug-in modules. Plug-in files are imported as standalone modules,
-  so keep each plug-in self-contained or put shared code in an installed
-  package. (Heat imports its plug-in directories as one package; plugsim
-  imports files by path so that two directories can hold files of the same
-  name without clashing.)
+* files whose name starts with ``_`` (private helpers) are not loaded as
+  plug-in modules, but a package's ``__init__.py`` is: a plug-in may live in it,
+  as Heat's loader finds it there.
+
+As Heat's loader does, a directory is imported as a package: each directory of
+``plugin_dirs`` becomes a package of its own (``plugsim_plugins.r<digest>``, so
+two directories may hold modules or packages of the same name without clashing)
+and each file below it a module of that package (``acme/storage/volume.py`` is
+``...acme.storage.volume``), so relative imports between the modules of a
+plug-in package work. A file whose path is not a dotted name (``my-plugin.py``)
+and a file loaded alone (:meth:`PluginLoader.load_file`) are imported by path
+under a name of their own.
 
 The loader never crashes on a bad plug-in: a module that fails to import
 (syntax error, missing dependency, any exception), a mapping function that
@@ -41,6 +47,7 @@ picking one would make a stack's behaviour depend on load order.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.metadata
 import importlib.util
 import os
@@ -122,9 +129,40 @@ def iter_plugin_files(directory: str | os.PathLike[str]) -> list[Path]:
             d for d in dirnames if d not in _SKIPPED_DIRS and not d.startswith(".")
         )
         for name in sorted(filenames):
-            if name.endswith(".py") and not name.startswith(("_", ".")):
+            if name == "__init__.py" or (name.endswith(".py") and not name.startswith(("_", "."))):
                 found.append(Path(dirpath) / name)
     return found
+
+
+def _package_root_name(root: Path) -> str:
+    digest = hashlib.sha256(str(root).encode("utf-8")).hexdigest()[:12]
+    return f"plugsim_plugins.r{digest}"
+
+
+def _dotted_name(root: Path, path: Path) -> str | None:
+    """``plugsim_plugins.r<digest>.a.b`` for *path* below *root*, or None when some part of
+    the path is not an identifier (such a file is imported by path)."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    if not parts or not all(p.isidentifier() for p in parts):
+        return None
+    return ".".join([_package_root_name(root), *parts])
+
+
+def _root_package(root: Path) -> ModuleType:
+    """The package standing for plug-in directory *root* (made once per process)."""
+    if "plugsim_plugins" not in sys.modules:
+        top = ModuleType("plugsim_plugins")
+        top.__path__ = []
+        sys.modules["plugsim_plugins"] = top
+    name = _package_root_name(root)
+    package = sys.modules.get(name)
+    if package is None:
+        package = ModuleType(name)
+        package.__path__ = [str(root)]
+        sys.modules[name] = package
+    return package
 
 
 def _module_name_for(path: Path) -> str:
@@ -159,6 +197,8 @@ class PluginLoader:
         self.report = LoadReport()
         self._constraint_registry = constraint_registry
         self._loaded_paths: set[str] = set()
+        #: the plug-in directory being walked: its files are modules of one package
+        self._package_root: Path | None = None
         self._conflicts: list[exception.PluginConflict] = []
 
     # --- public API ----------------------------------------------------------
@@ -170,8 +210,12 @@ class PluginLoader:
             if not root.is_dir():
                 self._error(str(root), "plug-in directory does not exist or is not a directory")
                 continue
-            for path in iter_plugin_files(root):
-                self.load_file(path)
+            self._package_root = root.resolve()
+            try:
+                for path in iter_plugin_files(root):
+                    self.load_file(path)
+            finally:
+                self._package_root = None
         return self._finish()
 
     def load_file(self, path: str | os.PathLike[str]) -> ModuleType | None:
@@ -186,6 +230,12 @@ class PluginLoader:
             return None
         self._loaded_paths.add(key)
         shown = str(path)
+        root = self._package_root
+        dotted = None
+        if root is not None and resolved.is_relative_to(root):
+            dotted = _dotted_name(root, resolved)
+        if dotted is not None:
+            return self._load_in_package(root, dotted, shown)
         name = _module_name_for(resolved)
         try:
             spec = importlib.util.spec_from_file_location(name, resolved)
@@ -197,6 +247,23 @@ class PluginLoader:
             spec.loader.exec_module(module)
         except BaseException as ex:  # a plug-in may raise anything, even SystemExit
             sys.modules.pop(name, None)
+            if isinstance(ex, KeyboardInterrupt):
+                raise
+            self._error(shown, f"failed to import: {_describe_exception(ex)}")
+            return None
+        self.register_module(module, shown)
+        return module
+
+    def _load_in_package(self, root: Path, dotted: str, shown: str) -> ModuleType | None:
+        """Import *dotted* as a module of the package standing for *root* (its parent
+        packages first, as Python imports them) and register what it maps."""
+        _root_package(root)
+        before = set(sys.modules)
+        try:
+            module = importlib.import_module(dotted)
+        except BaseException as ex:  # a plug-in may raise anything, even SystemExit
+            for name in set(sys.modules) - before:
+                sys.modules.pop(name, None)
             if isinstance(ex, KeyboardInterrupt):
                 raise
             self._error(shown, f"failed to import: {_describe_exception(ex)}")

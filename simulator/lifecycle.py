@@ -369,12 +369,26 @@ def _call(
     return None
 
 
+def heat_written(plugins: list[RegisteredPlugin]) -> bool:
+    """True when every plug-in is written against Heat (``heat.engine.lifecycle_plugin``):
+    the stack's plug-ins then run with Heat 27's semantics (see :func:`run_post_ops`)."""
+    from simulator.heat_compat.lifecycle import LifecyclePlugin as HeatLifecyclePlugin
+
+    return bool(plugins) and all(isinstance(p.plugin, HeatLifecyclePlugin) for p in plugins)
+
+
 def run_pre_ops(
     stack: Stack, action: str, plugins: list[RegisteredPlugin], strict: bool, current: Any = None
 ) -> str | None:
-    """Run the pre-ops in order; on a failure undo the processed ones and return the reason."""
+    """Run the pre-ops in order; on a failure undo the processed ones and return the reason.
+
+    The processed plug-ins' post-ops get ``is_stack_failure=True`` in reverse order; Heat
+    27 calls them in calling order and stops at one that raises, and so does plugsim for
+    Heat-written plug-ins.
+    """
     views = _Views(stack, current)
     done: list[RegisteredPlugin] = []
+    heat = heat_written(plugins)
     for entry in plugins:
         failure = _call(stack, entry, views, strict, "do_pre_op", action)
         if failure is None:
@@ -382,17 +396,26 @@ def run_pre_ops(
             done.append(entry)
             continue
         record_event(stack, entry.name, action, PRE_FAILED, failure)
-        for undo in reversed(done):
-            _post_one(stack, undo, views, strict, action, True)
+        for undo in done if heat else reversed(done):
+            if _post_one(stack, undo, views, strict, action, True) is not None and heat:
+                break
         return failure or f"Lifecycle plug-in {entry.name} refused {action}"
     return None
 
 
 def _post_one(
-    stack: Stack, entry: RegisteredPlugin, views: _Views, strict: bool, action: str, failed: bool
+    stack: Stack,
+    entry: RegisteredPlugin,
+    views: _Views,
+    strict: bool,
+    action: str,
+    failed: bool | None,
 ) -> str | None:
-    failure = _call(stack, entry, views, strict, "do_post_op", action, is_stack_failure=failed)
-    flag = f"is_stack_failure={failed}"
+    """One post-op; *failed* None calls it without ``is_stack_failure`` (as Heat 27 does
+    after an action, so the plug-in sees its own default)."""
+    extra = {} if failed is None else {"is_stack_failure": failed}
+    failure = _call(stack, entry, views, strict, "do_post_op", action, **extra)
+    flag = "is_stack_failure not passed" if failed is None else f"is_stack_failure={failed}"
     if failure is None:
         record_event(stack, entry.name, action, POST_OK, flag)
         return None
@@ -408,12 +431,21 @@ def run_post_ops(
     failed: bool,
     current: Any = None,
 ) -> list[str]:
-    """Run every post-op in order (all of them, even after one raised); return the failures."""
+    """Run every post-op in order (all of them, even after one raised); return the failures.
+
+    Heat-written plug-ins (:func:`heat_written`) run as Heat 27 runs them: called without
+    ``is_stack_failure`` (so a failed action reads as their default, False), and a post-op
+    that raises is recorded (a ``POST_OP_FAILED`` event) and skips the later post-ops
+    without failing the stack: nothing is returned.
+    """
     views = _Views(stack, current)
     out: list[str] = []
+    heat = heat_written(plugins)
     for entry in plugins:
-        failure = _post_one(stack, entry, views, strict, action, failed)
+        failure = _post_one(stack, entry, views, strict, action, None if heat else failed)
         if failure is not None:
+            if heat:
+                break
             out.append(failure)
     return out
 

@@ -26,9 +26,8 @@ from __future__ import annotations
 
 import copy
 import json
-import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -454,13 +453,12 @@ class FakeCloud:
 
         The Docker Engine API and the BIG-IPs' iControl REST API: plug-in code
         that calls HTTP itself (``docker.APIClient``, f5-sdk's ``ManagementRoot``)
-        reaches the fake while the ``with`` block lasts; other requests pass on
-        unchanged (:func:`fake_clouds.docker.wire.serve_docker`,
-        :func:`fake_clouds.bigip.wire.serve_bigip`). Nothing is served, and
-        nothing imported, until something in the process has imported ``requests``.
+        reaches the fake while the ``with`` block lasts, as do the services with a
+        ``serve_http(mock)`` (a third-party backend's vendor API); a request to any
+        other host fails naming it (:mod:`fake_clouds.http_refusal`), loopback
+        excepted. ``requests`` is imported for it even when no plug-in has yet: a
+        plug-in imported during the run must not reach the real network.
         """
-        if "requests" not in sys.modules:
-            return nullcontext()
         return _serve_http_apis(self)
 
     # --- persistence -------------------------------------------------------------
@@ -637,6 +635,13 @@ def _serve_http_apis(cloud: FakeCloud) -> Iterator[None]:
     """Serve every HTTP API of *cloud* (see :meth:`FakeCloud.http_wire`), nested."""
     from fake_clouds.bigip.wire import serve_bigip
     from fake_clouds.docker.wire import serve_docker
+    from fake_clouds.http_refusal import refuse_unserved_hosts, serve_service_apis
 
-    with serve_docker(cloud), serve_bigip(cloud):
+    # outermost: what no fake answers fails naming host, method and path (no real network)
+    with (
+        refuse_unserved_hosts(),
+        serve_service_apis(cloud),
+        serve_docker(cloud),
+        serve_bigip(cloud),
+    ):
         yield

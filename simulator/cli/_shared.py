@@ -77,6 +77,26 @@ class Options:
         ctx.call_on_close(world.close)
         return world
 
+    def validation_world(self, world_file: str | None = None) -> Any:
+        """The world a template is validated against, as Heat validates against its cloud.
+
+        An existing ``--state`` world (read-only: validating changes nothing), else a
+        transient in-memory world started from ``--world`` (the command's or the global
+        one). A missing state file is not created. Closed when the command ends.
+        """
+        from simulator.world import World, default_state_path
+
+        path = self.state or default_state_path()
+        world_file = world_file if world_file is not None else self.world
+        with self.heat_options():
+            if path != ":memory:" and Path(path).is_file():
+                kwargs = {"world_file": world_file} if world_file is not None else {}
+                world = World.open(path, plugin_dirs=self.plugin_dirs, readonly=True, **kwargs)
+            else:
+                world = World(plugin_dirs=self.plugin_dirs, world_file=world_file, transient=True)
+        click.get_current_context().call_on_close(world.close)
+        return world
+
 
 def _command_text(ctx: click.Context) -> str:
     """``stack create big``: the subcommand path and the stack name, for the lease row."""

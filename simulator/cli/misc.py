@@ -14,6 +14,7 @@ from simulator.cli._shared import (
     format_option,
     parse_parameters,
     untrusted_template_options,
+    world_option,
 )
 
 pass_options = click.make_pass_decorator(Options)
@@ -26,6 +27,7 @@ def template() -> None:
 
 @template.command("validate")
 @untrusted_template_options("validating")
+@world_option
 @format_option(default="yaml")
 @pass_options
 def validate(
@@ -34,22 +36,21 @@ def validate(
     environment: Sequence[str],
     parameters: Sequence[str],
     trust_project: bool,
+    world_file: str | None,
     fmt: str,
 ) -> None:
-    """Validate a template (types, functions, parameters, dependencies) without creating it."""
-    from simulator.world import World
+    """Validate a template (types, functions, parameters, dependencies) without creating it.
 
-    with opts.heat_options():
-        world = World(plugin_dirs=opts.plugin_dirs)
-    try:
-        result = world.validate_template(
-            template_path,
-            list(environment),
-            parse_parameters(parameters),
-            trust_project=trust_project,
-        )
-    finally:
-        world.close()
+    Custom constraints are checked against the world the stack would be created in: the
+    ``--state`` world when it exists, else a new one from ``--world``.
+    """
+    world = opts.validation_world(world_file)
+    result = world.validate_template(
+        template_path,
+        list(environment),
+        parse_parameters(parameters),
+        trust_project=trust_project,
+    )
     emit_mapping(result, fmt)
 
 

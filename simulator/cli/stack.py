@@ -234,11 +234,8 @@ def create(
     if dry_run:
         from simulator.cli.stack_inspect import preview_create
 
-        world = opts.open_world()
-        try:
-            rows = preview_create(world, name, template, list(environment), params)
-        finally:
-            world.close()
+        world = opts.validation_world(world_file)  # read-only: a dry run changes nothing
+        rows = preview_create(world, name, template, list(environment), params)
         emit_rows(rows, ["resource_name", "resource_type"], fmt)
         return
     world = _open(opts, fmt, seed=seed, faults=faults, world_file=world_file)

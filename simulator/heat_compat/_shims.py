@@ -214,6 +214,7 @@ def _resource() -> dict[str, Any]:
         "Resource": HeatResource,
         "UpdateReplace": sdk_exc.UpdateReplace,
         "NoActionRequired": NoActionRequired,
+        "PollDelay": sdk_exc.PollDelay,
     }
 
 

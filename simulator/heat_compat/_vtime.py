@@ -151,6 +151,29 @@ class SeededUUID(types.ModuleType):
         return _real_uuid.UUID(int=stream.getrandbits(128), version=4)
 
 
+class SeededRandom(types.ModuleType):
+    """A stand-in for the ``random`` module inside a Heat plug-in module.
+
+    The module-level draws (``random()``, ``uniform``, ``randint``, ``choice`` ...) come from
+    the running resource's stream (:func:`rng`), so ``OS::Heat::Delay``'s jitter is the same
+    on every run of the same world; ``Random``, ``SystemRandom`` and the rest are the real
+    module's.
+    """
+
+    _DRAWS = frozenset(
+        ("random", "uniform", "randint", "randrange", "choice", "choices", "shuffle", "sample")
+    )
+
+    def __init__(self) -> None:
+        super().__init__("random", "seeded random (plugsim heat compatibility layer)")
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._DRAWS:
+            stream = rng() if active_resource() is not None else SeededUUID._outside
+            return getattr(stream, name)
+        return getattr(random, name)
+
+
 def patch_module(module: types.ModuleType) -> None:
     """Point a plug-in module's ``time`` global (if it imported ``time``) at virtual time,
     and its ``uuid`` global at seeded ids."""
@@ -159,6 +182,8 @@ def patch_module(module: types.ModuleType) -> None:
         namespace["time"] = VirtualTime()
     if namespace.get("uuid") is _real_uuid:
         namespace["uuid"] = SeededUUID()
+    if namespace.get("random") is random:
+        namespace["random"] = SeededRandom()
     for name, value in list(namespace.items()):
         if value is _real_time.sleep:
             namespace[name] = VirtualTime.sleep

@@ -97,7 +97,9 @@ def _wrap_init(init: Any) -> Any:
 
     @functools.wraps(init)
     def __init__(self: Any, name: str, definition: Any, context: Any, resolver: Any = None) -> None:
-        token = _PENDING_RESOLVER.set(resolver)
+        # a chain of Heat-style overrides (Server -> BaseServer) calls the next one with
+        # Heat's three arguments: keep the resolver the outermost call was given
+        token = _PENDING_RESOLVER.set(resolver if resolver is not None else _PENDING_RESOLVER.get())
         try:
             init(self, name, definition, context)
         finally:

@@ -20,6 +20,8 @@ engine through its context's facets.
 
 from __future__ import annotations
 
+import hashlib
+import uuid
 from typing import Any
 
 from sdk import attributes, constraints, properties, support
@@ -210,7 +212,11 @@ class NoneResource(Resource):
         return properties.Properties({}, {}, resolver=self._resolver, context=self.context)
 
     def handle_create(self) -> None:
-        self.resource_id_set(f"none-{self.name}")
+        # Heat 27 gives it a fresh UUID; here one derived from the stack and the resource row,
+        # so a replacement gets a new id and a rerun of the same world the same one
+        material = f"OS::Heat::None/{self.stack.id}/{self.uuid}/{self.name}".encode()
+        digest = hashlib.sha256(material).digest()[:16]
+        self.resource_id_set(str(uuid.UUID(bytes=digest, version=4)))
 
 
 def resource_mapping() -> dict[str, type[Resource]]:

@@ -94,9 +94,9 @@ def check_resources(tmpl: Template) -> None:
                 [*path, "deletion_policy"],
             )
         for key in ("properties", "metadata", "update_policy"):
-            value = res.get(key)
-            if value is not None and not isinstance(value, dict):
-                raise fail(f'"{key}" of resource "{name}" must be a map', [*path, key])
+            # present but null (``properties:`` left empty) is refused as Heat 27 refuses it
+            if key in res and not isinstance(res[key], dict):
+                raise fail(f"Resource {name} {key} type must be object", [*path, key])
 
 
 def check_outputs(tmpl: Template) -> None:

@@ -30,21 +30,20 @@ class Repeat(Function):
         example = "repeat: {template: 'This is %var%', for_each: {'%var%': [a, b, c]}}"
         if not isinstance(args, dict):
             raise self.error(f'Arguments to "{self.fn_name}" must be a map: {example}')
-        allowed = {"for_each", "template"} | ({"permutations"} if self.has_permutations else set())
+        # Heat 27's engine takes "permutations" before 2017-09-01 too (its documentation says it
+        # was added then) and ignores it there: every combination is made
+        allowed = {"for_each", "template", "permutations"}
         if not {"for_each", "template"} <= set(args):
             raise self.error(f'"{self.fn_name}" syntax should be {example}')
         extra = sorted(set(args) - allowed, key=str)
         if extra:
-            hint = ""
-            if "permutations" in extra:
-                hint = ' ("permutations" needs heat_template_version 2017-09-01 or later)'
-            raise self.error(f'Unknown arguments to "{self.fn_name}": {", ".join(extra)}{hint}')
+            raise self.error(f'Unknown arguments to "{self.fn_name}": {", ".join(extra)}')
         for_each = args["for_each"]
         if not isinstance(for_each, (dict, Function)):
             raise self.error(f'The "for_each" argument to "{self.fn_name}" must contain a map')
         if isinstance(for_each, dict) and not for_each:
             raise self.error(f'The "for_each" argument to "{self.fn_name}" must not be empty')
-        perm = args.get("permutations", True)
+        perm = args.get("permutations", True) if self.has_permutations else True
         if not isinstance(perm, (bool, Function)):
             raise self.error(f'"permutations" should be boolean for "{self.fn_name}"')
 
@@ -65,7 +64,9 @@ class Repeat(Function):
         for_each = resolve(self.args["for_each"], view)
         if not isinstance(for_each, dict) or not for_each:
             raise self.error(f'The "for_each" argument to "{self.fn_name}" must contain a map')
-        nested = resolve(self.args.get("permutations", True), view)
+        nested = (
+            resolve(self.args.get("permutations", True), view) if self.has_permutations else True
+        )
         if not isinstance(nested, bool):
             raise self.error(f'"permutations" should be boolean for "{self.fn_name}"')
         keys = list(for_each)

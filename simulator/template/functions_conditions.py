@@ -1,4 +1,4 @@
-"""Condition functions: if, equals, not, and, or; and yaql, which plugsim refuses."""
+"""Condition functions: if, equals, not, and, or (``yaql`` is :mod:`functions_yaql`)."""
 
 from __future__ import annotations
 
@@ -135,18 +135,3 @@ class Or(_Boolean):
     def result(self, view: ResourceView) -> bool:
         """True when any condition is."""
         return any(self._truths())
-
-
-class Yaql(Function):
-    """``yaql``: plugsim does not embed a yaql interpreter; using it is an error."""
-
-    __slots__ = ()
-
-    @classmethod
-    def parse(cls, parser: Any, fn_name: str, raw_args: Any, path: list[Any]) -> Any:
-        """Refuse with a clear message."""
-        raise parser.scope.fail(
-            f'yaql is not supported by plugsim: rewrite the "{fn_name}" expression with '
-            f"other intrinsic functions (map_merge, repeat, filter, list_concat, ...)",
-            [*path, fn_name],
-        )

@@ -41,6 +41,7 @@ from simulator.template import functions_collections as coll
 from simulator.template import functions_conditions as cond
 from simulator.template import functions_core as core
 from simulator.template import functions_strings as strs
+from simulator.template import functions_yaql as yaql_fn
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ _V20161014 = {
     "repeat": coll.RepeatWithMap,
     "map_replace": coll.MapReplace,
     "if": cond.If,
-    "yaql": cond.Yaql,
+    "yaql": yaql_fn.Yaql,
 }
 _V20170224 = {**_V20161014, "filter": coll.Filter, "str_replace_strict": strs.StrReplaceStrict}
 _V20170901 = {
@@ -169,7 +170,7 @@ _COND_20161014 = {
     "and": cond.And,
     "or": cond.Or,
 }
-_COND_20170901 = {**_COND_20161014, "contains": coll.Contains, "yaql": cond.Yaql}
+_COND_20170901 = {**_COND_20161014, "contains": coll.Contains, "yaql": yaql_fn.Yaql}
 
 _CONDITIONAL_SECTIONS = _BASE_SECTIONS | {"conditions"}
 _CONDITIONAL_RESOURCE_KEYS = _BASE_RESOURCE_KEYS | {"condition", "external_id"}

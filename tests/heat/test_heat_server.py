@@ -132,3 +132,40 @@ def test_a_method_a_client_manager_lacks_is_named_with_file_and_line(tmp_path) -
     assert "has no 'servers.add_security_group'" in stack.status_reason
     assert "object has no attribute" not in stack.status_reason
     world.close()
+
+
+SERVER_FROM_PARAMETERS = {
+    "heat_template_version": "2018-08-31",
+    "parameters": {
+        "image": {"type": "string", "default": "cirros"},
+        "flavor": {"type": "string", "default": "m1.tiny"},
+    },
+    "resources": {
+        "server": {
+            "type": "OS::Nova::Server",
+            "properties": {"image": {"get_param": "image"}, "flavor": {"get_param": "flavor"}},
+        }
+    },
+}
+
+
+@requires_heat
+def test_heats_server_takes_its_image_and_flavor_from_get_param() -> None:
+    # issue 35 item 4: Server's and BaseServer's Heat-style __init__ chain kept the engine's
+    # resolver from the properties, so a get_param reached the String converter unresolved
+    from simulator.heat_compat import use_heat_plugins
+
+    world = World(Store(":memory:"), seed=4)
+    try:
+        report = use_heat_plugins(world, "heat.engine.resources.openstack.nova.server")
+        assert not report.errors, report.errors
+        world.validate_template(SERVER_FROM_PARAMETERS)
+        stack = world.create_stack("s", SERVER_FROM_PARAMETERS, parameters={"image": "cirros"})
+        assert (stack.action, stack.status) == ("CREATE", "COMPLETE"), stack.status_reason
+        server_id = stack.resources["server"].resource_id
+        [made] = [e for e in world.cloud.service("compute")._live("server") if e.id == server_id]
+        images = {e.id: e.name for e in world.cloud.service("compute")._live("image")}
+        assert images[made.attrs["image"]["id"]] == "cirros"
+        assert world.delete_stack("s").status == "COMPLETE"
+    finally:
+        world.close()

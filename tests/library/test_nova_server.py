@@ -209,3 +209,40 @@ def test_server_group_bad_policy_names_the_property(world):
     with pytest.raises(exception.StackValidationFailed) as refused:
         world.create_stack("s", t)
     assert "resources.sg.properties.policies" in str(refused.value)
+
+
+def test_a_network_given_by_subnet_plugs_a_port_made_on_it_and_deletes_it(world):
+    # Heat 27's networks[].subnet (heat-tempest-plugin's test_nova_server_networks): Heat makes
+    # a port on the subnet (its network when none is given), with the fixed_ip, and deletes it
+    stack = world.create_stack(
+        "s", server_tmpl(networks=[{"subnet": "public-subnet", "fixed_ip": "172.24.4.77"}])
+    )
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    out = outputs(stack)
+    assert out["ip"] == "172.24.4.77"
+    neutron = world.cloud.client("network")
+    [port] = neutron.list_ports(device_id=stack.resources["srv"].resource_id)["ports"]
+    subnet = neutron.list_subnets(name="public-subnet")["subnets"][0]
+    assert port["fixed_ips"] == [{"subnet_id": subnet["id"], "ip_address": "172.24.4.77"}]
+    assert port["network_id"] == subnet["network_id"]
+    world.delete_stack("s")
+    assert neutron.list_ports(id=port["id"])["ports"] == []
+    assert world.cloud.leaks(world.baseline) == []
+
+
+def test_an_unknown_subnet_fails_validation_naming_it(world):
+    with pytest.raises(exception.StackValidationFailed, match="networks.0.subnet|networks\\[0\\]"):
+        world.validate_template(server_tmpl(networks=[{"subnet": "nowhere"}]))
+
+
+def test_addresses_are_also_keyed_by_network_id_as_in_heat(world):
+    # Heat 27 extends addresses (and networks) with each network's id; heat-tempest-plugin's
+    # test_server_signal reads [server, addresses, {get_resource: network}, 0, port]
+    stack = world.create_stack("s", server_tmpl())
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    out = outputs(stack)
+    public = world.cloud.client("network").list_networks(name="public")["networks"][0]["id"]
+    assert out["addresses"][public] == out["addresses"]["public"]
+    assert out["addresses"][public][0]["port"]
+    assert out["networks"][public] == out["networks"]["public"]
+    world.delete_stack("s")

@@ -66,12 +66,23 @@ def test_get_param_with_path_and_pseudo_parameters():
 
 
 def test_get_param_unknown_is_a_load_error_with_path():
+    tmpl = {
+        "heat_template_version": LATEST,
+        "resources": {"a": {"type": "T", "properties": {"x": {"get_param": "nope"}}}},
+    }
     with pytest.raises(StackValidationFailed) as err:
-        parsed({"x": {"get_param": "nope"}})
+        StackDefinition(load_template(tmpl), None, None, stack_name="st", stack_id="sid")
     assert str(err.value) == (
-        'outputs.o.value.x.get_param: The parameter "nope" is not defined in the template '
-        "(declare it in the parameters section)"
+        'resources.a.properties.x.get_param: The parameter "nope" is not defined in the '
+        "template (declare it in the parameters section)"
     )
+
+
+def test_get_param_unknown_in_an_output_is_that_outputs_error_as_in_heat_27():
+    from simulator.template.functions_core import UserParameterMissing
+
+    with pytest.raises(UserParameterMissing, match=r"^The Parameter \(nope\) was not provided\.$"):
+        ev({"x": {"get_param": "nope"}})
 
 
 # --- get_resource / get_attr ---------------------------------------------------------

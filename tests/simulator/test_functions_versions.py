@@ -145,14 +145,20 @@ def test_function_in_version(fn, version):
 
 
 @pytest.mark.parametrize("version", ORDER)
-def test_yaql_is_refused_clearly(version):
-    with pytest.raises(StackValidationFailed) as err:
-        load_template(template(version, {"yaql": {"expression": "$.data", "data": {}}}))
-    if version >= "2016-10-14":
-        assert "yaql is not supported by plugsim" in str(err.value)
-    else:
+def test_yaql_is_evaluated_from_2016_10_14_and_too_new_before(version):
+    from simulator.template.definition import StackDefinition
+    from simulator.template.functions import StaticView
+
+    value = {"yaql": {"expression": "$.data.l.max()", "data": {"l": [4, 9, 2]}}}
+    if version < "2016-10-14":
+        with pytest.raises(StackValidationFailed) as err:
+            load_template(template(version, value))
         assert "it was added in 2016-10-14" in str(err.value)
-    assert str(err.value).startswith("outputs.o.value.yaql: ")
+        assert str(err.value).startswith("outputs.o.value.yaql: ")
+        return
+    tmpl = load_template(template(version, value))
+    definition = StackDefinition(tmpl, None, None, stack_name="s", stack_id="i")
+    assert definition.outputs(StaticView("a test", ValueError))[0]["output_value"] == 9
 
 
 def test_get_azs_gives_the_fake_clouds_zone():
@@ -214,7 +220,7 @@ def test_repeat_over_a_map_from_2016_10_14(version):
 
 
 @pytest.mark.parametrize("version", ORDER)
-def test_repeat_permutations_option_from_2017_09_01(version):
+def test_repeat_permutations_option_counts_from_2017_09_01(version):
     if version < "2015-04-30":
         return
     usage = {
@@ -227,10 +233,8 @@ def test_repeat_permutations_option_from_2017_09_01(version):
     if version >= "2017-09-01":
         assert evaluate(version, usage) == ["1-a", "2-b"]
     else:
-        with pytest.raises(
-            StackValidationFailed, match='"permutations" needs heat_template_version 2017-09-01'
-        ):
-            load_template(template(version, usage))
+        # Heat 27's engine takes the option before 2017-09-01 and ignores it: every combination
+        assert evaluate(version, usage) == ["1-a", "1-b", "2-a", "2-b"]
 
 
 @pytest.mark.parametrize("version", ORDER)

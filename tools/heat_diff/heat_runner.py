@@ -182,10 +182,28 @@ def _reload(stk):
     return stack.Stack.load(utils.dummy_context(), stack_id=stk.id)
 
 
+def _use_lifecycle_plugins(spec):
+    """Make Heat's engine run the lifecycle plug-ins of *spec* (``{"source", "classes"}``: a
+    module's text and the classes to instantiate); return the module (None: no plug-ins)."""
+    import types
+
+    from heat.common import lifecycle_plugin_utils
+
+    if not spec:
+        lifecycle_plugin_utils.pp_class_instances = []
+        return None
+    module = types.ModuleType("plugsim_diff_lifecycle")
+    exec(compile(spec["source"], "plugsim_diff_lifecycle.py", "exec"), vars(module))  # noqa: S102
+    instances = [getattr(module, name)() for name in spec["classes"]]
+    lifecycle_plugin_utils.pp_class_instances = sorted(instances, key=lambda p: p.get_ordinal())
+    return module
+
+
 def run_case(case, index):
     """Run one case's steps; return its result."""
     steps_out = []
     stk = None
+    lifecycle = _use_lifecycle_plugins(case.get("lifecycle"))
     name = case.get("stack_name", f"c{index}")
     for step in case["steps"]:
         EVENTS.clear()
@@ -228,7 +246,11 @@ def run_case(case, index):
         if op in ("create", "update") and stk.status == "COMPLETE":
             result["outputs"] = _outputs(_reload(stk) if case.get("reload") else stk)
         result["events"] = list(EVENTS)
+        if lifecycle is not None:
+            result["lifecycle_calls"] = list(lifecycle.CALLS)
+            lifecycle.CALLS.clear()
         steps_out.append(_json_safe(result))
+    _use_lifecycle_plugins(None)
     return {"name": case["name"], "steps": steps_out}
 
 

@@ -253,6 +253,8 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
         for index, entry in enumerate(self.properties["networks"] or []):
             if entry["port"]:
                 nics.append({"port": neutron_id(neutron, "port", entry["port"])})
+            elif entry["subnet"]:
+                nics.append({"port": self._internal_port(neutron, entry)})
             elif entry["network"]:
                 nic = {"uuid": neutron_id(neutron, "network", entry["network"])}
                 if entry["fixed_ip"]:
@@ -264,6 +266,30 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
                     path=prop_path(self, "networks", index),
                 )
         return nics
+
+    def _internal_port(self, neutron: Any, entry: Any) -> str:
+        """A port on ``entry``'s subnet (with its fixed_ip), made for the server as Heat makes
+        one for a ``networks[].subnet``; it is deleted with the server."""
+        subnet = neutron.show_subnet(neutron_id(neutron, "subnet", entry["subnet"]))["subnet"]
+        network = subnet["network_id"]
+        if entry["network"]:
+            network = neutron_id(neutron, "network", entry["network"])
+        fixed: dict[str, Any] = {"subnet_id": subnet["id"]}
+        if entry["fixed_ip"]:
+            fixed["ip_address"] = entry["fixed_ip"]
+        body = {"network_id": network, "fixed_ips": [fixed], "name": f"{self.name}-port"}
+        port = neutron.create_port({"port": body})["port"]["id"]
+        self.data_set("internal_ports", [*self.data().get("internal_ports", []), port])
+        return str(port)
+
+    def _delete_internal_ports(self) -> None:
+        neutron = self.client("network")
+        for port in list(self.data().get("internal_ports", [])):
+            try:
+                neutron.delete_port(port)
+            except Exception as ex:  # noqa: BLE001 - gone already is fine
+                self.client_plugin("network").ignore_not_found(ex)
+        self.data_set("internal_ports", [])
 
     def validate(self) -> None:
         """Check the properties, and that there is something to boot."""
@@ -476,6 +502,7 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
     def handle_delete(self) -> dict[str, Any] | None:
         """Start deleting the server."""
         if self.resource_id is None:
+            self._delete_internal_ports()  # made before a boot that failed
             return None
         try:
             self.client().servers.delete(self.resource_id)
@@ -511,6 +538,7 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
             return False
         if not gone(self, "compute", lambda: compute.servers.get(token["server"])):
             return False
+        self._delete_internal_ports()
         cinder = self.client("block_storage")
         for volume_id in list(token["volumes"]):
             try:
@@ -546,6 +574,17 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
             ]
         return out
 
+    def _by_network_id(self, by_name: dict[str, Any]) -> dict[str, Any]:
+        """*by_name* with each entry also under its network's id (a unique name), as Heat 27
+        extends ``addresses`` and ``networks``."""
+        out = dict(by_name)
+        neutron = self.client("network")
+        for net_name in sorted(by_name):
+            found = neutron.list_networks(name=net_name)["networks"]
+            if len(found) == 1:
+                out[found[0]["id"]] = by_name[net_name]
+        return out
+
     def _resolve_attribute(self, name: str) -> Any:
         if self.resource_id is None:
             return None
@@ -554,14 +593,9 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
         if name == "first_address":
             return _first_address(addresses)
         if name == "addresses":
-            return self._with_ports(addresses)
+            return self._by_network_id(self._with_ports(addresses))
         if name == "networks":
-            nets: dict[str, list[str]] = dict(server.networks)
-            neutron = self.client("network")
-            for net_name in sorted(server.networks):
-                for net in neutron.list_networks(name=net_name)["networks"]:
-                    nets[net["id"]] = server.networks[net_name]
-            return nets
+            return self._by_network_id(dict(server.networks))
         if name in ("name", "instance_name"):
             return server.name
         return None

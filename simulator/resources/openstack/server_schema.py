@@ -26,6 +26,12 @@ NETWORK_SCHEMA = {
     "fixed_ip": properties.Schema(
         properties.Schema.STRING, "The fixed IP address to ask for on the network."
     ),
+    "subnet": properties.Schema(
+        properties.Schema.STRING,
+        "Name or id of a subnet to plug into: a port is made on it (on its network when no "
+        "network is given), and deleted with the server.",
+        constraints=[constraints.CustomConstraint("neutron.subnet")],
+    ),
     "uuid": hidden(
         properties.Schema(
             properties.Schema.STRING, constraints=[constraints.CustomConstraint("neutron.network")]
