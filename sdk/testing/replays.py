@@ -22,8 +22,10 @@ DEFAULT_ROOT = Path(".plugsim") / "replays"
 
 _INI = """# Written by plugsim: keeps this folder pytest's rootdir, so each test keeps its seed.
 [pytest]
-asyncio_default_fixture_loop_scope = function
 """
+#: pytest-asyncio's option, written only where pytest-asyncio is installed (elsewhere pytest
+#: would warn about an unknown option on every run).
+_ASYNCIO_INI = "asyncio_default_fixture_loop_scope = function\n"
 
 
 def slug(text: str) -> str:
@@ -52,7 +54,10 @@ def replay_folder(
 
 def write_runner(folder: Path, module: str, name: str = "test_plugsim_conformance.py") -> Path:
     """Write the generated test *module* and the folder's ``pytest.ini``; return the module's path."""
-    (folder / "pytest.ini").write_text(_INI, encoding="utf-8")
+    import importlib.util
+
+    asyncio = _ASYNCIO_INI if importlib.util.find_spec("pytest_asyncio") else ""
+    (folder / "pytest.ini").write_text(_INI + asyncio, encoding="utf-8")
     runner = folder / name
     runner.write_text(module, encoding="utf-8")
     return runner

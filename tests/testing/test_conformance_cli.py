@@ -7,8 +7,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from sdk.testing.cli import conformance, conformance_classes, find_plugins, simplest_properties
+from sdk.testing.cli import conformance, conformance_classes, find_plugins
 from sdk.testing.conformance import ResourceConformance
+from sdk.testing.strategies import simplest_properties
 
 HERE = Path(__file__).resolve().parent
 MAPPING = """
@@ -102,3 +103,32 @@ def test_the_command_runs_the_suite(tmp_path):
     assert "plugsim conformance: Sample::Server, Sample::Zone" in proc.stdout
     assert "8 passed" in proc.stdout
     assert "Sample::Server" in report.read_text()
+
+
+def test_the_command_prints_no_warnings_that_are_not_the_users(tmp_path):
+    """No assert-rewrite warning for hypothesis, no unknown pytest-asyncio option (issue 36)."""
+    d = plugin_dir(tmp_path)
+    props = tmp_path / "props.yaml"
+    props.write_text("Sample::Server:\n  image: cirros\n")
+    code = "import sys; from simulator.cli import main; sys.exit(main())"
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "conformance", str(d), "--properties", str(props), "-q"]
+        + ["-k", "test_create and not fails and not rollback and not retry"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 0, output
+    assert "PytestAssertRewriteWarning" not in output
+    assert "Unknown config option" not in output
+    assert "warnings summary" not in output
+
+
+def test_the_cli_does_not_import_hypothesis_before_it_is_needed():
+    code = "import sys, simulator.cli.main; print('hypothesis' in sys.modules)"
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert proc.stdout.strip() == "False"

@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 from sdk import properties
-from sdk.testing.cli import conformance_classes, derived_updates, simplest_properties
+from sdk.testing.cli import conformance_classes, derived_updates
+from sdk.testing.strategies import simplest_properties
 
 HERE = Path(__file__).resolve().parent
 S = properties.Schema
