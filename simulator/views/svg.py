@@ -20,10 +20,22 @@ CHAR_WIDTH = 7.2
 FONT = "font-family: ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 12px"
 
 
+#: Fill and stroke of a resource that was never created (its state is still ``INIT_*``).
+NOT_CREATED = "#f2f2f2"
+NOT_CREATED_STROKE = "#999999"
+
+
+def never_created(state: str | None) -> bool:
+    """True when *state* says the resource was never created (``INIT_COMPLETE`` and the like)."""
+    return bool(state) and str(state).startswith("INIT_")
+
+
 def state_colour(state: str | None) -> str:
     """The fill of a node or bar in *state* (``CREATE_COMPLETE``, ``FAILED`` ...; None: unknown)."""
     if not state:
         return COLOURS[None]
+    if never_created(state):
+        return NOT_CREATED
     for outcome in ("COMPLETE", "FAILED", "IN_PROGRESS"):
         if state.endswith(outcome):
             return COLOURS[outcome]

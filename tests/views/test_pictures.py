@@ -120,7 +120,7 @@ def test_the_svg_graph_needs_no_graphviz_and_draws_nested_stacks_inside_their_ow
     assert nodes["server"].find(f".//{SVG}g[@data-resource='server/net']") is not None
     x = {n: float(g.find(f"{SVG}rect").get("x")) for n, g in nodes.items()}
     assert x["net"] < x["port"] < x["server"]  # requirements left of what needs them
-    edges = [e for e in root.iter(f"{SVG}line") if "edge" in (e.get("class") or "")]
+    edges = [e for e in root.iter(f"{SVG}polyline") if "edge" in (e.get("class") or "")]
     assert sorted(e.get("class") for e in edges) == [
         "edge depends_on",
         "edge get_attr",
