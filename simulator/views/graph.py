@@ -11,7 +11,7 @@ Arrows point in creation order: from a requirement to the resource that needs it
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape
@@ -70,21 +70,42 @@ def from_definition(
     return graph
 
 
-def from_stack(stack: Any, *, depth: int = 0, max_depth: int = 5) -> StackGraph:
+def from_stack(
+    stack: Any,
+    *,
+    depth: int = 0,
+    max_depth: int = 5,
+    events: Sequence[Any] | None = None,
+) -> StackGraph:
     """The graph of a stack that exists: resource states, and its nested stacks as clusters.
 
     *stack* is an engine :class:`~simulator.stack.Stack`; nested stacks are found through its world's
     store (a nested stack's id is the physical id of the resource that owns it). Only reads.
+
+    *events* (the stack's and its nested stacks') are for a stack whose resource rows are gone, an
+    abandoned one: each resource is drawn in the last state its events reached, and nested stacks are
+    followed through the physical ids the events name, deleted records included.
     """
     states = {name: str(res.state) for name, res in stack.resources.items()}
     owners = {res.resource_id: name for name, res in stack.resources.items() if res.resource_id}
+    if events is not None:
+        for ev in sorted(events, key=lambda e: e.id):
+            if ev.stack_id == stack.id and not ev.is_stack_event:
+                states[ev.resource_name] = f"{ev.action}_{ev.status}"
+                if ev.physical_resource_id:
+                    owners.setdefault(ev.physical_resource_id, ev.resource_name)
     nested: dict[str, StackGraph] = {}
     if depth < max_depth:
-        for record in stack.world.store.list_stacks(parent_id=stack.id):
+        records = stack.world.store.list_stacks(
+            parent_id=stack.id, include_deleted=events is not None
+        )
+        for record in records:
             owner = owners.get(record.id)
             if owner is not None:
-                child = stack.world.get_stack(record.id)
-                nested[owner] = from_stack(child, depth=depth + 1, max_depth=max_depth)
+                child = stack.world.get_stack(record.id, deleted_ok=events is not None)
+                nested[owner] = from_stack(
+                    child, depth=depth + 1, max_depth=max_depth, events=events
+                )
     return from_definition(stack.definition, stack.name, states, nested)
 
 

@@ -20,7 +20,7 @@ from simulator.views.timeline import Timeline, build_timeline, stack_paths
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #1a1a1a; max-width: 1400px; }
 h1 { font-size: 1.4rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
-.ok { color: #1d7a1d; } .failed-run { color: #b22222; }
+.ok { color: #1d7a1d; } .failed-run { color: #b22222; } .abandoned { color: #7a5a00; }
 code, pre, td.mono { font-family: ui-monospace, 'DejaVu Sans Mono', Menlo, monospace; font-size: 12px; }
 pre.replay { background: #f4f4f4; padding: .5rem; overflow-x: auto; }
 table { border-collapse: collapse; font-size: 13px; }
@@ -53,6 +53,8 @@ class RunPage:
 
     title: str
     ok: bool | None = None
+    #: a word that says more than OK/FAILED (``abandoned``); shown instead of it
+    verdict: str = ""
     seed: int | None = None
     replay: str = ""
     summary: list[tuple[str, str]] = field(default_factory=list)
@@ -92,7 +94,9 @@ def render_page(page: RunPage) -> str:
     timeline = page.timeline()
     paths = stack_paths(page.events)
     verdict = ""
-    if page.ok is not None:
+    if page.verdict:
+        verdict = f' <span class="verdict {escape(page.verdict)}">{escape(page.verdict)}</span>'
+    elif page.ok is not None:
         css, word = ("ok", "OK") if page.ok else ("failed-run", "FAILED")
         verdict = f' <span class="{css}">{word}</span>'
     parts = [
