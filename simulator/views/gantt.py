@@ -73,7 +73,9 @@ def render_terminal(timeline: Timeline, width: int = 100) -> Text:
 
 # --- SVG ----------------------------------------------------------------------------------------------
 
-_ROW_H, _BAR_H, _TOP, _AXIS_H, _BAR_AREA = 20, 12, 10, 40, 900.0
+_ROW_H, _BAR_H, _TOP, _AXIS_H, _BAR_AREA = 20, 12, 26, 40, 1100.0
+#: Fill of a phase band, alternating so that neighbouring phases are told apart.
+_BANDS = ("#eef3fb", "#f7f1e6")
 
 
 def _tick_step(duration: float, target: int = 8) -> float:
@@ -88,7 +90,12 @@ def _tick_step(duration: float, target: int = 8) -> float:
 
 
 def render_svg(timeline: Timeline, *, title: str = "Timeline") -> str:
-    """The timeline as a standalone SVG document."""
+    """The timeline as a standalone SVG document that scales to its container's width.
+
+    Every element placed in time carries its virtual instants (``data-t0``/``data-t1``), and the
+    document its scale (``data-start``, ``data-end``, ``data-left``, ``data-area``), so the report
+    page's script can zoom by recomputing positions; without a script the whole run is drawn.
+    """
     rows = timeline.rows()
     loose = [f for f in timeline.faults if f.row is None]
     all_rows = rows + (["(faults)"] if loose else [])
@@ -98,11 +105,31 @@ def render_svg(timeline: Timeline, *, title: str = "Timeline") -> str:
     width = label_w + _BAR_AREA + 20
     height = _TOP + len(all_rows) * _ROW_H + _AXIS_H
     y_of = {row: _TOP + i * _ROW_H for i, row in enumerate(all_rows)}
+    axis_y = _TOP + len(all_rows) * _ROW_H
 
     def x(t: float) -> float:
         return label_w + (t - timeline.start) * scale
 
-    body: list[str] = []
+    body: list[str] = [
+        f'<clipPath id="timeline-area"><rect x="{label_w:.1f}" y="0" width="{_BAR_AREA:.1f}" '
+        f'height="{height:.1f}"/></clipPath>'
+    ]
+    body.append('<g class="phases" clip-path="url(#timeline-area)">')
+    for i, phase in enumerate(timeline.phases):
+        x0, x1 = x(phase.start), max(x(phase.end), x(phase.start) + 2.0)
+        times = f'data-t0="{phase.start!r}" data-t1="{phase.end!r}"'
+        tip = (
+            f"{phase.action} {phase.status}: {format_time(phase.start)} → {format_time(phase.end)}"
+        )
+        body.append(
+            f'<g class="phase" data-phase="{escape(phase.action)}" {times}>'
+            f"<title>{escape(tip)}</title>"
+            f'<rect class="phase-band" {times} x="{x0:.1f}" y="2" width="{x1 - x0:.1f}" '
+            f'height="{axis_y - 2:.1f}" fill="{_BANDS[i % 2]}" stroke="#c9d3e3"/>'
+            f'<text class="phase-label" {times} x="{x0 + 4:.1f}" y="16" font-size="11" '
+            f'font-weight="bold" fill="#3d4f6b">{escape(phase.action)}</text></g>'
+        )
+    body.append("</g>")
     for row in all_rows:
         y = y_of[row]
         weight = ' font-weight="bold"' if "/" not in row and row != "(faults)" else ""
@@ -113,35 +140,65 @@ def render_svg(timeline: Timeline, *, title: str = "Timeline") -> str:
         )
         body.append(
             f'<line x1="{label_w:.1f}" y1="{y + _ROW_H:.1f}" x2="{width - 10:.1f}" '
-            f'y2="{y + _ROW_H:.1f}" stroke="#eeeeee"/>'
+            f'y2="{y + _ROW_H:.1f}" stroke="#e4e4e4"/>'
         )
+    body.append(f'<g class="ticks" data-axis-y="{axis_y}" data-top="{_TOP}">')
     step = _tick_step(duration)
     tick = math.ceil(timeline.start / step) * step
-    axis_y = _TOP + len(all_rows) * _ROW_H
     while tick <= timeline.end + 1e-9:
         body.append(
             f'<line x1="{x(tick):.1f}" y1="{_TOP}" x2="{x(tick):.1f}" y2="{axis_y + 4}" '
-            f'stroke="#dddddd"/><text x="{x(tick) - 40:.1f}" y="{axis_y + 16}" '
+            f'stroke="#d0d0d0"/><text x="{x(tick) - 40:.1f}" y="{axis_y + 16}" '
             f'font-size="10">{format_time(tick)}</text>'
         )
         tick += step
+    body.append("</g>")
+    body.append('<g class="bars" clip-path="url(#timeline-area)">')
     for s in timeline.spans:
-        body.append(_bar(s, x(s.start), y_of[s.row], max(x(s.end) - x(s.start), 2.0), timeline))
+        x0 = x(s.start)
+        w = max(x(s.end) - x0, 2.0)
+        body.append(_bar(s, x0, y_of[s.row], w, timeline))
+        body.append(_bar_label(s, x0, y_of[s.row], w, label_w + _BAR_AREA))
     for f in timeline.faults:
         y = y_of[f.row if f.row is not None else "(faults)"] + _ROW_H / 2
-        cx = x(f.time)
         body.append(
-            f'<g class="fault"><title>{escape(format_time(f.time))} {escape(f.label)}</title>'
-            f'<path d="M {cx - 5:.1f} {y - 5:.1f} L {cx + 5:.1f} {y + 5:.1f} '
-            f'M {cx - 5:.1f} {y + 5:.1f} L {cx + 5:.1f} {y - 5:.1f}" stroke="{svg.FAULT}" '
-            f'stroke-width="2.5"/></g>'
+            f'<g class="fault" data-t0="{f.time!r}" data-y="{y:.1f}" '
+            f'transform="translate({x(f.time):.1f} {y:.1f})">'
+            f"<title>{escape(format_time(f.time))} {escape(f.label)}</title>"
+            f'<path d="M -5 -5 L 5 5 M -5 5 L 5 -5" stroke="{svg.FAULT}" stroke-width="2.5"/></g>'
         )
+    body.append("</g>")
     legend_y = axis_y + 32
     body.append(
-        f'<text x="4" y="{legend_y}" font-size="11">Heavy outline: critical path.  Green: '
-        f"complete; red: failed; yellow: unfinished.  Red cross: injected fault.</text>"
+        f'<text x="4" y="{legend_y}" font-size="11">Bands: the stack\'s actions.  Heavy outline: '
+        f"critical path.  Green: complete; red: failed; yellow: unfinished.  Red cross: injected "
+        f"fault.</text>"
     )
-    return svg.document(width, height, body, title=title)
+    scale_attrs = {
+        "class": "timeline",
+        "data-start": repr(timeline.start),
+        "data-end": repr(max(timeline.end, timeline.start + 1e-9)),
+        "data-left": f"{label_w:.1f}",
+        "data-area": f"{_BAR_AREA:.1f}",
+    }
+    return svg.document(width, height, body, title=title, fluid=True, attrs=scale_attrs)
+
+
+def _bar_label(s: Span, x: float, y: float, w: float, right_end: float) -> str:
+    """The action written on its bar when it fits, else just right of it (left at the chart's end)."""
+    text_w = svg.text_width(s.action) * 10 / 12
+    fits = text_w + 6 <= w
+    if fits:
+        tx = x + 3
+    elif x + w + 3 + text_w <= right_end:
+        tx = x + w + 3
+    else:
+        tx = x - text_w - 3
+    return (
+        f'<text class="bar-label{" inside" if fits else ""}" data-row="{escape(s.row)}" '
+        f'data-t0="{s.start!r}" data-t1="{s.end!r}" x="{tx:.1f}" y="{y + _ROW_H / 2 + 3.5:.1f}" '
+        f'font-size="10" fill="#1a1a1a">{escape(s.action)}</text>'
+    )
 
 
 def _bar(s: Span, x: float, y: float, w: float, timeline: Timeline) -> str:
@@ -157,6 +214,7 @@ def _bar(s: Span, x: float, y: float, w: float, timeline: Timeline) -> str:
         tip += f": {s.reason}"
     return (
         f'<rect class="{css}" data-row="{escape(s.row)}" data-action="{s.action}" '
+        f'data-t0="{s.start!r}" data-t1="{s.end!r}" '
         f'x="{x:.1f}" y="{y + (_ROW_H - _BAR_H) / 2:.1f}" width="{w:.1f}" height="{_BAR_H}" '
         f'fill="{svg.state_colour(s.status)}" {stroke}><title>{escape(tip)}</title></rect>'
     )

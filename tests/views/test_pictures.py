@@ -65,6 +65,50 @@ def test_the_svg_timeline_has_a_bar_per_action_coloured_by_outcome(flaky_run):
     assert root.find(f"{SVG}title").text == "Timeline"
 
 
+def test_the_svg_timeline_labels_every_bar_with_its_action_and_bands_the_phases(tmp_path):
+    from click.testing import CliRunner
+
+    from simulator.cli import main
+
+    state = tmp_path / "w.db"
+    stack = str(EXAMPLE / "stack.yaml")
+    runner = CliRunner()
+    for args in (
+        ["stack", "create", "s1", "-t", stack, "-e", str(EXAMPLE / "env.yaml")],
+        ["stack", "suspend", "s1"],
+        ["stack", "resume", "s1"],
+        ["stack", "delete", "s1"],
+    ):
+        result = runner.invoke(main, ["--state", str(state), *args], catch_exceptions=False)
+        assert result.exit_code == 0, (args, result.output)
+    out = tmp_path / "t.svg"
+    result = runner.invoke(
+        main, ["--state", str(state), "stack", "timeline", "s1", "--svg", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    root = ET.fromstring(out.read_text())
+    bars = root.findall(f".//{SVG}rect[@data-row]")
+    labels = root.findall(f".//{SVG}text[@class]")
+    written = [
+        (t.get("data-row"), t.text) for t in labels if t.get("class").startswith("bar-label")
+    ]
+    # every bar has its action written next to it, readable without hovering
+    assert sorted(written) == sorted((b.get("data-row"), b.get("data-action")) for b in bars)
+    assert {text for _, text in written} == {"CREATE", "SUSPEND", "RESUME", "DELETE"}
+    phases = root.findall(f".//{SVG}g[@class='phase']")
+    assert [p.get("data-phase") for p in phases] == ["CREATE", "SUSPEND", "RESUME", "DELETE"]
+    for phase in phases:  # a labelled band that spans every row
+        band = phase.find(f"{SVG}rect[@class='phase-band']")
+        assert phase.find(f"{SVG}text").text == phase.get("data-phase")
+        rows_bottom = max(float(b.get("y")) + float(b.get("height")) for b in bars)
+        assert float(band.get("y")) < min(float(b.get("y")) for b in bars)
+        assert float(band.get("y")) + float(band.get("height")) >= rows_bottom
+        assert float(band.get("width")) > 0
+    # it fills its container's width: a viewBox, width 100%, no fixed height
+    assert root.get("width") == "100%" and root.get("height") is None
+    assert len(root.get("viewBox").split()) == 4
+
+
 TEMPLATE = """
 heat_template_version: 2018-08-31
 resources:
