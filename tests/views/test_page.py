@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from simulator.views.svg import COLOURS
 from ._png import count_colour, read_png
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "three-tier"
+SVG = "{http://www.w3.org/2000/svg}"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
@@ -142,3 +144,48 @@ def test_a_browser_shows_the_failed_resources_in_red_and_runs_the_filter(failed_
     dom = _browse(failed_path, tmp_path, "--dump-dom").stdout.decode()
     assert '<input id="event-filter" type="search" placeholder' in dom  # the script un-hid it
     assert dom.count('class="bar failed') == len([s for s in report.to_page().timeline().failed()])
+
+
+def test_the_timeline_fills_the_page_and_its_zoom_is_only_added_by_the_script(failed_page):
+    _, path = failed_page
+    html = path.read_text()
+    start = html.index('<div class="picture" id="timeline">')
+    svg = html[html.index("<svg", start) : html.index("</svg>", start) + 6]
+    root = ET.fromstring(svg)
+    assert root.get("width") == "100%" and root.get("height") is None
+    _, _, vb_w, _ = (float(v) for v in root.get("viewBox").split())
+    assert float(root.get("data-left")) + float(root.get("data-area")) < vb_w
+    assert float(root.get("data-start")) == 0.0 and float(root.get("data-end")) > 30
+    # without JavaScript the zoom controls stay hidden and the whole run is drawn
+    assert '<div id="timeline-controls" hidden>' in html
+    assert "max-width" not in html[: html.index("</style>")]
+    phases = [g for g in root.iter(f"{SVG}g") if g.get("class") == "phase"]
+    assert [g.get("data-phase") for g in phases] == ["CREATE", "DELETE"]
+    script = html[html.rindex("<script>") + 8 : html.rindex("</script>")]
+    assert "timeline-reset" in script and "data-t0" in script
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_page_script_parses(failed_page, tmp_path):
+    _, path = failed_page
+    html = path.read_text()
+    script = tmp_path / "page.js"
+    script.write_text(html[html.rindex("<script>") + 8 : html.rindex("</script>")])
+    result = subprocess.run(["node", "--check", str(script)], capture_output=True, timeout=60)
+    assert result.returncode == 0, result.stderr.decode()
+
+
+@pytest.mark.skipif(
+    CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium)"
+)
+def test_a_browser_draws_the_timeline_across_the_whole_window(failed_page, tmp_path):
+    from simulator.views.gantt import _BANDS
+
+    _, path = failed_page
+    shot = tmp_path / "wide.png"
+    _browse(path, tmp_path, f"--screenshot={shot}")
+    width, _, rows = read_png(shot.read_bytes())
+    bands = {_rgb(c) for c in _BANDS}
+    columns = [x for row in rows for x in range(width) if tuple(row[3 * x : 3 * x + 3]) in bands]
+    # the phase bands reach the right tenth of a 1400-pixel window: the chart is not fixed-width
+    assert columns and max(columns) > 0.9 * width
