@@ -189,3 +189,74 @@ def test_a_browser_draws_the_timeline_across_the_whole_window(failed_page, tmp_p
     columns = [x for row in rows for x in range(width) if tuple(row[3 * x : 3 * x + 3]) in bands]
     # the phase bands reach the right tenth of a 1400-pixel window: the chart is not fixed-width
     assert columns and max(columns) > 0.9 * width
+
+
+def _dom(html: str) -> list[dict]:
+    """The timeline's controls and SVG elements, flat, each with its parent's index."""
+    start = html.index('<div id="timeline-controls"')
+    end = html.index("</svg>", start) + 6
+    fragment = html[start:end].replace('<div class="picture" id="timeline">', "")
+    root = ET.fromstring(f"<root>{fragment}</root>".replace("hidden>", 'hidden="">', 1))
+    out: list[dict] = []
+
+    def walk(el, parent):
+        tag = el.tag.rpartition("}")[2]
+        out.append({"tag": tag, "attrs": dict(el.attrib), "text": el.text or "", "parent": parent})
+        me = len(out) - 1
+        for child in el:
+            walk(child, me)
+
+    for child in root:
+        walk(child, None)
+    return out
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_zoom_rescales_the_axis_to_a_phase_or_a_dragged_range_and_resets(failed_page):
+    import json
+
+    from simulator.events import format_time
+
+    _, path = failed_page
+    html = path.read_text()
+    elements = _dom(html)
+    svg = next(e["attrs"] for e in elements if e["tag"] == "svg")
+    left, area = float(svg["data-left"]), float(svg["data-area"])
+    t_start, t_end = float(svg["data-start"]), float(svg["data-end"])
+    script = html[html.rindex("<script>") + 8 : html.rindex("</script>")]
+    steps = [
+        {"click_phase": "DELETE"},
+        {"reset": True},
+        {"drag": [left + area / 4, left + area / 2]},
+    ]
+    harness = Path(__file__).with_name("zoom_harness.js")
+    result = subprocess.run(
+        ["node", str(harness)],
+        input=json.dumps({"elements": elements, "script": script, "steps": steps}).encode(),
+        capture_output=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    first, deleted, reset, dragged = json.loads(result.stdout)
+    assert not first["controlsHidden"] and first["resetDisabled"] and first["range"] == "whole run"
+    original = {(b["data-row"], b["data-action"]): float(b["x"]) for b in first["bars"]}
+    # zoomed to the DELETE phase: its band fills the chart, the CREATE bars are left of it
+    band = next(b for b in deleted["bands"] if b["data-t0"] != "0.0")
+    d0, d1 = float(band["data-t0"]), float(band["data-t1"])
+    assert float(band["x"]) == pytest.approx(left, abs=0.1)
+    assert float(band["width"]) == pytest.approx(area, abs=0.1)
+    for bar in deleted["bars"]:
+        if bar["data-action"] == "CREATE":
+            assert float(bar["x"]) + float(bar["width"]) <= left + 2.1
+    assert deleted["range"] == f"{format_time(d0)} → {format_time(d1)}"
+    assert not deleted["resetDisabled"]
+    assert all(format_time(d0) <= t <= format_time(d1) for t in deleted["ticks"])
+    # "Whole run" puts every bar back where the SVG drew it
+    assert {
+        (b["data-row"], b["data-action"]): float(b["x"]) for b in reset["bars"]
+    } == pytest.approx(original, abs=0.1)
+    # dragging across the second quarter of the chart zooms to that quarter of the run
+    quarter = (t_end - t_start) / 4
+    assert dragged["range"] == (
+        f"{format_time(t_start + quarter)} → {format_time(t_start + 2 * quarter)}"
+    )
