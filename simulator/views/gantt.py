@@ -102,7 +102,7 @@ def render_svg(timeline: Timeline, *, title: str = "Timeline") -> str:
     label_w = max([svg.text_width(_label(r)) for r in all_rows] + [60.0]) + 16
     duration = max(timeline.end - timeline.start, 1e-9)
     scale = _BAR_AREA / duration
-    width = label_w + _BAR_AREA + 20
+    width = label_w + _BAR_AREA + 40  # room for the last tick's time
     height = _TOP + len(all_rows) * _ROW_H + _AXIS_H
     y_of = {row: _TOP + i * _ROW_H for i, row in enumerate(all_rows)}
     axis_y = _TOP + len(all_rows) * _ROW_H
@@ -113,6 +113,9 @@ def render_svg(timeline: Timeline, *, title: str = "Timeline") -> str:
     body: list[str] = [
         f'<clipPath id="timeline-area"><rect x="{label_w:.1f}" y="0" width="{_BAR_AREA:.1f}" '
         f'height="{height:.1f}"/></clipPath>'
+        # a fault's cross at the very start or end is drawn whole
+        f'<clipPath id="timeline-marks"><rect x="{label_w - 8:.1f}" y="0" '
+        f'width="{_BAR_AREA + 16:.1f}" height="{height:.1f}"/></clipPath>'
     ]
     body.append('<g class="phases" clip-path="url(#timeline-area)">')
     for i, phase in enumerate(timeline.phases):
@@ -139,7 +142,7 @@ def render_svg(timeline: Timeline, *, title: str = "Timeline") -> str:
             f"{escape(name)}</text>"
         )
         body.append(
-            f'<line x1="{label_w:.1f}" y1="{y + _ROW_H:.1f}" x2="{width - 10:.1f}" '
+            f'<line x1="{label_w:.1f}" y1="{y + _ROW_H:.1f}" x2="{label_w + _BAR_AREA:.1f}" '
             f'y2="{y + _ROW_H:.1f}" stroke="#e4e4e4"/>'
         )
     body.append(f'<g class="ticks" data-axis-y="{axis_y}" data-top="{_TOP}">')
@@ -159,6 +162,8 @@ def render_svg(timeline: Timeline, *, title: str = "Timeline") -> str:
         w = max(x(s.end) - x0, 2.0)
         body.append(_bar(s, x0, y_of[s.row], w, timeline))
         body.append(_bar_label(s, x0, y_of[s.row], w, label_w + _BAR_AREA))
+    body.append("</g>")
+    body.append('<g class="marks" clip-path="url(#timeline-marks)">')
     for f in timeline.faults:
         y = y_of[f.row if f.row is not None else "(faults)"] + _ROW_H / 2
         body.append(

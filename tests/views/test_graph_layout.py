@@ -139,3 +139,21 @@ def test_a_resource_never_created_is_drawn_as_such_not_in_success_green():
     assert rect.get("fill") != net.find(f"{SVG}rect").get("fill")
     assert rect.get("stroke-dasharray")
     assert '"db" [label="db\\nT\\nnot created", style="filled,dashed"' in to_dot(graph)
+
+
+def test_in_a_failed_run_the_resources_never_reached_are_drawn_not_created():
+    from pathlib import Path
+
+    from simulator.simulate import simulate
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "three-tier"
+    # seed 0 under the flaky preset: db_volume fails, so db and the web tiers are never created
+    run = simulate(str(example / "stack.yaml"), [str(example / "env.yaml")], seed=0, faults="flaky")
+    assert not run.ok
+    root = ET.fromstring(to_svg(run.graph))
+    nodes = {g.get("data-resource"): g for g in root.iter(f"{SVG}g") if g.get("data-resource")}
+    classes = {name: set(g.get("class").split()) for name, g in nodes.items()}
+    assert {n for n, c in classes.items() if "not-created" in c} == {"db", "web1", "web2"}
+    assert "failed" in classes["db_volume"] and "not-created" not in classes["net"]
+    db_texts = [t.text for t in nodes["db"].iter(f"{SVG}text")]
+    assert db_texts == ["db", "Example::Compute::Server", "not created"]
