@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 
 #: How many down-and-up sweep pairs are tried at most.
 SWEEPS = 12
+#: Sweeps stop after this many in a row that found no better ordering.
+STALE_SWEEPS = 4
 #: Above this many nodes in a layer the (quadratic) transpose step is skipped.
 TRANSPOSE_LIMIT = 200
 
@@ -160,8 +162,9 @@ def _reduce_crossings(layering: Layering, sweeps: int) -> None:
     layers = layering.layers
     best = [list(layer) for layer in layers]
     best_count = total(layers)
+    stale = 0
     for sweep in range(2 * sweeps):
-        if best_count == 0:
+        if best_count == 0 or stale >= STALE_SWEEPS:
             break
         down = sweep % 2 == 0
         order = range(1, len(layers)) if down else range(len(layers) - 2, -1, -1)
@@ -172,7 +175,9 @@ def _reduce_crossings(layering: Layering, sweeps: int) -> None:
         _transpose(layers, succ, pred)
         count = total(layers)
         if count < best_count:
-            best, best_count = [list(layer) for layer in layers], count
+            best, best_count, stale = [list(layer) for layer in layers], count, 0
+        else:
+            stale += 1
     layering.layers = best
 
 
