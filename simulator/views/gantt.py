@@ -110,14 +110,17 @@ def render_svg(timeline: Timeline, *, title: str = "Timeline") -> str:
     def x(t: float) -> float:
         return label_w + (t - timeline.start) * scale
 
+    # Several timelines may share a page (a campaign report): clip ids are named by the geometry they
+    # clip, so two documents share an id only when their clip rectangles are the same.
+    clip = f"timeline-{label_w * 10:.0f}-{height * 10:.0f}"
     body: list[str] = [
-        f'<clipPath id="timeline-area"><rect x="{label_w:.1f}" y="0" width="{_BAR_AREA:.1f}" '
+        f'<clipPath id="{clip}-area"><rect x="{label_w:.1f}" y="0" width="{_BAR_AREA:.1f}" '
         f'height="{height:.1f}"/></clipPath>'
         # a fault's cross at the very start or end is drawn whole
-        f'<clipPath id="timeline-marks"><rect x="{label_w - 8:.1f}" y="0" '
+        f'<clipPath id="{clip}-marks"><rect x="{label_w - 8:.1f}" y="0" '
         f'width="{_BAR_AREA + 16:.1f}" height="{height:.1f}"/></clipPath>'
     ]
-    body.append('<g class="phases" clip-path="url(#timeline-area)">')
+    body.append(f'<g class="phases" clip-path="url(#{clip}-area)">')
     for i, phase in enumerate(timeline.phases):
         x0, x1 = x(phase.start), max(x(phase.end), x(phase.start) + 2.0)
         times = f'data-t0="{phase.start!r}" data-t1="{phase.end!r}"'
@@ -156,14 +159,14 @@ def render_svg(timeline: Timeline, *, title: str = "Timeline") -> str:
         )
         tick += step
     body.append("</g>")
-    body.append('<g class="bars" clip-path="url(#timeline-area)">')
+    body.append(f'<g class="bars" clip-path="url(#{clip}-area)">')
     for s in timeline.spans:
         x0 = x(s.start)
         w = max(x(s.end) - x0, 2.0)
         body.append(_bar(s, x0, y_of[s.row], w, timeline))
         body.append(_bar_label(s, x0, y_of[s.row], w, label_w + _BAR_AREA))
     body.append("</g>")
-    body.append('<g class="marks" clip-path="url(#timeline-marks)">')
+    body.append(f'<g class="marks" clip-path="url(#{clip}-marks)">')
     for f in timeline.faults:
         y = y_of[f.row if f.row is not None else "(faults)"] + _ROW_H / 2
         body.append(

@@ -109,6 +109,19 @@ def test_the_svg_timeline_labels_every_bar_with_its_action_and_bands_the_phases(
     assert len(root.get("viewBox").split()) == 4
 
 
+def test_timelines_sharing_a_page_do_not_borrow_each_others_clip(flaky_run):
+    full = build_timeline(flaky_run.events, flaky_run.faults)
+    half = build_timeline([e for e in flaky_run.events if e.resource_name in ("net", "db")], [])
+    ids = []
+    for timeline in (full, half):
+        root = ET.fromstring(render_svg(timeline))
+        own = {c.get("id") for c in root.iter(f"{SVG}clipPath")}
+        used = {g.get("clip-path")[5:-1] for g in root.iter(f"{SVG}g") if g.get("clip-path")}
+        assert used and used <= own
+        ids.append(own)
+    assert not ids[0] & ids[1]  # different shapes, different ids: one page can hold both
+
+
 TEMPLATE = """
 heat_template_version: 2018-08-31
 resources:
