@@ -8,6 +8,7 @@ and a time axis in virtual ``HH:MM:SS.mmm``.
 from __future__ import annotations
 
 import math
+from typing import Any
 from xml.sax.saxutils import escape
 
 from rich.text import Text
@@ -164,7 +165,7 @@ def render_svg(timeline: Timeline, *, title: str = "Timeline") -> str:
         x0 = x(s.start)
         w = max(x(s.end) - x0, 2.0)
         body.append(_bar(s, x0, y_of[s.row], w, timeline))
-        body.append(_bar_label(s, x0, y_of[s.row], w, label_w + _BAR_AREA))
+    body += _bar_labels(timeline, x, y_of, label_w, label_w + _BAR_AREA)
     body.append("</g>")
     body.append(f'<g class="marks" clip-path="url(#{clip}-marks)">')
     for f in timeline.faults:
@@ -178,7 +179,8 @@ def render_svg(timeline: Timeline, *, title: str = "Timeline") -> str:
     body.append("</g>")
     legend_y = axis_y + 32
     body.append(
-        f'<text x="4" y="{legend_y}" font-size="11">Bands: the stack\'s actions.  Heavy outline: '
+        f'<text x="4" y="{legend_y}" font-size="11">Bands: the stack\'s actions.  Short labels: '
+        "C create, U update, S suspend, R resume, D delete.  Heavy outline: "
         f"critical path.  Green: complete; red: failed; yellow: unfinished.  Red cross: injected "
         f"fault.</text>"
     )
@@ -192,21 +194,84 @@ def render_svg(timeline: Timeline, *, title: str = "Timeline") -> str:
     return svg.document(width, height, body, title=title, fluid=True, attrs=scale_attrs)
 
 
-def _bar_label(s: Span, x: float, y: float, w: float, right_end: float) -> str:
-    """The action written on its bar when it fits, else just right of it (left at the chart's end)."""
-    text_w = svg.text_width(s.action) * 10 / 12
-    fits = text_w + 6 <= w
-    if fits:
-        tx = x + 3
-    elif x + w + 3 + text_w <= right_end:
-        tx = x + w + 3
-    else:
-        tx = x - text_w - 3
-    return (
-        f'<text class="bar-label{" inside" if fits else ""}" data-row="{escape(s.row)}" '
-        f'data-t0="{s.start!r}" data-t1="{s.end!r}" x="{tx:.1f}" y="{y + _ROW_H / 2 + 3.5:.1f}" '
-        f'font-size="10" fill="#1a1a1a">{escape(s.action)}</text>'
-    )
+#: Width of a character of a bar's label (10 px monospace); the page's zoom script uses the same figure.
+_LABEL_CHAR = 6.0
+#: Short forms of the actions, for a label with no room for the whole word.
+SHORT_ACTIONS = {
+    "CREATE": "C",
+    "UPDATE": "U",
+    "SUSPEND": "S",
+    "RESUME": "R",
+    "DELETE": "D",
+    "CHECK": "CK",
+    "ADOPT": "A",
+    "ROLLBACK": "RB",
+    "SNAPSHOT": "SN",
+    "RESTORE": "RS",
+}
+
+
+def short_action(action: str) -> str:
+    """The short form of *action* (its first two letters when it has none of its own)."""
+    return SHORT_ACTIONS.get(action, action[:2])
+
+
+def place_labels(
+    bars: list[tuple[float, float, str, str]], left: float, right: float
+) -> list[tuple[str, float, bool]]:
+    """Where each bar's label goes in one row: *bars* are ``(x0, x1, action, short)`` in time order.
+
+    A label is written inside its bar when it fits; else beside it, right then left (left then right
+    when the next bar follows at once), where it covers no bar and no label already placed in the row; else the short form the same way; else (nothing
+    fits) whole, right of the bar. Returns ``(text, x, inside)`` per bar. The zoom script on the report
+    page does the same after rescaling, so a zoomed chart is labelled by the same rule.
+    """
+    taken = [(x0, max(x1, x0 + 2.0)) for x0, x1, _, _ in bars]
+    out: list[tuple[str, float, bool]] = []
+    for i, (x0, x1, action, short) in enumerate(bars):
+        x1 = max(x1, x0 + 2.0)
+        following = bars[i + 1][0] if i + 1 < len(bars) else math.inf
+        place = None
+        for text in (action, short):
+            width = len(text) * _LABEL_CHAR
+            if width + 6 <= x1 - x0:
+                place = (text, x0 + 3, True)
+                break
+            sides = (x1 + 3, x0 - width - 3)
+            if following < x1 + width + 4:  # the next bar is right there: its label goes right
+                sides = sides[::-1]
+            for at in sides:
+                free = all(at + width + 1 <= a or at - 1 >= b for a, b in taken)
+                if free and at >= left and at + width <= right:
+                    place = (text, at, False)
+                    taken.append((at, at + width))
+                    break
+            if place is not None:
+                break
+        out.append(place or (action, x1 + 3, False))
+    return out
+
+
+def _bar_labels(
+    timeline: Timeline, x: Any, y_of: dict[str, float], left: float, right: float
+) -> list[str]:
+    """Every bar's action label, row by row (see :func:`place_labels`)."""
+    rows: dict[str, list[Span]] = {}
+    for s in timeline.spans:
+        rows.setdefault(s.row, []).append(s)
+    out = []
+    for row, spans in rows.items():
+        spans.sort(key=lambda s: (s.start, s.first_event))
+        bars = [(x(s.start), x(s.end), s.action, short_action(s.action)) for s in spans]
+        for s, (text, at, inside) in zip(spans, place_labels(bars, left, right), strict=True):
+            out.append(
+                f'<text class="bar-label{" inside" if inside else ""}" data-row="{escape(row)}" '
+                f'data-t0="{s.start!r}" data-t1="{s.end!r}" data-action="{escape(s.action)}" '
+                f'data-short="{escape(short_action(s.action))}" x="{at:.1f}" '
+                f'y="{y_of[row] + _ROW_H / 2 + 3.5:.1f}" font-size="10" fill="#1a1a1a">'
+                f"{escape(text)}</text>"
+            )
+    return out
 
 
 def _bar(s: Span, x: float, y: float, w: float, timeline: Timeline) -> str:

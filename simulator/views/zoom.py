@@ -15,6 +15,7 @@ SCRIPT = r"""
   var controls = document.getElementById('timeline-controls');
   if (!svg || !controls || !svg.getScreenCTM) { return; }
   var NS = svg.namespaceURI;
+  var CHAR = 6;  // a label character's width, as gantt._LABEL_CHAR
   var num = function (el, name) { return parseFloat(el.getAttribute(name)); };
   var whole = [num(svg, 'data-start'), num(svg, 'data-end')];
   var left = num(svg, 'data-left'), area = num(svg, 'data-area');
@@ -54,11 +55,43 @@ SCRIPT = r"""
     svg.querySelectorAll('text.phase-label').forEach(function (t) {
       t.setAttribute('x', (Math.max(x(num(t, 'data-t0')), left) + 4).toFixed(1));
     });
+    // Bar labels, row by row, by the rule gantt.place_labels follows: inside the bar when the word
+    // fits, else beside it (right then left; left first when the next bar follows at once) where it
+    // covers nothing, else its short form, else whole.
+    var rows = {};
     svg.querySelectorAll('text.bar-label').forEach(function (t) {
-      var a = x(num(t, 'data-t0')), b = Math.max(x(num(t, 'data-t1')), a + 2);
-      var w = t.getComputedTextLength();
-      var at = w + 6 <= b - a ? a + 3 : (b + 3 + w <= left + area ? b + 3 : a - w - 3);
-      t.setAttribute('x', at.toFixed(1));
+      var row = t.getAttribute('data-row');
+      (rows[row] = rows[row] || []).push(t);
+    });
+    Object.keys(rows).forEach(function (row) {
+      var labels = rows[row];
+      var taken = labels.map(function (t) {
+        var a = x(num(t, 'data-t0'));
+        return [a, Math.max(x(num(t, 'data-t1')), a + 2)];
+      });
+      labels.forEach(function (t, i) {
+        var a = taken[i][0], b = taken[i][1], place = null;
+        [t.getAttribute('data-action'), t.getAttribute('data-short')].some(function (text) {
+          var w = text.length * CHAR;
+          if (w + 6 <= b - a) { place = [text, a + 3]; return true; }
+          var sides = [b + 3, a - w - 3];
+          var next = i + 1 < labels.length ? taken[i + 1][0] : Infinity;
+          if (next < b + w + 4) { sides.reverse(); }  // the next bar is right there
+          sides.some(function (at) {
+            var free = taken.every(function (iv) { return at + w + 1 <= iv[0] || at - 1 >= iv[1]; });
+            if (free && at >= left && at + w <= left + area) {
+              place = [text, at];
+              taken.push([at, at + w]);
+              return true;
+            }
+            return false;
+          });
+          return place !== null;
+        });
+        place = place || [t.getAttribute('data-action'), b + 3];
+        t.textContent = place[0];
+        t.setAttribute('x', place[1].toFixed(1));
+      });
     });
     svg.querySelectorAll('g.fault').forEach(function (g) {
       g.setAttribute('transform', 'translate(' + x(num(g, 'data-t0')).toFixed(1) + ' ' + g.getAttribute('data-y') + ')');

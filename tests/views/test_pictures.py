@@ -12,7 +12,7 @@ from simulator.environment import Environment
 from simulator.events import format_time
 from simulator.simulate import simulate
 from simulator.template import StackDefinition, load_template
-from simulator.views.gantt import render_svg, render_terminal
+from simulator.views.gantt import render_svg, render_terminal, short_action
 from simulator.views.graph import StackGraph, from_definition, to_dot, to_mermaid, to_svg
 from simulator.views.timeline import build_timeline
 
@@ -89,12 +89,32 @@ def test_the_svg_timeline_labels_every_bar_with_its_action_and_bands_the_phases(
     root = ET.fromstring(out.read_text())
     bars = root.findall(f".//{SVG}rect[@data-row]")
     labels = root.findall(f".//{SVG}text[@class]")
-    written = [
-        (t.get("data-row"), t.text) for t in labels if t.get("class").startswith("bar-label")
-    ]
+    written = [t for t in labels if t.get("class").startswith("bar-label")]
     # every bar has its action written next to it, readable without hovering
-    assert sorted(written) == sorted((b.get("data-row"), b.get("data-action")) for b in bars)
-    assert {text for _, text in written} == {"CREATE", "SUSPEND", "RESUME", "DELETE"}
+    assert sorted((t.get("data-row"), t.get("data-action")) for t in written) == sorted(
+        (b.get("data-row"), b.get("data-action")) for b in bars
+    )
+    assert all(
+        t.text in (t.get("data-action"), short_action(t.get("data-action"))) for t in written
+    )
+    assert {t.text for t in written} >= {"CREATE", "SUSPEND", "RESUME", "DELETE"}
+    # labels beside their bars never cover another bar or label of their row
+    by_row: dict = {}
+    for t in written:
+        if "inside" not in t.get("class").split():
+            x0 = float(t.get("x"))
+            by_row.setdefault(t.get("data-row"), []).append((x0, x0 + 6 * len(t.text), "label"))
+    for b in bars:
+        x0, w = float(b.get("x")), float(b.get("width"))
+        by_row.setdefault(b.get("data-row"), []).append((x0, x0 + w, "bar"))
+    overlaps = [
+        (row, p, q)
+        for row, spans in by_row.items()
+        for i, p in enumerate(spans)
+        for q in spans[i + 1 :]
+        if "label" in (p[2], q[2]) and p[0] < q[1] - 0.5 and q[0] < p[1] - 0.5
+    ]
+    assert overlaps == []
     phases = root.findall(f".//{SVG}g[@class='phase']")
     assert [p.get("data-phase") for p in phases] == ["CREATE", "SUSPEND", "RESUME", "DELETE"]
     for phase in phases:  # a labelled band that spans every row
