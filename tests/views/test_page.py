@@ -249,6 +249,15 @@ def test_the_zoom_rescales_the_axis_to_a_phase_or_a_dragged_range_and_resets(fai
         if bar["data-action"] == "CREATE":
             assert float(bar["x"]) + float(bar["width"]) <= left + 2.1
     assert deleted["range"] == f"{format_time(d0)} → {format_time(d1)}"
+    # zoomed in, the DELETE bars are long enough to hold their whole word, written on the bar
+    delete_labels = [t for t in deleted["labels"] if t["data-action"] == "DELETE"]
+    assert delete_labels and all(t["text"] == "DELETE" for t in delete_labels)
+    bars_at = {
+        b["data-row"]: float(b["x"]) for b in deleted["bars"] if b["data-action"] == "DELETE"
+    }
+    assert all(
+        float(t["x"]) == pytest.approx(bars_at[t["data-row"]] + 3, abs=0.2) for t in delete_labels
+    )
     assert not deleted["resetDisabled"]
     assert all(format_time(d0) <= t <= format_time(d1) for t in deleted["ticks"])
     # "Whole run" puts every bar back where the SVG drew it

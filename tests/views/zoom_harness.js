@@ -58,6 +58,7 @@ function state() {
   return {
     bars: pick('rect[data-row]'),
     bands: pick('rect[data-t0]').filter((a) => (a.class || '') === 'phase-band'),
+    labels: svg.querySelectorAll('text.bar-label').map((e) => Object.assign({ text: e.textContent }, e.attrs)),
     ticks: svg.querySelector('g.ticks').children.filter((e) => e.tagName === 'text').map((e) => e.textContent),
     range: byId['timeline-range'].textContent,
     resetDisabled: byId['timeline-reset'].disabled,
