@@ -163,7 +163,7 @@ def to_mermaid(graph: StackGraph) -> str:
 def _mermaid_body(graph: StackGraph, prefix: tuple[str, ...], indent: str) -> list[str]:
     lines = []
     for node in graph.nodes:
-        text = f"{node.name}<br/>{node.type}" + (f"<br/>{node.state}" if node.state else "")
+        text = "<br/>".join(_node_lines(node))
         text = text.replace('"', "#quot;")
         lines.append(f'{indent}{_mermaid_id(*prefix, node.name)}["{text}"]')
         inner = graph.nested.get(node.name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from simulator.views.graph import Node, StackGraph, to_dot, to_svg
+from simulator.views.graph import Node, StackGraph, to_dot, to_mermaid, to_svg
 from simulator.views.layered import layout
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -139,6 +139,7 @@ def test_a_resource_never_created_is_drawn_as_such_not_in_success_green():
     assert rect.get("fill") != net.find(f"{SVG}rect").get("fill")
     assert rect.get("stroke-dasharray")
     assert '"db" [label="db\\nT\\nnot created", style="filled,dashed"' in to_dot(graph)
+    assert 'n_db["db<br/>T<br/>not created"]' in to_mermaid(graph)
 
 
 def test_in_a_failed_run_the_resources_never_reached_are_drawn_not_created():
