@@ -134,15 +134,25 @@ def _stack_page(world: Any, name: str) -> Any:
     events = [e for e in world.store.events() if e.stack_id in ids]
     graph = stack.definition.dependencies()
     live = not stack.record.deleted
+    abandoned = stack.action == "ABANDON" and stack.status == "COMPLETE"
+    if live:
+        picture = to_svg(from_stack(stack))
+    elif (
+        abandoned
+    ):  # its rows are gone but its resources live on: draw them as the events left them
+        picture = to_svg(from_stack(stack, events=events))
+    else:
+        picture = ""
     return RunPage(
         title=f"stack {stack.name}",
         ok=stack.status != "FAILED",
+        verdict="abandoned" if abandoned else "",
         seed=world.seed,
         summary=[("State", str(stack.state)), ("Reason", stack.status_reason)],
         events=events,
         faults=[f.to_dict() for f in world.cloud.injected_faults()],
         outputs=stack.outputs() if live and stack.status != "IN_PROGRESS" else [],
-        graph_svg=to_svg(from_stack(stack)) if live else "",
+        graph_svg=picture,
         dependencies={"": {n: graph.requires(n) for n in graph}},
     )
 

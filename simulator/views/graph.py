@@ -11,12 +11,13 @@ Arrows point in creation order: from a requirement to the resource that needs it
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape
 
 from simulator.views import svg
+from simulator.views.layered import Dummy, Layering, layout
 
 #: How each edge kind is drawn: (SVG dash pattern, colour, DOT style, Mermaid arrow).
 EDGE_STYLES = {
@@ -44,40 +45,13 @@ class StackGraph:
     edges: list[tuple[str, str, str]] = field(default_factory=list)
     nested: dict[str, StackGraph] = field(default_factory=dict)
 
+    def layering(self) -> Layering:
+        """The layered layout of this graph's own nodes (see :mod:`simulator.views.layered`)."""
+        return layout([n.name for n in self.nodes], [(req, dep) for req, dep, _ in self.edges])
+
     def layers(self) -> list[list[str]]:
         """Columns of a left-to-right layout: every resource one column right of its last requirement."""
-        names = [n.name for n in self.nodes]
-        requires: dict[str, list[str]] = {n: [] for n in names}
-        for req, dep, _ in self.edges:
-            if dep in requires and req in requires and req not in requires[dep]:
-                requires[dep].append(req)
-        level: dict[str, int] = {}
-        for name in names:  # iterative longest path; a cycle (never valid) falls back to column 0
-            todo = [name]
-            while todo:
-                current = todo[-1]
-                missing = [r for r in requires[current] if r not in level and r not in todo]
-                if missing:
-                    todo.extend(missing)
-                    continue
-                todo.pop()
-                level[current] = 1 + max((level.get(r, -1) for r in requires[current]), default=-1)
-        columns: list[list[str]] = [[] for _ in range(max(level.values(), default=-1) + 1)]
-        for name in names:
-            columns[level[name]].append(name)
-        # One barycentre pass: order each column by where its requirements sit in the columns before.
-        position: dict[str, float] = {}
-        for column in columns:
-            column.sort(
-                key=lambda n: (
-                    sum(position[r] for r in requires[n]) / len(requires[n])
-                    if requires[n]
-                    else names.index(n),
-                    names.index(n),
-                )
-            )
-            position.update({n: float(i) for i, n in enumerate(column)})
-        return columns
+        return [[i for i in layer if isinstance(i, str)] for layer in self.layering().layers]
 
 
 def from_definition(
@@ -96,21 +70,42 @@ def from_definition(
     return graph
 
 
-def from_stack(stack: Any, *, depth: int = 0, max_depth: int = 5) -> StackGraph:
+def from_stack(
+    stack: Any,
+    *,
+    depth: int = 0,
+    max_depth: int = 5,
+    events: Sequence[Any] | None = None,
+) -> StackGraph:
     """The graph of a stack that exists: resource states, and its nested stacks as clusters.
 
     *stack* is an engine :class:`~simulator.stack.Stack`; nested stacks are found through its world's
     store (a nested stack's id is the physical id of the resource that owns it). Only reads.
+
+    *events* (the stack's and its nested stacks') are for a stack whose resource rows are gone, an
+    abandoned one: each resource is drawn in the last state its events reached, and nested stacks are
+    followed through the physical ids the events name, deleted records included.
     """
     states = {name: str(res.state) for name, res in stack.resources.items()}
     owners = {res.resource_id: name for name, res in stack.resources.items() if res.resource_id}
+    if events is not None:
+        for ev in sorted(events, key=lambda e: e.id):
+            if ev.stack_id == stack.id and not ev.is_stack_event:
+                states[ev.resource_name] = f"{ev.action}_{ev.status}"
+                if ev.physical_resource_id:
+                    owners.setdefault(ev.physical_resource_id, ev.resource_name)
     nested: dict[str, StackGraph] = {}
     if depth < max_depth:
-        for record in stack.world.store.list_stacks(parent_id=stack.id):
+        records = stack.world.store.list_stacks(
+            parent_id=stack.id, include_deleted=events is not None
+        )
+        for record in records:
             owner = owners.get(record.id)
             if owner is not None:
-                child = stack.world.get_stack(record.id)
-                nested[owner] = from_stack(child, depth=depth + 1, max_depth=max_depth)
+                child = stack.world.get_stack(record.id, deleted_ok=events is not None)
+                nested[owner] = from_stack(
+                    child, depth=depth + 1, max_depth=max_depth, events=events
+                )
     return from_definition(stack.definition, stack.name, states, nested)
 
 
@@ -132,10 +127,11 @@ def to_dot(graph: StackGraph) -> str:
 def _dot_body(graph: StackGraph, prefix: tuple[str, ...], indent: str) -> list[str]:
     lines = []
     for node in graph.nodes:
-        label = f"{node.name}\\n{node.type}" + (f"\\n{node.state}" if node.state else "")
+        label = "\\n".join(_node_lines(node))
         colour = svg.state_colour(node.state)
+        style = '"filled,dashed"' if svg.never_created(node.state) else "filled"
         lines.append(
-            f'{indent}{_dot_id(*prefix, node.name)} [label="{label}", style=filled, '
+            f'{indent}{_dot_id(*prefix, node.name)} [label="{label}", style={style}, '
             f'fillcolor="{colour}"];'
         )
         inner = graph.nested.get(node.name)
@@ -167,7 +163,7 @@ def to_mermaid(graph: StackGraph) -> str:
 def _mermaid_body(graph: StackGraph, prefix: tuple[str, ...], indent: str) -> list[str]:
     lines = []
     for node in graph.nodes:
-        text = f"{node.name}<br/>{node.type}" + (f"<br/>{node.state}" if node.state else "")
+        text = "<br/>".join(_node_lines(node))
         text = text.replace('"', "#quot;")
         lines.append(f'{indent}{_mermaid_id(*prefix, node.name)}["{text}"]')
         inner = graph.nested.get(node.name)
@@ -186,7 +182,7 @@ def _mermaid_body(graph: StackGraph, prefix: tuple[str, ...], indent: str) -> li
 
 # --- SVG --------------------------------------------------------------------------------------------
 
-_PAD, _COL_GAP, _ROW_GAP, _LINE = 10, 56, 18, 16
+_PAD, _COL_GAP, _ROW_GAP, _LINE, _DUMMY_W, _DUMMY_H = 10, 56, 18, 16, 20.0, 6.0
 
 
 @dataclass
@@ -205,12 +201,21 @@ class _Layout:
     h: float
     boxes: dict[str, _Box]
     graph: StackGraph
+    #: each long edge's bend points: (left x, right x, y) of its slot in every column it passes
+    bends: dict[tuple[str, str], list[tuple[float, float, float]]] = field(default_factory=dict)
+
+
+def _node_lines(node: Node) -> list[str]:
+    """The text lines of a node's box: name, type, and its state (or that it was never created)."""
+    if svg.never_created(node.state):
+        return [node.name, node.type, "not created"]
+    return [node.name, node.type] + ([node.state] if node.state else [])
 
 
 def _layout(graph: StackGraph) -> _Layout:
     sizes: dict[str, tuple[float, float, _Layout | None]] = {}
     for node in graph.nodes:
-        lines = [node.name, node.type] + ([node.state] if node.state else [])
+        lines = _node_lines(node)
         w = max(svg.text_width(t) for t in lines) + 2 * _PAD
         h = len(lines) * _LINE + 2 * _PAD
         inner = graph.nested.get(node.name)
@@ -219,37 +224,53 @@ def _layout(graph: StackGraph) -> _Layout:
             w = max(w, sub.w + 2 * _PAD)
             h += sub.h + _PAD
         sizes[node.name] = (w, h, sub)
+    by_name = {n.name: n for n in graph.nodes}
+    layering = graph.layering()
     boxes: dict[str, _Box] = {}
+    slots: dict[Dummy, tuple[float, float, float]] = {}
     x = float(_PAD)
     height = 0.0
-    for column in graph.layers():
-        width = max(sizes[n][0] for n in column)
+    for column in layering.layers:
+        width = max([sizes[n][0] for n in column if isinstance(n, str)] + [_DUMMY_W])
         y = float(_PAD)
-        for name in column:
-            w, h, sub = sizes[name]
-            node = next(n for n in graph.nodes if n.name == name)
-            boxes[name] = _Box(x, y, width, h, node, sub)
+        for item in column:
+            if isinstance(item, Dummy):  # an edge passing through: its own slot of the column
+                slots[item] = (x, x + width, y + _DUMMY_H / 2)
+                y += _DUMMY_H + _ROW_GAP
+                continue
+            w, h, sub = sizes[item]
+            boxes[item] = _Box(x, y, width, h, by_name[item], sub)
             y += h + _ROW_GAP
         height = max(height, y - _ROW_GAP + _PAD)
         x += width + _COL_GAP
-    return _Layout(max(x - _COL_GAP + _PAD, 2 * _PAD), max(height, 2 * _PAD), boxes, graph)
+    bends = {pair: [slots[d] for d in chain] for pair, chain in layering.chains.items()}
+    return _Layout(max(x - _COL_GAP + _PAD, 2 * _PAD), max(height, 2 * _PAD), boxes, graph, bends)
 
 
 def _draw(layout: _Layout, dx: float, dy: float, prefix: str, out: list[str]) -> None:
     for box in layout.boxes.values():
         x, y = box.x + dx, box.y + dy
         node = box.node
-        css = "node" + (" failed" if node.state and node.state.endswith("FAILED") else "")
+        lines = _node_lines(node)
+        if svg.never_created(node.state):
+            css, stroke = (
+                "node not-created",
+                f'stroke="{svg.NOT_CREATED_STROKE}" stroke-dasharray="5 3"',
+            )
+        else:
+            failed = node.state and node.state.endswith("FAILED")
+            css, stroke = "node" + (" failed" if failed else ""), 'stroke="#333"'
         out.append(
             f'<g class="{css}" data-resource="{escape(prefix + node.name)}">'
+            f"<title>{escape(prefix + node.name)}: {escape(node.state or 'no state')}</title>"
             f'<rect x="{x:.1f}" y="{y:.1f}" width="{box.w:.1f}" height="{box.h:.1f}" rx="4" '
-            f'fill="{svg.state_colour(node.state)}" stroke="#333"/>'
+            f'fill="{svg.state_colour(node.state)}" {stroke}/>'
         )
-        lines = [node.name, node.type] + ([node.state] if node.state else [])
         for i, text in enumerate(lines):
             weight = ' font-weight="bold"' if i == 0 else ""
+            style = ' font-style="italic" fill="#666"' if text == "not created" and i == 2 else ""
             out.append(
-                f'<text x="{x + _PAD:.1f}" y="{y + _PAD + (i + 0.8) * _LINE:.1f}"{weight}>'
+                f'<text x="{x + _PAD:.1f}" y="{y + _PAD + (i + 0.8) * _LINE:.1f}"{weight}{style}>'
                 f"{escape(text)}</text>"
             )
         if box.inner is not None:
@@ -266,11 +287,14 @@ def _draw(layout: _Layout, dx: float, dy: float, prefix: str, out: list[str]) ->
         if a is None or b is None:
             continue
         dash, colour, _, _ = EDGE_STYLES[kind]
-        x1, y1 = a.x + a.w + dx, a.y + min(a.h, 3 * _LINE) / 2 + dy
-        x2, y2 = b.x + dx, b.y + min(b.h, 3 * _LINE) / 2 + dy
+        points = [(a.x + a.w, a.y + min(a.h, 3 * _LINE) / 2)]
+        for left, right, y in layout.bends.get((req, dep), ()):
+            points += [(left, y), (right, y)]
+        points.append((b.x, b.y + min(b.h, 3 * _LINE) / 2))
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        coords = " ".join(f"{px + dx:.1f},{py + dy:.1f}" for px, py in points)
         out.append(
-            f'<line class="edge {kind}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+            f'<polyline class="edge {kind}" points="{coords}" fill="none" '
             f'stroke="{colour}"{dash_attr} marker-end="url(#arrow)"/>'
         )
 

@@ -1,7 +1,8 @@
 """One self-contained HTML page for a run: summary, timeline, graph, events, faults, leaks, outputs.
 
 The page needs no network (no CDN, no web font) and is readable without JavaScript: every table is
-complete in the HTML. A few lines of inline script only add a filter box over the event table. Failed
+complete in the HTML and the timeline is drawn whole. A few lines of inline script only add a filter box
+over the event table and the timeline's zoom (click a phase band, drag a time range, "Whole run" resets). Failed
 resources are highlighted in the timeline, in the graph and in the event table.
 """
 
@@ -16,11 +17,12 @@ from typing import Any
 from simulator.events import Event, format_time
 from simulator.views.gantt import render_svg
 from simulator.views.timeline import Timeline, build_timeline, stack_paths
+from simulator.views.zoom import SCRIPT as ZOOM_SCRIPT
 
 STYLE = """
-body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #1a1a1a; max-width: 1400px; }
+body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #1a1a1a; }
 h1 { font-size: 1.4rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
-.ok { color: #1d7a1d; } .failed-run { color: #b22222; }
+.ok { color: #1d7a1d; } .failed-run { color: #b22222; } .abandoned { color: #7a5a00; }
 code, pre, td.mono { font-family: ui-monospace, 'DejaVu Sans Mono', Menlo, monospace; font-size: 12px; }
 pre.replay { background: #f4f4f4; padding: .5rem; overflow-x: auto; }
 table { border-collapse: collapse; font-size: 13px; }
@@ -29,6 +31,10 @@ th { background: #f0f0f0; }
 tr.failed td { background: #fde2e2; }
 .picture { overflow-x: auto; border: 1px solid #eee; padding: 4px; }
 #event-filter { margin: .5rem 0; padding: 3px; width: 24rem; }
+#timeline svg { display: block; width: 100%; height: auto; }
+#timeline g.phase { cursor: zoom-in; } #timeline svg { cursor: crosshair; user-select: none; }
+#timeline-controls { margin: .3rem 0; font-size: 13px; }
+#timeline-range { font-family: ui-monospace, monospace; margin: 0 .5rem; }
 """
 
 _SCRIPT = """
@@ -53,6 +59,8 @@ class RunPage:
 
     title: str
     ok: bool | None = None
+    #: a word that says more than OK/FAILED (``abandoned``); shown instead of it
+    verdict: str = ""
     seed: int | None = None
     replay: str = ""
     summary: list[tuple[str, str]] = field(default_factory=list)
@@ -92,7 +100,9 @@ def render_page(page: RunPage) -> str:
     timeline = page.timeline()
     paths = stack_paths(page.events)
     verdict = ""
-    if page.ok is not None:
+    if page.verdict:
+        verdict = f' <span class="verdict {escape(page.verdict)}">{escape(page.verdict)}</span>'
+    elif page.ok is not None:
         css, word = ("ok", "OK") if page.ok else ("failed-run", "FAILED")
         verdict = f' <span class="{css}">{word}</span>'
     parts = [
@@ -127,7 +137,13 @@ def render_page(page: RunPage) -> str:
                 ),
             )
         )
-    parts.append('<h2>Timeline</h2><div class="picture" id="timeline">')
+    parts.append(
+        '<h2>Timeline</h2><div id="timeline-controls" hidden>'
+        '<button id="timeline-reset" type="button">Whole run</button>'
+        '<span id="timeline-range">whole run</span>'
+        "Click a phase band or drag across the chart to zoom.</div>"
+    )
+    parts.append('<div class="picture" id="timeline">')
     parts.append(render_svg(timeline, title=f"Timeline of {page.title}"))
     parts.append("</div>")
     if page.graph_svg:
@@ -196,5 +212,5 @@ def render_page(page: RunPage) -> str:
                 ),
             )
         )
-    parts.append(f"<script>{_SCRIPT}</script></body></html>\n")
+    parts.append(f"<script>{_SCRIPT}{ZOOM_SCRIPT}</script></body></html>\n")
     return "\n".join(parts)

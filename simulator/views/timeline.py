@@ -68,6 +68,16 @@ class FaultMark:
         return f"{self.service}.{self.operation}: {self.effect}{rule}"
 
 
+@dataclass(frozen=True)
+class Phase:
+    """One action of the top-level stack (CREATE, UPDATE, SUSPEND ...) from its start to its end."""
+
+    action: str
+    start: float
+    end: float
+    status: str
+
+
 @dataclass
 class Timeline:
     """Spans, faults and the critical path of a run."""
@@ -77,6 +87,8 @@ class Timeline:
     critical: set[int] = field(default_factory=set)
     #: the critical path of each top-level stack action: (action, spans in time order)
     paths: list[tuple[str, list[Span]]] = field(default_factory=list)
+    #: the top-level stack's actions, in time order (drawn as bands across every row)
+    phases: list[Phase] = field(default_factory=list)
     start: float = 0.0
     end: float = 0.0
 
@@ -158,6 +170,7 @@ def build_timeline(
     timeline.spans.sort(key=lambda s: s.first_event)
     timeline.faults = _faults(faults, timeline.spans)
     timeline.paths = _critical(events, timeline.spans, paths, dependencies or {})
+    timeline.phases = _phases(events, paths)
     timeline.critical = {s.first_event for _, chain in timeline.paths for s in chain}
     return timeline
 
@@ -206,6 +219,20 @@ def _faults(faults: Iterable[Mapping[str, Any]], spans: list[Span]) -> list[Faul
             )
         )
     return sorted(marks, key=lambda m: (m.time, m.service, m.operation))
+
+
+def _phases(events: list[Event], paths: Mapping[str, str]) -> list[Phase]:
+    """The top-level stacks' actions, each with the status its last stack event gave it."""
+    final: dict[tuple[str, str], str] = {}
+    for ev in events:
+        if ev.is_stack_event and ev.resource_type == STACK_TYPE and not paths.get(ev.stack_id):
+            final[(ev.stack_id, ev.action)] = ev.status
+    out = [
+        Phase(action, t0, t1, final.get((sid, action), "IN_PROGRESS"))
+        for sid, action, t0, t1 in _windows(events)
+        if not paths.get(sid, "")
+    ]
+    return sorted(out, key=lambda p: (p.start, p.end))
 
 
 def _windows(events: list[Event]) -> list[tuple[str, str, float, float]]:

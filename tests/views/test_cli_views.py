@@ -104,3 +104,24 @@ def test_json_keeps_seconds_and_adds_iso_virtual_timestamps(tmp_path):
     assert all(e["time_iso"] == format_iso(e["time"]) for e in events)
     report = json.loads(run("simulate", STACK, "-e", ENV, "--format", "json").output)
     assert report["phases"][0]["virtual_end_iso"] == "1970-01-01T00:00:38.036Z"
+
+
+def test_an_abandoned_stacks_report_says_abandoned_and_draws_its_graph(tmp_path):
+    state = tmp_path / "w.db"
+    assert run("stack", "create", "s1", "-t", STACK, "-e", ENV, state=state).exit_code == 0
+    assert run("stack", "abandon", "s1", state=state).exit_code == 0
+    report = tmp_path / "s1.html"
+    assert run("stack", "report", "s1", "-o", str(report), state=state).exit_code == 0
+    html = report.read_text()
+    heading = html[html.index("<h1>") : html.index("</h1>")]
+    assert "abandoned" in heading and "OK" not in heading
+    graph = html[html.index('id="graph"') :]
+    root = ET.fromstring(graph[graph.index("<svg") : graph.index("</svg>") + 6])
+    states = {
+        g.get("data-resource"): g.find("{http://www.w3.org/2000/svg}title").text
+        for g in root.iter("{http://www.w3.org/2000/svg}g")
+        if g.get("data-resource")
+    }
+    # the resources were left in place as they were: created, not "not created"
+    assert states["db"] == "db: CREATE_COMPLETE"
+    assert states["web1/server"] == "web1/server: CREATE_COMPLETE"

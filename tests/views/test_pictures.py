@@ -12,7 +12,7 @@ from simulator.environment import Environment
 from simulator.events import format_time
 from simulator.simulate import simulate
 from simulator.template import StackDefinition, load_template
-from simulator.views.gantt import render_svg, render_terminal
+from simulator.views.gantt import render_svg, render_terminal, short_action
 from simulator.views.graph import StackGraph, from_definition, to_dot, to_mermaid, to_svg
 from simulator.views.timeline import build_timeline
 
@@ -63,6 +63,83 @@ def test_the_svg_timeline_has_a_bar_per_action_coloured_by_outcome(flaky_run):
     assert {"db_volume", "db"} <= critical
     assert len(root.findall(f".//{SVG}g[@class='fault']")) == len(flaky_run.faults)
     assert root.find(f"{SVG}title").text == "Timeline"
+
+
+def test_the_svg_timeline_labels_every_bar_with_its_action_and_bands_the_phases(tmp_path):
+    from click.testing import CliRunner
+
+    from simulator.cli import main
+
+    state = tmp_path / "w.db"
+    stack = str(EXAMPLE / "stack.yaml")
+    runner = CliRunner()
+    for args in (
+        ["stack", "create", "s1", "-t", stack, "-e", str(EXAMPLE / "env.yaml")],
+        ["stack", "suspend", "s1"],
+        ["stack", "resume", "s1"],
+        ["stack", "delete", "s1"],
+    ):
+        result = runner.invoke(main, ["--state", str(state), *args], catch_exceptions=False)
+        assert result.exit_code == 0, (args, result.output)
+    out = tmp_path / "t.svg"
+    result = runner.invoke(
+        main, ["--state", str(state), "stack", "timeline", "s1", "--svg", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    root = ET.fromstring(out.read_text())
+    bars = root.findall(f".//{SVG}rect[@data-row]")
+    labels = root.findall(f".//{SVG}text[@class]")
+    written = [t for t in labels if t.get("class").startswith("bar-label")]
+    # every bar has its action written next to it, readable without hovering
+    assert sorted((t.get("data-row"), t.get("data-action")) for t in written) == sorted(
+        (b.get("data-row"), b.get("data-action")) for b in bars
+    )
+    assert all(
+        t.text in (t.get("data-action"), short_action(t.get("data-action"))) for t in written
+    )
+    assert {t.text for t in written} >= {"CREATE", "SUSPEND", "RESUME", "DELETE"}
+    # labels beside their bars never cover another bar or label of their row
+    by_row: dict = {}
+    for t in written:
+        if "inside" not in t.get("class").split():
+            x0 = float(t.get("x"))
+            by_row.setdefault(t.get("data-row"), []).append((x0, x0 + 6 * len(t.text), "label"))
+    for b in bars:
+        x0, w = float(b.get("x")), float(b.get("width"))
+        by_row.setdefault(b.get("data-row"), []).append((x0, x0 + w, "bar"))
+    overlaps = [
+        (row, p, q)
+        for row, spans in by_row.items()
+        for i, p in enumerate(spans)
+        for q in spans[i + 1 :]
+        if "label" in (p[2], q[2]) and p[0] < q[1] - 0.5 and q[0] < p[1] - 0.5
+    ]
+    assert overlaps == []
+    phases = root.findall(f".//{SVG}g[@class='phase']")
+    assert [p.get("data-phase") for p in phases] == ["CREATE", "SUSPEND", "RESUME", "DELETE"]
+    for phase in phases:  # a labelled band that spans every row
+        band = phase.find(f"{SVG}rect[@class='phase-band']")
+        assert phase.find(f"{SVG}text").text == phase.get("data-phase")
+        rows_bottom = max(float(b.get("y")) + float(b.get("height")) for b in bars)
+        assert float(band.get("y")) < min(float(b.get("y")) for b in bars)
+        assert float(band.get("y")) + float(band.get("height")) >= rows_bottom
+        assert float(band.get("width")) > 0
+    # it fills its container's width: a viewBox, width 100%, no fixed height
+    assert root.get("width") == "100%" and root.get("height") is None
+    assert len(root.get("viewBox").split()) == 4
+
+
+def test_timelines_sharing_a_page_do_not_borrow_each_others_clip(flaky_run):
+    full = build_timeline(flaky_run.events, flaky_run.faults)
+    half = build_timeline([e for e in flaky_run.events if e.resource_name in ("net", "db")], [])
+    ids = []
+    for timeline in (full, half):
+        root = ET.fromstring(render_svg(timeline))
+        own = {c.get("id") for c in root.iter(f"{SVG}clipPath")}
+        used = {g.get("clip-path")[5:-1] for g in root.iter(f"{SVG}g") if g.get("clip-path")}
+        assert used and used <= own
+        ids.append(own)
+    assert not ids[0] & ids[1]  # different shapes, different ids: one page can hold both
 
 
 TEMPLATE = """
@@ -120,7 +197,7 @@ def test_the_svg_graph_needs_no_graphviz_and_draws_nested_stacks_inside_their_ow
     assert nodes["server"].find(f".//{SVG}g[@data-resource='server/net']") is not None
     x = {n: float(g.find(f"{SVG}rect").get("x")) for n, g in nodes.items()}
     assert x["net"] < x["port"] < x["server"]  # requirements left of what needs them
-    edges = [e for e in root.iter(f"{SVG}line") if "edge" in (e.get("class") or "")]
+    edges = [e for e in root.iter(f"{SVG}polyline") if "edge" in (e.get("class") or "")]
     assert sorted(e.get("class") for e in edges) == [
         "edge depends_on",
         "edge get_attr",
