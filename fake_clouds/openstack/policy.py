@@ -151,9 +151,11 @@ def _passes(check: str, caller: Caller, req: Any, params: dict[str, Any]) -> boo
 
 
 def _body(req: Any) -> Any:
+    """The request's JSON body for a rule's condition; None when it cannot be read (the
+    handler's own parsing then answers the service's 400, deep nesting included)."""
     try:
         return json.loads(req.raw.get_data() or b"null")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
 
 
