@@ -85,17 +85,6 @@ class ClassRun:
 ORACLE_CHECKS = ("replaced", "repeated", "doubled", "suspend", "stale")
 
 
-#: Exceptions that are a bug of the code raising them, never a cloud's or a user's refusal.
-PROGRAMMING_ERRORS = (
-    KeyError,
-    IndexError,
-    TypeError,
-    AttributeError,
-    NameError,
-    ZeroDivisionError,
-)
-
-
 @dataclass(frozen=True)
 class Crash:
     """A plug-in handler that raised a programming error while the lint drove it."""
@@ -115,14 +104,14 @@ class Crash:
 def crash_of(resource: Any, doing: str, prop: str | None = None) -> Crash | None:
     """The :class:`Crash` behind *resource*'s failed action, or None when it failed otherwise.
 
-    A crash is a :data:`PROGRAMMING_ERRORS` exception raised in the plug-in's own code, or in
+    A crash is an :data:`~sdk.testing.oracles.PROGRAMMING_ERRORS` exception raised in the plug-in's own code, or in
     plugsim's SDK called from it (``self.properties['missing']``); one raised inside a client
     library or the fake cloud is the cloud's answer, not the plug-in's bug.
     """
     from fake_clouds.core.history import is_plugin_frame
 
     cause = getattr(resource, "_failure_cause", None)
-    if not isinstance(cause, PROGRAMMING_ERRORS):
+    if not isinstance(cause, oracles.PROGRAMMING_ERRORS):
         return None
     frames = []
     tb = cause.__traceback__

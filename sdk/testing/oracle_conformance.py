@@ -348,6 +348,10 @@ class OracleConformance:
         h.world.settle()
         later = oracles.entity(h.world, h.physical_id)
         h.restore(snap)
+        if h.state == "RESTORE_FAILED" and "NotSupported" in (h.status_reason or ""):
+            # the plug-in says it cannot go back from this update (Heat's cinder volume
+            # cannot shrink): no verdict on what a restore brings back
+            pytest.skip(f"restore after {dict(change)!r} is not supported: {h.status_reason}")
         assert h.state == "RESTORE_COMPLETE", h.status_reason
         h.world.settle()
         problems = oracles.restored(

@@ -29,12 +29,22 @@ READ_OPERATIONS = frozenset(
 IDENTITY_FIELDS = frozenset({"id", "created_at", "updated_at"})
 #: Builtin exceptions that escaping a handler are a crash of the plug-in's code, not
 #: an answer of the cloud (a cloud's refusal is an ``sdk.exception`` error).
+#: Exceptions that are a bug of the code raising them, never a cloud's or a user's refusal
+#: (a ``ValueError`` may be a plug-in's own way to refuse, as Heat's TestResource fails
+#: when told to). The lint's dynamic rules use the same tuple.
+PROGRAMMING_ERRORS: tuple[type[Exception], ...] = (
+    KeyError,
+    IndexError,
+    TypeError,
+    AttributeError,
+    NameError,
+    ZeroDivisionError,
+)
+#: Their names and their builtin subclasses' (``UnboundLocalError``), as status reasons say them.
 CRASHES = frozenset(
     name
     for name, value in vars(builtins).items()
-    if isinstance(value, type)
-    and issubclass(value, Exception)
-    and not issubclass(value, OSError | Warning | StopIteration | StopAsyncIteration)
+    if isinstance(value, type) and issubclass(value, PROGRAMMING_ERRORS)
 )
 
 
