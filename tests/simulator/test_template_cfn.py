@@ -390,7 +390,9 @@ def test_cfn_stack_runs_create_update_delete(world):
     out = outputs(stack)
     assert isinstance(out["Value"], str) and len(out["Value"]) == 12
     assert out["Size"] == "big"
-    assert out["Name"] != "none" and "Marker" in out["Name"]
+    # the Ref of an OS::Heat::None is its physical id, a UUID as Heat 27 gives it
+    assert out["Name"] == stack.resources["Marker"].resource_id
+    assert len(out["Name"]) == 36 and out["Name"].count("-") == 4
     assert out["Region"] == "ap-southeast-1:cfn"
     stack = world.update_stack("cfn", E2E, parameters={"Env": "dev", "Len": 8})
     assert stack.state == "UPDATE_COMPLETE", stack.status_reason
