@@ -159,6 +159,7 @@ def run_kit(
     folder.mkdir(parents=True, exist_ok=True)
     module = folder / filename
     module.write_text(source, encoding="utf-8")
+    tests_wanted = tests
     narrow = "(" + " or ".join(tests) + ")" if tests else ""
     words = (target.test_class, target.keyword_extra, SKIPPED_TESTS, narrow)
     keyword = " and ".join(w for w in words if w)
@@ -184,6 +185,8 @@ def run_kit(
         check=False,
     )
     tests = results(xml, target.test_class) if xml.is_file() else {}
+    if narrow:  # -k matches substrings: keep exactly the tests asked for
+        tests = {name: row for name, row in tests.items() if name in set(tests_wanted)}
     tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
     return {"tests": tests, "seconds": round(time.monotonic() - started, 1), "tail": tail[0]}
 

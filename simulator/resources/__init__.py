@@ -172,7 +172,8 @@ class Hang(Resource):  # plugsim: ignore[PS150] - never completes, on purpose
 
 class _Unanswerable:
     def __bool__(self) -> bool:
-        raise TypeError("this object refuses to be a truth value")
+        # the planted garbage is the point of this test type
+        raise TypeError("this object refuses to be a truth value")  # plugsim: ignore[PS154]
 
     def __repr__(self) -> str:
         return "<garbage>"
