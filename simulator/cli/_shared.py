@@ -397,15 +397,24 @@ def _emit_flat(rows: list[dict[str, Any]], columns: Sequence[str], fmt: str) -> 
 
 
 def emit_rows(
-    rows: list[dict[str, Any]], columns: Sequence[str], fmt: str, cap: int | None = None
+    rows: list[dict[str, Any]],
+    columns: Sequence[str],
+    fmt: str,
+    cap: int | None = None,
+    *,
+    choose: bool = True,
 ) -> None:
     """Print rows in *fmt* (see :data:`FORMATS`), with only the ``-c`` columns when given.
 
     In a table each cell is cut to *cap* characters (default: the
     ``max_printed_value_length`` limit); the other formats print everything.
+    *choose* false: the rows are a record's fields, already chosen with ``-c``.
     """
-    columns = _chosen(columns, [k for row in rows[:1] for k in row])
-    if _wanted():
+    if not choose:
+        columns = list(columns)
+    else:
+        columns = _chosen(columns, [k for row in rows[:1] for k in row])
+    if choose and _wanted():
         rows = [{c: row.get(c) for c in columns} for row in rows]
     if fmt in ("csv", "value", "shell"):
         _emit_flat(rows, columns, fmt)
@@ -458,7 +467,7 @@ def emit_mapping(data: dict[str, Any], fmt: str, cap: int | None = None) -> None
         {"Field": k, "Value": v if isinstance(v, str) else _shown(k, v, json.dumps)}
         for k, v in data.items()
     ]
-    emit_rows(rows, ["Field", "Value"], "table", cap)
+    emit_rows(rows, ["Field", "Value"], "table", cap, choose=False)
 
 
 def _is_instant(key: str, value: Any) -> bool:

@@ -162,3 +162,13 @@ def test_a_breakpoint_stops_the_command_until_another_process_clears_it(state, t
         "CREATE paused until Hook pre-create is cleared",
         "Hook pre-create is cleared",
     ]
+
+
+def test_show_columns_pick_fields_in_the_table_as_openstack_show_does(state, tpl):
+    run(state, "stack", "create", "a", "-t", tpl, "--tag", "demo")
+
+    table = run(state, "stack", "show", "a", "-c", "tags")
+
+    assert "tags" in table and '["demo"]' in table
+    assert "stack_name" not in table
+    assert "no column" in run(state, "stack", "show", "a", "-c", "nope", code=2)
