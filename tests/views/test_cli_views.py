@@ -102,7 +102,7 @@ def test_json_keeps_seconds_and_adds_iso_virtual_timestamps(tmp_path):
     assert shown["updated_time_iso"] == "1970-01-01T00:00:38.036Z"
     events = json.loads(run("stack", "event", "list", "s1", "-f", "json", state=state).output)
     assert all(e["time_iso"] == format_iso(e["time"]) for e in events)
-    report = json.loads(run("simulate", STACK, "-e", ENV, "--format", "json").output)
+    report = json.loads(run("simulate", STACK, "-e", ENV, "--format", "json").stdout)
     assert report["phases"][0]["virtual_end_iso"] == "1970-01-01T00:00:38.036Z"
 
 
