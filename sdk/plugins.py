@@ -234,7 +234,7 @@ class PluginLoader:
         dotted = None
         if root is not None and resolved.is_relative_to(root):
             dotted = _dotted_name(root, resolved)
-        if dotted is not None:
+        if root is not None and dotted is not None:
             return self._load_in_package(root, dotted, shown)
         name = _module_name_for(resolved)
         try:

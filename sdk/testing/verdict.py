@@ -119,7 +119,7 @@ def handler_site(plugin: type | None, name: str) -> str:
     func = getattr(plugin, name, None)
     func = getattr(func, "__func__", func)
     code = getattr(func, "__code__", None)
-    if code is None:
+    if func is None or code is None:
         return ""
     try:
         line = inspect.getsourcelines(func)[1]
