@@ -54,12 +54,14 @@ KIND_TAGS = {
 
 
 def _readme_run(command: str, python: Path, project: Path, env: dict[str, str]) -> str:
-    """Run one README command (``python ...`` pieces joined by ``&&``) with the venv's python."""
+    """Run one README command (``python ...`` and ``plugsim ...`` pieces joined by ``&&``) with
+    the venv's python and its ``plugsim`` console script."""
     out = ""
     for part in command.split("&&"):
         words = shlex.split(part)
-        assert words[0] == "python", command
-        out += _run([str(python), *words[1:]], project, env)
+        assert words[0] in ("python", "plugsim"), command
+        program = python if words[0] == "python" else python.parent / "plugsim"
+        out += _run([str(program), *words[1:]], project, env)
     return out
 
 
