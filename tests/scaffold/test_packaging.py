@@ -138,7 +138,10 @@ def test_plugsim_new_works_from_an_installed_wheel(wheel, tmp_path):
     out = _run([*args, "package_name=acme_zone", "resource_type=Acme::DNS::Zone"], tmp_path, env)
 
     project = out_dir / "acme_zone"
-    assert out.splitlines()[0] == f"created {project}"
+    assert out.splitlines()[:2] == [
+        "package acme_zone, distribution acme-zone, type Acme::DNS::Zone",
+        f"created {project}",
+    ]
     assert (project / "acme_zone" / "resource.py").is_file()
     assert "Acme::DNS::Zone" in (project / "acme_zone" / "resource.py").read_text()
     assert (project / "pyproject.toml").is_file()
