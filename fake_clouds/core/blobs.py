@@ -43,6 +43,20 @@ class BodyTooLarge(Exception):
         self.limit = limit
 
 
+def read_chunks(stream: IO[bytes], length: int | None, limit: int) -> Iterator[bytes]:
+    """*stream*'s body in chunks of at most :data:`CHUNK` bytes: *length* bytes, or to the
+    end when it is None; more than *limit* bytes in all is :class:`BodyTooLarge`."""
+    size = 0
+    while length is None or size < length:
+        data = stream.read(CHUNK if length is None else min(CHUNK, length - size))
+        if not data:
+            return
+        size += len(data)
+        if size > limit:
+            raise BodyTooLarge(limit)
+        yield data
+
+
 @dataclass
 class Spooled:
     """A body read into a temporary file of a :class:`BlobStore`, not yet an object's."""
@@ -93,14 +107,8 @@ class BlobStore:
         size = 0
         try:
             with os.fdopen(fd, "wb") as out:
-                while length is None or size < length:
-                    want = CHUNK if length is None else min(CHUNK, length - size)
-                    data = stream.read(want)
-                    if not data:
-                        break
+                for data in read_chunks(stream, length, limit):
                     size += len(data)
-                    if size > limit:
-                        raise BodyTooLarge(limit)
                     md5.update(data)
                     sha.update(data)
                     out.write(data)

@@ -30,7 +30,7 @@ from typing import Any
 
 from werkzeug.wrappers import Response
 
-from fake_clouds.core.blobs import CHUNK, INLINE_BYTES, BodyTooLarge
+from fake_clouds.core.blobs import INLINE_BYTES, BodyTooLarge, read_chunks
 
 #: Where a body spooled to disk is handed to the handler (a ``Spooled``).
 SPOOLED = "plugsim.spooled_body"
@@ -115,20 +115,10 @@ def admit(app: Any, environ: dict[str, Any]) -> Response | None:
 
 def _read(stream: Any, length: int | None, limit: int) -> bytes:
     """Read *length* bytes (or to the end, at most *limit*) from *stream*."""
-    parts: list[bytes] = []
-    size = 0
-    while length is None or size < length:
-        want = CHUNK if length is None else min(CHUNK, length - size)
-        data = stream.read(want)
-        if not data:
-            break
-        size += len(data)
-        if size > limit:
-            raise BodyTooLarge(limit)
-        parts.append(data)
-    if length is not None and size < length:
+    data = b"".join(read_chunks(stream, length, limit))
+    if length is not None and len(data) < length:
         raise ValueError("the body is shorter than its Content-Length")
-    return b"".join(parts)
+    return data
 
 
 def _too_large(api: Any, prefix: str, limit: int) -> Response:
