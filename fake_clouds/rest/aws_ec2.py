@@ -213,7 +213,10 @@ class MotoEC2:
             answer = self.stubber.process_prepared_request(prepared)
         except (OperationNotFoundError, NotImplementedError):
             answer = None
-        return answer or (404, {}, "Not yet implemented")
+        # moto 5.2 answers an action it has no route for with an empty 404 instead of raising.
+        if answer is None or (answer[0] == 404 and not answer[2]):
+            return 404, {}, "Not yet implemented"
+        return answer
 
     def error(self, status: int, message: str, code: str | None = None) -> tuple[int, dict, str]:
         """Return EC2's XML error reply."""
