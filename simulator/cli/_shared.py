@@ -135,12 +135,44 @@ class PlugsimGroup(click.Group):
                 raise
             from simulator.clock import SimulationDeadlock
 
-            if isinstance(ex, exception.PlugsimError | SimulationDeadlock | OSError):
+            full = _disk_full(ex, ctx)
+            if full is not None:
+                message = full
+            elif isinstance(ex, exception.PlugsimError | SimulationDeadlock | OSError):
                 message = str(ex)
             else:
                 message = f"internal error: {type(ex).__name__}: {ex} (run with --debug)"
             click.echo(f"plugsim: error: {_one_line(masking.scrub(message))}", err=True)
             ctx.exit(1)
+
+
+def _disk_full(ex: BaseException, ctx: click.Context) -> str | None:
+    """The one-line message for a full disk (SQLite's SQLITE_FULL, ``ENOSPC``), else None."""
+    import errno
+    import sqlite3
+
+    seen: set[int] = set()
+    current: BaseException | None = ex
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, sqlite3.OperationalError) and "disk is full" in str(current):
+            from simulator.world import default_state_path
+
+            state = getattr(ctx.find_root().obj, "state", None) or default_state_path()
+            path = state
+            break
+        if isinstance(current, OSError) and current.errno == errno.ENOSPC:
+            path = current.filename or "?"
+            break
+        current = current.__cause__ or current.__context__
+    else:
+        return None
+    if current is None:
+        return None
+    return (
+        f"disk full: {path}: {current}; the world keeps its last commit: free some space "
+        "and run the command again"
+    )
 
 
 def _exit_past_leftover_threads(status: Any) -> None:
