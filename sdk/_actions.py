@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from sdk import _escapes, exception
+from sdk import _escapes, _leaks, exception
 
 LOG = logging.getLogger("sdk.resource")
 
@@ -70,9 +70,10 @@ async def call(func: Callable[..., Any], *args: Any) -> Any:
     :mod:`sdk._escapes`).
     """
     try:
-        result = func(*args)
-        if inspect.isawaitable(result):
-            result = await result
+        with _leaks.plugin_call(func):
+            result = func(*args)
+            if inspect.isawaitable(result):
+                result = await result
     except BaseException as ex:
         contained = _escapes.contain(ex, getattr(func, "__self__", None), _method_name(func))
         if contained is None:

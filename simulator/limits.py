@@ -45,7 +45,12 @@ class Limits:
         of nested stacks, plugsim each stack on its own).
     :ivar max_yaml_nodes: values a YAML document may expand to once its
         aliases (``*name``) are followed (plugsim's own; a 512 KiB file
-        without aliases holds far fewer).
+        without aliases holds far fewer), and values one intrinsic function
+        may build (``repeat``, ``list_concat``, ``map_merge`` ...; see
+        :mod:`simulator.template.budget`).
+    :ivar max_string_length: characters of one string an intrinsic function
+        builds (``str_replace``, ``list_join``, a ``repeat`` copy); 1 MiB,
+        Heat's ``max_json_body_size`` (plugsim's own limit).
     :ivar max_printed_value_length: characters of one parameter or output value
         printed in a table (``-f json``/``yaml`` print the whole value).
     """
@@ -54,6 +59,7 @@ class Limits:
     max_template_size: int = 512 * 1024
     max_resources_per_stack: int = 1000
     max_yaml_nodes: int = 1_000_000
+    max_string_length: int = 1024 * 1024
     max_printed_value_length: int = 4096
 
     def overrides(self) -> dict[str, int]:

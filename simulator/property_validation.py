@@ -52,6 +52,9 @@ class ValidationContext:
 
     poll_interval = 1.0
     max_poll_interval = 30.0
+    #: The :class:`simulator.limits.Limits` of the template being validated (a group
+    #: checks its member count against them before building any member).
+    limits: Any = None
 
     def __init__(
         self,
@@ -195,6 +198,7 @@ def validate_resource_properties(
     }
     context = ValidationContext(clients, stack, clock, nested, members)
     offline = ValidationContext(None, stack, clock, nested, members)
+    context.limits = offline.limits = getattr(getattr(definition, "template", None), "limits", None)
     resolver = definition.resolver(UnknownResourcesView(parent_view))
     template = getattr(definition, "template", None)
     for name, defn in definition.resource_definitions().items():

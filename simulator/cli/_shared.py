@@ -114,6 +114,26 @@ class PlugsimGroup(click.Group):
     --state w.db``), as the OpenStack client does, unless the command defines an option of that name.
     """
 
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
+        """Run the command line; as the console script, exit even if a plug-in left threads.
+
+        Only when the arguments come from ``sys.argv`` (the ``plugsim`` script, not
+        click's test runner): once the command's work is done and the world closed,
+        non-daemon threads still alive would keep the process waiting for ever, so
+        they are named on stderr in one line and the process exits with the
+        command's status (see :mod:`sdk._leaks`).
+        """
+        if args is not None or not kwargs.get("standalone_mode", True):
+            return super().main(args, *rest, **kwargs)
+        status: Any = 0
+        try:
+            return super().main(args, *rest, **kwargs)
+        except SystemExit as done:
+            status = done.code
+            raise
+        finally:
+            _exit_past_leftover_threads(status)
+
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if ctx.parent is None:
             args = _globals_first(self, ctx, args)
@@ -135,12 +155,63 @@ class PlugsimGroup(click.Group):
                 raise
             from simulator.clock import SimulationDeadlock
 
-            if isinstance(ex, exception.PlugsimError | SimulationDeadlock | OSError):
+            full = _disk_full(ex, ctx)
+            if full is not None:
+                message = full
+            elif isinstance(ex, exception.PlugsimError | SimulationDeadlock | OSError):
                 message = str(ex)
             else:
                 message = f"internal error: {type(ex).__name__}: {ex} (run with --debug)"
             click.echo(f"plugsim: error: {_one_line(masking.scrub(message))}", err=True)
             ctx.exit(1)
+
+
+def _disk_full(ex: BaseException, ctx: click.Context) -> str | None:
+    """The one-line message for a full disk (SQLite's SQLITE_FULL, ``ENOSPC``), else None."""
+    import errno
+    import sqlite3
+
+    seen: set[int] = set()
+    current: BaseException | None = ex
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, sqlite3.OperationalError) and "disk is full" in str(current):
+            from simulator.world import default_state_path
+
+            state = getattr(ctx.find_root().obj, "state", None) or default_state_path()
+            path = state
+            break
+        if isinstance(current, OSError) and current.errno == errno.ENOSPC:
+            path = current.filename or "?"
+            break
+        current = current.__cause__ or current.__context__
+    else:
+        return None
+    if current is None:
+        return None
+    return (
+        f"disk full: {path}: {current}; the world keeps its last commit: free some space "
+        "and run the command again"
+    )
+
+
+def _exit_past_leftover_threads(status: Any) -> None:
+    """Name the threads a plug-in left running and end the process with *status*, if any."""
+    from sdk import _leaks
+
+    threads = _leaks.leftover_threads()
+    if not threads:
+        return
+    code = status if isinstance(status, int) else (0 if status is None else 1)
+    names = "; ".join(_leaks.describe_thread(t) for t in threads)
+    line = f"plugsim: not waiting for {len(threads)} thread(s) a plug-in left running: {names}\n"
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 - a closed pipe must not stop the exit
+            pass
+    os.write(2, line.encode("utf-8", "replace"))
+    os._exit(code)
 
 
 def _option_names(command: click.Command) -> set[str]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
+from simulator.template import budget
 from simulator.template.scope import FunctionError, Scope
 
 __all__ = ["OMIT", "Function", "FunctionError", "ResourceView"]
@@ -142,9 +143,16 @@ class Function:
 
 
 def resolve(value: Any, view: ResourceView) -> Any:
-    """Return *value* with every function replaced by its result."""
+    """Return *value* with every function replaced by its result.
+
+    The functions of one outermost function share one expansion budget
+    (:mod:`simulator.template.budget`).
+    """
     if isinstance(value, Function):
-        return value.result(view)
+        if budget.active():
+            return value.result(view)
+        with budget.evaluation():
+            return value.result(view)
     if isinstance(value, dict):
         return {k: resolve(v, view) for k, v in value.items()}
     if isinstance(value, list):

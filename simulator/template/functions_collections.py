@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
+from simulator.template import budget
 from simulator.template.functions import Function, ResourceView, resolve
 
 
@@ -80,22 +82,61 @@ class Repeat(Function):
                 f"when permutations is false"
             )
         body = resolve(self.args["template"], view)
-        combos = itertools.product(*lists) if nested else zip(*lists, strict=True)
-        return [self._replace(keys, [_text(v) for v in combo], body) for combo in combos]
+        copies = math.prod(len(v) for v in lists) if nested else len(lists[0])
+        if copies > 1:  # checked before any copy is made
+            each = budget.count_values(body, budget.limits_of(self).max_yaml_nodes)
+            budget.check_values(self, copies * each, f"{copies} copies of a {each}-value template")
+        texts = [[_text(v) for v in values] for values in lists]
+        measure = not self._short_enough(keys, texts, body)
+        combos = itertools.product(*texts) if nested else zip(*texts, strict=True)
+        return [self._replace(keys, list(combo), body, measure) for combo in combos]
 
-    def _replace(self, keys: list[str], values: list[str], body: Any) -> Any:
+    def _short_enough(self, keys: list[str], texts: list[list[str]], body: Any) -> bool:
+        """Whether no copy of *body* can outgrow ``max_string_length`` (then copies go unmeasured).
+
+        Replacing *key* by a value at most *n* characters long makes a text at
+        most ``n / len(key)`` times longer, whatever the order of replacements.
+        """
+        growth = 1.0
+        for key, values in zip(keys, texts, strict=True):
+            longest = max(map(len, values), default=0)
+            if longest > len(key):
+                growth *= longest / max(len(key), 1)
+        longest_text = max((len(t) for t in _strings(body)), default=0)
+        return longest_text * growth <= budget.limits_of(self).max_string_length
+
+    def _replace(self, keys: list[str], values: list[str], body: Any, measure: bool) -> Any:
         if isinstance(body, str):
             for key, value in zip(keys, values, strict=True):
+                if measure and key and len(value) > len(key):
+                    grown = len(body) + body.count(key) * (len(value) - len(key))
+                    budget.check_length(self, grown, "a copy of the template")
                 body = body.replace(key, value)
             return body
         if isinstance(body, list):
-            return [self._replace(keys, values, item) for item in body]
+            return [self._replace(keys, values, item, measure) for item in body]
         if isinstance(body, dict):
             return {
-                self._replace(keys, values, k): self._replace(keys, values, v)
+                self._replace(keys, values, k, measure): self._replace(keys, values, v, measure)
                 for k, v in body.items()
             }
         return body
+
+
+def _strings(value: Any) -> list[str]:
+    """The strings in a plain value (map keys included)."""
+    out: list[str] = []
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict):
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return out
 
 
 def _text(value: Any) -> str:
@@ -142,7 +183,10 @@ class MapMerge(Function):
                 continue
             if not isinstance(m, dict):
                 raise self.error("Incorrect arguments: Items to merge must be maps.")
-            out.update(m)
+        budget.check_values(self, sum(len(m) for m in maps if m), "merging the maps")
+        for m in maps:
+            if m:
+                out.update(m)
         return out
 
 
@@ -179,6 +223,7 @@ class MapReplace(Function):
         values = repl.get("values") or {}
         if not isinstance(keys, dict) or not isinstance(values, dict):
             raise self.error(f'"keys" and "values" of "{self.fn_name}" must be maps')
+        budget.check_values(self, len(src), "replacing in the map")
         out: dict[Any, Any] = {}
         for k, v in src.items():
             new_key = keys.get(k)
@@ -245,16 +290,24 @@ class ListConcat(Function):
             raise self.error(f'Incorrect arguments to "{self.fn_name}": expected a list of lists')
         out: list[Any] = []
         for lst in lists:
-            if lst is None:
-                continue
-            if not isinstance(lst, list):
+            if lst is not None and not isinstance(lst, list):
                 raise self.error("Incorrect arguments: Items to concat must be lists.")
-            out.extend(lst)
+        budget.check_values(self, sum(len(lst) for lst in lists if lst), "concatenating the lists")
+        for lst in lists:
+            if lst:
+                out.extend(lst)
         if self.unique:
-            kept: list[Any] = []  # items may be unhashable (maps), so compare by equality
+            kept: list[Any] = []
+            seen: set[Any] = set()
             for item in out:
-                if item not in kept:
-                    kept.append(item)
+                try:
+                    if item in seen:
+                        continue
+                    seen.add(item)
+                except TypeError:  # maps and lists: compare by equality
+                    if item in kept:
+                        continue
+                kept.append(item)
             out = kept
         return out
 

@@ -7,6 +7,7 @@ import json
 from typing import Any
 from urllib import parse as urlparse
 
+from simulator.template import budget
 from simulator.template.functions import Function, ResourceView, resolve
 
 
@@ -52,7 +53,10 @@ class ListJoin(Function):
             if not isinstance(lst, list):
                 raise self.error(f'"{self.fn_name}" must operate on a list, not {lst!r:.200}')
             items.extend(lst)
-        return delim.join(self._item(i) for i in items)
+        texts = [self._item(i) for i in items]
+        length = sum(map(len, texts)) + len(delim) * max(0, len(texts) - 1)
+        budget.check_length(self, length)
+        return delim.join(texts)
 
 
 class ListJoinMultiple(ListJoin):
@@ -133,6 +137,14 @@ class StrReplace(Function):
                 out.append(values[key].join(replace(parts, rest)))
             return out
 
+        def measure(piece: str, remaining: list[str]) -> int:
+            if not remaining:
+                return len(piece)
+            key, rest = remaining[0], remaining[1:]
+            parts = piece.split(key) if key else [piece]
+            return (len(parts) - 1) * len(values[key]) + sum(measure(p, rest) for p in parts)
+
+        budget.check_length(self, measure(text, keys))  # before the text is built
         result = replace([text], keys)[0]
         if self.strict:
             missing = [k for k in keys if k not in used]

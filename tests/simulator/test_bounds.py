@@ -268,11 +268,27 @@ def test_a_world_can_be_given_limits():
         w.close()
 
 
-def test_a_group_too_large_fails_its_nested_stack(world, tmp_path):
+def test_a_group_too_large_fails_validation(world, tmp_path):
     t = write(
         tmp_path / "g.yaml",
         HOT + "resources:\n  g:\n    type: OS::Heat::ResourceGroup\n    properties:\n"
         "      count: 5\n      resource_def: {type: OS::Heat::None}\n",
+    )
+    write(tmp_path / "plugsim.yaml", "limits: {max_resources_per_stack: 4}\n")
+    with pytest.raises(exception.StackValidationFailed) as err:
+        world.create_stack("s", t)
+    assert (
+        "resources.g.properties.count: count 5 would make a nested stack of 5 resources, "
+        in str(err.value)
+    )
+
+
+def test_a_group_whose_count_is_known_late_fails_its_nested_stack(world, tmp_path):
+    t = write(
+        tmp_path / "g.yaml",
+        HOT + "resources:\n  n:\n    type: OS::Heat::Value\n    properties: {value: 5}\n"
+        "  g:\n    type: OS::Heat::ResourceGroup\n    properties:\n"
+        "      count: {get_attr: [n, value]}\n      resource_def: {type: OS::Heat::None}\n",
     )
     write(tmp_path / "plugsim.yaml", "limits: {max_resources_per_stack: 4}\n")
     stack = world.create_stack("s", t)

@@ -30,6 +30,7 @@ from simulator.resources.heat.group import (
     MIN_IN_SERVICE,
     PAUSE_TIME,
     ROLLING_UPDATE_SCHEMA,
+    check_member_count,
     check_pauses,
     member_failure,
     rolling_batches,
@@ -167,6 +168,10 @@ class AutoScalingGroup(StackResource):  # plugsim: ignore[PS301] - see the packa
                     error_message="desired_capacity must be between min_size and max_size",
                     path=[*where, "desired_capacity"],
                 )
+        if isinstance(desired, int):
+            check_member_count(self, desired, "desired_capacity")
+        elif isinstance(low, int):
+            check_member_count(self, low, "min_size")
         rdef = self.properties["resource"]
         if isinstance(rdef, dict) and not isinstance(rdef.get("type"), str):
             raise exception.StackValidationFailed(

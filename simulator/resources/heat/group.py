@@ -220,6 +220,24 @@ def validate_members(res: Any, template: Mapping[str, Any], prop: str) -> None:
         ) from None
 
 
+def check_member_count(res: Any, count: int, prop: str) -> None:
+    """Refuse a group of *count* members above ``max_resources_per_stack`` while validating.
+
+    The members make one nested stack, which the engine would refuse for the
+    same limit only once it is created; the validation context carries the
+    limits (:class:`simulator.property_validation.ValidationContext`).
+    """
+    limit = getattr(getattr(res.context, "limits", None), "max_resources_per_stack", None)
+    if not isinstance(limit, int) or limit == -1 or count <= limit:
+        return
+    raise exception.StackValidationFailed(
+        error_message=f"{prop} {count} would make a nested stack of {count} resources, more "
+        f"than max_resources_per_stack {limit} (set limits: {{max_resources_per_stack: N}} "
+        "in plugsim.yaml to change it)",
+        path=["resources", res.name, "properties", prop],
+    )
+
+
 def rolling_order(existing: Sequence[str], wanted: Sequence[str], target: int) -> list[str]:
     """Return *existing* member names in the order a resource group changes or drops them.
 
@@ -413,6 +431,7 @@ class ResourceGroup(StackResource):  # plugsim: ignore[PS301] - see the package
     def validate(self) -> None:
         """Check the properties (count at least 0, a resource_def with a type) and update_policy."""
         super().validate()
+        check_member_count(self, int(self.properties["count"]), "count")
         rdef = self.properties["resource_def"]
         if isinstance(rdef, Mapping):
             rtype = rdef.get("type")
