@@ -55,6 +55,7 @@ from simulator.store_lease import LeaseHolder, LeaseRows, WorldBusy
 from simulator.store_log import LogRows
 from simulator.store_recovery import Recovery
 from simulator.store_rows import StackRows, dumps
+from simulator.store_seal import Sealing
 
 __all__ = [
     "LeaseHolder",
@@ -164,7 +165,7 @@ CREATE TABLE IF NOT EXISTS lease (
 """
 
 
-class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery):
+class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing):
     """The SQLite store of one world (``':memory:'`` keeps it in memory)."""
 
     def __init__(self, path: str | os.PathLike[str] = ":memory:") -> None:
@@ -280,6 +281,7 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery):
             except BaseException:
                 self._docs.clear()
                 self._cloud_top = None
+                self._fernet = None
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK TO block")
                     self._db.execute("RELEASE block")
@@ -301,6 +303,7 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery):
         """Roll back the open transaction; what this store remembers of rows may be stale."""
         self._docs.clear()
         self._cloud_top = None
+        self._fernet = None  # the record of the world key may have been rolled back
         if self._db.in_transaction:
             self._db.execute("ROLLBACK")
 
@@ -335,12 +338,15 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery):
     def get_meta(self, key: str, default: Any = None) -> Any:
         """Return the JSON value stored under *key* (or *default*)."""
         row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return default if row is None else json.loads(row[0])
+        return default if row is None else json.loads(self.unseal(row[0]))
 
     def set_meta(self, key: str, value: Any) -> None:
         """Store a JSON value under *key*."""
         with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, dumps(value)))
+            db.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                (key, self.seal(dumps(value))),
+            )
 
     def delete_meta(self, key: str) -> None:
         """Remove *key*."""

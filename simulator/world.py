@@ -216,6 +216,7 @@ class World(StackAPI):
             self.store.set_meta("backend", self.backend)
             self.store.set_meta("world_file", self.world_file)
         self._recover(command)
+        self._seal_old_secrets(new=stored_seed is None)
         self.commit()
         if self.store.path != ":memory:":
             self.clock.before_jump = self._instant_done
@@ -239,6 +240,24 @@ class World(StackAPI):
                 self.recovered.append(self.store.add_event(ev))
         if self.store.needs_recovery():
             self.recovered.extend(self.store.recover(now))
+
+    def _seal_old_secrets(self, *, new: bool) -> None:
+        """Seal the plain-text secrets of a world written before sealing (:mod:`simulator.store_seal`).
+
+        The hidden values of every stored stack are made known by building its
+        definition (as loading it would), then every row holding one is sealed
+        in this writer's next commit. A new world only records that it needs no check.
+        """
+        store = self.store
+        if store.path == ":memory:" or store.seal_checked():
+            return
+        if not new:
+            for rec in store.list_stacks(include_deleted=True, nested=True):
+                try:
+                    Stack(self, rec, StackSource.from_doc(rec.doc["source"])).definition  # noqa: B018
+                except Exception:  # noqa: BLE001 - a stack that no longer builds has no values to learn
+                    continue
+        store.seal_existing(scan=not new)
 
     def _refuse_write(self) -> None:
         holder = self.store.lease_holder()
