@@ -22,6 +22,7 @@ from fake_clouds.openstack.compute_flavors import FlavorRoutes
 from fake_clouds.openstack.compute_hosts import ComputeHostRoutes
 from fake_clouds.openstack.compute_quotas import QuotaRoutes
 from fake_clouds.openstack.compute_volumes import VolumeAttachmentRoutes
+from fake_clouds.openstack.name_fields import check_name
 from fake_clouds.rest.common import iso
 from fake_clouds.rest.openstack import ACTIONS
 from sdk import exception
@@ -278,6 +279,7 @@ class ComputeAPI(
     def create_server(self, req: ApiRequest) -> Reply:
         """``POST /servers``."""
         spec = req.member("server")
+        check_name(spec)
         for key in ("name", "flavorRef"):
             if not isinstance(spec.get(key), str) or not spec[key]:
                 raise bad(f"Invalid input for field/attribute {key}. Value: {spec.get(key)!r}.")
@@ -330,6 +332,7 @@ class ComputeAPI(
     def update_server(self, req: ApiRequest, sid: str) -> Reply:
         """``PUT /servers/{id}`` (name, description)."""
         spec = req.member("server")
+        check_name(spec)
         unknown = sorted(set(spec) - {"name", "description", "accessIPv4", "accessIPv6"})
         if unknown:
             raise bad(
@@ -442,6 +445,7 @@ class ComputeAPI(
         elif key == "rebuild":
             if not isinstance(arg, dict) or not isinstance(arg.get("imageRef"), str):
                 raise bad("Invalid input for field/attribute imageRef of rebuild.")
+            check_name(arg)
             server = compute.rebuild_server(sid, arg["imageRef"], arg.get("name"))
             return Reply(202, {"server": self.server_view(req, server)})
         else:
@@ -550,6 +554,7 @@ class ComputeAPI(
     def create_keypair(self, req: ApiRequest) -> Reply:
         """``POST /os-keypairs`` (generate or import)."""
         spec = req.member("keypair")
+        check_name(spec)
         name = spec.get("name")
         if not isinstance(name, str) or not name:
             raise bad("Invalid input for field/attribute name. Value: a non-empty string required.")
