@@ -162,7 +162,7 @@ class CloudRows:
             "buckets": {},
         }
         faults["injected"] = []
-        trace = []
+        trace: list[Any] = []
         for kind, doc in self._db.execute("SELECT kind, doc FROM cloud_log ORDER BY id"):
             (trace if kind == "trace" else faults["injected"]).append(json.loads(unseal(doc)))
         return {

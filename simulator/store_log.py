@@ -75,13 +75,12 @@ class LogRows:
         if resource_name is not None:
             sql += " AND resource_name=?"
             args.append(resource_name)
-        rows = self._db.execute(sql + " ORDER BY id", args)
-        return [
-            Event(*row)
-            if not row[8].startswith(PREFIX)
-            else Event(*row[:8], self.unseal(row[8]), row[9])  # type: ignore[attr-defined]
-            for row in rows
-        ]
+        out = []
+        for row in self._db.execute(sql + " ORDER BY id", args):
+            if row[8].startswith(PREFIX):  # a reason quoting a secret is sealed
+                row = (*row[:8], self.unseal(row[8]), row[9])  # type: ignore[attr-defined]
+            out.append(Event(*row))
+        return out
 
     def last_event_id(self) -> int:
         """Return the id of the newest event (0 when there is none)."""

@@ -70,7 +70,7 @@ class Sealing:
 
     def seal(self, text: str, *, shaped: bool = False) -> str:
         """*text* as the store keeps it: sealed when it holds a secret (see the module)."""
-        if (BOOK.found_in(text) or (shaped and by_shape(text))) and self.path != ":memory:":
+        if self.path != ":memory:" and (BOOK.found_in(text) or (shaped and by_shape(text))):
             return PREFIX + self._cipher(create=True).encrypt(text.encode()).decode("ascii")
         return text
 
