@@ -43,6 +43,7 @@ from typing import Any, TypeVar
 
 from sdk import exception
 from sdk.clients import ClientPlugin
+from sdk.secrets import MASK
 from simulator import watchdog
 from simulator.backend import DEFAULT_BACKEND, CloudBackend, load_backend, restore_backend
 from simulator.clock import VirtualClock, VirtualTimeEventLoop
@@ -82,7 +83,23 @@ DURABILITIES = ("instant", "transition")
 
 
 def _command_line() -> str:
-    return " ".join(os.path.basename(a) if i == 0 else a for i, a in enumerate(sys.argv[:8]))
+    """This process's command, as the lease shows it (parameter values masked: they may be secret)."""
+    words: list[str] = []
+    for i, arg in enumerate(sys.argv[:8]):
+        if i == 0:
+            arg = os.path.basename(arg)
+        elif words and words[-1] in ("--parameter", "-P") and "=" in arg:
+            arg = arg.split("=", 1)[0] + "=" + MASK
+        elif arg.startswith("--parameter=") and arg.count("=") > 1:
+            arg = _mask_option(arg)
+        words.append(arg)
+    return " ".join(words)
+
+
+def _mask_option(arg: str) -> str:
+    """``--parameter=KEY=VALUE`` with the value masked."""
+    option, _, pair = arg.partition("=")
+    return f"{option}={pair.split('=', 1)[0]}={MASK}"
 
 
 class World(StackAPI):

@@ -178,3 +178,19 @@ def test_a_key_file_that_is_no_key_is_named(tmp_path, monkeypatch):
     assert result.exit_code == 1
     assert f"plugsim: error: {bad}: not a plugsim world key" in result.output
     assert SECRET.encode() not in _raw(tmp_path / "w.db")
+
+
+def test_the_lease_shows_the_command_without_its_parameter_values(tmp_path, monkeypatch):
+    state = tmp_path / "w.db"
+    template = tmp_path / "t.yaml"
+    template.write_text(HOT)
+    argv = ["plugsim", "stack", "create", "s", "--parameter", f"db_password={SECRET}"]
+    monkeypatch.setattr("sys.argv", argv)
+    from simulator.world import _command_line
+
+    assert _command_line() == "plugsim stack create s --parameter db_password=******"
+    result = _run(
+        state, "stack", "create", "s", "--parameter", f"db_password={SECRET}", "-t", str(template)
+    )
+    assert result.exit_code == 0, result.output
+    assert SECRET.encode() not in _raw(state)
