@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
-
 from fake_clouds.openstack.base import ApiRequest, Reply, route
+from sdk import exception
 from simulator import stack_listing
 from simulator.orchestration_wire import views
 from simulator.orchestration_wire.errors import HeatError, not_found
+from simulator.template.text import parse_text
 
 _STACK = "/v1/<tenant>/stacks/<name>/<sid>"
 _FILTER_KEYS = ("name", "status", "action", "id", "tags", "tags_any", "not_tags", "not_tags_any")
@@ -44,12 +44,10 @@ def _document(value: Any, what: str) -> Any:
     """A template or environment given inline: a map, or YAML/JSON text of one."""
 
     if isinstance(value, str):
-        try:
-            value = yaml.safe_load(value)
-        except yaml.YAMLError as ex:
-            raise HeatError(
-                400, "StackValidationFailed", f"{what} is not valid YAML: {ex}"
-            ) from None
+        try:  # timestamps stay text: ``heat_template_version: 2015-10-15`` is a string
+            value = parse_text(value, None, what)
+        except exception.PlugsimError as ex:
+            raise HeatError(400, "StackValidationFailed", str(ex)) from None
     if value is None and what == "environment":
         return {}
     if not isinstance(value, dict):
