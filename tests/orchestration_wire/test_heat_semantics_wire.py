@@ -24,3 +24,96 @@ def test_a_yaml_text_template_keeps_its_version_date_as_text(heat):
     assert heat.stacks.template("dated")["heat_template_version"] == "2015-10-15"
     out = heat.stacks.output_show("dated", "out")["output"]
     assert out == {"output_key": "out", "output_value": "a", "description": "Output of a"}
+
+
+CHILD = """heat_template_version: 2016-10-14
+parameters:
+  size:
+    type: number
+    default: 3
+    label: How many
+    constraints:
+      - range: {min: 1, max: 9}
+        description: one digit
+resources:
+  r:
+    type: OS::Heat::RandomString
+    properties:
+      length: {get_param: size}
+"""
+
+PARENT = """heat_template_version: 2016-10-14
+parameters:
+  wanted:
+    type: number
+    description: needs a value, has none
+  flavour:
+    type: string
+    default: plain
+    hidden: true
+parameter_groups:
+- label: looks
+  parameters: [flavour]
+resources:
+  pw:
+    type: OS::Heat::RandomString
+    properties:
+      length: {get_param: wanted}
+  kid:
+    type: child.yaml
+    properties:
+      size: 4
+"""
+
+
+def test_validate_answers_in_heats_shape_without_needing_every_value(heat):
+    got = heat.stacks.validate(template=PARENT, files={"child.yaml": CHILD}, show_nested=True)
+    assert got["Description"] == "No description"
+    assert got["Parameters"] == {
+        "wanted": {
+            "Type": "Number",
+            "Description": "needs a value, has none",
+            "NoEcho": "false",
+            "Label": "wanted",
+        },
+        "flavour": {
+            "Type": "String",
+            "Description": "",
+            "NoEcho": "true",
+            "Label": "flavour",
+            "Default": "plain",
+        },
+    }
+    assert got["ParameterGroups"] == [{"label": "looks", "parameters": ["flavour"]}]
+    kid = got["NestedParameters"]["kid"]
+    assert kid["Type"] == "child.yaml"
+    assert kid["Parameters"]["size"] == {
+        "Type": "Number",
+        "Description": "",
+        "NoEcho": "false",
+        "Label": "How many",
+        "Default": 3,
+        "Value": 4,
+        "MinValue": 1,
+        "MaxValue": 9,
+        "ConstraintDescription": "one digit",
+    }
+    assert got["Environment"] == {
+        "parameters": {},
+        "parameter_defaults": {},
+        "event_sinks": [],
+        "resource_registry": {"resources": {}, "child.yaml": "child.yaml"},
+    }
+
+
+def test_validate_shows_a_value_given_in_the_environment_and_refuses_a_bad_version(heat):
+    import pytest
+    from heatclient import exc as heat_exc
+
+    got = heat.stacks.validate(template=CHILD, environment={"parameters": {"size": 5}})
+    assert got["Parameters"]["size"]["Value"] == 5
+    assert got["Environment"]["parameters"] == {"size": 5}
+    assert "NestedParameters" not in got
+    with pytest.raises(heat_exc.HTTPBadRequest) as info:
+        heat.stacks.validate(template=CHILD.replace("2016-10-14", "invalid"))
+    assert "The template version is invalid" in str(info.value)
