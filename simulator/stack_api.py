@@ -121,11 +121,17 @@ class StackAPI(APIHost):
         timeout_mins: float | None = None,
         disable_rollback: bool | None = None,
         plugin_dirs: Iterable[PathLike] = (),
+        tags: Iterable[str] | None = None,
     ) -> Stack:
-        """Update a stack; ``template=None`` keeps the current template (``--existing``)."""
+        """Update a stack; ``template=None`` keeps the current template (``--existing``).
+
+        *tags* replace the stack's tags (``[]`` clears them; None keeps them).
+        """
         stack = self.get_stack(name)
         _not_busy(stack)
         source = self._update_source(stack, template, environment, parameters, files, plugin_dirs)
+        if tags is not None:
+            stack.record.doc["tags"] = list(tags)
         await stack_update.update(
             stack, source, disable_rollback=disable_rollback, timeout_mins=timeout_mins
         )

@@ -308,7 +308,8 @@ class StackSource:
         """The merged :class:`simulator.environment.Environment` of this source."""
         from simulator.environment import Environment
 
-        env = Environment()
+        # an empty environment still carries the files template resources are read from
+        env = Environment.from_dict({}, None, files=self.files) if self.files else Environment()
         for data, name in zip(self.environments, self.environment_names, strict=False):
             env = env.merge(Environment.from_dict(data, name, files=self.files))
         return env

@@ -105,6 +105,8 @@ class StackBody:
         if isinstance(tags, str):
             tags = [t for t in tags.split(",") if t]
         self.tags = list(tags or [])
+        #: the body names tags (``null`` included: a full update without tags clears them)
+        self.tags_given = "tags" in body
 
 
 class StackRoutes:
@@ -394,6 +396,9 @@ def _update_args(stack: Any, parsed: StackBody, patch: bool) -> dict[str, Any]:
         "parameters": params,
         "timeout_mins": parsed.timeout_mins,
         "disable_rollback": parsed.disable_rollback,
+        # Heat: a full update sets the tags it carries (none: no tags); a patch keeps the
+        # stack's unless it names some
+        "tags": (parsed.tags if parsed.tags_given else None) if patch else parsed.tags,
     }
     if parsed.template is not None:
         args["files"] = {**(dict(current.files) if patch else {}), **parsed.files}

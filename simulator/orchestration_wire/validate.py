@@ -49,8 +49,7 @@ _TEMPLATE_SUFFIXES = (".yaml", ".yml", ".template")
 
 def heat_validate(world: Any, parsed: Any, *, show_nested: bool) -> dict[str, Any]:
     """Validate *parsed* (a :class:`~.stacks.StackBody`) and describe it as Heat does."""
-    # at least one environment: it carries the files a template resource is read from
-    envs = list(parsed.environments) or [{}]
+    envs = list(parsed.environments)
     if parsed.parameters:
         envs.append({"parameters": dict(parsed.parameters)})
     try:

@@ -117,3 +117,14 @@ def test_validate_shows_a_value_given_in_the_environment_and_refuses_a_bad_versi
     with pytest.raises(heat_exc.HTTPBadRequest) as info:
         heat.stacks.validate(template=CHILD.replace("2016-10-14", "invalid"))
     assert "The template version is invalid" in str(info.value)
+
+
+def test_a_full_update_sets_or_clears_tags_and_a_patch_keeps_them(heat):
+    heat.stacks.create(stack_name="tg", template=DATED, tags="foo,bar")
+    assert _wait(heat, "tg", "CREATE").tags == ["foo", "bar"]
+    heat.stacks.update("tg", template=DATED, tags="t1,t2")
+    assert _wait(heat, "tg", "UPDATE").tags == ["t1", "t2"]
+    heat.stacks.update("tg", existing=True, parameters={})
+    assert _wait(heat, "tg", "UPDATE").tags == ["t1", "t2"]
+    heat.stacks.update("tg", template=DATED)
+    assert not _wait(heat, "tg", "UPDATE").tags
