@@ -190,13 +190,19 @@ class StackAPI(APIHost):
         files: Mapping[str, str] | None = None,
         timeout_mins: float | None = None,
         disable_rollback: bool = True,
+        project_id: str = "",
     ) -> dict[str, Any]:
         """Validate a stack as :meth:`acreate_stack` would and describe it, storing nothing."""
         from simulator.stack_preview import preview_create
 
         source = self.source(template, environment, parameters, files=files)
         return preview_create(
-            self, name, source, timeout_mins=timeout_mins, disable_rollback=disable_rollback
+            self,
+            name,
+            source,
+            project_id,
+            timeout_mins=timeout_mins,
+            disable_rollback=disable_rollback,
         )
 
     def update_stack(

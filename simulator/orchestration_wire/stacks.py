@@ -223,6 +223,7 @@ class StackRoutes:
             files=parsed.files,
             timeout_mins=parsed.timeout_mins,
             disable_rollback=_default(parsed.disable_rollback, True),
+            project_id=req.project_id,
         )
         return Reply(200, {"stack": doc})
 

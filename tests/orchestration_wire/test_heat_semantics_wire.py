@@ -128,3 +128,57 @@ def test_a_full_update_sets_or_clears_tags_and_a_patch_keeps_them(heat):
     assert _wait(heat, "tg", "UPDATE").tags == ["t1", "t2"]
     heat.stacks.update("tg", template=DATED)
     assert not _wait(heat, "tg", "UPDATE").tags
+
+
+INNER = """heat_template_version: 2015-04-30
+parameters:
+  value: {type: string}
+resources:
+  deep:
+    type: OS::Heat::TestResource
+    properties:
+      value: {get_param: value}
+"""
+
+OUTER = """heat_template_version: 2015-04-30
+parameters:
+  given: {type: string}
+resources:
+  one:
+    type: OS::Heat::TestResource
+    properties:
+      value: {get_param: given}
+  two:
+    type: OS::Heat::TestResource
+    properties:
+      value: {get_attr: [one, output]}
+  wrap:
+    type: inner.yaml
+    properties:
+      value: fixed
+"""
+
+
+def test_preview_resolves_what_is_known_and_nests_template_resources(heat, session):
+    project = session.get_project_id()
+    got = heat.stacks.preview(
+        stack_name="pv",
+        template=OUTER,
+        files={"inner.yaml": INNER},
+        environment={"parameters": {"given": "abc"}},
+    ).to_dict()
+    assert got["parent"] is None
+    assert got["parameters"]["given"] == "abc"
+    assert got["parameters"]["OS::stack_id"] == "None"
+    assert got["parameters"]["OS::stack_name"] == "pv"
+    one, two, wrap = got["resources"]
+    assert one["properties"]["value"] == "abc"
+    assert one["properties"]["wait_secs"] == 0 and one["properties"]["fail"] is False
+    assert two["properties"]["value"] is None  # another resource's attribute: not known yet
+    assert one["required_by"] == ["two"]
+    assert "output" in one["attributes"]
+    assert one["physical_resource_id"] == "" and one["creation_time"] is None
+    assert one["resource_identity"]["tenant"] == project
+    [deep] = wrap
+    assert deep["stack_name"] == "pv-wrap" and deep["parent_resource"] == "wrap"
+    assert deep["properties"]["value"] == "fixed"
