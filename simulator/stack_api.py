@@ -219,11 +219,11 @@ class StackAPI(APIHost):
             action="UPDATE",
         )
 
-    def cancel_update(self, name: str) -> Stack:
-        """Cancel a stack's in-progress update (it then rolls back)."""
+    def cancel_update(self, name: str, *, rollback: bool = True) -> Stack:
+        """Cancel a stack's in-progress update (it then rolls back unless *rollback* is False)."""
         stack = self.get_stack(name)
         if stack.busy:
-            cancel_update(stack)
+            cancel_update(stack, rollback)
             return stack
         rec = self.store.get_stack(stack.id)
         assert rec is not None
@@ -232,7 +232,7 @@ class StackAPI(APIHost):
                 f"Cancelling update when stack is {rec.action}_{rec.status} is not supported"
             )
         with self.store.message():  # the stack's engine may be another process
-            self.store.set_meta(f"cancel:{stack.id}", True)
+            self.store.set_meta(f"cancel:{stack.id}", True if rollback else "no-rollback")
         return stack
 
     # -- delete / suspend / resume / check -------------------------------------------

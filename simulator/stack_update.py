@@ -174,6 +174,7 @@ async def _update(
         and not rollback
         and action == "UPDATE"
         and (not stack.disable_rollback or cancelled)
+        and not (cancelled and not stack.cancel_rolls_back)
     ):
         await update(stack, stack.previous_source(), action="ROLLBACK")
     return bool(ok)

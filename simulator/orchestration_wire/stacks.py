@@ -318,15 +318,8 @@ class StackRoutes:
         if verb in verbs:
             run = verbs[verb]
             self.engine.start(lambda: run(stack.id), action=verb.upper(), stack_id=stack.id)
-        elif verb == "cancel_update":
-            world.cancel_update(stack.id)
-        elif verb == "cancel_without_rollback":
-            raise HeatError(
-                400,
-                "NotSupported",
-                "cancel_without_rollback is not supported by plugsim: a cancelled update "
-                "always rolls back (use cancel_update)",
-            )
+        elif verb in ("cancel_update", "cancel_without_rollback"):
+            world.cancel_update(stack.id, rollback=verb == "cancel_update")
         else:
             raise HeatError(400, "HTTPBadRequest", f"Invalid action {verb}")
         return Reply(200, None)

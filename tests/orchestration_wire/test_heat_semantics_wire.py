@@ -182,3 +182,23 @@ def test_preview_resolves_what_is_known_and_nests_template_resources(heat, sessi
     [deep] = wrap
     assert deep["stack_name"] == "pv-wrap" and deep["parent_resource"] == "wrap"
     assert deep["properties"]["value"] == "fixed"
+
+
+def test_cancel_without_rollback_leaves_the_update_failed(heat, world):
+    import copy
+
+    from tests.orchestration_wire.conftest import TEMPLATE
+
+    heat.stacks.create(stack_name="cw", template=TEMPLATE, disable_rollback=False)
+    _wait(heat, "cw", "CREATE")
+    slow = copy.deepcopy(TEMPLATE)
+    slow["resources"]["thing"]["properties"]["action_wait_secs"] = {"update": 600}
+    slow["resources"]["thing"]["properties"]["value"] = "slow"
+    heat.stacks.update("cw", template=slow, disable_rollback=False)
+    heat.actions.cancel_without_rollback("cw")
+    st = _wait(heat, "cw", "UPDATE")
+    assert st.stack_status == "UPDATE_FAILED"
+    assert "cancelled" in st.stack_status_reason.lower()
+    for _ in range(5):  # no rollback follows
+        assert heat.stacks.get("cw").stack_status == "UPDATE_FAILED"
+    assert not [e for e in world.stack_events("cw") if e.state.startswith("ROLLBACK")]
