@@ -202,3 +202,18 @@ def test_cancel_without_rollback_leaves_the_update_failed(heat, world):
     for _ in range(5):  # no rollback follows
         assert heat.stacks.get("cw").stack_status == "UPDATE_FAILED"
     assert not [e for e in world.stack_events("cw") if e.state.startswith("ROLLBACK")]
+
+
+def test_a_keypair_takes_a_public_key_file_ending_with_a_newline(heat):
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "key": {
+                "type": "OS::Nova::KeyPair",
+                "properties": {"name": "k1", "public_key": {"get_file": "k.pub"}},
+            }
+        },
+    }
+    key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFY6 me@here\n"
+    heat.stacks.create(stack_name="kp", template=template, files={"k.pub": key})
+    assert _wait(heat, "kp", "CREATE").stack_status == "CREATE_COMPLETE"
