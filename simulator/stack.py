@@ -512,9 +512,11 @@ class Stack:
         for out in self.outputs():
             if out["output_key"] == key:
                 if "output_error" in out:
-                    raise exception.PlugsimError(
-                        f"Output {key} of stack {self.name}: {out['output_error']}"
-                    )
+                    if self.parent_resource is not None:  # read as an attribute: Heat's words
+                        where = f"Error in {self.parent_resource.name} output {key}"
+                    else:
+                        where = f"Output {key} of stack {self.name}"
+                    raise exception.PlugsimError(f"{where}: {out['output_error']}")
                 return out["output_value"]
         raise exception.EntityNotFound(entity="Output", name=key)
 

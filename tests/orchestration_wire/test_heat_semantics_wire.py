@@ -217,3 +217,21 @@ def test_a_keypair_takes_a_public_key_file_ending_with_a_newline(heat):
     key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFY6 me@here\n"
     heat.stacks.create(stack_name="kp", template=template, files={"k.pub": key})
     assert _wait(heat, "kp", "CREATE").stack_status == "CREATE_COMPLETE"
+
+
+def test_an_output_error_of_a_nested_stack_names_the_resource_as_heat_does(heat):
+    inner = {
+        "heat_template_version": "2015-10-15",
+        "outputs": {"bad": {"value": {"get_param": "foo"}}},
+    }
+    outer = {
+        "heat_template_version": "2015-10-15",
+        "resources": {"kid": {"type": "in.yaml"}},
+        "outputs": {"b": {"value": {"get_attr": ["kid", "bad"]}}},
+    }
+    import json
+
+    heat.stacks.create(stack_name="oe", template=outer, files={"in.yaml": json.dumps(inner)})
+    [out] = _wait(heat, "oe", "CREATE").outputs
+    assert out["output_value"] is None
+    assert out["output_error"] == ("Error in kid output bad: The Parameter (foo) was not provided.")
