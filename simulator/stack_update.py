@@ -69,7 +69,7 @@ async def _update_one(
         return
     if existing.type() == after.resource_type and existing.action != "INIT":
         digest = stack.source_digest(existing)
-        if not rollback and stack.before_definition(existing) != after:
+        if not rollback:  # as in Heat, before it knows whether anything changes
             await hooks.breakpoint(stack, existing, "pre-update")
         stack.expect_update(existing, after, source.digest)
         try:

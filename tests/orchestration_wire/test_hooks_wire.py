@@ -67,3 +67,18 @@ def test_clearing_a_hook_that_is_not_active_is_an_error(heat):
     with pytest.raises(heat_exc.HTTPBadRequest) as info:
         heat.resources.signal("n", "thing", data={"unset_hook": "pre-create"})
     assert "not active" in str(info.value)
+
+
+def test_a_pre_update_hook_stops_an_unchanged_resource_too(heat, world):
+    env = {"resource_registry": {"resources": {"thing": {"hooks": "pre-update"}}}}
+    heat.stacks.create(stack_name="nc", template=TEMPLATE, environment=env)
+    _wait(heat, "nc", "CREATE")
+    before = heat.resources.get("nc", "thing").physical_resource_id
+    heat.stacks.update("nc", template=TEMPLATE, environment=env)
+    for _ in range(5):
+        assert heat.stacks.get("nc").stack_status == "UPDATE_IN_PROGRESS"
+    reasons = [e.resource_status_reason for e in heat.events.list("nc", resource_name="thing")]
+    assert "UPDATE paused until Hook pre-update is cleared" in reasons
+    heat.resources.signal("nc", "thing", data={"unset_hook": "pre-update"})
+    assert _wait(heat, "nc", "UPDATE").stack_status == "UPDATE_COMPLETE"
+    assert heat.resources.get("nc", "thing").physical_resource_id == before
