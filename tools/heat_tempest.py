@@ -109,6 +109,7 @@ floating_network_name = public
 build_interval = 1
 build_timeout = {build_timeout}
 convergence_engine_enabled = true
+hidden_stack_tag = data-processing-cluster
 
 [heat_features_enabled]
 stack_cancel = true

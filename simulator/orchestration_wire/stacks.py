@@ -19,6 +19,9 @@ from simulator.orchestration_wire.errors import HeatError, not_found
 from simulator.template.text import parse_text
 
 _STACK = "/v1/<tenant>/stacks/<name>/<sid>"
+#: Heat's ``hidden_stack_tags`` default: a stack tagged so is left out of lists
+#: (``show_hidden=true`` shows it), as Sahara's clusters are
+HIDDEN_TAGS = frozenset({"data-processing-cluster"})
 _FILTER_KEYS = ("name", "status", "action", "id", "tags", "tags_any", "not_tags", "not_tags_any")
 _SORT_KEYS = {
     "stack_name": "name",
@@ -133,6 +136,8 @@ class StackRoutes:
         )
         project = req.project_id
         records = [r for r in records if api.owner(r) == project]
+        if not _flag(args.get("show_hidden")):  # Heat's hidden_stack_tags
+            records = [r for r in records if not HIDDEN_TAGS & set(r.doc.get("tags") or ())]
         key = _SORT_KEYS.get(args.get("sort_keys") or "", "created")
         reverse = (args.get("sort_dir") or "desc").lower() == "desc"
         records.sort(key=lambda r: (_sort_value(r, key), r.seq), reverse=reverse)

@@ -235,3 +235,12 @@ def test_an_output_error_of_a_nested_stack_names_the_resource_as_heat_does(heat)
     [out] = _wait(heat, "oe", "CREATE").outputs
     assert out["output_value"] is None
     assert out["output_error"] == ("Error in kid output bad: The Parameter (foo) was not provided.")
+
+
+def test_a_stack_with_a_hidden_tag_is_left_out_of_lists(heat):
+    heat.stacks.create(stack_name="seen", template=DATED, tags="foo")
+    heat.stacks.create(stack_name="hid", template=DATED, tags="foo,data-processing-cluster")
+    assert [s.stack_name for s in heat.stacks.list()] == ["seen"]
+    shown = sorted(s.stack_name for s in heat.stacks.list(show_hidden=True))
+    assert shown == ["hid", "seen"]
+    assert heat.stacks.get("hid").stack_name == "hid"  # still there by name
