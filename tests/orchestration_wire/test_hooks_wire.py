@@ -82,3 +82,31 @@ def test_a_pre_update_hook_stops_an_unchanged_resource_too(heat, world):
     heat.resources.signal("nc", "thing", data={"unset_hook": "pre-update"})
     assert _wait(heat, "nc", "UPDATE").stack_status == "UPDATE_COMPLETE"
     assert heat.resources.get("nc", "thing").physical_resource_id == before
+
+
+def test_a_hook_on_a_resource_of_a_nested_stack(heat):
+    import json
+
+    inner = {
+        "heat_template_version": "2015-04-30",
+        "resources": {
+            "first": {"type": "OS::Heat::RandomString"},
+            "second": {"type": "OS::Heat::RandomString", "depends_on": ["first"]},
+        },
+    }
+    outer = {"heat_template_version": "2015-04-30", "resources": {"kid": {"type": "in.yaml"}}}
+    env = {"resource_registry": {"resources": {"k*": {"second": {"hooks": "pre-create"}}}}}
+    heat.stacks.create(
+        stack_name="nh", template=outer, environment=env, files={"in.yaml": json.dumps(inner)}
+    )
+    for _ in range(5):
+        assert heat.stacks.get("nh").stack_status == "CREATE_IN_PROGRESS"
+    kid = heat.resources.get("nh", "kid").physical_resource_id
+    nested = heat.stacks.get(kid)
+    reasons = [
+        e.resource_status_reason for e in heat.events.list(nested.id, resource_name="second")
+    ]
+    assert "CREATE paused until Hook pre-create is cleared" in reasons
+    assert heat.resources.get(nested.id, "first").resource_status == "CREATE_COMPLETE"
+    heat.resources.signal(nested.id, "second", data={"unset_hook": "pre-create"})
+    assert _wait(heat, "nh", "CREATE").stack_status == "CREATE_COMPLETE"
