@@ -28,6 +28,11 @@ It does what a tester does for a DevStack with Heat:
   prints every test's outcome, the figures per file and per suite, and the
   reason of each failure and skip.
 
+``--heatclient`` then runs python-heatclient's own functional tests
+(``heatclient.tests.functional``: the ``openstack stack``/``orchestration``
+commands through tempest's CLI runner, as the ``demo`` member) against the
+same server with pytest, and prints their figures and failure reasons.
+
 Exit status 0 even when tests fail: the figures are a measurement, not a
 gate.
 """
@@ -125,6 +130,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--concurrency", type=int, default=3)
     parser.add_argument("--time-scale", type=float, default=20.0)
     parser.add_argument("--build-timeout", type=int, default=120, help="wall seconds")
+    parser.add_argument("--heatclient", action="store_true", help="also heatclient's tests")
+    parser.add_argument("--no-plugin", action="store_true", help="skip the plug-in's tests")
     parser.add_argument(
         "--filter",
         action="append",
@@ -159,7 +166,9 @@ def main(argv: list[str]) -> int:
             workdir=workdir, auth_url=auth_url, image=IMAGE, build_timeout=args.build_timeout
         )
         (etc / "tempest.conf").write_text(conf, encoding="utf-8")
-        stream = _run_stestr(workdir, top, tests, args)
+        stream = b"" if args.no_plugin else _run_stestr(workdir, top, tests, args)
+        if args.heatclient:
+            heatclient = _run_heatclient(workdir, auth_url)
     finally:
         server.send_signal(signal.SIGTERM)
         try:
@@ -167,9 +176,37 @@ def main(argv: list[str]) -> int:
         except subprocess.TimeoutExpired:
             server.kill()
         server_log.close()
-    results = _parse(stream)
-    _print(results, workdir)
+    if not args.no_plugin:
+        _print(_parse(stream), workdir)
+    if args.heatclient:
+        counts, reasons = heatclient
+        print("\nheatclient functional: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+        for reason, count in reasons.most_common():
+            print(f"  {count:>3}x {reason}")
     return 0
+
+
+def _run_heatclient(workdir: Path, auth_url: str) -> Any:
+    """python-heatclient's functional tests, as ``demo``; (counts, reasons) of the junit report."""
+    from openstacksdk_functional import summarise
+
+    env = {
+        **os.environ,
+        "OS_HEATCLIENT_EXEC_DIR": str(Path(sys.executable).parent),
+        "OS_AUTH_URL": auth_url,
+        "OS_USERNAME": "demo",
+        "OS_PASSWORD": "plugsim",
+        "OS_PROJECT_NAME": "demo",
+        "OS_TENANT_NAME": "demo",
+        "OS_USER_DOMAIN_ID": "default",
+        "OS_PROJECT_DOMAIN_ID": "default",
+        "OS_IDENTITY_API_VERSION": "3",
+    }
+    report = workdir / "heatclient.xml"
+    run = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    run += ["--pyargs", "heatclient.tests.functional", f"--junitxml={report}"]
+    subprocess.run(run, cwd=workdir, env=env, check=False)
+    return summarise(report)
 
 
 def _plugin_paths(checkout: str | None) -> tuple[Path, Path]:

@@ -244,3 +244,37 @@ def test_a_stack_with_a_hidden_tag_is_left_out_of_lists(heat):
     shown = sorted(s.stack_name for s in heat.stacks.list(show_hidden=True))
     assert shown == ["hid", "seen"]
     assert heat.stacks.get("hid").stack_name == "hid"  # still there by name
+
+
+SUBNET = """heat_template_version: 2015-04-30
+resources:
+  net:
+    type: OS::Neutron::Net
+  subnet:
+    type: OS::Neutron::Subnet
+    properties:
+      network: {get_resource: net}
+      cidr: 11.11.11.0/24
+      POOLS
+outputs:
+  pools:
+    value: {get_attr: [subnet, allocation_pools]}
+"""
+
+
+def test_a_subnets_allocation_pools_change_in_place(heat):
+    first = SUBNET.replace("POOLS", "allocation_pools: [{start: 11.11.11.10, end: 11.11.11.250}]")
+    heat.stacks.create(stack_name="sn", template=first)
+    st = _wait(heat, "sn", "CREATE")
+    subnet = heat.resources.get("sn", "subnet").physical_resource_id
+    assert st.outputs[0]["output_value"] == [{"start": "11.11.11.10", "end": "11.11.11.250"}]
+    narrower = first.replace("11.11.11.250", "11.11.11.100")
+    heat.stacks.update("sn", template=narrower)
+    st = _wait(heat, "sn", "UPDATE")
+    assert st.stack_status == "UPDATE_COMPLETE"
+    assert st.outputs[0]["output_value"] == [{"start": "11.11.11.10", "end": "11.11.11.100"}]
+    heat.stacks.update("sn", template=SUBNET.replace("POOLS", ""))
+    st = _wait(heat, "sn", "UPDATE")
+    assert st.stack_status == "UPDATE_COMPLETE"
+    assert st.outputs[0]["output_value"] == []
+    assert heat.resources.get("sn", "subnet").physical_resource_id == subnet  # never replaced
