@@ -457,9 +457,11 @@ class World(StackAPI):
             return
         self._cancel_checked = now
         key = f"cancel:{stack.id}"
-        if self.store.get_meta(key):
+        asked = self.store.get_meta(key)
+        if asked:
             self.store.set_meta(key, False)
-            self.loop.call_soon(cancel_quietly, stack)
+            # ``"no-rollback"``: a cancel without rollback (Heat's cancel_without_rollback)
+            self.loop.call_soon(cancel_quietly, stack, asked != "no-rollback")
 
     def run(
         self,
