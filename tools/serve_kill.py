@@ -269,6 +269,7 @@ def run(kills: int, clients: int, seed: int, workdir: Path) -> dict[str, Any]:
         "objects": len(acked.objects),
         "networks": len(acked.networks),
         "servers": len(acked.servers),
+        "servers_made": acked.servers_made,
         "deleted_networks": len(acked.deleted),
         "lost": len(gone),
         "rounds": rounds,
