@@ -262,9 +262,11 @@ def _dispatch(what: str, names: list[str], opts: dict[str, Any], harness: Any) -
         if what == "map":
             return harness.create_map(entries, parallel=opts["parallel"])
         result: dict[str, Any] = {}
+        before = harness.deleting()
         for entry in entries:
             if harness.locate(entry.name) is not None:
                 _merge(result, harness.destroy(entry.name))
+        harness.settle_deletions(before)
         return result
     if what == "list_providers":
         return {
@@ -310,11 +312,14 @@ def _dispatch(what: str, names: list[str], opts: dict[str, Any], harness: Any) -
             f"{'-d' if what == 'destroy' else '-a ACTION'} needs at least one NAME"
         )
     result: dict[str, Any] = {}
+    before = harness.deleting()
     for name in positional:
         if what == "destroy":
             _merge(result, harness.destroy(name))
         else:
             _merge(result, harness.action(opts["action"], name, kwargs or None))
+    if what == "destroy":  # the next invocation comes later: the provider is done deleting
+        harness.settle_deletions(before)
     return result
 
 

@@ -190,6 +190,10 @@ class DriverHarness:
                     for alias in self.config.aliases():
                         if self.config.driver_of(alias) == "openstack":
                             site.accept(self.config.provider_settings(alias).get("auth"))
+            declare = getattr(self.rest, "declare_keypair", None)
+            if declare is not None and self.strict_auth is None:
+                for key_name, key_file in self.config.declared_keys():
+                    declare(key_name, key_file)  # the keys the account is said to hold
             accepted = set(provider_credentials(self.config)) | set(accept_tokens)
             if self.strict_auth is None:
                 self.accepted_tokens = sorted(accepted)
@@ -404,6 +408,25 @@ class DriverHarness:
         if alias is None:
             raise EntityNotFound(entity="node", name=name)
         return {alias: {self.config.driver_of(alias): {name: self.call(alias, "destroy", name)}}}
+
+    def deleting(self) -> set[tuple[str, str, str]]:
+        """Return the keys of the world's entities whose deletion is under way."""
+        return {i.key for i in self.cloud.inventory() if getattr(i, "status", "") == "DELETING"}
+
+    def settle_deletions(self, before: set[tuple[str, str, str]], limit: float = 900.0) -> float:
+        """Let virtual time pass until the deletions started since *before* are done.
+
+        What the wall clock gives a salt-cloud user between ``-d`` and the next
+        ``-Q``: the provider finishes deleting, and the node leaves its list.
+        Waits at most *limit* virtual seconds (a stuck deletion stays); returns
+        the seconds waited.
+        """
+        start = self.clock.now()
+        started = self.deleting() - before
+        while started and self.clock.now() - start < limit:
+            self.clock.advance(1.0)
+            started &= self.deleting()
+        return self.clock.now() - start
 
     def query(self, function: str = "list_nodes") -> dict[str, Any]:
         """Run a listing function on every provider: ``{alias: {driver: result}}``."""
