@@ -188,6 +188,14 @@ def _merge(into: dict[str, Any], more: dict[str, Any]) -> None:
 @click.option("--faults", default=None, help="Fault preset, profile file or YAML rules.")
 @click.option("--state", default=None, help="World store (default: $PLUGSIM_STATE).")
 @click.option(
+    "--world",
+    "world_file",
+    metavar="FILE|PRESET",
+    default=None,
+    help="World file (YAML) or preset (default, devstack) a new world starts from; "
+    "an existing world keeps its own.",
+)
+@click.option(
     "--out",
     type=click.Choice(["yaml", "json"]),
     default="yaml",
@@ -203,6 +211,8 @@ def cloud(ctx: click.Context, **opts: Any) -> None:
     parent = ctx.find_root().obj
     if opts["state"] is None:
         opts["state"] = getattr(parent, "state", None)
+    if opts["world_file"] is None:  # plugsim --world devstack cloud ...
+        opts["world_file"] = getattr(parent, "world", None)
     opts["debug"] = opts["debug"] or bool(getattr(parent, "debug", False))
     if ctx.invoked_subcommand is not None:
         ctx.obj = opts
@@ -229,7 +239,9 @@ def _open(opts: dict[str, Any]) -> tuple[Any, Any]:
     from simulator.drivers import DriverHarness
     from simulator.world import World
 
-    world = World.open(opts["state"], seed=opts["seed"], faults=opts["faults"])
+    world = World.open(
+        opts["state"], seed=opts["seed"], faults=opts["faults"], world_file=opts["world_file"]
+    )
     auth = world.store.get_meta(_AUTH_META, {}) or {}
     strict = opts["strict_auth"] or auth.get("strict")
     try:
@@ -385,7 +397,7 @@ def inventory(opts: dict[str, Any], fmt: str | None, show_all: bool) -> None:
     from simulator.world import World
 
     try:
-        with World.open(opts["state"], seed=opts["seed"]) as world:
+        with World.open(opts["state"], seed=opts["seed"], world_file=opts["world_file"]) as world:
             items = [i.to_dict() for i in world.cloud.inventory() if show_all or not i.preseeded]
     except PlugsimError as ex:
         click.echo(masking.scrub(f"Error: {ex}"), err=True)
