@@ -307,7 +307,9 @@ def _dispatch(what: str, names: list[str], opts: dict[str, Any], harness: Any) -
     if what == "profile":
         if not positional:
             raise click.UsageError("-p PROFILE needs at least one NAME")
-        return {n: harness.create(opts["profile"], n) for n in positional}
+        created = {n: harness.create(opts["profile"], n) for n in positional}
+        # salt-cloud's run_profile: a create that returned nothing failed (the driver logged why)
+        return {n: r if r else {"Error": "Failed to deploy VM"} for n, r in created.items()}
     if what in ("query", "full_query", "select_query"):
         fun = {"query": "list_nodes", "full_query": "list_nodes_full"}.get(
             what, "list_nodes_select"
@@ -344,6 +346,8 @@ def _run(what: str, names: list[str], opts: dict[str, Any]) -> None:
         mark = harness.bus.mark()
         result = _dispatch(what, names, opts, harness)
         _emit(result, opts["out"])
+        for alias, message in dict.fromkeys(harness.listing_errors):  # as Salt: per provider
+            click.echo(masking.scrub(f"Error: provider {alias}: {message}"), err=True)
         _record_events(world, harness, mark, opts["show_events"])
     except click.ClickException:
         raise
