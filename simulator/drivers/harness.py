@@ -140,6 +140,7 @@ class DriverHarness:
         salt_mode: bool | None = None,
         strict_auth: str | None = None,
         accept_tokens: Iterable[str] = (),
+        world: object = None,
     ) -> None:
         """Build a harness (no driver is loaded until first used).
 
@@ -151,6 +152,7 @@ class DriverHarness:
         imports (or as ``PLUGSIM_SALT_MODE`` says). The fake REST APIs accept
         the credentials the providers name (and *accept_tokens*) besides their
         default tokens; *strict_auth* makes every dialect accept that one token only.
+        *world*: the world file or preset a new cloud starts from (``devstack``).
         """
         self.config: CloudConfig = load_cloud_config(providers, profiles, settings)
         if cloud is None:
@@ -159,6 +161,7 @@ class DriverHarness:
                 seed=derive_seed(seed, "cloud"),
                 clock=VirtualClock(),
                 faults=faults,
+                world=world,
             )
         elif faults is not None:
             cloud.set_faults(faults)
