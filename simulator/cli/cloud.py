@@ -60,7 +60,7 @@ class _SaltCloudGroup(click.Group):
     """A group whose own flags take positional names (``-p web vm1``) unless a sub-command leads."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and args[0] in self.commands:
+        if args and (args[0] in self.commands or self._leads_to_command(ctx, args)):
             return super().parse_args(ctx, args)
         ctx.allow_interspersed_args = True
         click.Command.parse_args(self, ctx, args)
@@ -73,6 +73,19 @@ class _SaltCloudGroup(click.Group):
         if hasattr(ctx, "_protected_args"):
             ctx._protected_args = []
         return []
+
+    def _leads_to_command(self, ctx: click.Context, args: list[str]) -> bool:
+        """True when only group options come before a sub-command (``--state w.db inventory``)."""
+        for i, arg in enumerate(args):
+            if arg in self.commands:
+                probe = click.Context(self, info_name=ctx.info_name, parent=ctx.parent)
+                try:
+                    rest = click.Command.parse_args(self, probe, list(args[:i]))
+                except click.UsageError:
+                    return False
+                acting = [k for k in (*_ACTIONS, *_LISTINGS) if probe.params.get(k)]
+                return not rest and not acting  # "-p web inventory" names a node
+        return False
 
 
 def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
