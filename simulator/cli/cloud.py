@@ -359,12 +359,13 @@ def _run(what: str, names: list[str], opts: dict[str, Any]) -> None:
         mark = harness.bus.mark()
         result = _dispatch(what, names, opts, harness)
         _emit(result, opts["out"])
-        for alias, message in dict.fromkeys(harness.listing_errors):  # as Salt: per provider
-            click.echo(masking.scrub(f"Error: provider {alias}: {message}"), err=True)
+        _listing_errors(harness)
         _record_events(world, harness, mark, opts["show_events"])
     except click.ClickException:
         raise
     except PlugsimError as ex:
+        if harness is not None:  # "node not found" may come of a provider whose listing failed
+            _listing_errors(harness)
         if opts["debug"]:
             traceback.print_exception(masking.scrub_exception(ex))
         click.echo(masking.scrub(f"Error: {ex}"), err=True)
@@ -372,6 +373,12 @@ def _run(what: str, names: list[str], opts: dict[str, Any]) -> None:
     finally:
         if world is not None:
             world.close()
+
+
+def _listing_errors(harness: Any) -> None:
+    """Print each provider listing that failed, one line each (salt-cloud logs them per provider)."""
+    for alias, message in dict.fromkeys(harness.listing_errors):
+        click.echo(masking.scrub(f"Error: provider {alias}: {message}"), err=True)
 
 
 def _remember_secrets(harness: Any) -> None:

@@ -104,3 +104,27 @@ def test_one_failing_provider_does_not_fail_the_query() -> None:
     assert list(listed["my-linode"]["linode"]) == ["web1"]
     [(alias, message)] = h.listing_errors
     assert alias == "my-proxmox-config" and "no fake cloud serves" in message
+
+
+def test_cli_destroy_through_a_failing_listing_names_the_provider(tmp_path: Path) -> None:
+    (tmp_path / "providers.yaml").write_text(yaml.safe_dump(PROVIDERS))
+    (tmp_path / "profiles.yaml").write_text(yaml.safe_dump(PROFILES))
+    result = CliRunner().invoke(
+        main,
+        [
+            "cloud",
+            "--state",
+            ":memory:",
+            "--providers-config",
+            str(tmp_path / "providers.yaml"),
+            "--profiles-config",
+            str(tmp_path / "profiles.yaml"),
+            "-d",
+            "web1",
+        ],
+    )
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("Error: provider my-proxmox-config: ")
+    assert "no fake cloud serves" in lines[0]
+    assert lines[-1] == "Error: The node (web1) could not be found."
