@@ -133,6 +133,10 @@ class ComputeService(
         found = [s for s in live if s.id == address] or [
             s for s in live if _contains(s.view(), address)
         ]
+        if not found and "network" in self.world.service_names():  # a floating IP's server
+            from fake_clouds.compute_addresses import nova_addresses
+
+            found = [s for s in live if _contains(nova_addresses(self.world, s.view()), address)]
         if not found:
             return None
         server = found[0]

@@ -575,9 +575,19 @@ class IdentityService(AccessRuleOperations, Service):
         raise _error(exception.Unauthorized, "The request you have made requires authentication.")
 
     def _domain_named(self, name: Any) -> str | None:
-        for ent in self._live("domain"):
+        """Return the id of domain *name*; like keystone on MySQL, ``default`` finds ``Default``.
+
+        (Keystone's SQL columns compare names without case under DevStack's
+        MySQL collation; an exact match wins over one that differs in case.)
+        """
+        live = self._live("domain")
+        for ent in live:
             if ent.name == name:
                 return ent.id
+        if isinstance(name, str):
+            for ent in live:
+                if isinstance(ent.name, str) and ent.name.casefold() == name.casefold():
+                    return ent.id
         return None
 
     def project_named(self, name: Any, domain: dict[str, Any]) -> str:

@@ -15,6 +15,7 @@ import hashlib
 import re
 from typing import Any
 
+from fake_clouds.compute_addresses import nova_addresses
 from fake_clouds.core import scope
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
 from fake_clouds.openstack.compute_aggregates import AggregateRoutes
@@ -196,6 +197,7 @@ class ComputeAPI(
                 "links": self.link("images", server["image"]["id"]),
             },
             links=self.link("servers", server["id"]),
+            addresses=nova_addresses(self.compute.world, server),
             tenant_id=scope.owner_of(self.compute, "server", server["id"]) or req.project_id,
             user_id=req.user_id,
             hostId=hashlib.sha224(server["id"].encode()).hexdigest(),

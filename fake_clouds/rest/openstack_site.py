@@ -5,8 +5,9 @@ An OpenStack cloud is self-hosted: a providers file names its keystone
 token carries names the rest. :class:`OpenStackSite` serves the world's
 OpenStack wire (:class:`fake_clouds.openstack.app.WireApp`, at its own base
 URL, the catalog's) and answers the provider's auth URL with the wire's
-keystone: a path under the auth URL is the same path under the wire's
-``/identity/v3``.
+keystone: a path under keystone's root (the auth URL without its ``/v3``;
+DevStack's ``http://HOST/identity`` is a root) is the same path under the
+wire's ``/identity``.
 
 The credentials a provider names (``auth.username``/``password``/
 ``project_name``, their domains) are accepted by default, like the REST
@@ -38,6 +39,21 @@ _JSON_SUFFIX = re.compile(r"^(/network/v2\.0/[^?]*?)\.json(\?.*)?$")
 _SERVER_GROUPS = re.compile(r"^/compute/v2\.1/servers/[^/?]+/os-security-groups/?(\?.*)?$")
 
 
+def keystone_root(auth_url: str) -> str:
+    """Return keystone's root behind an ``auth_url``: the URL without a ``/v3`` (or ``/v2.0``) end.
+
+    A providers file names keystone either by its versioned endpoint
+    (``https://keystone.example.com:5000/v3``) or by its root, as DevStack
+    serves it (``http://HOST/identity``), where keystoneauth discovers the
+    version from the root's version list. Both name the same service.
+    """
+    root = auth_url.rstrip("/")
+    for suffix in ("/v3", "/v2.0"):
+        if root.endswith(suffix):
+            return root[: -len(suffix)]
+    return root
+
+
 class OpenStackSite:
     """The wire of one world, served at its base URL and at a provider's auth URL."""
 
@@ -53,7 +69,7 @@ class OpenStackSite:
         self.auth_url = None
         if auth_url and not auth_url.startswith(base):
             parts = urlsplit(auth_url)
-            self.auth_url = auth_url.rstrip("/")
+            self.auth_url = keystone_root(auth_url)
             origin = f"{parts.scheme}://{parts.netloc}"
             alias = re.compile(re.escape(self.auth_url) + r"(/.*)?(\?.*)?$")
             for method in METHODS:
@@ -72,13 +88,13 @@ class OpenStackSite:
         if not all(isinstance(v, str) and v for v in (user, password, project)):
             return
         identity = self.app.cloud.service("identity")
-        domains = {e.name: ident for ident, e in identity._store["domain"].items()}
-        user_domain = auth.get("user_domain_id") or domains.get(
-            auth.get("user_domain_name") or "Default", "default"
+        user_domain = auth.get("user_domain_id") or identity._domain_named(
+            auth.get("user_domain_name") or "Default"
         )
-        project_domain = auth.get("project_domain_id") or domains.get(
-            auth.get("project_domain_name") or "Default", "default"
+        project_domain = auth.get("project_domain_id") or identity._domain_named(
+            auth.get("project_domain_name") or "Default"
         )
+        user_domain, project_domain = user_domain or "default", project_domain or "default"
         now = self.app.cloud.clock.now()
         store = identity._store
 
@@ -170,7 +186,7 @@ class OpenStackSite:
     def _keystone(self, prepared: requests.PreparedRequest) -> Any:
         url = prepared.url or ""
         rest_of = url[len(self.auth_url or "") :]
-        return self._call(prepared, self.app.auth_url + rest_of)
+        return self._call(prepared, self.app.base_url + "/identity" + rest_of)
 
     def unserved(self) -> list[tuple[str, str, str, int]]:
         """Return ``(service, method, path, count)`` of every endpoint the wire did not serve."""

@@ -33,6 +33,7 @@ from typing import Any
 import requests
 import responses
 
+from fake_clouds.rest.accounts import as_account
 from fake_clouds.rest.http import Dialect, Reply, Request, parse_request
 from sdk import exception
 
@@ -200,6 +201,12 @@ class RestServer:
             self.openstack_site = OpenStackSite(self, auth_url)
         return self.openstack_site
 
+    def declare_keypair(self, name: str, key_file: str | None = None) -> bool:
+        """Give the world SSH key *name* as a providers file names it (see accounts.py)."""
+        from fake_clouds.rest.accounts import declare_keypair, declared_public_key
+
+        return declare_keypair(self.cloud, name, declared_public_key(name, key_file))
+
     # --- lifecycle ----------------------------------------------------------------------
 
     def start(self) -> RestServer:
@@ -311,7 +318,8 @@ class RestServer:
                 self._charge(dialect, "unserved")
                 reply = dialect.unserved(req)
             else:
-                reply = self._run(dialect, found[0], op, req)
+                with as_account(dialect, req):  # each credential is its own account
+                    reply = self._run(dialect, found[0], op, req)
         except requests.exceptions.Timeout as ex:
             self._record(start, dialect, req, route_name, None, type(ex).__name__)
             return ex
