@@ -10,6 +10,7 @@ from __future__ import annotations
 from sdk.resource import Resource
 from simulator.resources.heat.autoscaling import AutoScalingGroup, ScalingPolicy
 from simulator.resources.heat.group import ResourceGroup
+from simulator.resources.heat.remote_stack import RemoteStack
 from simulator.resources.heat.software_config import (
     CloudConfig,
     MultipartMime,
@@ -30,6 +31,7 @@ __all__ = [
     "Delay",
     "MultipartMime",
     "RandomString",
+    "RemoteStack",
     "ResourceGroup",
     "ScalingPolicy",
     "SoftwareConfig",
@@ -55,6 +57,7 @@ def resource_mapping() -> dict[str, type[Resource]]:
         "OS::Heat::ResourceGroup": ResourceGroup,
         "OS::Heat::ScalingPolicy": ScalingPolicy,
         "OS::Heat::SoftwareConfig": SoftwareConfig,
+        "OS::Heat::Stack": RemoteStack,
         "OS::Heat::SoftwareDeployment": SoftwareDeployment,
         "OS::Heat::StructuredConfig": StructuredConfig,
         "OS::Heat::StructuredDeployment": StructuredDeployment,
