@@ -12,7 +12,8 @@ The templates are extracted at run time and never written into this repository:
   constant, a local variable), and every dict literal holding that key;
 * every template file under ``tests/scenario/templates``.
 
-A test module's ``files={...: self.x}`` arguments name the template strings its
+A scenario test's ``environment={'resource_registry': {...}}`` is passed with the
+templates naming its types. A test module's ``files={...: self.x}`` arguments name the template strings its
 nested stacks are served from; each of the module's templates gets them (by
 file name), as the test passes them. Parameters without a default, and those
 naming cloud objects, get the values ``tools/hot_corpus.py`` generates, in the
@@ -147,6 +148,8 @@ def _string_of(
 
 #: ``{test module: {parameter: value}}`` read from the tests' ``parameters = {...}``
 PASSED: dict[str, dict[str, Any]] = {}
+#: ``{test module: {type: template file}}`` read from the ``resource_registry`` the tests pass
+REGISTRY: dict[str, dict[str, str]] = {}
 
 
 def _test_value(name: str, node: ast.AST) -> Any:
@@ -213,6 +216,15 @@ def _module_templates(path: str, text: str) -> tuple[list[dict[str, Any]], dict[
                     files.setdefault(str(key.value), text_of)
                     if function is not None:
                         own_files.setdefault(function, {})[str(key.value)] = text_of
+        # environment={'resource_registry': {TYPE: 'file.yaml' or self.x}}: the test's mappings
+        if isinstance(node, ast.Dict):
+            for key, item in zip(node.keys, node.values, strict=True):
+                if isinstance(key, ast.Constant) and key.value == "resource_registry":
+                    if isinstance(item, ast.Dict):
+                        for rtype, target in zip(item.keys, item.values, strict=True):
+                            text_of = _string_of(target, strings) if target is not None else None
+                            if isinstance(rtype, ast.Constant) and text_of is not None:
+                                REGISTRY.setdefault(path, {})[str(rtype.value)] = text_of
         # template.replace('$NETWORKS', '...'): the first substitution a test makes
         if (
             isinstance(node, ast.Call)
@@ -306,6 +318,14 @@ def extract(source: Path) -> list[dict[str, Any]]:
                     if "/scenario/" in p:
                         for k, v in given.items():
                             scenario.setdefault(k, v)
+                # the environment a test passes with it: its mappings of types the template names
+                registry = {
+                    rtype: target
+                    for p, mapping in sorted(REGISTRY.items())
+                    if "/scenario/" in p
+                    for rtype, target in mapping.items()
+                    if rtype in text
+                }
                 out.append(
                     {
                         "name": name,
@@ -313,6 +333,7 @@ def extract(source: Path) -> list[dict[str, Any]]:
                         "text": text,
                         "files": siblings,
                         "parameters": scenario,
+                        "registry": registry,
                     }
                 )
     return out
@@ -404,6 +425,12 @@ def run_one(item: dict[str, Any], workdir: Path, heat_modules: dict[str, Path]) 
         if env_text is not None:
             (here / BOOT_CONFIG_ENV).write_text(env_text, encoding="utf-8")
             envs.append(str(here / BOOT_CONFIG_ENV))
+        if item.get("registry"):
+            own_env = here / "test_environment.yaml"
+            own_env.write_text(
+                yaml.safe_dump({"resource_registry": item["registry"]}), encoding="utf-8"
+            )
+            envs.append(str(own_env))
         stack = hot_corpus._with_alarm(
             120, lambda: world.create_stack("tempest", str(template), envs, params, files=files)
         )

@@ -10,6 +10,11 @@ from __future__ import annotations
 from sdk.constraints import BaseCustomConstraint
 from sdk.resource import Resource
 from simulator.resources.openstack import constraints
+from simulator.resources.openstack.aodh import (
+    GnocchiAggregationByMetricsAlarm,
+    GnocchiAggregationByResourcesAlarm,
+    GnocchiResourcesAlarm,
+)
 from simulator.resources.openstack.cinder import Volume, VolumeAttachment
 from simulator.resources.openstack.neutron import (
     FloatingIP,
@@ -22,6 +27,13 @@ from simulator.resources.openstack.neutron import (
 )
 from simulator.resources.openstack.neutron_security import SecurityGroup, SecurityGroupRule
 from simulator.resources.openstack.nova_misc import Flavor, KeyPair, ServerGroup
+from simulator.resources.openstack.octavia import (
+    HealthMonitor,
+    Listener,
+    LoadBalancer,
+    Pool,
+    PoolMember,
+)
 from simulator.resources.openstack.server import Server
 from simulator.resources.openstack.swift import Container
 
@@ -31,6 +43,9 @@ __all__ = ["constraint_mapping", "resource_mapping"]
 def resource_mapping() -> dict[str, type[Resource]]:
     """Return the OpenStack types this package provides."""
     return {
+        "OS::Aodh::GnocchiAggregationByMetricsAlarm": GnocchiAggregationByMetricsAlarm,
+        "OS::Aodh::GnocchiAggregationByResourcesAlarm": GnocchiAggregationByResourcesAlarm,
+        "OS::Aodh::GnocchiResourcesAlarm": GnocchiResourcesAlarm,
         "OS::Cinder::Volume": Volume,
         "OS::Cinder::VolumeAttachment": VolumeAttachment,
         "OS::Neutron::FloatingIP": FloatingIP,
@@ -46,6 +61,11 @@ def resource_mapping() -> dict[str, type[Resource]]:
         "OS::Nova::KeyPair": KeyPair,
         "OS::Nova::Server": Server,
         "OS::Nova::ServerGroup": ServerGroup,
+        "OS::Octavia::HealthMonitor": HealthMonitor,
+        "OS::Octavia::Listener": Listener,
+        "OS::Octavia::LoadBalancer": LoadBalancer,
+        "OS::Octavia::Pool": Pool,
+        "OS::Octavia::PoolMember": PoolMember,
         "OS::Swift::Container": Container,
     }
 
