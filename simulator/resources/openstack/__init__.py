@@ -16,6 +16,7 @@ from simulator.resources.openstack.aodh import (
     GnocchiResourcesAlarm,
 )
 from simulator.resources.openstack.cinder import Volume, VolumeAttachment
+from simulator.resources.openstack.cinder_types import EncryptedVolumeType, VolumeType
 from simulator.resources.openstack.neutron import (
     FloatingIP,
     FloatingIPAssociation,
@@ -26,6 +27,7 @@ from simulator.resources.openstack.neutron import (
     Subnet,
 )
 from simulator.resources.openstack.neutron_security import SecurityGroup, SecurityGroupRule
+from simulator.resources.openstack.neutron_trunk import ExtraRouteSet, Trunk
 from simulator.resources.openstack.nova_misc import Flavor, KeyPair, ServerGroup
 from simulator.resources.openstack.octavia import (
     HealthMonitor,
@@ -46,8 +48,11 @@ def resource_mapping() -> dict[str, type[Resource]]:
         "OS::Aodh::GnocchiAggregationByMetricsAlarm": GnocchiAggregationByMetricsAlarm,
         "OS::Aodh::GnocchiAggregationByResourcesAlarm": GnocchiAggregationByResourcesAlarm,
         "OS::Aodh::GnocchiResourcesAlarm": GnocchiResourcesAlarm,
+        "OS::Cinder::EncryptedVolumeType": EncryptedVolumeType,
         "OS::Cinder::Volume": Volume,
         "OS::Cinder::VolumeAttachment": VolumeAttachment,
+        "OS::Cinder::VolumeType": VolumeType,
+        "OS::Neutron::ExtraRouteSet": ExtraRouteSet,
         "OS::Neutron::FloatingIP": FloatingIP,
         "OS::Neutron::FloatingIPAssociation": FloatingIPAssociation,
         "OS::Neutron::Net": Net,
@@ -57,6 +62,7 @@ def resource_mapping() -> dict[str, type[Resource]]:
         "OS::Neutron::SecurityGroup": SecurityGroup,
         "OS::Neutron::SecurityGroupRule": SecurityGroupRule,
         "OS::Neutron::Subnet": Subnet,
+        "OS::Neutron::Trunk": Trunk,
         "OS::Nova::Flavor": Flavor,
         "OS::Nova::KeyPair": KeyPair,
         "OS::Nova::Server": Server,
