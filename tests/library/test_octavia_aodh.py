@@ -69,12 +69,21 @@ def test_a_pool_needs_a_listener_or_a_load_balancer(world):
 
 
 def test_a_member_address_must_be_an_ip_address(world):
-    member = {
-        "type": "OS::Octavia::PoolMember",
-        "properties": {"pool": "p", "address": "web", "protocol_port": 80},
-    }
+    pool = {"listener": None, "loadbalancer": {"get_resource": "lb"}, "protocol": "HTTP"}
+    member = {"pool": {"get_resource": "pool"}, "address": "web", "protocol_port": 80}
+    doc = tmpl(
+        _pool_doc(
+            {
+                "pool": {
+                    "type": "OS::Octavia::Pool",
+                    "properties": {**pool, "lb_algorithm": "SOURCE_IP"},
+                },
+                "m": {"type": "OS::Octavia::PoolMember", "properties": member},
+            }
+        )
+    )
     with pytest.raises(exception.StackValidationFailed, match="not an IP address"):
-        world.create_stack("s", tmpl({"m": member}))
+        world.create_stack("s", doc)
 
 
 def test_a_pool_has_one_health_monitor(world):
@@ -110,14 +119,15 @@ def test_a_pool_has_one_health_monitor(world):
     assert "already has a health monitor" in stack.status_reason
 
 
-def test_a_member_of_a_pool_that_does_not_exist_is_not_found(world):
-    member = {
-        "type": "OS::Octavia::PoolMember",
-        "properties": {"pool": "nope", "address": "10.0.0.5", "protocol_port": 80},
-    }
-    stack = world.create_stack("s", tmpl({"m": member}))
-    assert stack.status == "FAILED"
-    assert "The Pool (nope) could not be found" in stack.status_reason
+def test_a_member_of_a_pool_that_does_not_exist_fails_validation(world):
+    """Heat's octavia.pool constraint: the pool is looked up when the template is validated."""
+    member = {"pool": "nope", "address": "10.0.0.5", "protocol_port": 80}
+    with pytest.raises(
+        exception.StackValidationFailed, match=r"The Pool \(nope\) could not be found"
+    ):
+        world.create_stack(
+            "s", tmpl({"m": {"type": "OS::Octavia::PoolMember", "properties": member}})
+        )
 
 
 def test_a_gnocchi_alarm_holds_its_rule_and_signal_url_and_is_disabled_by_suspend(world):

@@ -264,7 +264,11 @@ class Listener(_OctaviaResource):
     properties_schema = {
         "name": _string("Name of the listener.", update_allowed=True),
         "description": _string("Description.", default="", update_allowed=True),
-        "loadbalancer": _string("The load balancer (name or id).", required=True),
+        "loadbalancer": _string(
+            "The load balancer (name or id).",
+            required=True,
+            constraints=[constraints.CustomConstraint("octavia.loadbalancer")],
+        ),
         "default_pool": _string("The default pool (name or id).", update_allowed=True),
         "protocol": _string(
             "Protocol.", required=True, constraints=[constraints.AllowedValues(PROTOCOLS)]
@@ -340,8 +344,14 @@ class Pool(_OctaviaResource):
     properties_schema = {
         "name": _string("Name of the pool.", update_allowed=True),
         "description": _string("Description.", default="", update_allowed=True),
-        "listener": _string("The listener (name or id)."),
-        "loadbalancer": _string("The load balancer (name or id)."),
+        "listener": _string(
+            "The listener (name or id).",
+            constraints=[constraints.CustomConstraint("octavia.listener")],
+        ),
+        "loadbalancer": _string(
+            "The load balancer (name or id).",
+            constraints=[constraints.CustomConstraint("octavia.loadbalancer")],
+        ),
         "lb_algorithm": _string(
             "Balancing algorithm.",
             required=True,
@@ -427,7 +437,11 @@ class PoolMember(_OctaviaResource):
         "pool": _POOL,
     }
     properties_schema = {
-        "pool": _string("The pool (name or id).", required=True),
+        "pool": _string(
+            "The pool (name or id).",
+            required=True,
+            constraints=[constraints.CustomConstraint("octavia.pool")],
+        ),
         "address": _string("The member's IP address.", required=True),
         "protocol_port": _port("The member's port.", required=True),
         "weight": properties.Schema(
@@ -500,7 +514,11 @@ class HealthMonitor(_OctaviaResource):
     }
     properties_schema = {
         "name": _string("Name of the monitor.", update_allowed=True),
-        "pool": _string("The pool (name or id).", required=True),
+        "pool": _string(
+            "The pool (name or id).",
+            required=True,
+            constraints=[constraints.CustomConstraint("octavia.pool")],
+        ),
         "type": _string(
             "Probe type.", required=True, constraints=[constraints.AllowedValues(MONITOR_TYPES)]
         ),
