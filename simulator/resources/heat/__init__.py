@@ -23,7 +23,11 @@ from simulator.resources.heat.software_deployment import (
 )
 from simulator.resources.heat.testresource import TestResource
 from simulator.resources.heat.utility import Delay, RandomString, Value
-from simulator.resources.heat.wait_condition import WaitCondition, WaitConditionHandle
+from simulator.resources.heat.wait_condition import (
+    UpdateWaitConditionHandle,
+    WaitCondition,
+    WaitConditionHandle,
+)
 
 __all__ = [
     "AutoScalingGroup",
@@ -39,6 +43,7 @@ __all__ = [
     "StructuredConfig",
     "StructuredDeployment",
     "TestResource",
+    "UpdateWaitConditionHandle",
     "Value",
     "WaitCondition",
     "WaitConditionHandle",
@@ -62,6 +67,7 @@ def resource_mapping() -> dict[str, type[Resource]]:
         "OS::Heat::StructuredConfig": StructuredConfig,
         "OS::Heat::StructuredDeployment": StructuredDeployment,
         "OS::Heat::TestResource": TestResource,
+        "OS::Heat::UpdateWaitConditionHandle": UpdateWaitConditionHandle,
         "OS::Heat::Value": Value,
         "OS::Heat::WaitCondition": WaitCondition,
         "OS::Heat::WaitConditionHandle": WaitConditionHandle,
