@@ -20,6 +20,10 @@ naming cloud objects, get the values ``tools/hot_corpus.py`` generates, in the
 same world (``extends: devstack`` plus one keypair): tempest's own configuration
 names the image, flavor, keypair and networks of a DevStack cloud the same way.
 
+A scenario template given a ``backup_id`` runs after the test's first stack: the
+sibling template whose volume has the ``Snapshot`` deletion policy is created and
+deleted in the same world, and the backup it leaves is passed, as the test does.
+
 Each template is created, then deleted, in a fresh in-memory world; it passes
 when the create ends ``CREATE_COMPLETE`` and the delete ``DELETE_COMPLETE``.
 ``--heat-plugins`` (with ``$PLUGSIM_HEAT_PYTHON``) loads, for each type a
@@ -378,6 +382,32 @@ def _hot_parameters(doc: dict[str, Any]) -> dict[str, Any]:
     return {**doc, "parameters": params}
 
 
+def _backup_source(
+    item: dict[str, Any], doc: dict[str, Any], params: dict[str, Any]
+) -> tuple[str, str] | None:
+    """For a scenario template taking a ``backup_id`` the test makes first: the sibling
+    template (name, text) whose volume has the ``Snapshot`` deletion policy."""
+    declared = doc.get("parameters") or {}
+    if "backup_id" not in declared or not item["name"].startswith("scenario/"):
+        return None
+    for name, text in sorted(item["files"].items()):
+        if not name.endswith(".yaml") or "deletion_policy" not in text:
+            continue
+        try:
+            sibling = yaml.safe_load(text)
+        except yaml.YAMLError:
+            continue
+        resources = (sibling or {}).get("resources") if isinstance(sibling, dict) else None
+        for body in (resources or {}).values():
+            if (
+                isinstance(body, dict)
+                and body.get("type") == "OS::Cinder::Volume"
+                and body.get("deletion_policy") == "Snapshot"
+            ):
+                return name, text
+    return None
+
+
 def run_one(item: dict[str, Any], workdir: Path, heat_modules: dict[str, Path]) -> dict[str, Any]:
     """Create then delete one template in a fresh world; the record of what happened."""
     from simulator.heat_compat import use_heat_plugins
@@ -431,6 +461,24 @@ def run_one(item: dict[str, Any], workdir: Path, heat_modules: dict[str, Path]) 
                 yaml.safe_dump({"resource_registry": item["registry"]}), encoding="utf-8"
             )
             envs.append(str(own_env))
+        backup = _backup_source(item, doc, params)
+        if backup is not None:
+            # the test's first stack: a volume whose Snapshot deletion policy leaves the
+            # backup this template is given (test_volumes' check_stack does the same)
+            source, text = backup
+            (here / "backup_source.yaml").write_text(text, encoding="utf-8")
+            first = hot_corpus._parameters(yaml.safe_load(text), values)
+            first.update({k: v for k, v in params.items() if k in first})
+            hot_corpus._with_alarm(
+                120,
+                lambda: world.create_stack(
+                    "tempest-first", str(here / "backup_source.yaml"), envs, first, files=files
+                ),
+            )
+            hot_corpus._with_alarm(60, lambda: world.delete_stack("tempest-first"))
+            made = world.client_plugin("block_storage").client().backups.list()
+            if made:
+                params["backup_id"] = made[-1].id
         stack = hot_corpus._with_alarm(
             120, lambda: world.create_stack("tempest", str(template), envs, params, files=files)
         )
