@@ -165,7 +165,29 @@ def _test_value(name: str, node: ast.AST) -> Any:
         return TEMPEST_CONF[node.attr]
     if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "rand_name":
         return f"tempest-{name.replace('_', '-')}"
+    # self.net['id'] / self.net['subnets'][0]: the ids of the test network and its subnet
+    text = ast.unparse(node)
+    if text == "self.net['subnets'][0]":
+        return {ID_OF: ["subnet", TEMPEST_CONF["fixed_subnet_name"]]}
+    if text == "self.net['id']":
+        return {ID_OF: ["network", TEMPEST_CONF["fixed_network_name"]]}
     return None
+
+
+#: a parameter value standing for the id of the named network object of the world
+ID_OF = "__id_of__"
+
+
+def _resolve_ids(world: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """*params* with each ``{ID_OF: [kind, name]}`` replaced by that object's id."""
+    out = dict(params)
+    for key, value in params.items():
+        if isinstance(value, dict) and ID_OF in value:
+            kind, ref = value[ID_OF]
+            client = world.client_plugin("network").client()
+            found = getattr(client, f"list_{kind}s")()[f"{kind}s"]
+            out[key] = next((o["id"] for o in found if o.get("name") == ref), ref)
+    return out
 
 
 def _module_templates(path: str, text: str) -> tuple[list[dict[str, Any]], dict[str, str]]:
@@ -356,11 +378,13 @@ def heat_type_modules(package: Path) -> dict[str, Path]:
 
 
 def _types(doc: dict[str, Any]) -> list[str]:
-    resources = doc.get("resources") or {}
+    """The resource types *doc* names (HOT's ``resources``/``type`` or CFN's ``Resources``/``Type``)."""
+    resources = doc.get("resources") or doc.get("Resources") or {}
     types = []
     for body in resources.values() if isinstance(resources, dict) else []:
-        if isinstance(body, dict) and isinstance(body.get("type"), str):
-            types.append(body["type"])
+        kind = body.get("type", body.get("Type")) if isinstance(body, dict) else None
+        if isinstance(kind, str):
+            types.append(kind)
     return types
 
 
@@ -461,6 +485,7 @@ def run_one(item: dict[str, Any], workdir: Path, heat_modules: dict[str, Path]) 
                 yaml.safe_dump({"resource_registry": item["registry"]}), encoding="utf-8"
             )
             envs.append(str(own_env))
+        params = _resolve_ids(world, params)
         backup = _backup_source(item, doc, params)
         if backup is not None:
             # the test's first stack: a volume whose Snapshot deletion policy leaves the
