@@ -90,7 +90,7 @@ class RemoteStack(StackResource):  # plugsim: ignore[PS301] - see the package
             update_allowed=True,
             constraints=[constraints.Range(min=1)],
         ),
-        "parameters": properties.Schema(
+        "parameters": properties.Schema(  # plugsim: ignore[PS150] - undeclared ones fail, as in Heat
             properties.Schema.MAP,
             "Parameters passed to the stack.",
             default={},

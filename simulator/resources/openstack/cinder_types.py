@@ -18,7 +18,7 @@ from simulator.resources.openstack._base import SINCE, find_in
 __all__ = ["EncryptedVolumeType", "VolumeType"]
 
 
-class VolumeType(Resource):
+class VolumeType(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Cinder::VolumeType``: a volume type with extra specs."""
 
     support_status = support.SupportStatus(version=SINCE)
@@ -29,7 +29,7 @@ class VolumeType(Resource):
         "name": properties.Schema(
             properties.Schema.STRING, "Name of the type.", required=True, update_allowed=True
         ),
-        "metadata": properties.Schema(
+        "metadata": properties.Schema(  # plugsim: ignore[PS150] - cinder takes string values only
             properties.Schema.MAP, "Extra specs (key/value).", default={}, update_allowed=True
         ),
         "is_public": properties.Schema(
@@ -83,7 +83,7 @@ class VolumeType(Resource):
         return None
 
 
-class EncryptedVolumeType(Resource):
+class EncryptedVolumeType(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Cinder::EncryptedVolumeType``: the encryption spec of a volume type."""
 
     support_status = support.SupportStatus(version=SINCE)

@@ -36,9 +36,10 @@ _SUBPORT = {
 }
 
 
-class Trunk(NeutronResource):
+class Trunk(NeutronResource):  # plugsim: ignore[PS301] - see the package
     """``OS::Neutron::Trunk``: a parent port carrying VLAN sub-ports."""
 
+    support_status = support.SupportStatus(version=SINCE)
     kind = "trunk"
     lint_properties: ClassVar[dict[str, Any]] = {"port": {"get_resource": "parent"}}
     lint_companions: ClassVar[dict[str, Any]] = {
@@ -54,7 +55,7 @@ class Trunk(NeutronResource):
             "Sub-ports: port, segmentation_type, segmentation_id.",
             default=[],
             update_allowed=True,
-            schema=properties.Schema(properties.Schema.MAP, schema=_SUBPORT),
+            schema=properties.Schema(properties.Schema.MAP, "One sub-port.", schema=_SUBPORT),
         ),
         "description": properties.Schema(
             properties.Schema.STRING, "Description.", update_allowed=True
@@ -66,6 +67,13 @@ class Trunk(NeutronResource):
     attributes_schema = {
         "port_id": attributes.Schema("The parent port's id.", type=attributes.Schema.STRING),
     }
+
+    def _resolve_attribute(self, name: str) -> Any:
+        if self.resource_id is None:
+            return None
+        if name == "port_id":
+            return self.show().get("port_id")
+        return super()._resolve_attribute(name)
 
     def _subports(self, items: Any) -> list[dict[str, Any]]:
         return [
@@ -104,7 +112,7 @@ class Trunk(NeutronResource):
             self.neutron().trunk_add_subports(self.resource_id, {"sub_ports": added})
 
 
-class ExtraRouteSet(Resource):
+class ExtraRouteSet(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Neutron::ExtraRouteSet``: routes added to a router (and only those removed)."""
 
     support_status = support.SupportStatus(version=SINCE)
@@ -137,6 +145,7 @@ class ExtraRouteSet(Resource):
             update_allowed=True,
             schema=properties.Schema(
                 properties.Schema.MAP,
+                "One route.",
                 schema={
                     "destination": properties.Schema(
                         properties.Schema.STRING, "Destination CIDR.", required=True
