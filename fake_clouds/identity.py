@@ -304,7 +304,7 @@ class IdentityService(AccessRuleOperations, Service):
         self._mirror_world(add)
 
     def _mirror_world(self, add: Callable[..., str]) -> None:
-        """Add the projects and users the world file declared, with their role assignments.
+        """Add the regions, projects and users the world file declared, with the users' roles.
 
         A world file's ``projects`` and ``users`` are entities of the ``entity`` service
         (:mod:`fake_clouds.default_world`); keystone holds them too, so a declared user
@@ -316,6 +316,11 @@ class IdentityService(AccessRuleOperations, Service):
         if entities is None:
             return
         by_name = {kind: {e.name: e.id for e in self._store[kind].values()} for kind in SCHEMAS}
+        # a declared region's id is its name, as keystone makes it (one set of services
+        # answers for every region)
+        for ent in sorted(entities._store.get("region", {}).values(), key=lambda e: e.name):
+            if ent.name not in self._store["region"]:
+                add("region", "", ent.name, description=ent.attrs.get("description", ""))
         for ent in sorted(entities._store.get("project", {}).values(), key=lambda e: e.id):
             if ent.name not in by_name["project"]:
                 by_name["project"][ent.name] = add(

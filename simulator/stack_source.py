@@ -298,7 +298,11 @@ class StackSource:
         from simulator.template.loader import load_template
 
         tmpl = load_template(
-            self.template, files=self.files, source=self.template_name, limits=self.limit_values()
+            self.template,
+            files=self.files,
+            source=self.template_name,
+            base_dir=self.base_dir,
+            limits=self.limit_values(),
         )
         if self.base_dir is not None:
             tmpl.base_dir = Path(self.base_dir)
