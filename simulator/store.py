@@ -260,6 +260,8 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, InstantWrites):
             if self.write_gate is not None:
                 self.write_gate()
             self._raw.execute("BEGIN IMMEDIATE")
+            # another process may have added events since (a message): read the next id again
+            self._next_event = None
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

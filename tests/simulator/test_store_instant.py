@@ -147,3 +147,24 @@ def test_an_event_written_directly_keeps_the_buffered_ids_in_order(store):
     store.commit()
     assert (a.id, b.id, c.id) == (1, 2, 3)
     assert [e.reason for e in store.events("s1")] == ["", "direct", ""]
+
+
+def test_events_another_process_added_between_commits_are_not_overwritten(tmp_path):
+    writer, other = Store(tmp_path / "w.db"), Store(tmp_path / "w.db")
+    writer.deferred = True
+    try:
+        assert (
+            writer.record(
+                _ev("IN_PROGRESS"), resource=_rec("IN_PROGRESS", {"v": 1}), frozen_doc=True
+            ).id
+            == 1
+        )
+        writer.commit()
+        assert other.add_event(_ev("INIT", reason="hook cleared")).id == 2  # its own transaction
+        ev = writer.record(_ev("COMPLETE"), resource=_rec("COMPLETE", {"v": 1}), frozen_doc=True)
+        writer.commit()
+        assert ev.id == 3
+        assert [e.reason for e in writer.events("s1")] == ["", "hook cleared", ""]
+    finally:
+        writer.close()
+        other.close()
