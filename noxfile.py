@@ -142,6 +142,7 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".")
     for n in ("1000", "10000"):
         session.run("plugsim", "bench", "--resources", n)
+    session.run("plugsim", "bench", "--floor", "--resources", "10000")
     session.run("plugsim", "bench", "--campaign", "200", "--repeat", "3")
     # plugsim serve under load: 8 clients x 500 requests, req/s (checks 5xx and lost entities)
     session.run("python", "tools/serve_load.py", "--clients", "8", "--requests", "500")

@@ -51,6 +51,7 @@ from simulator.records import (  # re-exported: callers import the records from 
     _StoredStackRecord,
 )
 from simulator.store_cloud import CloudRows
+from simulator.store_instant import BufferedConnection, InstantWrites
 from simulator.store_lease import LeaseHolder, LeaseRows, WorldBusy
 from simulator.store_log import LogRows
 from simulator.store_recovery import Recovery
@@ -165,7 +166,7 @@ CREATE TABLE IF NOT EXISTS lease (
 """
 
 
-class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing):
+class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing, InstantWrites):
     """The SQLite store of one world (``':memory:'`` keeps it in memory)."""
 
     def __init__(self, path: str | os.PathLike[str] = ":memory:") -> None:
@@ -182,6 +183,7 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing):
         self._docs: dict[tuple[str, int], Any] = {}
         #: (stack_id, key) -> (frozen value of a stack doc, its JSON text)
         self._frozen_text: dict[tuple[str, str], tuple[Any, str]] = {}
+        self._init_buffers()
         if self.path != ":memory:":
             parent = Path(self.path).parent
             try:
@@ -191,9 +193,12 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing):
                     f"Cannot create the state directory {parent}: {ex.strerror or ex}"
                 ) from None
         try:
-            self._db = sqlite3.connect(
+            self._raw = sqlite3.connect(
                 self.path, isolation_level=None, check_same_thread=False, timeout=30.0
             )
+            # every statement through it writes the buffered transitions first
+            # (simulator.store_instant)
+            self._db: Any = BufferedConnection(self._raw, self)
             self._db.execute(f"PRAGMA page_size={PAGE_SIZE}")  # no effect on an existing file
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -241,6 +246,7 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing):
 
     def close(self) -> None:
         """Close the database connection (an uncommitted transaction is lost) and the lease."""
+        self._drop_buffers()
         try:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
@@ -251,10 +257,12 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing):
 
     def _begin(self) -> None:
         """Open the write transaction if none is open (the write gate may refuse)."""
-        if not self._db.in_transaction:
+        if not self._raw.in_transaction:  # nothing is buffered outside a transaction
             if self.write_gate is not None:
                 self.write_gate()
-            self._db.execute("BEGIN IMMEDIATE")
+            self._raw.execute("BEGIN IMMEDIATE")
+            # another process may have added events since (a message): read the next id again
+            self._next_event = None
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -282,6 +290,7 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing):
                 self._docs.clear()
                 self._cloud_top = None
                 self._fernet = None
+                self._next_event = None
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK TO block")
                     self._db.execute("RELEASE block")
@@ -301,6 +310,7 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing):
 
     def _abort(self) -> None:
         """Roll back the open transaction; what this store remembers of rows may be stale."""
+        self._drop_buffers()
         self._docs.clear()
         self._cloud_top = None
         self._fernet = None  # the record of the world key may have been rolled back
@@ -403,8 +413,14 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing):
                     self.save_stack(stack, frozen_keys=frozen_keys)
                 written = self._insert_event(ev)
         elif self.deferred:
-            # The hot path with deferred commits: plain statements in the open transaction.
+            # The hot path with deferred commits: buffered until the instant's commit
+            # (simulator.store_instant), or plain statements in the open transaction.
             self._begin()
+            if frozen_doc or resource is None:
+                written = self._buffer_transition(ev, resource)
+                if self.on_transition is not None:
+                    self.on_transition()
+                return written
             try:
                 if resource is not None:
                     self._write_resource(resource, frozen_doc)

@@ -58,7 +58,9 @@ class LogRows:
                 ev.time,
             ),
         )
-        return ev.with_id(int(cur.lastrowid or 0))
+        event_id = int(cur.lastrowid or 0)
+        self._event_inserted(event_id)  # type: ignore[attr-defined]
+        return ev.with_id(event_id)
 
     def events(
         self, stack_id: str | None = None, *, after: int = 0, resource_name: str | None = None

@@ -253,7 +253,11 @@ class StackRows:
         self._docs[key] = rec.doc if frozen else json.loads(doc)
 
     def delete_resource(self, stack_id: str, rid: int) -> None:
-        """Remove one resource row."""
+        """Remove one resource row (buffered until the instant's commit when commits are deferred)."""
+        if self.deferred and not self._depth:  # type: ignore[attr-defined]
+            self._begin()  # type: ignore[attr-defined]
+            self._buffer_delete(stack_id, rid)  # type: ignore[attr-defined]
+            return
         with self.transaction() as db:  # type: ignore[attr-defined]
             db.execute("DELETE FROM resources WHERE stack_id=? AND rid=?", (stack_id, rid))
         self._docs.pop((stack_id, rid), None)
