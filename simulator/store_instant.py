@@ -19,6 +19,7 @@ Nothing can tell the difference from outside:
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 from simulator.events import Event
@@ -106,7 +107,7 @@ class InstantWrites:
                 ev.physical_resource_id,
                 ev.action,
                 ev.status,
-                ev.reason,
+                ev.reason,  # sealed when written (the key may not be loaded yet)
                 ev.time,
             )
         )
@@ -136,18 +137,24 @@ class InstantWrites:
             if deletes:
                 raw.executemany("DELETE FROM resources WHERE stack_id=? AND rid=?", list(deletes))
             if events:
-                raw.executemany(_EVENT_INSERT_WITH_ID, events)
+                seal = self.seal  # type: ignore[attr-defined]
+                raw.executemany(_EVENT_INSERT_WITH_ID, [(*e[:8], seal(e[8]), e[9]) for e in events])
             if rows:
-                self._flush_rows(raw, list(rows.values()))
+                self._flush_rows(raw, list(rows.values()), self.seal)  # type: ignore[attr-defined]
         except BaseException:
             self._drop_buffers()
             self._docs.clear()
             raise
 
     @staticmethod
-    def _flush_rows(raw: sqlite3.Connection, rows: list[tuple[ResourceRecord, bool]]) -> None:
+    def _flush_rows(
+        raw: sqlite3.Connection,
+        rows: list[tuple[ResourceRecord, bool]],
+        seal: Callable[[str], str],
+    ) -> None:
+        """Write rows, sealing their reasons and documents as :mod:`simulator.store_seal` says."""
         states = [
-            (r.action, r.status, r.reason, r.physical_id, int(r.current), r.stack_id, r.rid)
+            (r.action, r.status, seal(r.reason), r.physical_id, int(r.current), r.stack_id, r.rid)
             for r, full in rows
             if not full
         ]
@@ -166,10 +173,10 @@ class InstantWrites:
                         r.type,
                         r.action,
                         r.status,
-                        r.reason,
+                        seal(r.reason),
                         r.physical_id,
                         int(r.current),
-                        dumps(r.doc),
+                        seal(dumps(r.doc)),
                     )
                     for r in whole
                 ],
