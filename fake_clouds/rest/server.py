@@ -34,6 +34,7 @@ from sdk import exception
 __all__ = [
     "DIALECTS",
     "METHODS",
+    "PROVIDER_GROUP",
     "FakeBug",
     "RestReport",
     "RestServer",
@@ -64,16 +65,42 @@ class RestReport:
         return "\n".join(lines)
 
 
+#: The entry-point group a provider dialect is registered in (name = the dialect's name).
+PROVIDER_GROUP = "plugsim.providers"
+
+
 def dialect_classes() -> dict[str, type[Dialect]]:
-    """Return the built-in dialect classes by name (each served by a :class:`DialectApp`)."""
+    """Return the provider dialect classes by name: the built-in ones, then the entry points.
+
+    A package adds a provider with one entry point in :data:`PROVIDER_GROUP`
+    naming its :class:`Dialect` subclass; it is then served in-process
+    (:class:`RestServer`) and by ``plugsim serve --provider``. An entry point
+    that does not load a dialect is a ConfigurationError naming it.
+    """
     from fake_clouds.rest.cloudstack import CloudStack
     from fake_clouds.rest.digitalocean import DigitalOcean
     from fake_clouds.rest.hetzner import Hetzner
     from fake_clouds.rest.linode import Linode
     from fake_clouds.rest.vultr import Vultr
+    from sdk._entry_points import group_entry_points
 
-    classes = (DigitalOcean, Linode, Hetzner, Vultr, CloudStack)
-    return {cls.name: cls for cls in classes}
+    found: dict[str, type[Dialect]] = {
+        cls.name: cls for cls in (DigitalOcean, Linode, Hetzner, Vultr, CloudStack)
+    }
+    for ep in group_entry_points(PROVIDER_GROUP):
+        where = f"entry point {ep.name} = {ep.value} (group {PROVIDER_GROUP})"
+        try:
+            cls = ep.load()
+        except Exception as ex:  # noqa: BLE001 - a broken plug-in is named, not a traceback
+            raise exception.ConfigurationError(
+                f"{where}: could not be loaded: {type(ex).__name__}: {ex}"
+            ) from None
+        if not (isinstance(cls, type) and issubclass(cls, Dialect)) or not cls.name:
+            raise exception.ConfigurationError(
+                f"{where}: expected a fake_clouds.rest.Dialect subclass with a name"
+            )
+        found.setdefault(cls.name, cls)
+    return found
 
 
 #: Every name :class:`RestServer` serves: the dialects and ``openstack`` (the OpenStack wire).
