@@ -169,7 +169,7 @@ def _rule_path(template: str) -> str:
 
 
 class Dialect:
-    """Base class of a REST dialect: routing, auth and provider-shaped errors."""
+    """Base class of a provider dialect: werkzeug routing, auth and provider-shaped errors."""
 
     #: Short name (``digitalocean``); used for tokens, base URLs, latency keys and reports.
     name: ClassVar[str] = ""
@@ -195,7 +195,7 @@ class Dialect:
                     seen.add(key)
                     routes.append(Route(method, template, attr, op))
         cls._routes = routes
-        # HEAD is served only where a dialect declares it (werkzeug would add it to GET)
+        # one werkzeug rule per route, its endpoint the route's index (no automatic OPTIONS)
         rules = [
             Rule(_rule_path(r.template), methods=[r.method], endpoint=i, strict_slashes=False)
             for i, r in enumerate(routes)
@@ -225,7 +225,7 @@ class Dialect:
         except HTTPException:  # no such path (404) or not with that method (405): unserved
             return None
         served = self._routes[index]
-        if served.method != method:  # werkzeug answers HEAD with a GET rule
+        if served.method != method:  # werkzeug adds HEAD to a GET rule: unserved unless declared
             return None
         return served, {k: str(v) for k, v in params.items()}
 
