@@ -25,7 +25,6 @@ from fake_clouds.openstack.compute_quotas import QuotaRoutes
 from fake_clouds.openstack.compute_volumes import VolumeAttachmentRoutes
 from fake_clouds.openstack.name_fields import check_name
 from fake_clouds.rest.common import iso
-from fake_clouds.rest.openstack import ACTIONS
 from sdk import exception
 
 MIN_VERSION = (2, 1)
@@ -54,6 +53,20 @@ _VM_STATE = {
 _HIDDEN = ("created_at", "updated_at", "user_data", "previous_flavor")
 _VERSION = re.compile(r"^([1-9]\d*)\.(0|[1-9]\d*)$")
 _SERVER = ("compute", "servers.get", "server")
+
+#: Server action key in a ``POST /servers/{id}/action`` body -> the compute operation.
+ACTIONS = {
+    "os-stop": "servers.stop",
+    "os-start": "servers.start",
+    "reboot": "servers.reboot",
+    "suspend": "servers.suspend",
+    "resume": "servers.resume",
+    "createImage": "servers.create_image",
+    "resize": "servers.resize",
+    "confirmResize": "servers.confirm_resize",
+    "revertResize": "servers.revert_resize",
+    "rebuild": "servers.rebuild",
+}
 
 
 def _text(version: tuple[int, int]) -> str:
