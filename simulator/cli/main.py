@@ -205,7 +205,7 @@ _COMMANDS: dict[str, tuple[Callable[[], click.Command], str]] = {
         _attribute("simulator.cli.serve", "serve"),
         "Serve the world as OpenStack on 127.0.0.1: identity, compute, network, block storage, "
         "image, object storage and orchestration (Heat's API), with a clouds.yaml for the "
-        "clients.",
+        "clients; and as the provider APIs (DigitalOcean, Linode, ...), with a providers.yaml.",
     ),
     "world": (_attribute("simulator.cli.worlds", "world"), "Show world files and their schema."),
     "trust": (
