@@ -246,12 +246,24 @@ def stack_info(name: str, stack_id: str, parameters: Mapping[str, Any]) -> Stack
     return StackInfo(name=name, id=stack_id, parameters=dict(parameters))
 
 
+def _reference_before_creation(raw: Any) -> Any:
+    """``{get_resource: NAME}`` before NAME exists is NAME, as Heat's reference id is; else None.
+
+    A template resource's preview passes its properties to the nested
+    template as parameters, so Heat's nested preview sees the name there.
+    """
+    from simulator.template.functions_core import GetResource
+
+    return raw.target() if isinstance(raw, GetResource) else None
+
+
 def preview_views(definition: Any, type_lookup: Callable[[str, str | None], Any]) -> dict[str, Any]:
     """Per resource of *definition*: its properties as a preview shows them, and attribute names.
 
     Values that are known before anything exists (literals, parameters,
-    schema defaults) are resolved; one that needs a resource made first
-    (``get_resource``, ``get_attr``) is None, as in Heat's preview. A
+    schema defaults) are resolved; ``get_resource`` of a resource not made yet
+    is that resource's name (Heat's reference id before creation) and one
+    that needs a made resource (``get_attr``) is None, as in Heat's preview. A
     resource that is not a plug-in class (a template resource) gets its
     properties resolved the same way with no schema and no attributes.
     """
@@ -274,12 +286,15 @@ def preview_views(definition: Any, type_lookup: Callable[[str, str | None], Any]
                     props[key] = res.properties._get_property_value(key, strict=False)
                 except ValueNotYetKnown:
                     props[key] = None
+                if props[key] is None:
+                    raw = (getattr(defn, "properties", None) or {}).get(key)
+                    props[key] = _reference_before_creation(raw)
             attributes = sorted(getattr(cls, "attributes_schema", {}) or {})
         else:
             for key, raw in dict(getattr(defn, "properties", None) or {}).items():
                 try:
                     props[key] = resolver(raw)
                 except ValueNotYetKnown:
-                    props[key] = None
+                    props[key] = _reference_before_creation(raw)
         views[name] = (props, attributes)
     return views
