@@ -564,7 +564,9 @@ class _Driver:
             self._found(
                 "doubled",
                 "handle_create",
-                oracles.doubled(self.run.cls, clean, oracles.all_entities(retried.world)),
+                oracles.doubled(
+                    self.run.cls, clean, oracles.all_entities(retried.world), retried.world
+                ),
             )
 
     def close(self) -> None:

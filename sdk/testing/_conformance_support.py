@@ -168,6 +168,51 @@ def expect_state(h: Any, want: str) -> None:
 
         check = handler_site(type(res), f"check_{action}_complete")
         verdict.handler = check or last_handler(type(res), action.upper(), "FAILED")
+        undeleted = _never_asked_to_delete(h, res) if action == "delete" else None
+        if undeleted is not None and declared(type(res), "handle_delete"):
+            verdict.handler = handler_site(type(res), "handle_delete")
+            verdict.hint = (
+                f"handle_delete made no call that deletes {undeleted}, so "
+                f"{check or 'the delete'} waited for it until the stack timed out"
+            )
+    raise VerdictFailure(verdict)
+
+
+def _never_asked_to_delete(h: Any, res: Any) -> str | None:
+    """``service/kind id`` of the live cloud object behind *res* when no call ever deleted it."""
+    try:
+        item = h.world.entity(res.resource_id)
+    except Exception:  # noqa: BLE001 - a closed world: nothing more to say
+        return None
+    history = getattr(getattr(h.world, "cloud", None), "history", None)
+    if item is None or history is None:
+        return None
+    if any(r.op == "delete" for r in history.of(item.kind, item.id, item.service)):
+        return None
+    return f"{item.service}/{item.kind} {item.id}"
+
+
+def expect_ready(h: Any, plugin: type) -> None:
+    """Raise a verdict when the create of *h* was reported complete before its cloud object was
+    ready (:func:`sdk.testing.oracles.completed_early`), naming ``check_create_complete``."""
+    __tracebackhide__ = True  # pytest shows the verdict, not this helper's source
+    from sdk.testing import oracles
+    from sdk.testing.verdict import VerdictFailure, handler_site, observe
+
+    problems = oracles.completed_early(plugin, h.world, h.physical_id)
+    if not problems:
+        return
+    verdict = observe(
+        "completion",
+        problems[0],
+        world=h.world,
+        resource=_plugin_of(h),
+        stack=h.name,
+        hint="check_create_complete must return True only once the cloud object reached the "
+        "status it is usable in; poll it until then",
+        replay=getattr(h.env, "replay", ""),
+        handler=handler_site(plugin, "check_create_complete"),
+    )
     raise VerdictFailure(verdict)
 
 
@@ -230,6 +275,19 @@ def check_clean(*harnesses: Any) -> None:
             details=details,
             handler=handler_site(plugin, "handle_delete") if plugin is not None else None,
         )
-        if maker is not None and not verdict.handler:
+        if maker is not None and (faults or not verdict.handler):
+            # after an injected fault the object is lost by the handler that made it and did
+            # not record it before a later call could fail; without one, by the delete
             verdict.handler = f"{maker.handler} ({maker.site})"
+            if faults and plugin is not None:
+                lost = _lost_in(res)
+                if lost and lost != verdict.handler:
+                    verdict.handler += f"; the failure came out of {lost}"
         raise VerdictFailure(verdict)
+
+
+def _lost_in(res: Any) -> str:
+    """The handler the resource's last failure came out of (``""`` when it does not say)."""
+    from sdk.testing.verdict import handler_of_exception
+
+    return handler_of_exception(getattr(res, "_failure_cause", None), handlers_only=True)

@@ -37,6 +37,7 @@ from sdk.testing._conformance_support import (
     Spy,
     check_clean,
     declared,
+    expect_ready,
     expect_state,
     fail_rule,
     numbered_calls,
@@ -133,6 +134,7 @@ class ResourceConformance(
         __tracebackhide__ = True
         h = self._harness(env, **kwargs).create()
         expect_state(h, "CREATE_COMPLETE")
+        expect_ready(h, self.plugin())
         return h
 
     @staticmethod

@@ -36,7 +36,8 @@ class Network(Resource):
             properties.Schema.STRING,
             "Subnet CIDR: a private /24 of 10.0.0.0/8.",
             default="10.0.0.0/24",
-            constraints=[constraints.AllowedPattern(r"10\.[0-9]{1,2}\.[0-9]{1,2}\.0/24")],
+            # no leading zeros: the network service refuses "10.01.0.0/24"
+            constraints=[constraints.AllowedPattern(r"10\.(0|[1-9][0-9]?)\.(0|[1-9][0-9]?)\.0/24")],
         ),
     }
     attributes_schema = {"subnet_id": attributes.Schema("The subnet's id.")}
@@ -98,7 +99,11 @@ class Server(Resource):
         ),
         "image": properties.Schema(properties.Schema.STRING, "Image name or id.", default="cirros"),
         "flavor": properties.Schema(
-            properties.Schema.STRING, "Flavor name or id.", default="m1.small", update_allowed=True
+            properties.Schema.STRING,
+            "Flavor name or id.",
+            default="m1.small",
+            update_allowed=True,
+            constraints=[constraints.Length(min=1)],
         ),
         "network": properties.Schema(properties.Schema.STRING, "Network id.", required=True),
     }
@@ -157,7 +162,12 @@ class Volume(Resource):
     default_client_name = "block_storage"
     entity = "volumes"
     properties_schema = {
-        "size": properties.Schema(properties.Schema.INTEGER, "Size in GB.", default=1),
+        "size": properties.Schema(
+            properties.Schema.INTEGER,
+            "Size in GB.",
+            default=1,
+            constraints=[constraints.Range(min=1)],
+        ),
         "name": properties.Schema(properties.Schema.STRING, "Volume name."),
     }
 
