@@ -216,6 +216,47 @@ def expect_ready(h: Any, plugin: type) -> None:
     raise VerdictFailure(verdict)
 
 
+def expect_physical_id(h: Any, plugin: type) -> None:
+    """Raise a verdict naming ``handle_create`` when the created resource has no physical id."""
+    __tracebackhide__ = True  # pytest shows the verdict, not this helper's source
+    if h.physical_id is not None:
+        return
+    from sdk.testing.verdict import VerdictFailure, handler_site, observe
+
+    raise VerdictFailure(
+        observe(
+            "state",
+            "the resource has no physical id after create",
+            world=h.world,
+            resource=_plugin_of(h),
+            stack=h.name,
+            hint="handle_create must record the cloud object's id with resource_id_set, or "
+            "nothing can find the object again to update or delete it",
+            replay=getattr(h.env, "replay", ""),
+            handler=handler_site(plugin, "handle_create") or None,
+        )
+    )
+
+
+def swallowed(h: Any, label: str) -> None:
+    """Raise a verdict: the injected failure of *label* did not fail the create of *h*."""
+    __tracebackhide__ = True  # pytest shows the verdict, not this helper's source
+    from sdk.testing.verdict import VerdictFailure, observe
+
+    raise VerdictFailure(
+        observe(
+            "state",
+            f"{label} failed but the stack is {h.state}",
+            world=h.world,
+            resource=_plugin_of(h),
+            stack=h.name,
+            hint="the create went on past a failed cloud call: a handler caught the error and "
+            "carried on (starting over, or ignoring it); let it fail the action instead",
+            replay=getattr(h.env, "replay", ""),
+        )
+    )
+
+
 def check_clean(*harnesses: Any) -> None:
     """Legal transitions and no leaked entity in the worlds of *harnesses*, or a verdict.
 
@@ -275,6 +316,16 @@ def check_clean(*harnesses: Any) -> None:
             details=details,
             handler=handler_site(plugin, "handle_delete") if plugin is not None else None,
         )
+        recorded = str(getattr(res, "resource_id", None))
+        forgotten = all(i.id != recorded for i in leaked)
+        if maker is not None and forgotten and not faults:
+            # no leaked object was ever the resource's: the handler that made it never
+            # recorded it (resource_id_set), so the delete could not know of it
+            verdict.handler = f"{maker.handler} ({maker.site})"
+            verdict.hint = (
+                f"{maker.handler} made this object but the resource's id never named it "
+                "(resource_id_set), so handle_delete could not find it"
+            )
         if maker is not None and (faults or not verdict.handler):
             # after an injected fault the object is lost by the handler that made it and did
             # not record it before a later call could fail; without one, by the delete

@@ -19,7 +19,7 @@ import pytest
 
 from sdk import exception
 from sdk.testing import oracles
-from sdk.testing._conformance_support import declared
+from sdk.testing._conformance_support import declared, expect_state
 
 if TYPE_CHECKING:
     from sdk.resource import Resource
@@ -132,7 +132,7 @@ class OracleConformance:
         before = oracles.entity(h.world, h.physical_id)
         res = h.resource
         h.update(self._props_with(change))
-        assert h.state == "UPDATE_COMPLETE", h.status_reason
+        expect_state(h, "UPDATE_COMPLETE")
         h.world.settle()
         return h, before, oracles.entity(h.world, h.physical_id), h.resource is res
 
@@ -175,11 +175,11 @@ class OracleConformance:
         if self.update_in_place is not None and declared(self.plugin(), "handle_update"):
             props = self._props_with(self.update_in_place)
             h.update(props)
-            assert h.state == "UPDATE_COMPLETE", h.status_reason
+            expect_state(h, "UPDATE_COMPLETE")
         h.world.settle()
         mark = len(h.world.cloud.trace())
         h.update(props)
-        assert h.state == "UPDATE_COMPLETE", h.status_reason
+        expect_state(h, "UPDATE_COMPLETE")
         problems = oracles.repeated_update(self.plugin(), h.world.cloud.trace()[mark:])
         _fail(problems)
         self._delete_all(h)
@@ -217,7 +217,7 @@ class OracleConformance:
         record = oracles.HandlerRecord()
         spied = oracles.recording(plugin, record)
         h = self._harness(plugsim_env, plugin=spied).create()
-        assert h.state == "CREATE_COMPLETE", h.status_reason
+        expect_state(h, "CREATE_COMPLETE")
         h.world.settle()
         before, res = oracles.entity(h.world, h.physical_id), h.resource
         try:
@@ -290,7 +290,7 @@ class OracleConformance:
         start = oracles.entity(h.world, h.physical_id)
         mirrors = oracles.mirrored_attributes(h.resource, start)
         h.suspend()
-        assert h.state == "SUSPEND_COMPLETE", h.status_reason
+        expect_state(h, "SUSPEND_COMPLETE")
         h.world.settle()
         suspended = oracles.entity(h.world, h.physical_id)
         problems = (
@@ -302,7 +302,7 @@ class OracleConformance:
         _fail(problems)
         if declared(plugin, "handle_resume"):
             h.resume()
-            assert h.state == "RESUME_COMPLETE", h.status_reason
+            expect_state(h, "RESUME_COMPLETE")
             h.world.settle()
             resumed = oracles.entity(h.world, h.physical_id)
             if "resume" not in self.cloud_states:
@@ -325,7 +325,7 @@ class OracleConformance:
         res = h.resource
         mirrors = oracles.mirrored_attributes(res, oracles.entity(h.world, h.physical_id))
         h.update(self._props_with(change))
-        assert h.state == "UPDATE_COMPLETE", h.status_reason
+        expect_state(h, "UPDATE_COMPLETE")
         h.world.settle()
         problems: list[str] = []
         if h.resource is res:
@@ -363,7 +363,7 @@ class OracleConformance:
         h.world.settle()
         at_snapshot = oracles.entity(h.world, h.physical_id)
         h.update(self._props_with(change))
-        assert h.state == "UPDATE_COMPLETE", h.status_reason
+        expect_state(h, "UPDATE_COMPLETE")
         h.world.settle()
         later = oracles.entity(h.world, h.physical_id)
         h.restore(snap)
@@ -371,7 +371,7 @@ class OracleConformance:
             # the plug-in says it cannot go back from this update (Heat's cinder volume
             # cannot shrink): no verdict on what a restore brings back
             pytest.skip(f"restore after {dict(change)!r} is not supported: {h.status_reason}")
-        assert h.state == "RESTORE_COMPLETE", h.status_reason
+        expect_state(h, "RESTORE_COMPLETE")
         h.world.settle()
         problems = oracles.restored(
             self.plugin(), at_snapshot, later, oracles.entity(h.world, h.physical_id)
@@ -397,7 +397,7 @@ class OracleConformance:
             pytest.skip(f"{plugin.__name__}'s snapshot makes no cloud object")
         restore_mark = len(h.world.cloud.trace())
         h.restore(snap)
-        assert h.state == "RESTORE_COMPLETE", h.status_reason
+        expect_state(h, "RESTORE_COMPLETE")
         h.world.settle()
         problems = oracles.restore_used(plugin, h.world, made, restore_mark, h.physical_id)
         h.world.run_blocking(lambda: h.world.adelete_snapshot(h.name, snap.id))

@@ -97,7 +97,12 @@ class Server(Resource):
             required=True,
             constraints=[constraints.Length(min=1)],
         ),
-        "image": properties.Schema(properties.Schema.STRING, "Image name or id.", default="cirros"),
+        "image": properties.Schema(
+            properties.Schema.STRING,
+            "Image name or id.",
+            default="cirros",
+            constraints=[constraints.Length(min=1)],
+        ),
         "flavor": properties.Schema(
             properties.Schema.STRING,
             "Flavor name or id.",
@@ -131,7 +136,22 @@ class Server(Resource):
         return self._status(server_id) == "ACTIVE"
 
     def handle_update(self, json_snippet=None, tmpl_diff=None, prop_diff=None):
-        return self.resource_id
+        # flavor is the one update-allowed property: a new flavor is a resize, confirmed
+        # by check_update_complete once the server waits in VERIFY_RESIZE
+        flavor = (prop_diff or {}).get("flavor")
+        if not flavor:
+            return None
+        self.client().servers.resize(self.resource_id, flavor)
+        return flavor
+
+    def check_update_complete(self, flavor):
+        if flavor is None:
+            return True
+        status = self._status(self.resource_id)
+        if status == "VERIFY_RESIZE":
+            self.client().servers.confirm_resize(self.resource_id)
+            return False
+        return status == "ACTIVE"
 
     def check_delete_complete(self, server_id):
         if server_id is None:
