@@ -123,15 +123,6 @@ NOT_PLUGSIM: list[tuple[str, str, str, str]] = [
     ),
     # Found by the kit in Heat 27.0.1 (docs/heat-findings.rst gives each one's replay).
     (
-        "OS::Cinder::Volume",
-        "test_restore_brings_back_snapshot",
-        "description is",
-        "Heat defect: CinderVolume.handle_update takes prop_diff's description 'or' the old "
-        "property (volume.py:457), so an update (and a restore) that clears the description "
-        "keeps the old one; cinder's backup restore leaves an existing named volume's "
-        "description alone",
-    ),
-    (
         "OS::Heat::WaitCondition",
         "test_create",
         "has no physical id",
