@@ -302,7 +302,7 @@ def doubled(
         extra = max(made, key=lambda pair: (pair[0].created_at, pair[1].call if pair[1] else 0))
         record = extra[1]
         if record is not None and record.handler and hasattr(cls, record.handler):
-            who = handler(cls, record.handler) + f" (the call at {record.site})"
+            who = handler(cls, record.handler)
         elif record is not None and record.handler:
             who = f"{record.handler} ({record.site})"
         else:
