@@ -136,6 +136,22 @@ class OracleConformance:
         h.world.settle()
         return h, before, oracles.entity(h.world, h.physical_id), h.resource is res
 
+    def _restore(self, h: ResourceHarness, snap: Any) -> None:
+        """Restore *snap*; a plug-in crash preparing the restore is named (with the snapshot)."""
+        __tracebackhide__ = True
+        try:
+            h.restore(snap)
+        except AssertionError:
+            raise
+        except Exception as ex:
+            plugin = self.plugin()
+            raise AssertionError(
+                f"{oracles.handler(plugin, 'handle_restore')} crashed with "
+                f"{type(ex).__name__}: {ex} preparing the restore of snapshot {snap.id}: it "
+                f"reads the resource data {oracles.handler(plugin, 'handle_snapshot')} "
+                "recorded when the snapshot was taken"
+            ) from ex
+
     # -- update ---------------------------------------------------------------------------
 
     def test_update_in_place_keeps_cloud_object(self, plugsim_env: PlugsimEnv) -> None:
@@ -366,7 +382,7 @@ class OracleConformance:
         expect_state(h, "UPDATE_COMPLETE")
         h.world.settle()
         later = oracles.entity(h.world, h.physical_id)
-        h.restore(snap)
+        self._restore(h, snap)
         if h.state == "RESTORE_FAILED" and "NotSupported" in (h.status_reason or ""):
             # the plug-in says it cannot go back from this update (Heat's cinder volume
             # cannot shrink): no verdict on what a restore brings back
@@ -396,7 +412,7 @@ class OracleConformance:
             self._delete_all(h)
             pytest.skip(f"{plugin.__name__}'s snapshot makes no cloud object")
         restore_mark = len(h.world.cloud.trace())
-        h.restore(snap)
+        self._restore(h, snap)
         expect_state(h, "RESTORE_COMPLETE")
         h.world.settle()
         problems = oracles.restore_used(plugin, h.world, made, restore_mark, h.physical_id)
