@@ -163,6 +163,17 @@ def expect_state(h: Any, want: str) -> None:
         hint=hint,
         replay=getattr(h.env, "replay", ""),
     )
+    if res is not None and action != "create" and getattr(res, "resource_id", 0) is None:
+        from sdk.testing.verdict import handler_site
+
+        maker = handler_site(type(res), "handle_create")
+        if maker and declared(type(res), "handle_create"):
+            # what failed worked on a resource whose create never recorded its cloud object
+            note = f"the resource has no physical id: {maker} never set one"
+            lost = _lost_in(res)
+            if lost and not lost.startswith("handle_create "):
+                note += f" (its create failed in {lost})"
+            verdict.handler = f"{verdict.handler}; {note}" if verdict.handler else note
     if timed_out and res is not None:
         from sdk.testing.verdict import handler_site, last_handler
 
