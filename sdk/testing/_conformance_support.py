@@ -182,6 +182,8 @@ def expect_state(h: Any, want: str) -> None:
         undeleted = _never_asked_to_delete(h, res) if action == "delete" else None
         if undeleted is not None and declared(type(res), "handle_delete"):
             verdict.handler = handler_site(type(res), "handle_delete")
+            if check:  # neither asked the cloud to delete: either may be the one to fix
+                verdict.handler += f"; {check} polled until the stack timed out"
             verdict.hint = (
                 f"handle_delete made no call that deletes {undeleted}, so "
                 f"{check or 'the delete'} waited for it until the stack timed out"
