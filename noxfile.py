@@ -11,6 +11,9 @@
                  (a measurement: prints pass/fail/skip figures, see docs/openstack-wire.rst)
 ``heat_gabbi``   heat-tempest-plugin's gabbi API tests against ``plugsim serve``'s Orchestration
                  API (a measurement; ``-- GABBITS_DIR`` to use a checkout's, see docs/heat-wire.rst)
+``heat_tempest`` heat-tempest-plugin's functional and scenario tests (tempest, stestr and a
+                 generated tempest.conf) against ``plugsim serve`` (a measurement; ``-- DIR``
+                 runs a checkout's tests, see docs/heat-wire.rst)
 ``hot_corpus``   openstack/heat-templates ``hot/`` through validate and simulate
                  (``nox -s hot_corpus -- SOURCE``: a checkout or its git directory)
 ``cfn_corpus``   openstack/heat-templates' CloudFormation-format templates: load, and validate
@@ -139,6 +142,7 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".")
     for n in ("1000", "10000"):
         session.run("plugsim", "bench", "--resources", n)
+    session.run("plugsim", "bench", "--floor", "--resources", "10000")
     session.run("plugsim", "bench", "--campaign", "200", "--repeat", "3")
     # plugsim serve under load: 8 clients x 500 requests, req/s (checks 5xx and lost entities)
     session.run("python", "tools/serve_load.py", "--clients", "8", "--requests", "500")
@@ -160,6 +164,14 @@ def heat_gabbi(session: nox.Session) -> None:
             silent=True,
         ).strip()
     session.run("python", "tools/heat_gabbi.py", gabbits, session.create_tmp())
+
+
+@nox.session
+def heat_tempest(session: nox.Session) -> None:
+    """Run heat-tempest-plugin's functional and scenario tests against ``plugsim serve``."""
+    session.install("-e", ".[openstack]", "tempest", "heat-tempest-plugin", "stestr")
+    extra = ["--plugin", session.posargs[0], *session.posargs[1:]] if session.posargs else []
+    session.run("python", "tools/heat_tempest.py", session.create_tmp(), *extra)
 
 
 @nox.session

@@ -9,7 +9,8 @@ of the line) is not run, so an endpoint named only there sends nothing. Its
 JSON payload is the value of a curl data option in the same command (``-d``,
 ``--data``, ``--data-binary``, ``--data-raw``, ``--data-ascii``) or the
 ``-Body`` of a PowerShell ``Invoke-RestMethod``/``Invoke-WebRequest``: a map of ``status``
-(SUCCESS or FAILURE), ``reason``, ``data`` and ``id``, taken as given. A
+(SUCCESS or FAILURE), ``reason``, ``data`` and ``id``, taken as given (or the four
+keys ``Status``, ``Reason``, ``Data``, ``UniqueId`` that an AWS-style handle takes). A
 payload that is not such a map (bad JSON, another type, an unknown key,
 another status) is ignored, with the problem said in words; it never stops the
 plan. A MIME multipart ``user_data`` (what ``OS::Heat::MultipartMime`` makes)
@@ -35,6 +36,8 @@ _ENDPOINT = re.compile(re.escape(AGENT_ENDPOINT_PREFIX) + r"[A-Za-z0-9._~-]+")
 _DATA_OPTIONS = ("--data-binary", "--data-raw", "--data-ascii", "--data", "-d")
 _POWERSHELL_WEB = ("invoke-restmethod", "invoke-webrequest", "irm", "iwr")
 _SIGNAL_KEYS = ("status", "reason", "data", "id")
+#: the keys of a signal to an AWS-style wait condition handle, and what each is here
+_CFN_KEYS = {"Status": "status", "Reason": "reason", "Data": "data", "UniqueId": "id"}
 
 
 def _uncommented(line: str) -> str:
@@ -108,6 +111,9 @@ def _parse_payload(text: str | None) -> tuple[dict[str, Any], str | None]:
         return {}, f"not valid JSON ({ex})"
     if not isinstance(value, dict):
         return {}, f"a JSON {type(value).__name__}, not a map of {', '.join(_SIGNAL_KEYS)}"
+    if set(value) == set(_CFN_KEYS):
+        # a CloudFormation-style handle's signal (cfn-signal's body): its four keys, all given
+        value = {ours: value[theirs] for theirs, ours in _CFN_KEYS.items()}
     unknown = sorted(str(k) for k in value if k not in _SIGNAL_KEYS)
     if unknown:
         return {}, f"unknown key(s) {', '.join(unknown)} (a signal has {', '.join(_SIGNAL_KEYS)})"

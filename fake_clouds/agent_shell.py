@@ -11,8 +11,10 @@ commands run, in which order, and how often. From the commands
   range (``{1..20}``) count as the words they expand to;
 * functions (``name() { ...; }``, ``name(){ ... }``, ``function name { ... }``):
   the body runs where the function is called, never where it is defined;
-* ``if`` blocks and everything else: every command as written, in order (a
-  branch is not chosen: a signal in either branch is sent).
+* ``if`` blocks: the condition, then the ``then`` branch; ``elif`` and ``else``
+  branches do not run (the server is healthy: what a script checks before it
+  signals success holds, so its failure branch is not taken);
+* everything else: every command as written, in order.
 
 Background jobs (``&``) and ``wait`` are taken in order. A script whose blocks do
 not balance (PowerShell's braces, a script cut short) is taken as written: every
@@ -111,6 +113,8 @@ class _Parser:
         self.functions: dict[str, list[_Node]] = {}
         #: a block reached the end of the script without its ``done``/``fi``/``}``
         self.unbalanced = False
+        #: the keyword the last block ended at
+        self.ended_by = ""
 
     def block(self, ends: frozenset[str]) -> list[_Node]:
         nodes: list[_Node] = []
@@ -119,6 +123,7 @@ class _Parser:
             self.pos += 1
             if kind == "kw":
                 if words[0] in ends:
+                    self.ended_by = words[0]
                     return nodes
                 continue  # do, then, else, { ...: markers inside the block
             if kind == "func":
@@ -129,7 +134,10 @@ class _Parser:
                 times = _word_count(words) if head == "for" else 1
                 nodes.append(_Node("loop", words, times, self.block(frozenset(("done",)))))
             elif head == "if":
-                nodes.append(_Node("block", words, 1, self.block(frozenset(("fi",)))))
+                taken = self.block(frozenset(("elif", "else", "fi")))
+                if self.ended_by in ("elif", "else"):
+                    self.block(frozenset(("fi",)))  # the branches not taken
+                nodes.append(_Node("block", words, 1, taken))
             elif head in self.functions:
                 nodes.append(_Node("call", words))
             else:

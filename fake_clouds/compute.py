@@ -133,6 +133,10 @@ class ComputeService(
         found = [s for s in live if s.id == address] or [
             s for s in live if _contains(s.view(), address)
         ]
+        if not found and "network" in self.world.service_names():  # a floating IP's server
+            from fake_clouds.compute_addresses import nova_addresses
+
+            found = [s for s in live if _contains(nova_addresses(self.world, s.view()), address)]
         if not found:
             return None
         server = found[0]
@@ -206,7 +210,7 @@ class ComputeService(
             "key_name": key_name,
             "metadata": dict(metadata),
             "addresses": {},
-            "security_groups": [{"name": g} for g in groups],
+            "security_groups": [{"name": self._group_name(g)} for g in groups],
             "user_data": options.get("user_data"),
             "OS-EXT-AZ:availability_zone": options.get("availability_zone") or "nova",
             TASK: "spawning",
@@ -246,6 +250,14 @@ class ComputeService(
             if not n.attrs.get("router:external")  # type: ignore[attr-defined]
         ]
         return [{"uuid": candidates[0].id}] if len(candidates) == 1 else []
+
+    def _group_name(self, group: str) -> str:
+        """A security group given by id is listed by its name, as nova shows a server's groups."""
+        if "network" not in self.world.service_names():
+            return group
+        store = getattr(self.world.service("network"), "_store", {}).get("security_group", {})
+        found = store.get(group)
+        return str(found.name) if found is not None else group
 
     def _live_servers(self) -> list[Any]:
         return [s for s in self._live("server") if not s.preseeded]

@@ -109,6 +109,7 @@ FIELD_DEFAULTS: dict[str, dict[str, Any]] = {
     },
     "volume_types": {"description": "", "is_public": True, "extra_specs": {}},
     "projects": {"description": "", "domain": "default", "enabled": True},
+    "regions": {"description": ""},
     "users": {"project": None, "roles": [], "domain": "default", "enabled": True},
 }
 
@@ -301,7 +302,8 @@ def _network(world: Mapping[str, Any]) -> list[Seed]:
 
 def _entity(world: Mapping[str, Any]) -> list[Seed]:
     seeds = []
-    for section, kind in (("volume_types", "volume_type"), ("projects", "project")):
+    sections = (("volume_types", "volume_type"), ("projects", "project"), ("regions", "region"))
+    for section, kind in sections:
         for entry in world.get(section, []):
             e = with_defaults(section, entry)
             eid = str(e.pop("id", None) or stable_id(f"{kind}:{e['name']}"))

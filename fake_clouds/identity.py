@@ -304,7 +304,7 @@ class IdentityService(AccessRuleOperations, Service):
         self._mirror_world(add)
 
     def _mirror_world(self, add: Callable[..., str]) -> None:
-        """Add the projects and users the world file declared, with their role assignments.
+        """Add the regions, projects and users the world file declared, with the users' roles.
 
         A world file's ``projects`` and ``users`` are entities of the ``entity`` service
         (:mod:`fake_clouds.default_world`); keystone holds them too, so a declared user
@@ -316,6 +316,11 @@ class IdentityService(AccessRuleOperations, Service):
         if entities is None:
             return
         by_name = {kind: {e.name: e.id for e in self._store[kind].values()} for kind in SCHEMAS}
+        # a declared region's id is its name, as keystone makes it (one set of services
+        # answers for every region)
+        for ent in sorted(entities._store.get("region", {}).values(), key=lambda e: e.name):
+            if ent.name not in self._store["region"]:
+                add("region", "", ent.name, description=ent.attrs.get("description", ""))
         for ent in sorted(entities._store.get("project", {}).values(), key=lambda e: e.id):
             if ent.name not in by_name["project"]:
                 by_name["project"][ent.name] = add(
@@ -575,9 +580,19 @@ class IdentityService(AccessRuleOperations, Service):
         raise _error(exception.Unauthorized, "The request you have made requires authentication.")
 
     def _domain_named(self, name: Any) -> str | None:
-        for ent in self._live("domain"):
+        """Return the id of domain *name*; like keystone on MySQL, ``default`` finds ``Default``.
+
+        (Keystone's SQL columns compare names without case under DevStack's
+        MySQL collation; an exact match wins over one that differs in case.)
+        """
+        live = self._live("domain")
+        for ent in live:
             if ent.name == name:
                 return ent.id
+        if isinstance(name, str):
+            for ent in live:
+                if isinstance(ent.name, str) and ent.name.casefold() == name.casefold():
+                    return ent.id
         return None
 
     def project_named(self, name: Any, domain: dict[str, Any]) -> str:

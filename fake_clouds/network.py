@@ -347,6 +347,12 @@ class NetworkService(
 
     def _allocate(self, subnet: Entity) -> str:
         cidr = ipaddress.ip_network(subnet.attrs["cidr"])
+        if not subnet.attrs["allocation_pools"]:  # only addresses asked for by name
+            raise neutron_error(
+                exception.Conflict,
+                "IpAddressGenerationFailure",
+                f"No more IP addresses available on network {subnet.attrs['network_id']}.",
+            )
         pool = subnet.attrs["allocation_pools"][0]
         start, end = ipaddress.ip_address(pool["start"]), ipaddress.ip_address(pool["end"])
         used = {f["ip_address"] for p in self._live("port") for f in p.attrs["fixed_ips"]}

@@ -41,6 +41,7 @@ LIST_SECTIONS = (
     "volume_types",
     "projects",
     "users",
+    "regions",
 )
 #: Presets shipped with plugsim (``default`` is the world used when none is named).
 PRESETS = ("default", "devstack")
@@ -387,6 +388,9 @@ def _export_entity(cloud: Any, out: dict[str, Any]) -> None:
             entry = {"name": e.name, "id": e.id}
             entry.update({k: copy.deepcopy(e.attrs.get(k)) for k in fields})
             out.setdefault(section, []).append(entry)
+    for e in _live(cloud, "entity", "region"):
+        region = {"name": e.name, "description": e.attrs.get("description", "")}
+        out.setdefault("regions", []).append(region)
     projects = _refs(_live(cloud, "entity", "project"))
     for e in _live(cloud, "entity", "user"):
         project = e.attrs.get("project")

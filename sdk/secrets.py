@@ -8,6 +8,7 @@ so plug-ins can name their secrets without importing the engine.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -31,6 +32,10 @@ class SecretBook:
         self._secrets: set[str] = set()
         self._order: list[str] = []
         self._pattern: re.Pattern[str] | None = None
+        #: secrets too short to scrub from free text, as JSON strings (``"q7"``): the
+        #: store seals a document holding one as a value (:mod:`simulator.store_seal`)
+        self._short: dict[str, None] = {}
+        self._short_pattern: re.Pattern[str] | None = None
         #: whether generated secrets (RandomString values) are collected: on while a
         #: command runs (:func:`collecting_generated`), off for library use, where
         #: thousands of generated strings would only slow every event down
@@ -52,6 +57,13 @@ class SecretBook:
     def remember(self, value: Any) -> None:
         """Remember *value* (and, for a list or map, its string items) as a secret."""
         for text in _texts(value):
+            if 0 < len(text) < MIN_SCRUB_LENGTH:
+                quoted = json.dumps(text)
+                if quoted not in self._short:
+                    self._short[quoted] = None
+                    if len(self._short) > MAX_SECRETS:
+                        del self._short[next(iter(self._short))]
+                    self._short_pattern = None
             if len(text) >= MIN_SCRUB_LENGTH and text not in self._secrets:
                 self._secrets.add(text)
                 self._order.append(text)
@@ -64,17 +76,36 @@ class SecretBook:
         self._secrets.clear()
         self._order.clear()
         self._pattern = None
+        self._short.clear()
+        self._short_pattern = None
 
-    def scrub(self, text: str) -> str:
-        """Return *text* with every remembered secret replaced by :data:`MASK`."""
-        if not self._secrets or not text or not isinstance(text, str):
-            return text
+    def found_in(self, text: str) -> bool:
+        """True when *text* holds a remembered secret (the store seals such text at rest)."""
+        if not text:
+            return False
+        if self._secrets and self._compiled().search(text) is not None:
+            return True
+        if self._short:
+            pattern = self._short_pattern
+            if pattern is None:
+                pattern = re.compile("|".join(map(re.escape, self._short)))
+                self._short_pattern = pattern
+            return pattern.search(text) is not None
+        return False
+
+    def _compiled(self) -> re.Pattern[str]:
         pattern = self._pattern
         if pattern is None:
             # longest first, so a secret containing another is masked whole
             ordered = sorted(self._secrets, key=lambda s: (-len(s), s))
             pattern = self._pattern = re.compile("|".join(map(re.escape, ordered)))
-        return pattern.sub(MASK, text)
+        return pattern
+
+    def scrub(self, text: str) -> str:
+        """Return *text* with every remembered secret replaced by :data:`MASK`."""
+        if not self._secrets or not text or not isinstance(text, str):
+            return text
+        return self._compiled().sub(MASK, text)
 
     def scrub_data(self, data: Any, keep: Iterable[str] = OUTPUT_KEYS) -> Any:
         """Return a copy of *data* (lists, maps, strings) with secrets scrubbed.

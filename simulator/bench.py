@@ -43,6 +43,8 @@ class BenchResult:
     width: int
     wall: dict[str, float] = field(default_factory=dict)
     virtual: dict[str, float] = field(default_factory=dict)
+    #: CPU seconds of this process per phase (``time.process_time``)
+    cpu: dict[str, float] = field(default_factory=dict)
     states: dict[str, str] = field(default_factory=dict)
     peak_rss_mib: float = 0.0
 
@@ -63,6 +65,7 @@ class BenchResult:
             "phases": {
                 p: {
                     "wall_seconds": round(self.wall[p], 4),
+                    "cpu_seconds": round(self.cpu.get(p, 0.0), 4),
                     "virtual_seconds": self.virtual[p],
                     "state": self.states[p],
                     "resources_per_second": round(self.resources / self.wall[p], 1)
@@ -72,6 +75,7 @@ class BenchResult:
                 for p in self.wall
             },
             "total_wall_seconds": round(self.total_wall, 4),
+            "total_cpu_seconds": round(sum(self.cpu.values()), 4),
             "resource_actions_per_second": round(
                 len(self.wall) * self.resources / self.total_wall, 1
             )
@@ -144,9 +148,10 @@ def run_bench(
             "delete": lambda: world.delete_stack("bench"),
         }
         for name in PHASES:
-            v0, w0 = world.clock.now(), time.perf_counter()
+            v0, w0, c0 = world.clock.now(), time.perf_counter(), time.process_time()
             stack = steps[name]()
             result.wall[name] = time.perf_counter() - w0
+            result.cpu[name] = time.process_time() - c0
             result.virtual[name] = world.clock.now() - v0
             result.states[name] = stack.state
         world.close()

@@ -198,6 +198,10 @@ class ResourceRegistry:
             for key, value in entries.items():
                 if key in _RESOURCE_ITEMS:
                     table[key] = value
+                elif isinstance(value, dict):
+                    # a resource of the nested stack *rname* owns: its stack's environment
+                    # gets it (:func:`simulator.stack_source.child_environment`)
+                    continue
                 else:
                     self._set(table, key, value, [*path, key], base_dir, source)
 

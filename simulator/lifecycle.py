@@ -545,8 +545,11 @@ def _cancel_pre_ops(stack: Stack) -> str | None:
     return vetoed
 
 
-def cancel_update(stack: Stack) -> None:
+def cancel_update(stack: Stack, rollback: bool = True) -> None:
     """Cancel *stack*'s update running in this process (a user ``stack cancel``).
+
+    Without *rollback* the stack stays ``UPDATE_FAILED`` where the cancel
+    left it (Heat's ``cancel_without_rollback``).
 
     The lifecycle plug-ins' CANCEL pre-ops run first; a veto raises
     :class:`sdk.exception.PlugsimError` with the plug-in's message and the
@@ -559,10 +562,10 @@ def cancel_update(stack: Stack) -> None:
     vetoed = _cancel_pre_ops(stack)
     if vetoed is not None:
         raise exception.PlugsimError(f"Stack CANCEL failed: {vetoed}")
-    stack.interrupt_update()
+    stack.interrupt_update(rollback=rollback)
 
 
-def cancel_quietly(stack: Stack) -> None:
+def cancel_quietly(stack: Stack, rollback: bool = True) -> None:
     """Cancel if an update is running (and no lifecycle pre-op vetoes); else do nothing."""
     if stack.updating and _cancel_pre_ops(stack) is None:
-        stack.interrupt_update()
+        stack.interrupt_update(rollback=rollback)

@@ -89,15 +89,19 @@ class EngineNestedStacks:
         parameters: Mapping[str, Any],
         template_name: str,
         base_dir: str | None,
+        owner: str | None = None,
     ) -> StackSource:
-        """Return the source of a nested stack: *template* with the parent's files and env."""
+        """Return the source of a nested stack: *template* with the parent's files and env.
+
+        *owner* names the resource making it (its nested per-resource registry entries pass on).
+        """
         parent = self._parent.source
         return StackSource(
             template=template,
             template_name=template_name,
             base_dir=base_dir if base_dir is not None else parent.base_dir,
             files=dict(parent.files),
-            environments=[child_environment(e) for e in parent.environments],
+            environments=[child_environment(e, owner) for e in parent.environments],
             environment_names=list(parent.environment_names),
             parameters=dict(parameters),
             plugin_dirs=list(parent.plugin_dirs),
@@ -120,7 +124,7 @@ class EngineNestedStacks:
         check_nested_depth(parent, owner.name)
         child = parent.world.new_stack(
             f"{parent.name}-{owner.name}",
-            self.source(template, parameters, template_name, base_dir),
+            self.source(template, parameters, template_name, base_dir, owner.name),
             parent=parent,
             parent_resource=owner,
         )

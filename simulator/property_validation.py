@@ -244,3 +244,42 @@ def _with_source(
 def stack_info(name: str, stack_id: str, parameters: Mapping[str, Any]) -> StackInfo:
     """Return the :class:`StackInfo` a validated resource sees."""
     return StackInfo(name=name, id=stack_id, parameters=dict(parameters))
+
+
+def preview_views(definition: Any, type_lookup: Callable[[str, str | None], Any]) -> dict[str, Any]:
+    """Per resource of *definition*: its properties as a preview shows them, and attribute names.
+
+    Values that are known before anything exists (literals, parameters,
+    schema defaults) are resolved; one that needs a resource made first
+    (``get_resource``, ``get_attr``) is None, as in Heat's preview. A
+    resource that is not a plug-in class (a template resource) gets its
+    properties resolved the same way with no schema and no attributes.
+    """
+    members = {
+        name: PendingMember(name, defn.resource_type)
+        for name, defn in definition.resource_definitions().items()
+    }
+    offline = ValidationContext(None, None, None, None, members)
+    offline.limits = getattr(getattr(definition, "template", None), "limits", None)
+    resolver = definition.resolver(UnknownResourcesView())
+    views: dict[str, Any] = {}
+    for name, defn in definition.resource_definitions().items():
+        cls = type_lookup(defn.resource_type, name)
+        props: dict[str, Any] = {}
+        attributes: list[str] = []
+        if _is_resource_class(cls):
+            res = cls(name, defn, offline, resolver=resolver)
+            for key in res.properties:
+                try:
+                    props[key] = res.properties._get_property_value(key, strict=False)
+                except ValueNotYetKnown:
+                    props[key] = None
+            attributes = sorted(getattr(cls, "attributes_schema", {}) or {})
+        else:
+            for key, raw in dict(getattr(defn, "properties", None) or {}).items():
+                try:
+                    props[key] = resolver(raw)
+                except ValueNotYetKnown:
+                    props[key] = None
+        views[name] = (props, attributes)
+    return views

@@ -56,7 +56,9 @@ class _StoredStackRecord(StackRecord):
 
     def __getattr__(self, name: str) -> Any:
         if name == "doc":
-            doc = json.loads(self.__dict__.pop("_doc_text"))
+            text = self.__dict__.pop("_doc_text")
+            opener = self.__dict__.pop("_opener", None)
+            doc = json.loads(text if opener is None else opener(text))
             self.doc = doc
             return doc
         raise AttributeError(name)

@@ -140,6 +140,8 @@ class Stack:
         self._next_rid = 1
         self._task: asyncio.Task[Any] | None = None
         self._interrupt_kind: str | None = None
+        #: False once a cancel without rollback interrupted the running update
+        self.cancel_rolls_back = True
         #: the lifecycle plug-ins whose CANCEL pre-op passed (post-ops run after the update)
         self.cancel_plugins: list[Any] = []
         #: id(source) -> (source, its document): one unchanging object per source
@@ -510,9 +512,11 @@ class Stack:
         for out in self.outputs():
             if out["output_key"] == key:
                 if "output_error" in out:
-                    raise exception.PlugsimError(
-                        f"Output {key} of stack {self.name}: {out['output_error']}"
-                    )
+                    if self.parent_resource is not None:  # read as an attribute: Heat's words
+                        where = f"Error in {self.parent_resource.name} output {key}"
+                    else:
+                        where = f"Output {key} of stack {self.name}"
+                    raise exception.PlugsimError(f"{where}: {out['output_error']}")
                 return out["output_value"]
         raise exception.EntityNotFound(entity="Output", name=key)
 
@@ -529,6 +533,7 @@ class Stack:
         loop = asyncio.get_running_loop()
         self._task = asyncio.current_task()
         self._interrupt_kind = None
+        self.cancel_rolls_back = True
         handle = None
         mins = self.timeout_mins or (DEFAULT_TIMEOUT_MINS if self.parent_id is None else None)
         if mins:
@@ -567,16 +572,18 @@ class Stack:
         """True while an action of this stack runs in this process."""
         return self._task is not None
 
-    def interrupt_update(self) -> bool:
+    def interrupt_update(self, rollback: bool = True) -> bool:
         """Cancel the update running in this process (a user ``stack cancel``).
 
         Every in-progress resource gets the reason "Update cancelled" and runs
-        its cancel handler. Returns False when no update is running or an
-        interruption is already under way. The lifecycle plug-ins' CANCEL
-        pre-ops run before this (:func:`simulator.lifecycle.cancel_update`).
+        its cancel handler; the update then rolls back unless *rollback* is
+        False. Returns False when no update is running or an interruption is
+        already under way. The lifecycle plug-ins' CANCEL pre-ops run before
+        this (:func:`simulator.lifecycle.cancel_update`).
         """
         if not self.updating or self._interrupt_kind is not None:
             return False
+        self.cancel_rolls_back = rollback
         self._interrupt("user", "Update cancelled")
         return True
 

@@ -121,11 +121,17 @@ class StackAPI(APIHost):
         timeout_mins: float | None = None,
         disable_rollback: bool | None = None,
         plugin_dirs: Iterable[PathLike] = (),
+        tags: Iterable[str] | None = None,
     ) -> Stack:
-        """Update a stack; ``template=None`` keeps the current template (``--existing``)."""
+        """Update a stack; ``template=None`` keeps the current template (``--existing``).
+
+        *tags* replace the stack's tags (``[]`` clears them; None keeps them).
+        """
         stack = self.get_stack(name)
         _not_busy(stack)
         source = self._update_source(stack, template, environment, parameters, files, plugin_dirs)
+        if tags is not None:
+            stack.record.doc["tags"] = list(tags)
         await stack_update.update(
             stack, source, disable_rollback=disable_rollback, timeout_mins=timeout_mins
         )
@@ -184,13 +190,19 @@ class StackAPI(APIHost):
         files: Mapping[str, str] | None = None,
         timeout_mins: float | None = None,
         disable_rollback: bool = True,
+        project_id: str = "",
     ) -> dict[str, Any]:
         """Validate a stack as :meth:`acreate_stack` would and describe it, storing nothing."""
         from simulator.stack_preview import preview_create
 
         source = self.source(template, environment, parameters, files=files)
         return preview_create(
-            self, name, source, timeout_mins=timeout_mins, disable_rollback=disable_rollback
+            self,
+            name,
+            source,
+            project_id,
+            timeout_mins=timeout_mins,
+            disable_rollback=disable_rollback,
         )
 
     def update_stack(
@@ -207,11 +219,11 @@ class StackAPI(APIHost):
             action="UPDATE",
         )
 
-    def cancel_update(self, name: str) -> Stack:
-        """Cancel a stack's in-progress update (it then rolls back)."""
+    def cancel_update(self, name: str, *, rollback: bool = True) -> Stack:
+        """Cancel a stack's in-progress update (it then rolls back unless *rollback* is False)."""
         stack = self.get_stack(name)
         if stack.busy:
-            cancel_update(stack)
+            cancel_update(stack, rollback)
             return stack
         rec = self.store.get_stack(stack.id)
         assert rec is not None
@@ -220,7 +232,7 @@ class StackAPI(APIHost):
                 f"Cancelling update when stack is {rec.action}_{rec.status} is not supported"
             )
         with self.store.message():  # the stack's engine may be another process
-            self.store.set_meta(f"cancel:{stack.id}", True)
+            self.store.set_meta(f"cancel:{stack.id}", True if rollback else "no-rollback")
         return stack
 
     # -- delete / suspend / resume / check -------------------------------------------

@@ -48,8 +48,17 @@ def _entry(stack_name: str, stack_id: str, name: str, defn: Any, **state: str) -
     }
 
 
-def preview_create(world: Any, name: str, source: StackSource, **doc: Any) -> dict[str, Any]:
-    """Validate *source* as stack *name* would be and describe it (Heat's preview document)."""
+def preview_create(
+    world: Any, name: str, source: StackSource, project_id: str = "", **doc: Any
+) -> dict[str, Any]:
+    """Validate *source* as stack *name* would be and describe it (Heat's preview document).
+
+    As in Heat, each resource shows its properties resolved as far as they
+    are known before anything exists, the names of its attributes, and the
+    stack's ``tenant`` (*project_id*); a resource implemented by a template
+    appears as the list of that template's resources (its stack named
+    ``<stack>-<resource>``, each entry naming its ``parent_resource``).
+    """
     rec = StackRecord(
         id=PREVIEW_ID,
         name=name,
@@ -61,24 +70,15 @@ def preview_create(world: Any, name: str, source: StackSource, **doc: Any) -> di
     )
     stack = Stack(world, rec, source)
     stack.validate()
-    defs = stack.definition.resource_definitions()
-    graph = stack.dependency_graph()
-    required_by: dict[str, list[str]] = {}
-    for res_name in defs:
-        for need in graph.requires(res_name) if res_name in graph else ():
-            required_by.setdefault(need, []).append(res_name)
-    resources = []
-    for res_name, defn in defs.items():
-        entry = _entry(name, PREVIEW_ID, res_name, defn)
-        entry["required_by"] = sorted(required_by.get(res_name, []))
-        resources.append(entry)
+    resources = _preview_resources(world, stack, name, source, project_id, None)
     template = source.template
     return {
         "id": PREVIEW_ID,
         "stack_name": name,
+        "parent": None,
         "description": template.get("description", "No description"),
         "template_description": template.get("description", "No description"),
-        "parameters": {k: str(v) for k, v in sorted(source.parameters.items())},
+        "parameters": {k: str(v) for k, v in stack.definition.parameters.items()},
         "timeout_mins": doc.get("timeout_mins"),
         "disable_rollback": doc.get("disable_rollback", True),
         "resources": resources,
@@ -91,6 +91,79 @@ def preview_create(world: Any, name: str, source: StackSource, **doc: Any) -> di
         "notification_topics": [],
         "links": [],
     }
+
+
+def _preview_resources(
+    world: Any, stack: Stack, name: str, source: StackSource, project: str, parent: str | None
+) -> list[Any]:
+    """The preview entries of *stack*'s resources (a list of them for a template resource)."""
+    from simulator.property_validation import preview_views
+
+    defs = stack.definition.resource_definitions()
+    graph = stack.dependency_graph()
+    required_by: dict[str, list[str]] = {}
+    for res_name in defs:
+        for need in graph.requires(res_name) if res_name in graph else ():
+            required_by.setdefault(need, []).append(res_name)
+    lookup = world.registry.type_lookup(source)
+    views = preview_views(stack.definition, lookup)
+    out: list[Any] = []
+    for res_name, defn in defs.items():
+        child = _template_child(lookup(defn.resource_type, res_name), source)
+        props, attributes = views[res_name]
+        if child is not None:
+            out.append(
+                _preview_nested(world, child, f"{name}-{res_name}", props, project, res_name)
+            )
+            continue
+        entry = _entry(name, PREVIEW_ID, res_name, defn)
+        entry["required_by"] = sorted(required_by.get(res_name, []))
+        entry["properties"] = _plain(props)
+        entry["attributes"] = {a: None for a in attributes}
+        entry["physical_resource_id"] = ""
+        entry["creation_time"] = entry["updated_time"] = None
+        entry["resource_identity"]["tenant"] = entry["stack_identity"]["tenant"] = project
+        if parent is not None:
+            entry["parent_resource"] = parent
+        out.append(entry)
+    return out
+
+
+def _template_child(found: Any, source: StackSource) -> StackSource | None:
+    """The source of the template a template resource is made from (None: not one)."""
+    from simulator.nested import TemplateResource
+    from simulator.stack_source import child_environment
+
+    if not (isinstance(found, type) and issubclass(found, TemplateResource)):
+        return None
+    return StackSource(
+        template=dict(found.template_raw),
+        template_name=found.template_path,
+        base_dir=source.base_dir,
+        files=dict(source.files),
+        environments=[child_environment(e) for e in source.environments],
+        environment_names=list(source.environment_names),
+        plugin_dirs=list(source.plugin_dirs),
+        limits=dict(source.limits),
+    )
+
+
+def _preview_nested(
+    world: Any, child: StackSource, name: str, props: dict[str, Any], project: str, parent: str
+) -> list[Any]:
+    schemas = child.load_template().parameters_schema()
+    given = {k: v for k, v in props.items() if k in schemas and v is not None}
+    nested = child.with_changes(parameters=given)
+    rec = StackRecord(
+        id=PREVIEW_ID,
+        name=name,
+        action="INIT",
+        status="COMPLETE",
+        reason="",
+        created=world.clock.now(),
+        doc={},
+    )
+    return _preview_resources(world, Stack(world, rec, nested), name, nested, project, parent)
 
 
 def preview_update(stack: Stack, source: StackSource) -> dict[str, list[dict[str, Any]]]:

@@ -21,6 +21,7 @@ import json
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from fnmatch import fnmatchcase
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
@@ -297,7 +298,11 @@ class StackSource:
         from simulator.template.loader import load_template
 
         tmpl = load_template(
-            self.template, files=self.files, source=self.template_name, limits=self.limit_values()
+            self.template,
+            files=self.files,
+            source=self.template_name,
+            base_dir=self.base_dir,
+            limits=self.limit_values(),
         )
         if self.base_dir is not None:
             tmpl.base_dir = Path(self.base_dir)
@@ -308,7 +313,8 @@ class StackSource:
         """The merged :class:`simulator.environment.Environment` of this source."""
         from simulator.environment import Environment
 
-        env = Environment()
+        # an empty environment still carries the files template resources are read from
+        env = Environment.from_dict({}, None, files=self.files) if self.files else Environment()
         for data, name in zip(self.environments, self.environment_names, strict=False):
             env = env.merge(Environment.from_dict(data, name, files=self.files))
         return env
@@ -375,7 +381,7 @@ class StackSource:
             template_name=f"{self.template_name or '<template>'} ({name}, nested)",
             base_dir=self.base_dir,
             files=dict(self.files),
-            environments=[child_environment(e) for e in self.environments],
+            environments=[child_environment(e, name) for e in self.environments],
             environment_names=list(self.environment_names),
             plugin_dirs=list(self.plugin_dirs),
             limits=dict(self.limits),
@@ -472,10 +478,22 @@ def _parent_info(resource: Any) -> Any:
     )
 
 
-def child_environment(env: Any) -> Any:
+def child_environment(env: Any, owner: str | None = None) -> Any:
     """The part of a parent's environment a nested stack inherits: all but ``parameters``.
 
     As in Heat, ``parameters`` are the top-level stack's own (a nested template need not declare
-    them); ``parameter_defaults`` and the registry are inherited.
+    them); ``parameter_defaults`` and the registry are inherited. The registry's per-resource
+    entries are the parent's own; those written under the resource *owner* that made the
+    nested stack (``resources: {owner: {inner: {hooks: pre-create}}}``) become the child's.
     """
-    return {k: v for k, v in env.items() if k != "parameters"} if isinstance(env, dict) else env
+    if not isinstance(env, dict):
+        return env
+    child = {k: v for k, v in env.items() if k != "parameters"}
+    registry = child.get("resource_registry")
+    if isinstance(registry, dict) and isinstance(registry.get("resources"), dict):
+        inner: dict[str, Any] = {}
+        for pattern, below in registry["resources"].items():  # globs, as Heat matches them
+            if owner is not None and isinstance(below, dict) and fnmatchcase(owner, pattern):
+                inner.update({k: v for k, v in below.items() if isinstance(v, dict)})
+        child["resource_registry"] = {**registry, "resources": inner}
+    return child

@@ -69,7 +69,7 @@ async def _update_one(
         return
     if existing.type() == after.resource_type and existing.action != "INIT":
         digest = stack.source_digest(existing)
-        if not rollback and stack.before_definition(existing) != after:
+        if not rollback:  # as in Heat, before it knows whether anything changes
             await hooks.breakpoint(stack, existing, "pre-update")
         stack.expect_update(existing, after, source.digest)
         try:
@@ -174,6 +174,7 @@ async def _update(
         and not rollback
         and action == "UPDATE"
         and (not stack.disable_rollback or cancelled)
+        and not (cancelled and not stack.cancel_rolls_back)
     ):
         await update(stack, stack.previous_source(), action="ROLLBACK")
     return bool(ok)

@@ -51,10 +51,12 @@ from simulator.records import (  # re-exported: callers import the records from 
     _StoredStackRecord,
 )
 from simulator.store_cloud import CloudRows
+from simulator.store_instant import BufferedConnection, InstantWrites
 from simulator.store_lease import LeaseHolder, LeaseRows, WorldBusy
 from simulator.store_log import LogRows
 from simulator.store_recovery import Recovery
 from simulator.store_rows import StackRows, dumps
+from simulator.store_seal import Sealing
 
 __all__ = [
     "LeaseHolder",
@@ -164,7 +166,7 @@ CREATE TABLE IF NOT EXISTS lease (
 """
 
 
-class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery):
+class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing, InstantWrites):
     """The SQLite store of one world (``':memory:'`` keeps it in memory)."""
 
     def __init__(self, path: str | os.PathLike[str] = ":memory:") -> None:
@@ -181,6 +183,7 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery):
         self._docs: dict[tuple[str, int], Any] = {}
         #: (stack_id, key) -> (frozen value of a stack doc, its JSON text)
         self._frozen_text: dict[tuple[str, str], tuple[Any, str]] = {}
+        self._init_buffers()
         if self.path != ":memory:":
             parent = Path(self.path).parent
             try:
@@ -190,9 +193,12 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery):
                     f"Cannot create the state directory {parent}: {ex.strerror or ex}"
                 ) from None
         try:
-            self._db = sqlite3.connect(
+            self._raw = sqlite3.connect(
                 self.path, isolation_level=None, check_same_thread=False, timeout=30.0
             )
+            # every statement through it writes the buffered transitions first
+            # (simulator.store_instant)
+            self._db: Any = BufferedConnection(self._raw, self)
             self._db.execute(f"PRAGMA page_size={PAGE_SIZE}")  # no effect on an existing file
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -240,6 +246,7 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery):
 
     def close(self) -> None:
         """Close the database connection (an uncommitted transaction is lost) and the lease."""
+        self._drop_buffers()
         try:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
@@ -250,10 +257,12 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery):
 
     def _begin(self) -> None:
         """Open the write transaction if none is open (the write gate may refuse)."""
-        if not self._db.in_transaction:
+        if not self._raw.in_transaction:  # nothing is buffered outside a transaction
             if self.write_gate is not None:
                 self.write_gate()
-            self._db.execute("BEGIN IMMEDIATE")
+            self._raw.execute("BEGIN IMMEDIATE")
+            # another process may have added events since (a message): read the next id again
+            self._next_event = None
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -280,6 +289,8 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery):
             except BaseException:
                 self._docs.clear()
                 self._cloud_top = None
+                self._fernet = None
+                self._next_event = None
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK TO block")
                     self._db.execute("RELEASE block")
@@ -299,8 +310,10 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery):
 
     def _abort(self) -> None:
         """Roll back the open transaction; what this store remembers of rows may be stale."""
+        self._drop_buffers()
         self._docs.clear()
         self._cloud_top = None
+        self._fernet = None  # the record of the world key may have been rolled back
         if self._db.in_transaction:
             self._db.execute("ROLLBACK")
 
@@ -335,12 +348,15 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery):
     def get_meta(self, key: str, default: Any = None) -> Any:
         """Return the JSON value stored under *key* (or *default*)."""
         row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return default if row is None else json.loads(row[0])
+        return default if row is None else json.loads(self.unseal(row[0]))
 
     def set_meta(self, key: str, value: Any) -> None:
         """Store a JSON value under *key*."""
         with self.transaction() as db:
-            db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, dumps(value)))
+            db.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                (key, self.seal(dumps(value))),
+            )
 
     def delete_meta(self, key: str) -> None:
         """Remove *key*."""
@@ -397,8 +413,14 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery):
                     self.save_stack(stack, frozen_keys=frozen_keys)
                 written = self._insert_event(ev)
         elif self.deferred:
-            # The hot path with deferred commits: plain statements in the open transaction.
+            # The hot path with deferred commits: buffered until the instant's commit
+            # (simulator.store_instant), or plain statements in the open transaction.
             self._begin()
+            if frozen_doc or resource is None:
+                written = self._buffer_transition(ev, resource)
+                if self.on_transition is not None:
+                    self.on_transition()
+                return written
             try:
                 if resource is not None:
                     self._write_resource(resource, frozen_doc)

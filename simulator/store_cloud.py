@@ -85,16 +85,17 @@ class CloudRows:
                 self._cloud_state(db, f"service:{name}", own)
             if delta.entities:
                 self._save_entities(db, delta.entities)
-            logged = [("trace", dumps(t)) for t in delta.trace]
-            logged += [("fault", dumps(f)) for f in delta.injected]
+            seal = self.seal  # type: ignore[attr-defined]
+            logged = [("trace", seal(dumps(t))) for t in delta.trace]
+            logged += [("fault", seal(dumps(f))) for f in delta.injected]
             if logged:
                 db.executemany("INSERT INTO cloud_log(kind, doc) VALUES (?,?)", logged)
             self.save_streams("cloud", delta.rng)
 
-    @staticmethod
-    def _cloud_state(db: sqlite3.Connection, key: str, value: Any) -> None:
+    def _cloud_state(self, db: sqlite3.Connection, key: str, value: Any) -> None:
         db.execute(
-            "INSERT OR REPLACE INTO cloud_state(key, value) VALUES (?,?)", (key, dumps(value))
+            "INSERT OR REPLACE INTO cloud_state(key, value) VALUES (?,?)",
+            (key, self.seal(dumps(value))),  # type: ignore[attr-defined]
         )
 
     def _save_entities(self, db: sqlite3.Connection, entities: list[Any]) -> None:
@@ -105,6 +106,7 @@ class CloudRows:
         changed = [e for e in entities if e[3] is not None and not e[4]]
         if not placed and not changed:
             return
+        seal = self.seal  # type: ignore[attr-defined]
         top = self._cloud_top
         if top is None:
             top = db.execute("SELECT coalesce(max(seq), 0) FROM cloud_entities").fetchone()[0]
@@ -114,19 +116,29 @@ class CloudRows:
                 "INSERT INTO cloud_entities(service, kind, id, seq, doc) VALUES (?,?,?,?,?)"
                 " ON CONFLICT(service, kind, id) DO UPDATE SET seq=excluded.seq,"
                 " doc=excluded.doc",
-                [(s, k, i, top + n, dumps(doc)) for n, (s, k, i, doc, _) in enumerate(placed, 1)],
+                [
+                    (s, k, i, top + n, seal(dumps(doc)))
+                    for n, (s, k, i, doc, _) in enumerate(placed, 1)
+                ],
             )
         if changed:  # changed in place: the seq stays
             top += len(placed)
             db.executemany(
                 "INSERT INTO cloud_entities(service, kind, id, seq, doc) VALUES (?,?,?,?,?)"
                 " ON CONFLICT(service, kind, id) DO UPDATE SET doc=excluded.doc",
-                [(s, k, i, top + n, dumps(doc)) for n, (s, k, i, doc, _) in enumerate(changed, 1)],
+                [
+                    (s, k, i, top + n, seal(dumps(doc)))
+                    for n, (s, k, i, doc, _) in enumerate(changed, 1)
+                ],
             )
 
     def load_cloud(self, time: float) -> dict[str, Any] | None:
         """Return the stored cloud as :meth:`FakeCloud.from_state` takes it (None: none stored)."""
-        states = dict(self._db.execute("SELECT key, value FROM cloud_state").fetchall())
+        unseal = self.unseal  # type: ignore[attr-defined]
+        states = {
+            key: unseal(value)
+            for key, value in self._db.execute("SELECT key, value FROM cloud_state").fetchall()
+        }
         if "header" not in states:
             return None
         header = json.loads(states["header"])
@@ -141,7 +153,7 @@ class CloudRows:
         ):
             svc = services.get(service)
             if svc is not None:
-                svc["entities"].setdefault(kind, []).append(json.loads(doc))
+                svc["entities"].setdefault(kind, []).append(json.loads(unseal(doc)))
         faults = json.loads(states.get("faults") or "null") or {
             "source": None,
             "rules": [],
@@ -150,9 +162,9 @@ class CloudRows:
             "buckets": {},
         }
         faults["injected"] = []
-        trace = []
+        trace: list[Any] = []
         for kind, doc in self._db.execute("SELECT kind, doc FROM cloud_log ORDER BY id"):
-            (trace if kind == "trace" else faults["injected"]).append(json.loads(doc))
+            (trace if kind == "trace" else faults["injected"]).append(json.loads(unseal(doc)))
         return {
             **header,
             "time": time,

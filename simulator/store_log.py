@@ -15,6 +15,7 @@ from typing import Any
 from simulator.events import Event
 from simulator.records import RunRecord, SnapshotRecord
 from simulator.store_rows import dumps
+from simulator.store_seal import PREFIX
 
 _SIGNALS_TABLE = """CREATE TABLE IF NOT EXISTS signals (
     id INTEGER PRIMARY KEY,
@@ -53,11 +54,13 @@ class LogRows:
                 ev.physical_resource_id,
                 ev.action,
                 ev.status,
-                ev.reason,
+                self.seal(ev.reason),  # type: ignore[attr-defined]
                 ev.time,
             ),
         )
-        return ev.with_id(int(cur.lastrowid or 0))
+        event_id = int(cur.lastrowid or 0)
+        self._event_inserted(event_id)  # type: ignore[attr-defined]
+        return ev.with_id(event_id)
 
     def events(
         self, stack_id: str | None = None, *, after: int = 0, resource_name: str | None = None
@@ -74,7 +77,12 @@ class LogRows:
         if resource_name is not None:
             sql += " AND resource_name=?"
             args.append(resource_name)
-        return [Event(*row) for row in self._db.execute(sql + " ORDER BY id", args)]
+        out = []
+        for row in self._db.execute(sql + " ORDER BY id", args):
+            if row[8].startswith(PREFIX):  # a reason quoting a secret is sealed
+                row = (*row[:8], self.unseal(row[8]), row[9])  # type: ignore[attr-defined]
+            out.append(Event(*row))
+        return out
 
     def last_event_id(self) -> int:
         """Return the id of the newest event (0 when there is none)."""
@@ -96,9 +104,9 @@ class LogRows:
                     rec.stack_id,
                     rec.name,
                     rec.status,
-                    rec.reason,
+                    self.seal(rec.reason),  # type: ignore[attr-defined]
                     rec.created,
-                    dumps(rec.doc),
+                    self.seal(dumps(rec.doc), shaped=True),  # type: ignore[attr-defined]
                 ),
             )
 
@@ -116,9 +124,9 @@ class LogRows:
                 stack_id=r[2],
                 name=r[3],
                 status=r[4],
-                reason=r[5],
+                reason=self.unseal(r[5]),  # type: ignore[attr-defined]
                 created=r[6],
-                doc=json.loads(r[7]),
+                doc=json.loads(self.unseal(r[7])),  # type: ignore[attr-defined]
             )
             for r in rows
         ]
@@ -173,7 +181,7 @@ class LogRows:
     def add_signal(self, stack_id: str, resource: str, signal: dict[str, Any]) -> None:
         """Keep *signal* in the mailbox of *resource* of stack *stack_id* (after the others)."""
         with self.transaction() as db:  # type: ignore[attr-defined]
-            db.execute(_INSERT_SIGNAL, (stack_id, resource, dumps(signal)))
+            db.execute(_INSERT_SIGNAL, (stack_id, resource, self.seal(dumps(signal))))  # type: ignore[attr-defined]
 
     def signals(self, stack_id: str, resource: str) -> list[dict[str, Any]]:
         """Return the signals kept for *resource* of stack *stack_id*, oldest first."""
@@ -181,7 +189,7 @@ class LogRows:
             "SELECT doc FROM signals WHERE stack_id=? AND resource=? ORDER BY id",
             (stack_id, resource),
         ).fetchall()
-        return [json.loads(row[0]) for row in rows]
+        return [json.loads(self.unseal(row[0])) for row in rows]  # type: ignore[attr-defined]
 
     def clear_signals(self, stack_id: str, resource: str) -> None:
         """Empty the mailbox of *resource* of stack *stack_id*."""

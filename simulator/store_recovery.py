@@ -39,8 +39,15 @@ class Recovery:
             ).fetchall()
         ]
 
-    def recover(self, now: float) -> list[Event]:
-        """Fail whatever a dead engine left IN_PROGRESS; return the events written."""
+    def recover(self, now: float, why: str | None = None, *, events: bool = True) -> list[Event]:
+        """Fail whatever a dead engine left IN_PROGRESS; return the events written.
+
+        *why* replaces the reason's ``engine restarted`` (``disk full: PATH: ...``
+        when the engine's own commit failed, :meth:`simulator.world.World.run`).
+        Without *events* only the rows change (updates in place, which a full
+        disk still takes) and the events are returned unwritten.
+        """
+        add = self.add_event if events else (lambda ev: ev)  # type: ignore[attr-defined]
         written: list[Event] = []
         with self.transaction() as db:  # type: ignore[attr-defined]
             rows = db.execute(
@@ -49,7 +56,7 @@ class Recovery:
             ).fetchall()
             names = dict(db.execute("SELECT id, name FROM stacks").fetchall())
             for stack_id, rid, name, rtype, action, physical in rows:
-                reason = f"engine restarted during {action}"
+                reason = f"{why or 'engine restarted'} during {action}"
                 db.execute(
                     "UPDATE resources SET status='FAILED', reason=? WHERE stack_id=? AND rid=?",
                     (reason, stack_id, rid),
@@ -66,15 +73,16 @@ class Recovery:
                     reason,
                     now,
                 )
-                written.append(self.add_event(ev))  # type: ignore[attr-defined]
+                written.append(add(ev))
             for sid, name, action in self.in_progress_stacks():
-                reason = f"engine restarted during {action}"
+                reason = f"{why or 'engine restarted'} during {action}"
                 db.execute(
                     "UPDATE stacks SET status='FAILED', reason=?, updated=? WHERE id=?",
                     (reason, now, sid),
                 )
                 ev = Event(0, sid, name, name, STACK_TYPE, sid, action, "FAILED", reason, now)
-                written.append(self.add_event(ev))  # type: ignore[attr-defined]
-            db.execute("UPDATE runs SET outcome='interrupted' WHERE outcome IS NULL")
+                written.append(add(ev))
+            if events:
+                db.execute("UPDATE runs SET outcome='interrupted' WHERE outcome IS NULL")
         self._docs.clear()  # type: ignore[attr-defined]  # rows changed behind its back
         return written

@@ -20,6 +20,7 @@ from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from simulator.records import ResourceRecord, StackRecord, _StoredStackRecord
+from simulator.store_seal import PREFIX
 
 _RESOURCE_INSERT = (
     "INSERT INTO resources(stack_id, rid, name, type, action, status, reason,"
@@ -101,7 +102,8 @@ class StackRows:
         source, which can be megabytes): the store serialises such a value
         once and reuses the text while the same object comes back.
         """
-        doc = self._stack_doc_text(rec, frozen_keys)
+        doc = self.seal(self._stack_doc_text(rec, frozen_keys), shaped=True)  # type: ignore[attr-defined]
+        reason = self.seal(rec.reason)  # type: ignore[attr-defined]
         with self.transaction() as db:  # type: ignore[attr-defined]
             if not rec.seq:
                 rec.seq = self.next_seq("stack")  # type: ignore[attr-defined]
@@ -115,7 +117,7 @@ class StackRows:
                     rec.parent_id,
                     rec.action,
                     rec.status,
-                    rec.reason,
+                    reason,
                     int(rec.deleted),
                     rec.created,
                     rec.updated,
@@ -149,14 +151,15 @@ class StackRows:
             parts.append(f"{_string(key)}:{text}")
         return "{" + ",".join(parts) + "}"
 
-    @staticmethod
-    def _stack(row: tuple) -> StackRecord:
+    def _stack(self, row: tuple) -> StackRecord:
         sid, seq, name, parent, action, status, reason, deleted, created, updated, doc = row
         rec = _StoredStackRecord.__new__(_StoredStackRecord)
         rec.id, rec.seq, rec.name, rec.parent_id = sid, seq, name, parent
-        rec.action, rec.status, rec.reason = action, status, reason
+        rec.action, rec.status, rec.reason = action, status, self.unseal(reason)  # type: ignore[attr-defined]
         rec.deleted, rec.created, rec.updated = bool(deleted), created, updated
         rec._doc_text = doc
+        if doc.startswith(PREFIX):  # opened only when the document is read
+            rec._opener = self.unseal  # type: ignore[attr-defined]
         return rec
 
     def get_stack(self, name_or_id: str) -> StackRecord | None:
@@ -212,6 +215,7 @@ class StackRows:
 
     def _write_resource(self, rec: ResourceRecord, frozen: bool = False) -> None:
         key = (rec.stack_id, rec.rid)
+        reason = self.seal(rec.reason)  # type: ignore[attr-defined]
         last = self._docs.get(key)
         if last is not None and ((frozen and last is rec.doc) or same_json(rec.doc, last)):
             cur = self._db.execute(
@@ -219,7 +223,7 @@ class StackRows:
                 (
                     rec.action,
                     rec.status,
-                    rec.reason,
+                    reason,
                     rec.physical_id,
                     int(rec.current),
                     rec.stack_id,
@@ -238,10 +242,10 @@ class StackRows:
                 rec.type,
                 rec.action,
                 rec.status,
-                rec.reason,
+                reason,
                 rec.physical_id,
                 int(rec.current),
-                doc,
+                self.seal(doc),  # type: ignore[attr-defined]
             ),
         )
         # A frozen doc is kept as is; otherwise an independent copy, so a caller
@@ -249,7 +253,11 @@ class StackRows:
         self._docs[key] = rec.doc if frozen else json.loads(doc)
 
     def delete_resource(self, stack_id: str, rid: int) -> None:
-        """Remove one resource row."""
+        """Remove one resource row (buffered until the instant's commit when commits are deferred)."""
+        if self.deferred and not self._depth:  # type: ignore[attr-defined]
+            self._begin()  # type: ignore[attr-defined]
+            self._buffer_delete(stack_id, rid)  # type: ignore[attr-defined]
+            return
         with self.transaction() as db:  # type: ignore[attr-defined]
             db.execute("DELETE FROM resources WHERE stack_id=? AND rid=?", (stack_id, rid))
         self._docs.pop((stack_id, rid), None)
@@ -269,10 +277,10 @@ class StackRows:
                 type=r[3],
                 action=r[4],
                 status=r[5],
-                reason=r[6],
+                reason=self.unseal(r[6]),  # type: ignore[attr-defined]
                 physical_id=r[7],
                 current=bool(r[8]),
-                doc=json.loads(r[9]),
+                doc=json.loads(self.unseal(r[9])),  # type: ignore[attr-defined]
             )
             for r in rows
         ]

@@ -32,6 +32,7 @@ other readers use): a stack another process is working on stays as it is.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import re
@@ -42,6 +43,7 @@ from typing import Any, TypeVar
 
 from sdk import exception
 from sdk.clients import ClientPlugin
+from sdk.secrets import MASK
 from simulator import watchdog
 from simulator.backend import DEFAULT_BACKEND, CloudBackend, load_backend, restore_backend
 from simulator.clock import VirtualClock, VirtualTimeEventLoop
@@ -81,7 +83,23 @@ DURABILITIES = ("instant", "transition")
 
 
 def _command_line() -> str:
-    return " ".join(os.path.basename(a) if i == 0 else a for i, a in enumerate(sys.argv[:8]))
+    """This process's command, as the lease shows it (parameter values masked: they may be secret)."""
+    words: list[str] = []
+    for i, arg in enumerate(sys.argv[:8]):
+        if i == 0:
+            arg = os.path.basename(arg)
+        elif words and words[-1] in ("--parameter", "-P") and "=" in arg:
+            arg = arg.split("=", 1)[0] + "=" + MASK
+        elif arg.startswith("--parameter=") and arg.count("=") > 1:
+            arg = _mask_option(arg)
+        words.append(arg)
+    return " ".join(words)
+
+
+def _mask_option(arg: str) -> str:
+    """``--parameter=KEY=VALUE`` with the value masked."""
+    option, _, pair = arg.partition("=")
+    return f"{option}={pair.split('=', 1)[0]}={MASK}"
 
 
 class World(StackAPI):
@@ -204,6 +222,10 @@ class World(StackAPI):
         self._stacks: dict[str, Stack] = {}
         self._plugins: dict[str, ClientPlugin] = {}
         self._cancel_checked = -1.0
+        #: the reason of the FAILED states a full disk kept from being written (:meth:`run`)
+        self._unwritten_failure: str | None = None
+        #: the FAILED events of those states, when only the states could be written
+        self._owed_events: list[Event] = []
         if readonly:
             if lease_for_recovery:
                 self._recover(command)
@@ -216,6 +238,7 @@ class World(StackAPI):
             self.store.set_meta("backend", self.backend)
             self.store.set_meta("world_file", self.world_file)
         self._recover(command)
+        self._seal_old_secrets(new=stored_seed is None)
         self.commit()
         if self.store.path != ":memory:":
             self.clock.before_jump = self._instant_done
@@ -239,6 +262,24 @@ class World(StackAPI):
                 self.recovered.append(self.store.add_event(ev))
         if self.store.needs_recovery():
             self.recovered.extend(self.store.recover(now))
+
+    def _seal_old_secrets(self, *, new: bool) -> None:
+        """Seal the plain-text secrets of a world written before sealing (:mod:`simulator.store_seal`).
+
+        The hidden values of every stored stack are made known by building its
+        definition (as loading it would), then every row holding one is sealed
+        in this writer's next commit. A new world only records that it needs no check.
+        """
+        store = self.store
+        if store.path == ":memory:" or store.seal_checked():
+            return
+        if not new:
+            for rec in store.list_stacks(include_deleted=True, nested=True):
+                try:
+                    Stack(self, rec, StackSource.from_doc(rec.doc["source"])).definition  # noqa: B018
+                except Exception:  # noqa: BLE001 - a stack that no longer builds has no values to learn
+                    continue
+        store.seal_existing(scan=not new)
 
     def _refuse_write(self) -> None:
         holder = self.store.lease_holder()
@@ -307,6 +348,8 @@ class World(StackAPI):
         store = self.store
         if self.readonly or store.in_block:
             return
+        if self._unwritten_failure is not None:
+            self._write_failure()
         if self.transient:
             # nobody will reopen this world: only the rows the engine reads back are written
             while self.unsaved:
@@ -414,9 +457,11 @@ class World(StackAPI):
             return
         self._cancel_checked = now
         key = f"cancel:{stack.id}"
-        if self.store.get_meta(key):
+        asked = self.store.get_meta(key)
+        if asked:
             self.store.set_meta(key, False)
-            self.loop.call_soon(cancel_quietly, stack)
+            # ``"no-rollback"``: a cancel without rollback (Heat's cancel_without_rollback)
+            self.loop.call_soon(cancel_quietly, stack, asked != "no-rollback")
 
     def run(
         self,
@@ -436,11 +481,75 @@ class World(StackAPI):
                 result = self.loop.run_until_complete(coro_factory())
             outcome = "done"
             return result
+        except BaseException as ex:
+            full = disk_full(ex)
+            if full is None:
+                raise
+            outcome = "disk full"
+            self._after_disk_full(full)
+            raise
         finally:
-            self.store.finish_run(run_id, self.clock.now(), outcome)
-            self.commit()
+            if outcome != "disk full":
+                try:
+                    self.store.finish_run(run_id, self.clock.now(), outcome)
+                    self.commit()
+                except BaseException as ex:
+                    full = disk_full(ex)
+                    if full is not None:
+                        self._after_disk_full(full)
+                    raise
             if guard.interrupted and outcome == "done":
                 raise KeyboardInterrupt  # Ctrl-C: the cancelled action is committed; stop
+
+    def _after_disk_full(self, error: BaseException) -> None:
+        """An action stopped because the world could not be written: fail it (now or later).
+
+        What the action did since the last commit is dropped (as a restart
+        would drop it), its tasks are cancelled, and what the last commit left
+        ``IN_PROGRESS`` becomes ``FAILED`` with the reason ``disk full: PATH:
+        ...``. When even that cannot be written, it is written by this world's
+        next commit -- once space returns -- rather than at the next restart.
+        """
+        # The action's tasks are abandoned where they stand: running them on (even to
+        # cancel them) would write to the full disk again; garbage collecting them must
+        # not print asyncio's "Task was destroyed but it is pending" for each.
+        for task in asyncio.all_tasks(self.loop):
+            task._log_destroy_pending = False  # type: ignore[attr-defined]
+        self.store.rollback()
+        self.unsaved.clear()
+        self._stacks.clear()  # rebuilt from the committed rows when next asked for
+        if hasattr(self.cloud, "resync"):
+            self.cloud.resync()
+        self._saved_streams.clear()
+        self._saved_time = None
+        self._unwritten_failure = f"disk full: {self.store.path}: {error}"
+        self._write_failure()
+
+    def _write_failure(self) -> None:
+        """Write the ``FAILED`` states :meth:`_after_disk_full` owes; keep owing them if still full."""
+        why = self._unwritten_failure
+        if why is None:
+            return
+        store = self.store
+        try:
+            for ev in self._owed_events:
+                store.add_event(ev)
+            store.recover(self.clock.now(), why)
+            store.commit()
+            self._owed_events, self._unwritten_failure = [], None
+            return
+        except Exception as ex:
+            if disk_full(ex) is None:
+                raise
+            store.rollback()
+        try:  # the states at least: rows updated in place need no new page
+            owed = store.recover(self.clock.now(), why, events=False)
+            store.commit()
+            self._owed_events.extend(owed)
+        except Exception as ex:
+            if disk_full(ex) is None:
+                raise
+            store.rollback()
 
     def http_wire(self) -> contextlib.AbstractContextManager[Any]:
         """The backend's HTTP APIs served to plug-in code (optional in the port).
@@ -584,6 +693,23 @@ class World(StackAPI):
                 self.store.set_meta(HANDLER_WALL_LIMIT, limit)
                 self._configured_limit = limit
         return source
+
+
+def disk_full(ex: BaseException) -> BaseException | None:
+    """The error in *ex*'s chain saying the disk is full (SQLITE_FULL, ``ENOSPC``), or None."""
+    import errno
+    import sqlite3
+
+    seen: set[int] = set()
+    current: BaseException | None = ex
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, sqlite3.OperationalError) and "disk is full" in str(current):
+            return current
+        if isinstance(current, OSError) and current.errno == errno.ENOSPC:
+            return current
+        current = current.__cause__ or current.__context__
+    return None
 
 
 def _check_tags(tags: Iterable[str]) -> list[str]:

@@ -45,3 +45,16 @@ def _trusted_examples(_example_trust_file: Path, monkeypatch: pytest.MonkeyPatch
     from simulator.project_trust import TRUST_FILE_ENV
 
     monkeypatch.setenv(TRUST_FILE_ENV, str(_example_trust_file))
+
+
+@pytest.fixture(scope="session")
+def _session_world_key(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("world-key") / "world.key"
+
+
+@pytest.fixture(autouse=True)
+def _test_world_key(_session_world_key: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worlds that seal secrets use a key of the test session's own, never the user's."""
+    from simulator.world_key import KEY_FILE_ENV
+
+    monkeypatch.setenv(KEY_FILE_ENV, str(_session_world_key))

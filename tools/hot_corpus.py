@@ -318,14 +318,37 @@ def world_for(doc: dict[str, Any], world: Any) -> Any:
     held = {i.get("name") for i in worldfile.resolve(world)[0].get("images", [])}
     names = [n for n in names if n not in held]
     servers = _servers_named(doc)
-    if not names and not servers:
+    regions = [r for r in _regions_named(doc) if r != "RegionOne"]
+    if not names and not servers and not regions:
         return world
     out = dict(world)
+    if regions:
+        out["regions"] = [*world.get("regions", []), *({"name": r} for r in regions)]
     if names:
         out["images"] = [*world.get("images", []), *({"name": n} for n in names)]
     if servers:
         running = {"image": IMAGE, "flavor": FLAVOR, "networks": ["private"]}
         out["servers"] = [*world.get("servers", []), *({**s, **running} for s in servers)]
+    return out
+
+
+def _regions_named(doc: dict[str, Any]) -> list[str]:
+    """The regions *doc*'s remote stacks (``OS::Heat::Stack``) are made in: a literal
+    ``context.region_name`` or the default of the parameter it names. A user of a
+    multi-region template declares those regions in the world file, as this does."""
+    params = doc.get("parameters") or {}
+    params = params if isinstance(params, dict) else {}
+    out: list[str] = []
+    resources = doc.get("resources") or {}
+    for body in resources.values() if isinstance(resources, dict) else []:
+        if not isinstance(body, dict) or body.get("type") != "OS::Heat::Stack":
+            continue
+        context = (body.get("properties") or {}).get("context") or {}
+        region = context.get("region_name") if isinstance(context, dict) else None
+        if isinstance(region, dict) and isinstance(region.get("get_param"), str):
+            region = (params.get(region["get_param"]) or {}).get("default")
+        if isinstance(region, str) and region not in out:
+            out.append(region)
     return out
 
 

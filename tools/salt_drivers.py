@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import logging
 import os
 import re
 import sys
@@ -43,7 +44,11 @@ STEPS = ("-p", "-Q", "-F", "-a", "-d")
 #: ``{key}`` in a value is replaced by the path of a throw-away key file.
 DOCUMENTED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "digitalocean": (
-        {"personal_access_token": "dop_v1_documented", "ssh_key_file": "{key}"},
+        {
+            "personal_access_token": "xxx",
+            "ssh_key_file": "{key}",
+            "ssh_key_names": "my-key-name,my-key-name-2",
+        },
         {"size": "s-1vcpu-1gb", "image": "ubuntu-22-04-x64", "location": "nyc3"},
     ),
     "linode": (
@@ -64,7 +69,6 @@ DOCUMENTED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
             "keyname": "default",
             "private_key": "{key}",
             "securitygroup": "default",
-            "location": "us-east-1",
         },
         {"image": "ami-0abcdef1234567890", "size": "t3.micro", "ssh_username": "ubuntu"},
     ),
@@ -78,7 +82,7 @@ DOCUMENTED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"image": "Ubuntu 22.04", "size": "Small Instance", "location": "zone1"},
     ),
     "hetzner": (
-        {"key": "documented-hetzner-token", "ssh_keyfile": "{key}"},
+        {"key": "documented-hetzner-token"},
         {"size": "cx22", "image": "ubuntu-22.04", "location": "fsn1"},
     ),
     "scaleway": (
@@ -98,8 +102,20 @@ DOCUMENTED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"size": "c3.small.x86", "image": "ubuntu_22_04", "location": "da"},
     ),
     "proxmox": (
-        {"user": "root@pam", "password": "documented", "url": "pve.example.com"},
-        {"technology": "qemu", "image": "local:iso/ubuntu.iso", "host": "pve1"},
+        {
+            "user": "myuser@pam",
+            "password": "mypassword",
+            "url": "hypervisor.domain.tld",
+            "port": 8006,
+            "verify_ssl": True,
+        },
+        {
+            "image": "local:vztmpl/ubuntu-12.04-standard_12.04-1_amd64.tar.gz",
+            "technology": "lxc",
+            "host": "myvmhost",
+            "ip_address": "192.168.100.155",
+            "password": "topsecret",
+        },
     ),
     "joyent": (
         {"user": "fred", "password": "saltybacon", "private_key": "{key}", "keyname": "k"},
@@ -143,27 +159,35 @@ DOCUMENTED: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"template": "ubuntu", "image": "ubuntu"},
     ),
     "openstack": (
+        # the docstring's second form, against a DevStack world ("user_domain_name:
+        # default," there carries a stray comma, a typo no keystone accepts; the
+        # password is the devstack world's, as a real DevStack's is its local.conf's)
         {
+            "region_name": "RegionOne",
             "auth": {
                 "username": "demo",
-                "password": "secret",
+                "password": "plugsim",
                 "project_name": "demo",
-                "user_domain_name": "Default",
-                "project_domain_name": "Default",
-                "auth_url": "https://keystone.example.com:5000/v3",
+                "user_domain_name": "default",
+                "project_domain_name": "default",
+                "auth_url": "http://openstack/identity",
             },
-            "region_name": "RegionOne",
         },
-        # devstack's names: the external network 'public' (172.24.4.0/24, a private range, so
-        # Salt must ssh to private_ips) is the one a new project can boot on.
+        # the docstring's minimum profile with DevStack's image and flavor; DevStack's public
+        # range (172.24.4.0/24) is private, so Salt's default public_ips finds no address on
+        # a real DevStack either: the floating IP shade's auto_ip adds is the one to use
         {
-            "size": "m1.small",
-            "image": "ubuntu",
-            "network": ["public"],
-            "ssh_interface": "private_ips",
+            "image": "cirros-0.6.3-x86_64-disk",
+            "size": "ds1G",
+            "ssh_key_name": "mykey",
+            "ssh_key_file": "{key}",
+            "ssh_interface": "floating_ips",
         },
     ),
 }
+
+#: driver -> the world (preset) its documentation's cloud looks like; others: the default world.
+WORLDS = {"openstack": "devstack"}
 
 #: Drivers that drive a local hypervisor or an existing machine, not a cloud API plugsim fakes.
 NOT_A_CLOUD_API = {
@@ -215,19 +239,26 @@ def measure(driver: str, key_file: str) -> dict[str, Any]:
         row["why"] = f"not a cloud API: {NOT_A_CLOUD_API[driver]}"
         row["passed"] = 0
         return row
-    provider, profile = DOCUMENTED.get(driver, ({}, {}))
-    provider = {
-        k: (v.format(key=key_file) if isinstance(v, str) else v) for k, v in provider.items()
-    }
-    providers = {f"my-{driver}": {"driver": driver, **provider}}
-    profiles = {f"{driver}-vm": {"provider": f"my-{driver}", **profile}}
+    providers, profiles = configs(driver, key_file)
+    world = WORLDS.get(driver)
     name = f"{driver}-measured"
     harness = None
+    errors = _ErrorLog()
+    logging.getLogger().addHandler(errors)
     try:
-        harness = DriverHarness(providers, profiles, salt_mode=True)
+        harness = DriverHarness(providers, profiles, salt_mode=True, world=world)
         alias = f"my-{driver}"
+
+        def create() -> Any:
+            # salt-cloud's run_profile: a create returning nothing failed ("Failed to deploy
+            # VM"); the reason is what the driver logged
+            result = harness.create(f"{driver}-vm", name)
+            if not result:
+                raise RuntimeError(f"create() returned {result!r}: {errors.last()}")
+            return result
+
         steps = [
-            ("-p", lambda: harness.create(f"{driver}-vm", name)),
+            ("-p", create),
             ("-Q", lambda: _listed(harness.call(alias, "list_nodes"), name)),
             ("-F", lambda: _listed(harness.call(alias, "list_nodes_full"), name)),
             ("-a", lambda: harness.action("show_instance", name)),
@@ -246,18 +277,64 @@ def measure(driver: str, key_file: str) -> dict[str, Any]:
     except Exception as ex:  # noqa: BLE001 - loading failed: the reason is the measurement
         row["why"] = f"load: {_first_line(ex, key_file)}"
     finally:
+        logging.getLogger().removeHandler(errors)
         if harness is not None and harness.salt_mode is not None:
             harness.salt_mode.close()
     row["passed"] = sum(1 for v in row["steps"].values() if v == "yes")
-    row["conformance"] = _conformance(providers, profiles) if row["passed"] else ""
+    row["conformance"] = _conformance(providers, profiles, world) if row["passed"] else ""
     return row
 
 
-def _conformance(providers: dict[str, Any], profiles: dict[str, Any]) -> str:
+def configs(driver: str, key_file: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Return the providers and profiles the measurement of *driver* uses (``{key}`` filled)."""
+    provider, profile = DOCUMENTED.get(driver, ({}, {}))
+
+    def fill(settings: dict[str, Any]) -> dict[str, Any]:
+        return {
+            k: (v.format(key=key_file) if isinstance(v, str) else v) for k, v in settings.items()
+        }
+
+    providers = {f"my-{driver}": {"driver": driver, **fill(provider)}}
+    profiles = {f"{driver}-vm": {"provider": f"my-{driver}", **fill(profile)}}
+    return providers, profiles
+
+
+def show_configs(drivers: list[str], key_file: str) -> str:
+    """Return the providers/profiles YAML of every measured driver (what ``nox`` shows)."""
+    import yaml
+
+    parts = []
+    for driver in drivers:
+        if driver in NOT_A_CLOUD_API:
+            continue
+        providers, profiles = configs(driver, "/path/to/ssh/key/file")
+        world = WORLDS.get(driver)
+        head = f"# {driver}" + (f" (world: {world})" if world else "")
+        body = yaml.safe_dump({"providers": providers, "profiles": profiles}, sort_keys=False)
+        parts.append(head + "\n" + body)
+    return "\n".join(parts)
+
+
+class _ErrorLog(logging.Handler):
+    """Keeps the last error a driver logged (Salt's drivers log why a create failed)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+    def last(self) -> str:
+        lines = [ln.strip() for m in self.messages[-1:] for ln in m.splitlines() if ln.strip()]
+        return lines[-1] if lines else "nothing was logged"
+
+
+def _conformance(providers: dict[str, Any], profiles: dict[str, Any], world: Any = None) -> str:
     """Return the baseline conformance findings, summarised: guide rules departed from, gaps."""
     from simulator.drivers import check_driver
 
-    findings = check_driver(None, providers, profiles, fault_kinds=[])
+    findings = check_driver(None, providers, profiles, fault_kinds=[], world=world)
     departures = sorted({f.check for f in findings if f.origin == "driver"})
     gaps = sorted({f.message.split(": ", 1)[0] for f in findings if f.origin == "plugsim"})
     parts = []
@@ -325,7 +402,11 @@ def main(argv: list[str] | None = None) -> int:
         key = Path(tmp) / "id_documented"
         key.write_text("not a real key\n", encoding="utf-8")
         key.chmod(0o600)
-        rows = [measure(d, str(key)) for d in (args.drivers or salt_drivers())]
+        chosen = args.drivers or salt_drivers()
+        if not args.json:
+            print("Providers and profiles used (ssh_key_file: a throw-away file):\n")
+            print(show_configs(chosen, str(key)))
+        rows = [measure(d, str(key)) for d in chosen]
     day = datetime.datetime.now(datetime.UTC).date().isoformat()
     text = table(rows, salt_version() or "?", day)
     print(json.dumps(rows, indent=2, sort_keys=True) if args.json else text)

@@ -49,6 +49,8 @@ class Acked:
     networks: set[str] = field(default_factory=set)
     servers: set[str] = field(default_factory=set)
     deleted: set[str] = field(default_factory=set)
+    #: servers ever acknowledged (``servers`` shrinks when the quota makes a client free one)
+    servers_made: int = 0
 
     def size(self) -> int:
         """How many acknowledged writes (deletes included)."""
@@ -169,6 +171,7 @@ def _client(base: str, headers: dict[str, str], tag: str, image: str, acked: Ack
                         if made.status_code == 202:
                             with _LOCK:
                                 acked.servers.add(made.json()["server"]["id"])
+                                acked.servers_made += 1
                         elif made.status_code in (403, 413):  # the instance quota
                             # a deleted server goes at a later virtual instant: not checked
                             free(acked.servers, f"{base}/compute/v2.1/servers", None)
@@ -204,8 +207,14 @@ def one_round(world: Path, round_no: int, clients: int, rng: random.Random, acke
             threading.Thread(target=_client, args=(base, headers, f"r{round_no}c{n}", image, acked))
             for n in range(clients)
         ]
+        servers_before = acked.servers_made
         for thread in threads:
             thread.start()
+        # On a loaded machine the first server create can take longer than the kill delay:
+        # the delay starts once this round has had a server acknowledged (or after 60 s).
+        started = time.monotonic()
+        while acked.servers_made == servers_before and time.monotonic() - started < 60:
+            time.sleep(0.05)
         time.sleep(rng.uniform(1.0, 3.0))
         proc.send_signal(signal.SIGKILL)
         for thread in threads:
@@ -260,6 +269,7 @@ def run(kills: int, clients: int, seed: int, workdir: Path) -> dict[str, Any]:
         "objects": len(acked.objects),
         "networks": len(acked.networks),
         "servers": len(acked.servers),
+        "servers_made": acked.servers_made,
         "deleted_networks": len(acked.deleted),
         "lost": len(gone),
         "rounds": rounds,

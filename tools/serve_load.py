@@ -10,6 +10,11 @@ must: no 5xx answer, every kept network listed and no deleted one, and the
 same networks in the world file once the server stopped on SIGTERM. It prints
 the wall seconds, requests per second and latency percentiles; the exit status
 is 1 only when a check fails, never because of speed.
+
+``--workload stacks`` loads the Orchestration API instead: each client
+creates small stacks, polls them to ``CREATE_COMPLETE``, lists their events
+and deletes them (``tools/serve_load_stacks.py``); it adds stacks per second
+and the median wall time from create to complete.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from serve_load_stacks import check_world_stacks, load_stacks
 
 
 def main(argv: list[str]) -> int:
@@ -36,6 +42,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--requests", type=int, default=500, help="requests per client")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--workload", choices=("networks", "stacks"), default="networks")
     parser.add_argument(
         "--checkout",
         metavar="DIR",
@@ -63,14 +70,28 @@ def main(argv: list[str]) -> int:
         )
         try:
             auth_url = server.stdout.readline().split(": ", 1)[1].strip()  # type: ignore[union-attr]
-            result = _load(auth_url, args.clients, args.requests)
+            if args.workload == "stacks":
+                result = _load_stacks(auth_url, args.clients, args.requests)
+            else:
+                result = _load(auth_url, args.clients, args.requests)
         finally:
             server.send_signal(signal.SIGTERM)
             _, err = server.communicate(timeout=60)
         result["server"] = err.strip().splitlines()[-1] if err.strip() else ""
-        result["problems"] += _check_world(world, result.pop("kept"), result.pop("deleted"))
+        check = _check_world if args.workload == "networks" else check_world_stacks
+        result["problems"] += check(world, result.pop("kept"), result.pop("deleted"))
     if args.json:
         print(json.dumps(result, indent=1, sort_keys=True))
+    elif args.workload == "stacks":
+        print(
+            f"{result['clients']} clients x {result['requests_per_client']} requests: "
+            f"{result['requests']} in {result['wall_seconds']:.2f} s, "
+            f"{result['requests_per_second']:.0f} req/s, {result['stacks_created']} stacks "
+            f"({result['stacks_per_second']:.2f}/s, create to complete p50 "
+            f"{result['create_to_complete_p50_ms']:.0f} ms); latency p50 "
+            f"{result['p50_ms']:.1f} ms, p95 {result['p95_ms']:.1f} ms; statuses "
+            f"{result['statuses']}"
+        )
     else:
         print(
             f"{result['clients']} clients x {result['requests_per_client']} requests: "
@@ -94,6 +115,18 @@ def _plugsim(checkout: str | None) -> list[str]:
         "from simulator.cli import main; sys.exit(main())"
     )
     return [sys.executable, "-c", code]
+
+
+def _load_stacks(auth_url: str, clients: int, per_client: int) -> dict[str, Any]:
+    base = auth_url.rsplit("/identity", 1)[0]
+    token = _token(auth_url)
+    catalog = requests.get(
+        f"{auth_url}/auth/catalog", headers={"X-Auth-Token": token}, timeout=60
+    ).json()["catalog"]
+    heat = next(s for s in catalog if s["type"] == "orchestration")
+    endpoint = next(e["url"] for e in heat["endpoints"] if e["interface"] == "public")
+    assert endpoint.startswith(base)
+    return load_stacks(auth_url, clients, per_client, lambda: _token(auth_url), endpoint)
 
 
 def _token(auth_url: str) -> str:

@@ -12,12 +12,17 @@ The templates are extracted at run time and never written into this repository:
   constant, a local variable), and every dict literal holding that key;
 * every template file under ``tests/scenario/templates``.
 
-A test module's ``files={...: self.x}`` arguments name the template strings its
+A scenario test's ``environment={'resource_registry': {...}}`` is passed with the
+templates naming its types. A test module's ``files={...: self.x}`` arguments name the template strings its
 nested stacks are served from; each of the module's templates gets them (by
 file name), as the test passes them. Parameters without a default, and those
 naming cloud objects, get the values ``tools/hot_corpus.py`` generates, in the
 same world (``extends: devstack`` plus one keypair): tempest's own configuration
 names the image, flavor, keypair and networks of a DevStack cloud the same way.
+
+A scenario template given a ``backup_id`` runs after the test's first stack: the
+sibling template whose volume has the ``Snapshot`` deletion policy is created and
+deleted in the same world, and the backup it leaves is passed, as the test does.
 
 Each template is created, then deleted, in a fresh in-memory world; it passes
 when the create ends ``CREATE_COMPLETE`` and the delete ``DELETE_COMPLETE``.
@@ -147,6 +152,8 @@ def _string_of(
 
 #: ``{test module: {parameter: value}}`` read from the tests' ``parameters = {...}``
 PASSED: dict[str, dict[str, Any]] = {}
+#: ``{test module: {type: template file}}`` read from the ``resource_registry`` the tests pass
+REGISTRY: dict[str, dict[str, str]] = {}
 
 
 def _test_value(name: str, node: ast.AST) -> Any:
@@ -158,7 +165,29 @@ def _test_value(name: str, node: ast.AST) -> Any:
         return TEMPEST_CONF[node.attr]
     if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "rand_name":
         return f"tempest-{name.replace('_', '-')}"
+    # self.net['id'] / self.net['subnets'][0]: the ids of the test network and its subnet
+    text = ast.unparse(node)
+    if text == "self.net['subnets'][0]":
+        return {ID_OF: ["subnet", TEMPEST_CONF["fixed_subnet_name"]]}
+    if text == "self.net['id']":
+        return {ID_OF: ["network", TEMPEST_CONF["fixed_network_name"]]}
     return None
+
+
+#: a parameter value standing for the id of the named network object of the world
+ID_OF = "__id_of__"
+
+
+def _resolve_ids(world: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """*params* with each ``{ID_OF: [kind, name]}`` replaced by that object's id."""
+    out = dict(params)
+    for key, value in params.items():
+        if isinstance(value, dict) and ID_OF in value:
+            kind, ref = value[ID_OF]
+            client = world.client_plugin("network").client()
+            found = getattr(client, f"list_{kind}s")()[f"{kind}s"]
+            out[key] = next((o["id"] for o in found if o.get("name") == ref), ref)
+    return out
 
 
 def _module_templates(path: str, text: str) -> tuple[list[dict[str, Any]], dict[str, str]]:
@@ -213,6 +242,15 @@ def _module_templates(path: str, text: str) -> tuple[list[dict[str, Any]], dict[
                     files.setdefault(str(key.value), text_of)
                     if function is not None:
                         own_files.setdefault(function, {})[str(key.value)] = text_of
+        # environment={'resource_registry': {TYPE: 'file.yaml' or self.x}}: the test's mappings
+        if isinstance(node, ast.Dict):
+            for key, item in zip(node.keys, node.values, strict=True):
+                if isinstance(key, ast.Constant) and key.value == "resource_registry":
+                    if isinstance(item, ast.Dict):
+                        for rtype, target in zip(item.keys, item.values, strict=True):
+                            text_of = _string_of(target, strings) if target is not None else None
+                            if isinstance(rtype, ast.Constant) and text_of is not None:
+                                REGISTRY.setdefault(path, {})[str(rtype.value)] = text_of
         # template.replace('$NETWORKS', '...'): the first substitution a test makes
         if (
             isinstance(node, ast.Call)
@@ -306,6 +344,14 @@ def extract(source: Path) -> list[dict[str, Any]]:
                     if "/scenario/" in p:
                         for k, v in given.items():
                             scenario.setdefault(k, v)
+                # the environment a test passes with it: its mappings of types the template names
+                registry = {
+                    rtype: target
+                    for p, mapping in sorted(REGISTRY.items())
+                    if "/scenario/" in p
+                    for rtype, target in mapping.items()
+                    if rtype in text
+                }
                 out.append(
                     {
                         "name": name,
@@ -313,6 +359,7 @@ def extract(source: Path) -> list[dict[str, Any]]:
                         "text": text,
                         "files": siblings,
                         "parameters": scenario,
+                        "registry": registry,
                     }
                 )
     return out
@@ -331,11 +378,13 @@ def heat_type_modules(package: Path) -> dict[str, Path]:
 
 
 def _types(doc: dict[str, Any]) -> list[str]:
-    resources = doc.get("resources") or {}
+    """The resource types *doc* names (HOT's ``resources``/``type`` or CFN's ``Resources``/``Type``)."""
+    resources = doc.get("resources") or doc.get("Resources") or {}
     types = []
     for body in resources.values() if isinstance(resources, dict) else []:
-        if isinstance(body, dict) and isinstance(body.get("type"), str):
-            types.append(body["type"])
+        kind = body.get("type", body.get("Type")) if isinstance(body, dict) else None
+        if isinstance(kind, str):
+            types.append(kind)
     return types
 
 
@@ -355,6 +404,32 @@ def _hot_parameters(doc: dict[str, Any]) -> dict[str, Any]:
             hot["constraints"] = [{"allowed_values": schema["AllowedValues"]}]
         params[name] = hot
     return {**doc, "parameters": params}
+
+
+def _backup_source(
+    item: dict[str, Any], doc: dict[str, Any], params: dict[str, Any]
+) -> tuple[str, str] | None:
+    """For a scenario template taking a ``backup_id`` the test makes first: the sibling
+    template (name, text) whose volume has the ``Snapshot`` deletion policy."""
+    declared = doc.get("parameters") or {}
+    if "backup_id" not in declared or not item["name"].startswith("scenario/"):
+        return None
+    for name, text in sorted(item["files"].items()):
+        if not name.endswith(".yaml") or "deletion_policy" not in text:
+            continue
+        try:
+            sibling = yaml.safe_load(text)
+        except yaml.YAMLError:
+            continue
+        resources = (sibling or {}).get("resources") if isinstance(sibling, dict) else None
+        for body in (resources or {}).values():
+            if (
+                isinstance(body, dict)
+                and body.get("type") == "OS::Cinder::Volume"
+                and body.get("deletion_policy") == "Snapshot"
+            ):
+                return name, text
+    return None
 
 
 def run_one(item: dict[str, Any], workdir: Path, heat_modules: dict[str, Path]) -> dict[str, Any]:
@@ -404,6 +479,31 @@ def run_one(item: dict[str, Any], workdir: Path, heat_modules: dict[str, Path]) 
         if env_text is not None:
             (here / BOOT_CONFIG_ENV).write_text(env_text, encoding="utf-8")
             envs.append(str(here / BOOT_CONFIG_ENV))
+        if item.get("registry"):
+            own_env = here / "test_environment.yaml"
+            own_env.write_text(
+                yaml.safe_dump({"resource_registry": item["registry"]}), encoding="utf-8"
+            )
+            envs.append(str(own_env))
+        params = _resolve_ids(world, params)
+        backup = _backup_source(item, doc, params)
+        if backup is not None:
+            # the test's first stack: a volume whose Snapshot deletion policy leaves the
+            # backup this template is given (test_volumes' check_stack does the same)
+            source, text = backup
+            (here / "backup_source.yaml").write_text(text, encoding="utf-8")
+            first = hot_corpus._parameters(yaml.safe_load(text), values)
+            first.update({k: v for k, v in params.items() if k in first})
+            hot_corpus._with_alarm(
+                120,
+                lambda: world.create_stack(
+                    "tempest-first", str(here / "backup_source.yaml"), envs, first, files=files
+                ),
+            )
+            hot_corpus._with_alarm(60, lambda: world.delete_stack("tempest-first"))
+            made = world.client_plugin("block_storage").client().backups.list()
+            if made:
+                params["backup_id"] = made[-1].id
         stack = hot_corpus._with_alarm(
             120, lambda: world.create_stack("tempest", str(template), envs, params, files=files)
         )

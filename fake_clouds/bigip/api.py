@@ -21,7 +21,7 @@ import binascii
 from typing import Any, ClassVar
 from urllib.parse import quote, urlsplit
 
-from fake_clouds.rest.http import Dialect, Reply, Request, route
+from fake_clouds.rest.dialect import Dialect, Reply, Request, route
 
 #: The host BIG-IP writes in the links it returns (clients substitute the address they called).
 LINK_HOST = "https://localhost"

@@ -30,12 +30,39 @@ import responses
 
 from fake_clouds.bigip.api import IControlREST
 from fake_clouds.bigip.device import add_bigip_service
-from fake_clouds.rest.http import Dialect, Request
-from fake_clouds.rest.server import METHODS, RestServer
+from fake_clouds.rest.app import REFUSED_HEADER, DialectApp
+from fake_clouds.rest.dialect import Dialect, Reply, Request
+from fake_clouds.rest.mount import mount
+from fake_clouds.rest.server import RestServer
 
 #: Every iControl REST URL, whatever the host.
 URLS = re.compile(r"^https://[^/?#]+/mgmt(/[^?#]*)?(\?.*)?$")
 _EVERYTHING = re.compile(".*")
+
+
+class BigIPApp(DialectApp):
+    """iControl REST as a WSGI application: the host names the device (refused if none)."""
+
+    def serve(self, req: Request) -> Reply:
+        """Refuse a host no device of the world has; else the dialect pipeline."""
+        service = add_bigip_service(self.cloud)
+        parts = urlsplit(req.url)
+        host, port = parts.hostname or "", parts.port or 443
+        device = service.find_device(host)
+        if device is None or device.attrs["port"] != port:
+            start = self.cloud.now()
+            self.charge("refused")
+            self.record(start, req, None, None, "ConnectionError")
+            message = (
+                f"HTTPSConnectionPool(host='{host}', port={port}): Max retries exceeded with url: "
+                f"{parts.path} (Failed to establish a new connection: [Errno 111] Connection "
+                f"refused: the fake world has no BIG-IP at {host}:{port})"
+            )
+            return Reply(502, {"message": message}, {REFUSED_HEADER: "1"})
+        reply = super().serve(req)
+        if reply.body is not None and not any(k.lower() == "content-type" for k in reply.headers):
+            reply.headers["Content-Type"] = "application/json; charset=UTF-8"
+        return reply
 
 
 class BigIPServer(RestServer):
@@ -46,35 +73,18 @@ class BigIPServer(RestServer):
         super().__init__(cloud, (), mock=mock)
         dialect = IControlREST(cloud, IControlREST.default_base_url, "")
         dialect.base_url = ""  # routes match the whole path: the host names the device
+        app = self.make_app(dialect)
         self.dialects[dialect.name] = dialect
-        for method in METHODS:
-            self.mock.add_callback(method, URLS, callback=self._callback(dialect))
+        self.apps[dialect.name] = app
+        mount(self.mock, app, "", pattern=URLS)
+
+    def make_app(self, dialect: Dialect) -> DialectApp:
+        """BIG-IP's application."""
+        return BigIPApp(dialect, self.log)
 
     def headers(self, dialect: str) -> dict[str, str]:
         """The default device's Basic credentials are what a client sends."""
         return {"Authorization": "Basic YWRtaW46YWRtaW4="}
-
-    def _serve(self, dialect: Dialect, req: Request) -> Any:
-        service = add_bigip_service(self.cloud)
-        parts = urlsplit(req.url)
-        host, port = parts.hostname or "", parts.port or 443
-        device = service.find_device(host)
-        if device is None or device.attrs["port"] != port:
-            start = self.cloud.now()
-            self._charge(dialect, "refused")
-            self._record(start, dialect, req, None, None, "ConnectionError")
-            return requests.exceptions.ConnectionError(
-                f"HTTPSConnectionPool(host='{host}', port={port}): Max retries exceeded with url: "
-                f"{parts.path} (Failed to establish a new connection: [Errno 111] Connection "
-                f"refused: the fake world has no BIG-IP at {host}:{port})"
-            )
-        result = super()._serve(dialect, req)
-        if isinstance(result, tuple):
-            status, headers, body = result
-            if body:
-                headers.setdefault("Content-Type", "application/json; charset=UTF-8")
-            return status, headers, body
-        return result  # a requests exception (timeout)
 
 
 @contextmanager

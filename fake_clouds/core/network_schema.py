@@ -67,7 +67,15 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "prefixlen": None,
         },
         ("network_id",),
-        ("name", "description", "gateway_ip", "enable_dhcp", "dns_nameservers", "host_routes"),
+        (
+            "name",
+            "description",
+            "gateway_ip",
+            "enable_dhcp",
+            "dns_nameservers",
+            "host_routes",
+            "allocation_pools",
+        ),
     ),
     "port": (
         {

@@ -412,9 +412,10 @@ class FakeCloud:
         for name, svc in self._services.items():
             for kind in svc.entity_kinds():
                 for ent in svc._live(kind):
-                    items.append(
-                        InventoryItem(name, kind, ent.name, ent.id, ent.status, ent.preseeded)
-                    )
+                    # on its way out (a delete is due): not shown as the status it leaves
+                    going = bool(ent.pending) and ent.pending[-1].status is None
+                    status = "DELETING" if going else ent.status
+                    items.append(InventoryItem(name, kind, ent.name, ent.id, status, ent.preseeded))
         return sorted(items)
 
     def snapshot_inventory(self) -> InventorySnapshot:

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from fake_clouds.docker.engine import API_VERSION, GATEWAY, MIN_API_VERSION, _image_id
 from fake_clouds.rest.common import iso
-from fake_clouds.rest.http import Dialect, Reply, Request, route
+from fake_clouds.rest.dialect import Dialect, Reply, Request, route
 
 _VERSIONED = re.compile(r"^/v(\d+\.\d+)(/.*)$")
 #: What an unset time shows in ``inspect`` (Go's zero time, as Docker prints it).

@@ -1,7 +1,7 @@
 """Serving the Docker Engine API to ``requests`` in-process, as the REST dialects are served.
 
 :class:`DockerServer` is a :class:`~fake_clouds.rest.server.RestServer`
-holding only the Docker dialect (:class:`~fake_clouds.docker.api.DockerEngine`),
+holding only the Docker dialect (its WSGI application :class:`DockerApp`) (:class:`~fake_clouds.docker.api.DockerEngine`),
 registered at its base URL (``http://docker.fake:2375``, which
 ``docker.APIClient("tcp://docker.fake:2375")`` calls) and at the local
 socket's (``http+docker://localhost``, which ``docker.APIClient()`` calls).
@@ -20,7 +20,6 @@ changes nothing for other traffic. A world serves it while it runs
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,10 +30,30 @@ import responses
 
 from fake_clouds.docker.api import DockerEngine, api_version, version_error
 from fake_clouds.docker.engine import add_docker_service
-from fake_clouds.rest.http import Dialect, Request
-from fake_clouds.rest.server import METHODS, RestServer
+from fake_clouds.rest.app import DialectApp
+from fake_clouds.rest.dialect import Dialect, Reply, Request
+from fake_clouds.rest.server import RestServer
 
 _EVERYTHING = re.compile(".*")
+
+
+class DockerApp(DialectApp):
+    """The Docker dialect's WSGI application: the API version checked first, raw bodies."""
+
+    def serve(self, req: Request) -> Reply:
+        """Refuse an API version the daemon lacks; else the dialect pipeline."""
+        problem = version_error(api_version(req.path)[0])
+        if problem is not None:
+            start = self.cloud.now()
+            self.charge("version_check")
+            self.record(start, req, None, 400, "ok")
+            return Reply(400, {"message": problem})
+        add_docker_service(self.cloud)
+        reply = super().serve(req)
+        raw = getattr(req, "raw_body", None)
+        if raw is not None and 200 <= reply.status < 300:
+            return Reply(reply.status, raw, reply.headers)
+        return reply
 
 
 class DockerServer(RestServer):
@@ -46,34 +65,15 @@ class DockerServer(RestServer):
         """Register the Docker API of *cloud* on *mock* at *base_url* and the local socket."""
         super().__init__(cloud, (), mock=mock)
         dialect = DockerEngine(cloud, base_url or DockerEngine.default_base_url, "")
-        self.dialects[dialect.name] = dialect
-        for base in dict.fromkeys((dialect.base_url, *DockerEngine.aliases)):
-            pattern = re.compile(re.escape(base) + r"(/[^?#]*)?(\?.*)?$")
-            for method in METHODS:
-                self.mock.add_callback(method, pattern, callback=self._callback(dialect))
+        self.add_app(self.make_app(dialect), *DockerEngine.aliases)
+
+    def make_app(self, dialect: Dialect) -> DialectApp:
+        """Docker's application."""
+        return DockerApp(dialect, self.log)
 
     def headers(self, dialect: str) -> dict[str, str]:
         """A Docker daemon's socket takes no credentials."""
         return {}
-
-    def _serve(self, dialect: Dialect, req: Request) -> Any:
-        problem = version_error(api_version(req.path)[0])
-        if problem is not None:
-            start = self.cloud.now()
-            self._charge(dialect, "version_check")
-            self._record(start, dialect, req, None, 400, "ok")
-            return 400, {"Content-Type": "application/json"}, json.dumps({"message": problem})
-        add_docker_service(self.cloud)
-        result = super()._serve(dialect, req)
-        if not isinstance(result, tuple):
-            return result  # a requests exception (timeout)
-        status, headers, body = result
-        raw = getattr(req, "raw_body", None)
-        if raw is not None and 200 <= status < 300:
-            body = raw
-        if body and not any(k.lower() == "content-type" for k in headers):
-            headers["Content-Type"] = "application/json"
-        return status, headers, body
 
 
 @contextmanager

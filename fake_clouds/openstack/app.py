@@ -89,6 +89,7 @@ class WireApp:
         body_limits: Mapping[str, int] | None = None,
         before_request: Callable[[], None] | None = None,
         extra_apis: Iterable[Callable[[WireApp], ServiceAPI]] = (),
+        mounts: Mapping[str, Callable[..., Iterable[bytes]]] | None = None,
     ) -> None:
         """Serve *cloud* at *base_url*.
 
@@ -109,6 +110,7 @@ class WireApp:
         self.before_request = before_request
         self.after_request = after_request
         self.body_limits = dict(body_limits or {})
+        self.mounts = dict(mounts or {})
         if "identity" not in cloud.service_names():
             cloud.add_service("identity")
         self.apis: dict[str, ServiceAPI] = {}
@@ -254,6 +256,9 @@ class WireApp:
         """Route *request* to the service its first path segment names."""
         path = request.path
         prefix, _, rest = path.lstrip("/").partition("/")
+        mounted = self.mounts.get(prefix)
+        if mounted is not None:
+            return Response.from_app(mounted, request.environ, buffered=True)
         api = self.apis.get(prefix)
         if api is None:
             self.count_unserved("-", request.method, path)

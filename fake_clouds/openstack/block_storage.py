@@ -17,6 +17,7 @@ from fake_clouds.core import scope
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
 from fake_clouds.openstack.block_storage_admin import BlockStorageAdminRoutes
 from fake_clouds.openstack.block_storage_qos import QoSSpecsRoutes
+from fake_clouds.openstack.name_fields import check_name
 from fake_clouds.openstack.volume_transfers import VolumeTransferRoutes
 from fake_clouds.openstack.volume_types import DEFAULT_TYPE_ID, VolumeTypeRoutes
 from fake_clouds.rest.common import iso
@@ -215,6 +216,7 @@ class BlockStorageAPI(
     def create_volume(self, req: ApiRequest, project: str) -> Reply:
         """``POST /volumes``."""
         spec = req.member("volume")
+        check_name(spec)
         args = {k: spec[k] for k in _VOLUME_ARGS if spec.get(k) is not None}
         if "size" in args and (
             isinstance(args["size"], bool) or not isinstance(args["size"], int | str)
@@ -236,6 +238,7 @@ class BlockStorageAPI(
     def update_volume(self, req: ApiRequest, project: str, vid: str) -> Reply:
         """``PUT /volumes/{id}`` (name, description, metadata)."""
         spec = req.member("volume")
+        check_name(spec)
         args = {k: spec[k] for k in ("name", "description", "metadata") if k in spec}
         return Reply(
             200, {"volume": self.volume_view(req, self.storage.update_volume(vid, **args))}
@@ -319,6 +322,7 @@ class BlockStorageAPI(
     def create_snapshot(self, req: ApiRequest, project: str) -> Reply:
         """``POST /snapshots``."""
         spec = req.member("snapshot")
+        check_name(spec)
         if not isinstance(spec.get("volume_id"), str):
             raise bad("Invalid input for field/attribute volume_id.")
         force = spec.get("force", False)
@@ -351,6 +355,7 @@ class BlockStorageAPI(
     def create_backup(self, req: ApiRequest, project: str) -> Reply:
         """``POST /backups`` (``force`` backs up an in-use volume)."""
         spec = req.member("backup")
+        check_name(spec)
         if not isinstance(spec.get("volume_id"), str):
             raise bad("Invalid input for field/attribute volume_id.")
         args = {k: spec[k] for k in ("name", "description") if spec.get(k) is not None}

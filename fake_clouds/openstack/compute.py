@@ -15,6 +15,7 @@ import hashlib
 import re
 from typing import Any
 
+from fake_clouds.compute_addresses import nova_addresses
 from fake_clouds.core import scope
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, bad, route
 from fake_clouds.openstack.compute_aggregates import AggregateRoutes
@@ -22,8 +23,8 @@ from fake_clouds.openstack.compute_flavors import FlavorRoutes
 from fake_clouds.openstack.compute_hosts import ComputeHostRoutes
 from fake_clouds.openstack.compute_quotas import QuotaRoutes
 from fake_clouds.openstack.compute_volumes import VolumeAttachmentRoutes
+from fake_clouds.openstack.name_fields import check_name
 from fake_clouds.rest.common import iso
-from fake_clouds.rest.openstack import ACTIONS
 from sdk import exception
 
 MIN_VERSION = (2, 1)
@@ -52,6 +53,20 @@ _VM_STATE = {
 _HIDDEN = ("created_at", "updated_at", "user_data", "previous_flavor")
 _VERSION = re.compile(r"^([1-9]\d*)\.(0|[1-9]\d*)$")
 _SERVER = ("compute", "servers.get", "server")
+
+#: Server action key in a ``POST /servers/{id}/action`` body -> the compute operation.
+ACTIONS = {
+    "os-stop": "servers.stop",
+    "os-start": "servers.start",
+    "reboot": "servers.reboot",
+    "suspend": "servers.suspend",
+    "resume": "servers.resume",
+    "createImage": "servers.create_image",
+    "resize": "servers.resize",
+    "confirmResize": "servers.confirm_resize",
+    "revertResize": "servers.revert_resize",
+    "rebuild": "servers.rebuild",
+}
 
 
 def _text(version: tuple[int, int]) -> str:
@@ -195,6 +210,7 @@ class ComputeAPI(
                 "links": self.link("images", server["image"]["id"]),
             },
             links=self.link("servers", server["id"]),
+            addresses=nova_addresses(self.compute.world, server),
             tenant_id=scope.owner_of(self.compute, "server", server["id"]) or req.project_id,
             user_id=req.user_id,
             hostId=hashlib.sha224(server["id"].encode()).hexdigest(),
@@ -278,6 +294,7 @@ class ComputeAPI(
     def create_server(self, req: ApiRequest) -> Reply:
         """``POST /servers``."""
         spec = req.member("server")
+        check_name(spec)
         for key in ("name", "flavorRef"):
             if not isinstance(spec.get(key), str) or not spec[key]:
                 raise bad(f"Invalid input for field/attribute {key}. Value: {spec.get(key)!r}.")
@@ -330,6 +347,7 @@ class ComputeAPI(
     def update_server(self, req: ApiRequest, sid: str) -> Reply:
         """``PUT /servers/{id}`` (name, description)."""
         spec = req.member("server")
+        check_name(spec)
         unknown = sorted(set(spec) - {"name", "description", "accessIPv4", "accessIPv6"})
         if unknown:
             raise bad(
@@ -442,6 +460,7 @@ class ComputeAPI(
         elif key == "rebuild":
             if not isinstance(arg, dict) or not isinstance(arg.get("imageRef"), str):
                 raise bad("Invalid input for field/attribute imageRef of rebuild.")
+            check_name(arg)
             server = compute.rebuild_server(sid, arg["imageRef"], arg.get("name"))
             return Reply(202, {"server": self.server_view(req, server)})
         else:
@@ -550,6 +569,7 @@ class ComputeAPI(
     def create_keypair(self, req: ApiRequest) -> Reply:
         """``POST /os-keypairs`` (generate or import)."""
         spec = req.member("keypair")
+        check_name(spec)
         name = spec.get("name")
         if not isinstance(name, str) or not name:
             raise bad("Invalid input for field/attribute name. Value: a non-empty string required.")

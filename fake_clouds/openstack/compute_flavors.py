@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, bad, route
+from fake_clouds.openstack.name_fields import check_name
 
 _F = "/v2.1/flavors/<fid>"
 _GET = ("compute", "flavors.get", "flavor")
@@ -110,6 +111,7 @@ class FlavorRoutes:
     def create_flavor(self, req: ApiRequest) -> Reply:
         """``POST /flavors``: nova's body names, ``id`` optional."""
         spec = req.member("flavor")
+        check_name(spec)
         options: dict[str, Any] = {}
         for key, arg in (
             ("id", "flavor_id"),

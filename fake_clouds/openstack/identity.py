@@ -21,6 +21,7 @@ from fake_clouds.openstack.identity_domain_config import DomainConfigRoutes
 from fake_clouds.openstack.identity_endpoint_groups import EndpointGroupRoutes
 from fake_clouds.openstack.identity_grants import GrantRoutes
 from fake_clouds.openstack.identity_limits import LimitRoutes
+from fake_clouds.openstack.name_fields import check_keystone_name
 from fake_clouds.rest.common import iso
 from sdk import exception
 
@@ -339,6 +340,7 @@ class IdentityAPI(GrantRoutes, LimitRoutes, EndpointGroupRoutes, DomainConfigRou
         """Create a domain, project, user, group, role or region."""
         kind = self._kind(collection)
         attrs = dict(req.member(kind))
+        check_keystone_name(kind, attrs)
         if kind == "user" and "password" in attrs:
             password = attrs.pop("password")
             if password is not None and not isinstance(password, str):
@@ -394,6 +396,7 @@ class IdentityAPI(GrantRoutes, LimitRoutes, EndpointGroupRoutes, DomainConfigRou
         kind = self._kind(collection)
         self._refuse_builtin(collection, ident)
         attrs = dict(req.member(kind))
+        check_keystone_name(kind, attrs)
         if kind == "user" and "password" in attrs:
             attrs["password_digest"] = digest(str(attrs.pop("password")))
         self._types(kind, attrs)

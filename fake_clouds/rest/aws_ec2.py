@@ -48,6 +48,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import requests
 
+from fake_clouds.core.scope import acting_as
+from fake_clouds.rest.accounts import caller_for
 from fake_clouds.rest.common import EPOCH, rest_state
 from sdk import exception
 
@@ -256,17 +258,18 @@ class MotoEC2:
                 continue
             for inst in item:
                 iid = self._text(inst, "instanceId")
-                server = compute.create_server(
-                    iid,
-                    image["id"],
-                    flavor["id"],
-                    networks=networks,
-                    metadata={
-                        MIRROR_KEY: iid,
-                        REGION_KEY: region,
-                        LAUNCH_KEY: json.dumps(kept, sort_keys=True),
-                    },
-                )
+                with acting_as(caller_for("ec2", _access_key(prepared))):  # the key's account
+                    server = compute.create_server(
+                        iid,
+                        image["id"],
+                        flavor["id"],
+                        networks=networks,
+                        metadata={
+                            MIRROR_KEY: iid,
+                            REGION_KEY: region,
+                            LAUNCH_KEY: json.dumps(kept, sort_keys=True),
+                        },
+                    )
                 self.mirrors[iid] = server["id"]
                 self._alias(server, inst)
         return status, headers, body
@@ -469,3 +472,10 @@ class _Req:
     def __init__(self, prepared: requests.PreparedRequest) -> None:
         self.method = prepared.method or "GET"
         self.url = prepared.url or ""
+
+
+def _access_key(prepared: requests.PreparedRequest) -> str | None:
+    """Return the access key id a SigV4-signed request names (``Credential=KEY/...``)."""
+    header = str(prepared.headers.get("Authorization", ""))
+    _, sep, rest = header.partition("Credential=")
+    return rest.split("/", 1)[0] or None if sep else None

@@ -38,7 +38,7 @@ from fake_clouds.rest.cloudstack_catalogue import (
     stable_id,
 )
 from fake_clouds.rest.common import Action, entity, iso, rest_state
-from fake_clouds.rest.http import Dialect, Reply, Request, route
+from fake_clouds.rest.dialect import Dialect, Reply, Request, route
 
 TASK = "OS-EXT-STS:task_state"
 OFFERING_KEY = "cloudstack:serviceofferingid"

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from fake_clouds.rest.common import iso
-from fake_clouds.rest.http import Reply, Request, route
+from fake_clouds.rest.dialect import Reply, Request, route
 
 _NAMESPACE = uuid.UUID("5b1c7b9e-0d0a-4c4e-9a55-c10d57ac0000")
 

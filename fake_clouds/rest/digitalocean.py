@@ -10,9 +10,9 @@ import re
 from typing import Any
 
 from fake_clouds.rest.common import int_id, parse_int
+from fake_clouds.rest.dialect import Reply, Request, route
 from fake_clouds.rest.do_base import SIZE_KEY
 from fake_clouds.rest.do_resources import DOResources
-from fake_clouds.rest.http import Reply, Request, route
 
 _HOSTNAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.\-]{0,253}[A-Za-z0-9])?$")
 

@@ -25,7 +25,7 @@ from fake_clouds.rest.common import (
     rest_state,
     settle_resize,
 )
-from fake_clouds.rest.http import Dialect, Reply, Request
+from fake_clouds.rest.dialect import Dialect, Reply, Request
 
 TASK = "OS-EXT-STS:task_state"
 

@@ -7,8 +7,8 @@ import ipaddress
 from typing import Any
 
 from fake_clouds.rest.common import iso, parse_int
+from fake_clouds.rest.dialect import Reply, Request, route
 from fake_clouds.rest.do_base import DEFAULT_REGION, REGIONS, DOBase
-from fake_clouds.rest.http import Reply, Request, route
 
 _FLAVORS = ("compute", "flavors.list", "flavor")
 _KEYS = ("compute", "keypairs.list", "keypair")

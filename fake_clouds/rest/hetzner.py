@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 from fake_clouds.rest.common import entity, int_id, iso, paginate, parse_int, rest_state
-from fake_clouds.rest.http import Dialect, Reply, Request, route
+from fake_clouds.rest.dialect import Dialect, Reply, Request, route
 
 TASK = "OS-EXT-STS:task_state"
 TYPE_KEY = "hetzner:server_type"

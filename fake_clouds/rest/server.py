@@ -1,77 +1,48 @@
-"""Serving the REST dialects through ``responses``, backed by one :class:`FakeCloud`.
+"""The provider dialects of one world, mounted in-process on a ``responses`` mock.
 
-Every request goes through the same steps:
+Each dialect is a WSGI application (:class:`fake_clouds.rest.app.DialectApp`,
+werkzeug's routing and request parsing) over the world's services;
+:class:`RestServer` builds one per dialect and mounts it at the dialect's
+base URL through the in-process adapter (:mod:`fake_clouds.rest.mount`).
+``plugsim serve --provider`` mounts the same applications on loopback. The
+request pipeline (auth, routing, one dispatch per request, the provider's
+error bodies, timeouts) is :mod:`fake_clouds.rest.app`'s.
 
-1. the dialect is chosen by base URL; the token is checked (provider's 401);
-2. the route is looked up (unknown endpoint: provider's 404, listed by
-   :meth:`RestServer.unserved`);
-3. the handler runs inside one dispatch of the route's fake cloud operation
-   (faults, latency, trace - see :mod:`fake_clouds.rest.http`);
-4. typed client errors become the provider's error reply (429 carries
-   ``Retry-After``); a timeout fault becomes ``requests``' ``ConnectTimeout``
-   (``applied: false``: nothing happened) or ``ReadTimeout`` (``applied:
-   true``); a virtual latency beyond the request's read ``timeout=`` becomes
-   ``ReadTimeout``;
-5. any other exception is a bug of the fake: the reply is the provider's 500
-   body and :meth:`RestServer.bugs` records it.
+``https://compute.openstack.fake/v2.1``, where an earlier nova-style dialect
+answered, is the world's OpenStack wire (:mod:`fake_clouds.openstack`): its
+compute service, with keystone beside it (see :mod:`fake_clouds.rest.openstack_site`).
 
-A request to a host no dialect serves fails with ``responses``'
+A request to a host nothing serves fails with ``responses``'
 ``ConnectionError`` naming the URL: there is never real network I/O.
 """
 
 from __future__ import annotations
 
-import json
-import re
-import traceback
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-import requests
 import responses
 
-from fake_clouds.rest.http import Dialect, Reply, Request, parse_request
+from fake_clouds.rest.app import DialectApp, FakeBug, RestLog, ServedCall, UnservedCall
+from fake_clouds.rest.dialect import Dialect
+from fake_clouds.rest.mount import METHODS, mount
 from sdk import exception
 
-METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD")
-
-
-@dataclass(frozen=True)
-class ServedCall:
-    """One request the fake answered (or turned into a ``requests`` exception)."""
-
-    time: float
-    dialect: str
-    method: str
-    url: str
-    route: str | None
-    status: int | None
-    latency: float
-    outcome: str
-
-
-@dataclass(frozen=True)
-class UnservedCall:
-    """An endpoint a client called that the dialect does not serve, with its count."""
-
-    dialect: str
-    method: str
-    url: str
-    count: int
-
-
-@dataclass(frozen=True)
-class FakeBug:
-    """An unexpected exception inside a handler: a bug of the fake, not of the client."""
-
-    dialect: str
-    method: str
-    url: str
-    error: str
-    where: str
+__all__ = [
+    "DIALECTS",
+    "METHODS",
+    "PROVIDER_GROUP",
+    "FakeBug",
+    "RestReport",
+    "RestServer",
+    "ServedCall",
+    "UnservedCall",
+    "dialect_classes",
+    "serve",
+]
 
 
 @dataclass(frozen=True)
@@ -94,19 +65,45 @@ class RestReport:
         return "\n".join(lines)
 
 
+#: The entry-point group a provider dialect is registered in (name = the dialect's name).
+PROVIDER_GROUP = "plugsim.providers"
+
+
 def dialect_classes() -> dict[str, type[Dialect]]:
-    """Return the built-in dialect classes by name."""
+    """Return the provider dialect classes by name: the built-in ones, then the entry points.
+
+    A package adds a provider with one entry point in :data:`PROVIDER_GROUP`
+    naming its :class:`Dialect` subclass; it is then served in-process
+    (:class:`RestServer`) and by ``plugsim serve --provider``. An entry point
+    that does not load a dialect is a ConfigurationError naming it.
+    """
     from fake_clouds.rest.cloudstack import CloudStack
     from fake_clouds.rest.digitalocean import DigitalOcean
     from fake_clouds.rest.hetzner import Hetzner
     from fake_clouds.rest.linode import Linode
-    from fake_clouds.rest.openstack import OpenStackCompute
     from fake_clouds.rest.vultr import Vultr
+    from sdk._entry_points import group_entry_points
 
-    classes = (DigitalOcean, Linode, OpenStackCompute, Hetzner, Vultr, CloudStack)
-    return {cls.name: cls for cls in classes}
+    found: dict[str, type[Dialect]] = {
+        cls.name: cls for cls in (DigitalOcean, Linode, Hetzner, Vultr, CloudStack)
+    }
+    for ep in group_entry_points(PROVIDER_GROUP):
+        where = f"entry point {ep.name} = {ep.value} (group {PROVIDER_GROUP})"
+        try:
+            cls = ep.load()
+        except Exception as ex:  # noqa: BLE001 - a broken plug-in is named, not a traceback
+            raise exception.ConfigurationError(
+                f"{where}: could not be loaded: {type(ex).__name__}: {ex}"
+            ) from None
+        if not (isinstance(cls, type) and issubclass(cls, Dialect)) or not cls.name:
+            raise exception.ConfigurationError(
+                f"{where}: expected a fake_clouds.rest.Dialect subclass with a name"
+            )
+        found.setdefault(cls.name, cls)
+    return found
 
 
+#: Every name :class:`RestServer` serves: the dialects and ``openstack`` (the OpenStack wire).
 DIALECTS: tuple[str, ...] = (
     "digitalocean",
     "linode",
@@ -118,7 +115,7 @@ DIALECTS: tuple[str, ...] = (
 
 
 class RestServer:
-    """The REST dialects of one fake cloud, registered on a ``responses.RequestsMock``."""
+    """The provider APIs of one fake cloud, mounted on a ``responses.RequestsMock``."""
 
     def __init__(
         self,
@@ -129,12 +126,14 @@ class RestServer:
         tokens: Mapping[str, str] | None = None,
         mock: responses.RequestsMock | None = None,
     ) -> None:
-        """Register *dialects* of *cloud* on *mock* (a new, inactive mock by default).
+        """Mount *dialects* of *cloud* on *mock* (a new, inactive mock by default).
 
         *base_urls* / *tokens* override the defaults per dialect name. Unknown
         dialect names are a ConfigurationError naming the known ones.
         """
-        known = dialect_classes()
+        from fake_clouds.rest.openstack_site import NovaEntry
+
+        known: dict[str, Any] = {**dialect_classes(), NovaEntry.name: NovaEntry}
         chosen = list(dialects)
         for where, names in (("dialects", chosen), ("base_urls", base_urls or {})):
             for name in sorted(names):
@@ -155,26 +154,44 @@ class RestServer:
             if mock is not None
             else responses.RequestsMock(assert_all_requests_are_fired=False)
         )
-        self.dialects: dict[str, Dialect] = {}
+        self.log = RestLog()
+        self.dialects: dict[str, Any] = {}
+        self.apps: dict[str, DialectApp] = {}
+        self.ec2: Any = None
+        self.openstack_site: Any = None
         for name in chosen:
             cls = known[name]
             base = (base_urls or {}).get(name, cls.default_base_url)
             token = (tokens or {}).get(name, cls.default_token)
-            dialect = cls(cloud, base, token)
-            self.dialects[name] = dialect
-            pattern = re.compile(re.escape(dialect.base_url) + r"(/[^?#]*)?(\?.*)?$")
-            for method in METHODS:
-                self.mock.add_callback(
-                    method,
-                    pattern,
-                    callback=self._callback(dialect),
-                    content_type="application/json",
-                )
-        self._calls: list[ServedCall] = []
-        self._unserved: Counter[tuple[str, str, str]] = Counter()
-        self._bugs: list[FakeBug] = []
-        self.ec2: Any = None
-        self.openstack_site: Any = None
+            if cls is NovaEntry:
+                self.dialects[name] = NovaEntry(self, base, token)
+                continue
+            self.add_app(self.make_app(cls(cloud, base, token)))
+
+    def make_app(self, dialect: Dialect) -> DialectApp:
+        """The WSGI application serving *dialect* (subclasses serve theirs)."""
+        return DialectApp(dialect, self.log)
+
+    def add_app(self, app: DialectApp, *bases: str) -> DialectApp:
+        """Mount *app* at its dialect's base URL (and at *bases*) on this server's mock."""
+        dialect = app.dialect
+        self.dialects[dialect.name] = dialect
+        self.apps[dialect.name] = app
+        for base in dict.fromkeys((dialect.base_url, *bases)):
+            mount(self.mock, app, base)
+        return app
+
+    @property
+    def _unserved(self) -> Counter[tuple[str, str, str]]:
+        return self.log.unserved
+
+    @property
+    def _calls(self) -> list[ServedCall]:
+        return self.log.calls
+
+    @property
+    def _bugs(self) -> list[FakeBug]:
+        return self.log.bugs
 
     def serve_ec2(self) -> Any:
         """Serve Amazon EC2 through moto on the same mock (None when moto is not installed).
@@ -198,7 +215,15 @@ class RestServer:
 
         if self.openstack_site is None:
             self.openstack_site = OpenStackSite(self, auth_url)
+        elif auth_url:
+            self.openstack_site.serve_auth_url(auth_url)
         return self.openstack_site
+
+    def declare_keypair(self, name: str, key_file: str | None = None) -> bool:
+        """Give the world SSH key *name* as a providers file names it (see accounts.py)."""
+        from fake_clouds.rest.accounts import declare_keypair, declared_public_key
+
+        return declare_keypair(self.cloud, name, declared_public_key(name, key_file))
 
     # --- lifecycle ----------------------------------------------------------------------
 
@@ -239,10 +264,7 @@ class RestServer:
 
     def headers(self, dialect: str) -> dict[str, str]:
         """Return the auth headers a client of *dialect* sends."""
-        d = self.dialects[dialect]
-        if dialect == "openstack":
-            return {"X-Auth-Token": d.token}
-        return {"Authorization": f"Bearer {d.token}"}
+        return self.dialects[dialect].client_headers()
 
     # --- reports ------------------------------------------------------------------------
 
@@ -274,127 +296,19 @@ class RestServer:
         """Return calls, unserved endpoints and bugs together."""
         return RestReport(tuple(self._calls), tuple(self.unserved()), tuple(self._bugs))
 
-    # --- the callback ---------------------------------------------------------------------
-
-    def _callback(self, dialect: Dialect):
-        def callback(prepared: requests.PreparedRequest) -> Any:
-            kwargs = getattr(prepared, "req_kwargs", {}) or {}
-            req = parse_request(
-                prepared.method or "GET",
-                prepared.url or "",
-                dialect.base_url,
-                prepared.headers,
-                prepared.body,
-                kwargs.get("timeout"),
-            )
-            return self._serve(dialect, req)
-
-        return callback
-
-    def _serve(self, dialect: Dialect, req: Request) -> Any:
-        start = self.cloud.now()
-        found = dialect.match(req.method, dialect.route_path(req))
-        route_name = found[0].name if found else None
-        missing = None
-        op = None
-        if found:
-            req.params = found[1]
-            op = dialect.operation_of(found[0], req)
-            if op is not None and op[0] not in self.cloud.service_names():
-                missing = op[0]
-        try:
-            if not dialect.authenticate(req):
-                self._charge(dialect, "unauthorized")
-                reply = dialect.unauthorized()
-            elif found is None or missing is not None:
-                self._unserved[(dialect.name, req.method, dialect.endpoint(req))] += 1
-                self._charge(dialect, "unserved")
-                reply = dialect.unserved(req)
-            else:
-                reply = self._run(dialect, found[0], op, req)
-        except requests.exceptions.Timeout as ex:
-            self._record(start, dialect, req, route_name, None, type(ex).__name__)
-            return ex
-        latency = self.cloud.now() - start
-        limit = req.read_timeout()
-        if limit is not None and latency > limit:
-            self._record(start, dialect, req, route_name, None, "ReadTimeout")
-            return requests.exceptions.ReadTimeout(
-                f"{req.method} {req.url}: no answer within timeout={limit:g} s "
-                f"(the fake cloud took {latency:.3f} s of virtual time)",
-                request=None,
-            )
-        self._record(start, dialect, req, route_name, reply.status, "ok")
-        headers = dict(reply.headers)
-        body = "" if reply.body is None else json.dumps(reply.body, sort_keys=True)
-        return reply.status, headers, body
-
-    def _charge(self, dialect: Dialect, what: str) -> None:
-        rnd = self.cloud.rng.stream("latency")
-        self.cloud.clock.charge(self.cloud.latency.call("rest", f"{dialect.name}.{what}", rnd))
-
-    def _run(self, dialect: Dialect, served: Any, op: Any, req: Request) -> Reply:
-        handler = dialect.handler(served)
-        faults_before = len(self.cloud.injected_faults())
-        box: dict[str, Reply] = {}
-        try:
-            if op is None:
-                self._charge(dialect, served.name)
-                return handler(req)
-            service, operation, kind = op
-
-            def perform() -> Any:
-                box["reply"] = handler(req)
-                return {"id": req.entity_id} if req.entity_id else None
-
-            self.cloud.dispatch(self.cloud.service(service), operation, kind, None, perform)
-            return box["reply"]
-        except exception.ClientTimeout as ex:
-            raise self._timeout(req, ex, faults_before) from None
-        except exception.ClientError as ex:
-            return dialect.error_reply(ex, self._custom_body(faults_before))
-        except Exception as ex:  # noqa: BLE001 - a bug of the fake must never reach the client
-            frame = traceback.extract_tb(ex.__traceback__)[-1]
-            where = f"{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno} in {frame.name}"
-            error = f"{type(ex).__name__}: {ex}"
-            self._bugs.append(FakeBug(dialect.name, req.method, req.url, error, where))
-            message = f"Internal error in the fake {dialect.name} API ({error})"
-            return Reply(500, dialect.error_body(500, message))
-
-    def _new_faults(self, before: int) -> list[Any]:
-        return self.cloud.injected_faults()[before:]
-
-    def _custom_body(self, before: int) -> Any:
-        for fault in self._new_faults(before):
-            rule = self.cloud.faults.profile.rules[fault.rule_index]
-            if rule.effect.type == "error" and rule.effect.params.get("body") is not None:
-                return rule.effect.params["body"]
-        return None
-
-    def _timeout(self, req: Request, ex: Exception, before: int) -> Exception:
-        applied = False
-        for fault in self._new_faults(before):
-            rule = self.cloud.faults.profile.rules[fault.rule_index]
-            if rule.effect.type == "timeout":
-                applied = bool(rule.effect.params.get("applied"))
-        if applied:
-            return requests.exceptions.ReadTimeout(f"{req.method} {req.url}: {ex}")
-        return requests.exceptions.ConnectTimeout(f"{req.method} {req.url}: {ex}")
-
     def _record(
         self,
         start: float,
-        dialect: Dialect,
-        req: Request,
-        route_name: str | None,
+        dialect: Any,
+        req: Any,
+        route: str | None,
         status: int | None,
         outcome: str,
     ) -> None:
+        """Log a call answered outside a dialect app (moto's EC2)."""
         latency = self.cloud.now() - start
-        self._calls.append(
-            ServedCall(
-                start, dialect.name, req.method, req.url, route_name, status, latency, outcome
-            )
+        self.log.calls.append(
+            ServedCall(start, dialect.name, req.method, req.url, route, status, latency, outcome)
         )
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from fake_clouds.rest.common import int_id, iso, parse_int, rest_state
-from fake_clouds.rest.http import Dialect, Reply, Request, route
+from fake_clouds.rest.dialect import Dialect, Reply, Request, route
 
 TASK = "OS-EXT-STS:task_state"
 PLAN_KEY = "vultr:plan"

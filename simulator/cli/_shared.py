@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-import yaml
 
 from sdk import exception
 
@@ -225,10 +224,12 @@ def _option_names(command: click.Command) -> set[str]:
 def _globals_first(group: click.Group, ctx: click.Context, args: list[str]) -> list[str]:
     """Move the group's own options found after the command name to the front of *args*."""
     own = {opt: p for p in group.params if isinstance(p, click.Option) for opt in p.opts}
-    position = next((i for i, a in enumerate(args) if a in group.commands), None)
+    names = set(group.list_commands(ctx))
+    position = next((i for i, a in enumerate(args) if a in names), None)
     if position is None:
         return args
-    taken = _option_names(group.commands[args[position]])
+    command = group.get_command(ctx, args[position])
+    taken = _option_names(command) if command is not None else set()
     front, rest = list(args[:position]), [args[position]]
     tail = args[position + 1 :]
     i = 0
@@ -494,6 +495,8 @@ def emit_rows(
         click.echo(json.dumps([with_iso(r) for r in rows], indent=2, default=str))
         return
     if fmt == "yaml":
+        import yaml
+
         click.echo(yaml.safe_dump(_plain([with_iso(r) for r in rows]), sort_keys=False), nl=False)
         return
     from rich.console import Console
@@ -532,6 +535,8 @@ def emit_mapping(data: dict[str, Any], fmt: str, cap: int | None = None) -> None
         if fmt == "json":
             click.echo(json.dumps(with_iso(data), indent=2, default=str))
         else:
+            import yaml
+
             click.echo(yaml.safe_dump(_plain(with_iso(data)), sort_keys=False), nl=False)
         return
     rows = [

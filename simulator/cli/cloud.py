@@ -60,7 +60,7 @@ class _SaltCloudGroup(click.Group):
     """A group whose own flags take positional names (``-p web vm1``) unless a sub-command leads."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and args[0] in self.commands:
+        if args and (args[0] in self.commands or self._leads_to_command(ctx, args)):
             return super().parse_args(ctx, args)
         ctx.allow_interspersed_args = True
         click.Command.parse_args(self, ctx, args)
@@ -73,6 +73,19 @@ class _SaltCloudGroup(click.Group):
         if hasattr(ctx, "_protected_args"):
             ctx._protected_args = []
         return []
+
+    def _leads_to_command(self, ctx: click.Context, args: list[str]) -> bool:
+        """True when only group options come before a sub-command (``--state w.db inventory``)."""
+        for i, arg in enumerate(args):
+            if arg in self.commands:
+                probe = click.Context(self, info_name=ctx.info_name, parent=ctx.parent)
+                try:
+                    rest = click.Command.parse_args(self, probe, list(args[:i]))
+                except click.UsageError:
+                    return False
+                acting = [k for k in (*_ACTIONS, *_LISTINGS) if probe.params.get(k)]
+                return not rest and not acting  # "-p web inventory" names a node
+        return False
 
 
 def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
@@ -188,6 +201,14 @@ def _merge(into: dict[str, Any], more: dict[str, Any]) -> None:
 @click.option("--faults", default=None, help="Fault preset, profile file or YAML rules.")
 @click.option("--state", default=None, help="World store (default: $PLUGSIM_STATE).")
 @click.option(
+    "--world",
+    "world_file",
+    metavar="FILE|PRESET",
+    default=None,
+    help="World file (YAML) or preset (default, devstack) a new world starts from; "
+    "an existing world keeps its own.",
+)
+@click.option(
     "--out",
     type=click.Choice(["yaml", "json"]),
     default="yaml",
@@ -203,6 +224,8 @@ def cloud(ctx: click.Context, **opts: Any) -> None:
     parent = ctx.find_root().obj
     if opts["state"] is None:
         opts["state"] = getattr(parent, "state", None)
+    if opts["world_file"] is None:  # plugsim --world devstack cloud ...
+        opts["world_file"] = getattr(parent, "world", None)
     opts["debug"] = opts["debug"] or bool(getattr(parent, "debug", False))
     if ctx.invoked_subcommand is not None:
         ctx.obj = opts
@@ -229,7 +252,9 @@ def _open(opts: dict[str, Any]) -> tuple[Any, Any]:
     from simulator.drivers import DriverHarness
     from simulator.world import World
 
-    world = World.open(opts["state"], seed=opts["seed"], faults=opts["faults"])
+    world = World.open(
+        opts["state"], seed=opts["seed"], faults=opts["faults"], world_file=opts["world_file"]
+    )
     auth = world.store.get_meta(_AUTH_META, {}) or {}
     strict = opts["strict_auth"] or auth.get("strict")
     try:
@@ -262,9 +287,11 @@ def _dispatch(what: str, names: list[str], opts: dict[str, Any], harness: Any) -
         if what == "map":
             return harness.create_map(entries, parallel=opts["parallel"])
         result: dict[str, Any] = {}
+        before = harness.deleting()
         for entry in entries:
             if harness.locate(entry.name) is not None:
                 _merge(result, harness.destroy(entry.name))
+        harness.settle_deletions(before)
         return result
     if what == "list_providers":
         return {
@@ -293,7 +320,9 @@ def _dispatch(what: str, names: list[str], opts: dict[str, Any], harness: Any) -
     if what == "profile":
         if not positional:
             raise click.UsageError("-p PROFILE needs at least one NAME")
-        return {n: harness.create(opts["profile"], n) for n in positional}
+        created = {n: harness.create(opts["profile"], n) for n in positional}
+        # salt-cloud's run_profile: a create that returned nothing failed (the driver logged why)
+        return {n: r if r else {"Error": "Failed to deploy VM"} for n, r in created.items()}
     if what in ("query", "full_query", "select_query"):
         fun = {"query": "list_nodes", "full_query": "list_nodes_full"}.get(
             what, "list_nodes_select"
@@ -310,11 +339,14 @@ def _dispatch(what: str, names: list[str], opts: dict[str, Any], harness: Any) -
             f"{'-d' if what == 'destroy' else '-a ACTION'} needs at least one NAME"
         )
     result: dict[str, Any] = {}
+    before = harness.deleting()
     for name in positional:
         if what == "destroy":
             _merge(result, harness.destroy(name))
         else:
             _merge(result, harness.action(opts["action"], name, kwargs or None))
+    if what == "destroy":  # the next invocation comes later: the provider is done deleting
+        harness.settle_deletions(before)
     return result
 
 
@@ -327,10 +359,13 @@ def _run(what: str, names: list[str], opts: dict[str, Any]) -> None:
         mark = harness.bus.mark()
         result = _dispatch(what, names, opts, harness)
         _emit(result, opts["out"])
+        _listing_errors(harness)
         _record_events(world, harness, mark, opts["show_events"])
     except click.ClickException:
         raise
     except PlugsimError as ex:
+        if harness is not None:  # "node not found" may come of a provider whose listing failed
+            _listing_errors(harness)
         if opts["debug"]:
             traceback.print_exception(masking.scrub_exception(ex))
         click.echo(masking.scrub(f"Error: {ex}"), err=True)
@@ -338,6 +373,12 @@ def _run(what: str, names: list[str], opts: dict[str, Any]) -> None:
     finally:
         if world is not None:
             world.close()
+
+
+def _listing_errors(harness: Any) -> None:
+    """Print each provider listing that failed, one line each (salt-cloud logs them per provider)."""
+    for alias, message in dict.fromkeys(harness.listing_errors):
+        click.echo(masking.scrub(f"Error: provider {alias}: {message}"), err=True)
 
 
 def _remember_secrets(harness: Any) -> None:
@@ -380,7 +421,7 @@ def inventory(opts: dict[str, Any], fmt: str | None, show_all: bool) -> None:
     from simulator.world import World
 
     try:
-        with World.open(opts["state"], seed=opts["seed"]) as world:
+        with World.open(opts["state"], seed=opts["seed"], world_file=opts["world_file"]) as world:
             items = [i.to_dict() for i in world.cloud.inventory() if show_all or not i.preseeded]
     except PlugsimError as ex:
         click.echo(masking.scrub(f"Error: {ex}"), err=True)

@@ -17,32 +17,17 @@ shows the traceback instead.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import importlib
+from collections.abc import Callable, Sequence
 
 import click
 
 from sdk import __version__
-from sdk.lint.cli import lint
-from sdk.testing.cli import conformance
-from simulator.cli._shared import Options, PlugsimGroup, world_option
-from simulator.cli.campaign import campaign
-from simulator.cli.capabilities import capabilities
-from simulator.cli.cloud import cloud
-from simulator.cli.misc import bench, template
-from simulator.cli.serve import serve
-from simulator.cli.simulate import simulate
-from simulator.cli.stack import resource as stack_resource_group
-from simulator.cli.stack import stack
-from simulator.cli.stack_heat import register_heat_verbs
-from simulator.cli.stack_inspect import register as register_inspection
-from simulator.cli.stack_snapshot import restore, snapshot
-from simulator.cli.trust import trust
-from simulator.cli.views import stack_graph, stack_report, stack_timeline, template_graph
-from simulator.cli.worlds import world
-from simulator.scaffold import new
+from simulator.cli._shared import Options, world_option
+from simulator.cli.lazy_group import LazyPlugsimGroup
 
 
-@click.group(cls=PlugsimGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyPlugsimGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="plugsim")
 @click.option(
     "--state",
@@ -136,25 +121,98 @@ def main(
     ctx.with_resource(collecting_generated())
 
 
-main.add_command(stack)
-register_inspection(stack)
-stack.add_command(snapshot)
-register_heat_verbs(stack, stack_resource_group, snapshot)
-stack.add_command(restore)
-stack.add_command(stack_graph)
-stack.add_command(stack_timeline)
-stack.add_command(stack_report)
-template.add_command(template_graph)
-main.add_command(template)
-main.add_command(cloud)
-main.add_command(bench)
-main.add_command(simulate)
-main.add_command(campaign)
-main.add_command(lint)
-main.add_command(new)
-main.add_command(capabilities)
-# the shared --world option, which sdk.testing.cli cannot import without a circle
-main.add_command(world_option(conformance))
-main.add_command(serve)
-main.add_command(world)
-main.add_command(trust)
+def _stack() -> click.Command:
+    from simulator.cli.stack import resource as stack_resource_group
+    from simulator.cli.stack import stack
+    from simulator.cli.stack_heat import register_heat_verbs
+    from simulator.cli.stack_inspect import register as register_inspection
+    from simulator.cli.stack_snapshot import restore, snapshot
+    from simulator.cli.views import stack_graph, stack_report, stack_timeline
+
+    register_inspection(stack)
+    stack.add_command(snapshot)
+    register_heat_verbs(stack, stack_resource_group, snapshot)
+    stack.add_command(restore)
+    stack.add_command(stack_graph)
+    stack.add_command(stack_timeline)
+    stack.add_command(stack_report)
+    return stack
+
+
+def _template() -> click.Command:
+    from simulator.cli.misc import template
+    from simulator.cli.views import template_graph
+
+    template.add_command(template_graph)
+    return template
+
+
+def _conformance() -> click.Command:
+    from sdk.testing.cli import conformance
+
+    # the shared --world option, which sdk.testing.cli cannot import without a circle
+    return world_option(conformance)
+
+
+def _attribute(module: str, name: str) -> Callable[[], click.Command]:
+    def load() -> click.Command:
+        command: click.Command = getattr(importlib.import_module(module), name)
+        return command
+
+    return load
+
+
+# name -> (loader, the first paragraph of the command's help: what ``plugsim --help`` lists;
+# tests/cli/test_cli_imports.py checks each against the loaded command)
+_COMMANDS: dict[str, tuple[Callable[[], click.Command], str]] = {
+    "stack": (_stack, "Create, change and inspect stacks."),
+    "template": (_template, "Templates."),
+    "cloud": (
+        _attribute("simulator.cli.cloud", "cloud"),
+        "salt-cloud over cloud driver modules, against the fake clouds, in virtual time.",
+    ),
+    "bench": (
+        _attribute("simulator.cli.misc", "bench"),
+        "Time create/update/suspend/resume/delete of an N-resource layered stack.",
+    ),
+    "simulate": (
+        _attribute("simulator.cli.simulate", "simulate"),
+        "Create, update, suspend, resume, snapshot and delete TEMPLATE in a fresh world.",
+    ),
+    "campaign": (
+        _attribute("simulator.cli.campaign", "campaign"),
+        "Run TEMPLATE's whole life (with --plugin: a plug-in's conformance paths or action "
+        "sequences; with --upgrade-from: the upgrade check) under many seeds and report every "
+        "distinct failure.",
+    ),
+    "lint": (
+        _attribute("sdk.lint.cli", "lint"),
+        "Check resource plug-ins (and templates) under PATH... against the rule catalogue.",
+    ),
+    "new": (
+        _attribute("simulator.scaffold", "new"),
+        "Scaffold a plug-in project (pyproject, module, tests, docs, noxfile, CI).",
+    ),
+    "capabilities": (
+        _attribute("simulator.cli.capabilities", "capabilities"),
+        "Discover what templates provide and what environments still leave to choose.",
+    ),
+    "conformance": (
+        _conformance,
+        "Run the resource conformance suite on the plug-ins in PATH_OR_MODULE.",
+    ),
+    "serve": (
+        _attribute("simulator.cli.serve", "serve"),
+        "Serve the world as OpenStack on 127.0.0.1: identity, compute, network, block storage, "
+        "image, object storage and orchestration (Heat's API), with a clouds.yaml for the "
+        "clients; and as the provider APIs (DigitalOcean, Linode, ...), with a providers.yaml.",
+    ),
+    "world": (_attribute("simulator.cli.worlds", "world"), "Show world files and their schema."),
+    "trust": (
+        _attribute("simulator.cli.trust", "trust"),
+        "Trust PROJECTS (directories holding a plugsim.yaml) to run their code.",
+    ),
+}
+
+for _name, (_loader, _summary) in _COMMANDS.items():
+    main.add_lazy_command(_name, _loader, _summary)

@@ -93,6 +93,13 @@ def validate(
     help="Instead: lifecycles per second of the README example over SEEDS seeds, with one "
     "process and with two (medians of --repeat alternating runs).",
 )
+@click.option(
+    "--floor",
+    is_flag=True,
+    help="Also measure the least a transition can cost in this design (a state change in "
+    "memory and its share of one row write per instant) and print the engine's CPU cost "
+    "per transition as a multiple of it.",
+)
 @durability_option
 @pass_options
 def bench(
@@ -103,6 +110,7 @@ def bench(
     vs_heat: bool,
     repeat: int,
     campaign_seeds: int | None,
+    floor: bool,
     durability: str,
 ) -> None:
     """Time create/update/suspend/resume/delete of an N-resource layered stack."""
@@ -128,6 +136,15 @@ def bench(
             click.echo(json.dumps(comparison, indent=2))
         else:
             click.echo(format_vs_heat(comparison), nl=False)
+        return
+    if floor:
+        from simulator.bench_floor import floor_report, format_floor
+
+        with opts.heat_options():
+            report = floor_report(n, width, state=opts.state)
+        click.echo(
+            json.dumps(report, indent=2) if as_json else format_floor(report), nl=not as_json
+        )
         return
     from simulator.bench import run_bench
 

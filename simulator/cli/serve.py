@@ -1,4 +1,4 @@
-"""``plugsim serve``: the fake cloud's OpenStack APIs on a loopback socket.
+"""``plugsim serve``: the fake cloud's OpenStack APIs and provider APIs on a loopback socket.
 
 The world is the store file the other commands use (``--state``, here or
 global). ``--world FILE|PRESET`` names the world file or preset a new world
@@ -22,6 +22,12 @@ request the clock is moved forward to ``start + elapsed wall time × scale``
 (it never goes back; latency charged by calls moves it further). A client that
 polls a booting server every 2 s at scale 100 sees 200 virtual seconds pass
 between polls.
+
+The provider APIs (DigitalOcean, Linode, Hetzner, Vultr, CloudStack; ``--provider``
+picks some, all by default) are served by the same server, each under its own
+path (``/digitalocean/v2``, ...; :mod:`fake_clouds.rest.serving`), behind the
+same lock and group commit; ``providers.yaml`` beside ``clouds.yaml`` gives
+each one's URL, token and environment variables.
 """
 
 from __future__ import annotations
@@ -105,6 +111,21 @@ def _names_a_store(value: str) -> bool:
     help="Largest request body a service accepts, e.g. object-store=1073741824 "
     "(repeatable; defaults in the limits page of the docs).",
 )
+@click.option(
+    "--provider",
+    "providers",
+    metavar="NAMES",
+    default="all",
+    show_default=True,
+    help="Provider APIs served beside OpenStack, comma-separated "
+    "(digitalocean, linode, hetzner, vultr, cloudstack; all; none).",
+)
+@click.option(
+    "--providers-yaml",
+    "providers_path",
+    metavar="PATH",
+    help="Where to write providers.yaml (default: beside clouds.yaml).",
+)
 @click.option("--access-log", is_flag=True, help="Log every request to stderr.")
 @click.option(
     "--report",
@@ -127,9 +148,12 @@ def serve(
     cloud_names: tuple[str, ...],
     report_path: str | None = None,
     max_bodies: tuple[str, ...] = (),
+    providers: str = "all",
+    providers_path: str | None = None,
 ) -> None:
     """Serve the world as OpenStack on 127.0.0.1: identity, compute, network, block storage,
-    image, object storage and orchestration (Heat's API), with a clouds.yaml for the clients."""
+    image, object storage and orchestration (Heat's API), with a clouds.yaml for the clients;
+    and as the provider APIs (DigitalOcean, Linode, ...), with a providers.yaml."""
     from werkzeug.serving import WSGIRequestHandler, make_server
 
     class QuietHandler(WSGIRequestHandler):
@@ -139,6 +163,7 @@ def serve(
 
     from fake_clouds.openstack.app import WireApp, api_classes
     from fake_clouds.openstack.inprocess import clouds_yaml
+    from fake_clouds.rest.serving import provider_apps, provider_names, write_providers_config
     from simulator.cli.serve_commit import GroupCommit
 
     if world_file is not None and _names_a_store(world_file):
@@ -151,6 +176,10 @@ def serve(
     if state_path is not None:
         opts.state = state_path
     body_limits = _body_limits(max_bodies)
+    try:
+        provider_list = provider_names(providers)
+    except Exception as ex:  # an unknown name: one line, before the world opens
+        raise click.BadParameter(str(ex).split(": ", 1)[-1], param_hint="--provider") from None
     from simulator.orchestration_wire.api import OrchestrationAPI
 
     served = [*(cls.prefix for cls in api_classes()), OrchestrationAPI.prefix]
@@ -186,6 +215,7 @@ def serve(
     )
     base_url = f"http://127.0.0.1:{server.server_port}"
     commits = GroupCommit(world.commit, lock)
+    mounted = provider_apps(world.cloud, base_url, provider_list)
     app = WireApp(
         world.cloud,
         base_url,
@@ -194,6 +224,7 @@ def serve(
         extra_apis=[mount(world, engine)],
         after_request=commits.note,
         body_limits=body_limits,
+        mounts=mounted,
     )
 
     commits.app = app
@@ -201,6 +232,9 @@ def serve(
     target = Path(clouds_path) if clouds_path else _default_clouds_path(world.store.path)
     names = tuple(cloud_names) or ("plugsim",)
     clouds_yaml(target, app.auth_url, names=names)
+    providers_target = Path(providers_path) if providers_path else target.parent / "providers.yaml"
+    if mounted:
+        write_providers_config(providers_target, mounted)
     stop = threading.Event()
     previous = {
         sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGTERM, signal.SIGINT)
@@ -209,6 +243,8 @@ def serve(
     thread.start()
     click.echo(f"auth URL: {app.auth_url}")
     click.echo(f"clouds.yaml: {target} (cloud {', '.join(names)}; user admin, password plugsim)")
+    if mounted:
+        click.echo(f"providers.yaml: {providers_target} ({', '.join(mounted)})")
     click.echo("serving on 127.0.0.1; stop with Ctrl-C or SIGTERM", err=True)
     try:
         tick, last_save = min(save_every, 0.2), time.monotonic()
@@ -232,7 +268,7 @@ def serve(
         if spool_dir is not None:
             spool_dir.cleanup()
         if report_path is not None:
-            _write_report(Path(report_path), app)
+            _write_report(Path(report_path), app, mounted)
     click.echo(
         f"stopped; world saved to {world.store.path} ({commits.tickets} changing requests "
         f"acknowledged after {commits.commits} commits, {commits.seconds:.1f} s)",
@@ -254,9 +290,27 @@ def _body_limits(values: tuple[str, ...]) -> dict[str, int]:
     return out
 
 
-def _write_report(path: Path, app: Any) -> None:
+def _write_report(path: Path, app: Any, mounted: dict[str, Any] | None = None) -> None:
     """Write what clients asked for that the fake does not serve, and its bugs, as JSON."""
     import json
+
+    logs = {id(a.log): a.log for a in (mounted or {}).values()}
+    provider_unserved = [
+        {"provider": name, "method": method, "url": url, "count": count}
+        for log in logs.values()
+        for (name, method, url), count in sorted(log.unserved.items())
+    ]
+    provider_bugs = [
+        {
+            "provider": b.dialect,
+            "method": b.method,
+            "url": b.url,
+            "error": b.error,
+            "where": b.where,
+        }
+        for log in logs.values()
+        for b in log.bugs
+    ]
 
     report = {
         "unserved": [
@@ -273,6 +327,7 @@ def _write_report(path: Path, app: Any) -> None:
             }
             for b in app.bugs()
         ],
+        "providers": {"unserved": provider_unserved, "bugs": provider_bugs},
     }
     path.write_text(json.dumps(report, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 

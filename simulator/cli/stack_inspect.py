@@ -185,7 +185,14 @@ def preview_update(
 def preview_create(world: Any, name: str, template: Any, environment: Any, parameters: Any) -> Any:
     """The resources creating stack *name* would make (validated, nothing run or stored)."""
     doc = world.preview_stack(name, template, environment, parameters)
-    return [
-        {"resource_name": r["resource_name"], "resource_type": r["resource_type"]}
-        for r in doc["resources"]
-    ]
+    rows: list[dict[str, Any]] = []
+    todo = list(reversed(doc["resources"]))
+    while todo:  # a template resource's entry is the list of its template's resources
+        item = todo.pop()
+        if isinstance(item, list):
+            todo.extend(reversed(item))
+        else:
+            rows.append(
+                {"resource_name": item["resource_name"], "resource_type": item["resource_type"]}
+            )
+    return rows

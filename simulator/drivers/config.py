@@ -99,6 +99,33 @@ class CloudConfig:
             raise ConfigurationError(f"{self.profiles_file}: no profile {name!r} (known: {known})")
         return copy.deepcopy(self.profiles[name])
 
+    def declared_keys(self) -> list[tuple[str, str | None]]:
+        """Return ``(key name, ssh_key_file)`` of the SSH keys the configuration names, sorted.
+
+        ``ssh_key_names`` (comma-separated, DigitalOcean's and Vultr's) and
+        ``ssh_key_name`` (OpenStack's, DigitalOcean's older one) of every provider
+        and of the profiles using it: keys the cloud account is said to hold.
+        """
+        found: dict[str, str | None] = {}
+        for alias in self.aliases():
+            provider = self.provider_settings(alias)
+            layers = [provider]
+            for profile in self.profiles.values():
+                ref = profile.get("provider")
+                if isinstance(ref, str) and split_provider(ref)[0] == alias:
+                    layers.append(profile)
+            for layer in layers:
+                key_file = layer.get("ssh_key_file", provider.get("ssh_key_file"))
+                names = [layer.get("ssh_key_name")]
+                many = layer.get("ssh_key_names")
+                names += many.split(",") if isinstance(many, str) else []
+                for name in names:
+                    if isinstance(name, str) and name.strip():
+                        found.setdefault(
+                            name.strip(), key_file if isinstance(key_file, str) else None
+                        )
+        return sorted(found.items())
+
     def opts(self) -> dict[str, Any]:
         """Return salt-cloud's ``__opts__`` for these settings."""
         opts: dict[str, Any] = {

@@ -122,6 +122,7 @@ def check_driver(
     driver_dirs: Iterable[str | os.PathLike[str]] = (),
     settle: float = DEFAULT_SETTLE,
     selection: Iterable[str] = DEFAULT_SELECTION,
+    world: object = None,
 ) -> list[Finding]:
     """Run the conformance checks on *driver* and return every finding (empty: conformant).
 
@@ -129,7 +130,8 @@ def check_driver(
     provider names (None: find it by name like the harness). *profile*: the
     profile to create from (default: the first, sorted). *faults*: extra fault
     rules run as one more scenario named ``faults``. *fault_kinds*: which of
-    :data:`FAULT_KINDS` to run (default: all).
+    :data:`FAULT_KINDS` to run (default: all). *world*: the world file or preset each
+    scenario's fake cloud starts from (default: the default world).
     """
     try:
         config = load_cloud_config(providers, profiles, settings)
@@ -163,6 +165,7 @@ def check_driver(
         run = _Scenario(
             name, rules, config, alias, profile, drivers, driver_dirs, seed, settle, list(selection)
         )
+        run.world = world
         findings.extend(run.run())
     return findings
 
@@ -192,6 +195,7 @@ class _Scenario:
         self.settle = settle
         self.selection = selection
         self.out = Collector(name)
+        self.world: object = None
         self.vm_name = "conformance-" + name.replace("_", "-")
 
     def _fail(self, check: str, ex: DriverCallError, what: str) -> None:
@@ -251,6 +255,7 @@ class _Scenario:
                 driver_dirs=self.driver_dirs,
                 seed=self.seed,
                 faults=self.rules,
+                world=self.world,
             )
             harness.config.providers_file = self.config.providers_file
             harness.config.profiles_file = self.config.profiles_file

@@ -36,9 +36,11 @@ BORROWED_ROOTS = ("oslo_utils", "oslo_serialization", "oslo_config")
 HEAT_HELPERS = frozenset(
     {
         "heat.common.environment_format",
+        "heat.common.identifier",
         "heat.common.netutils",
         "heat.common.param_utils",
         "heat.common.template_format",
+        "heat.engine.clients.client_exception",
         "heat.engine.clients.progress",
         "heat.engine.parameters",
         "heat.engine.software_config_io",

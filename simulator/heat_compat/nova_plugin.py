@@ -218,6 +218,42 @@ class NovaServerSurface(HeatClientPlugin):
             return []
         return list(clients.client("neutron").list_ports(device_id=server_id)["ports"])
 
+    def associate_floatingip(self, server_id: str, floatingip_id: str) -> None:
+        """Point the floating IP at the server's first port and its first IPv4 address."""
+        ports = self._server_ports(server_id)
+        if not ports:
+            raise exception.NotFound(f"No network interface found for server {server_id}.")
+        port = ports[0]
+        fixed = next(
+            (ip["ip_address"] for ip in port.get("fixed_ips", []) if "." in ip["ip_address"]),
+            None,
+        )
+        body = {"floatingip": {"port_id": port["id"], "fixed_ip_address": fixed}}
+        self.clients.client("neutron").update_floatingip(floatingip_id, body)
+
+    def dissociate_floatingip(self, floatingip_id: str) -> None:
+        """Detach the floating IP from its port (already gone is fine)."""
+        body = {"floatingip": {"port_id": None, "fixed_ip_address": None}}
+        try:
+            self.clients.client("neutron").update_floatingip(floatingip_id, body)
+        except Exception as ex:
+            self.ignore_not_found(ex)
+
+    def _floatingip_by_address(self, address: str) -> str:
+        fips = self.clients.client("neutron").list_floatingips(floating_ip_address=address)
+        found = fips["floatingips"]
+        if not found:
+            raise exception.EntityNotFound(entity="floatingip", name=address)
+        return str(found[0]["id"])
+
+    def associate_floatingip_address(self, server_id: str, fip_address: str) -> None:
+        """Heat's EIP association by address: the floating IP with that address."""
+        self.associate_floatingip(server_id, self._floatingip_by_address(fip_address))
+
+    def dissociate_floatingip_address(self, fip_address: str) -> None:
+        """Detach the floating IP with that address."""
+        self.dissociate_floatingip(self._floatingip_by_address(fip_address))
+
     def get_flavor(self, flavor: str) -> Any:
         """The flavor whose id or name is *flavor*."""
         return _find(self.client().flavors.list(), flavor, "Flavor")

@@ -135,10 +135,9 @@ class OrchestrationAPI(
                 status, kind = classify(ex)
                 return Reply(status, fault(status, kind, str(ex)))
 
-        reply = super()._run(guarded, spec, req, params)
-        if req.method != "GET":
-            self.world.commit()  # what the request changed is in the world file before the reply
-        return reply
+        # no commit here: ``plugsim serve``'s GroupCommit holds the answer of a changing
+        # request back until a commit covers it (one path for every served service)
+        return super()._run(guarded, spec, req, params)
 
     # --- projects -----------------------------------------------------------------------
 

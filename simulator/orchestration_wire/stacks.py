@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
-
 from fake_clouds.openstack.base import ApiRequest, Reply, route
+from sdk import exception
 from simulator import stack_listing
 from simulator.orchestration_wire import views
 from simulator.orchestration_wire.errors import HeatError, not_found
+from simulator.template.text import parse_text
 
 _STACK = "/v1/<tenant>/stacks/<name>/<sid>"
+#: Heat's ``hidden_stack_tags`` default: a stack tagged so is left out of lists
+#: (``show_hidden=true`` shows it), as Sahara's clusters are
+HIDDEN_TAGS = frozenset({"data-processing-cluster"})
 _FILTER_KEYS = ("name", "status", "action", "id", "tags", "tags_any", "not_tags", "not_tags_any")
 _SORT_KEYS = {
     "stack_name": "name",
@@ -44,12 +47,10 @@ def _document(value: Any, what: str) -> Any:
     """A template or environment given inline: a map, or YAML/JSON text of one."""
 
     if isinstance(value, str):
-        try:
-            value = yaml.safe_load(value)
-        except yaml.YAMLError as ex:
-            raise HeatError(
-                400, "StackValidationFailed", f"{what} is not valid YAML: {ex}"
-            ) from None
+        try:  # timestamps stay text: ``heat_template_version: 2015-10-15`` is a string
+            value = parse_text(value, None, what)
+        except exception.PlugsimError as ex:
+            raise HeatError(400, "StackValidationFailed", str(ex)) from None
     if value is None and what == "environment":
         return {}
     if not isinstance(value, dict):
@@ -107,6 +108,8 @@ class StackBody:
         if isinstance(tags, str):
             tags = [t for t in tags.split(",") if t]
         self.tags = list(tags or [])
+        #: the body names tags (``null`` included: a full update without tags clears them)
+        self.tags_given = "tags" in body
 
 
 class StackRoutes:
@@ -133,6 +136,8 @@ class StackRoutes:
         )
         project = req.project_id
         records = [r for r in records if api.owner(r) == project]
+        if not _flag(args.get("show_hidden")):  # Heat's hidden_stack_tags
+            records = [r for r in records if not HIDDEN_TAGS & set(r.doc.get("tags") or ())]
         key = _SORT_KEYS.get(args.get("sort_keys") or "", "created")
         reverse = (args.get("sort_dir") or "desc").lower() == "desc"
         records.sort(key=lambda r: (_sort_value(r, key), r.seq), reverse=reverse)
@@ -223,6 +228,7 @@ class StackRoutes:
             files=parsed.files,
             timeout_mins=parsed.timeout_mins,
             disable_rollback=_default(parsed.disable_rollback, True),
+            project_id=req.project_id,
         )
         return Reply(200, {"stack": doc})
 
@@ -317,15 +323,8 @@ class StackRoutes:
         if verb in verbs:
             run = verbs[verb]
             self.engine.start(lambda: run(stack.id), action=verb.upper(), stack_id=stack.id)
-        elif verb == "cancel_update":
-            world.cancel_update(stack.id)
-        elif verb == "cancel_without_rollback":
-            raise HeatError(
-                400,
-                "NotSupported",
-                "cancel_without_rollback is not supported by plugsim: a cancelled update "
-                "always rolls back (use cancel_update)",
-            )
+        elif verb in ("cancel_update", "cancel_without_rollback"):
+            world.cancel_update(stack.id, rollback=verb == "cancel_update")
         else:
             raise HeatError(400, "HTTPBadRequest", f"Invalid action {verb}")
         return Reply(200, None)
@@ -396,6 +395,9 @@ def _update_args(stack: Any, parsed: StackBody, patch: bool) -> dict[str, Any]:
         "parameters": params,
         "timeout_mins": parsed.timeout_mins,
         "disable_rollback": parsed.disable_rollback,
+        # Heat: a full update sets the tags it carries (none: no tags); a patch keeps the
+        # stack's unless it names some
+        "tags": (parsed.tags if parsed.tags_given else None) if patch else parsed.tags,
     }
     if parsed.template is not None:
         args["files"] = {**(dict(current.files) if patch else {}), **parsed.files}

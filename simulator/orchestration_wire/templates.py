@@ -16,6 +16,7 @@ from typing import Any
 from fake_clouds.openstack.base import ApiRequest, Reply, route
 from simulator.orchestration_wire.errors import HeatError, not_found
 from simulator.orchestration_wire.stacks import StackBody
+from simulator.orchestration_wire.validate import heat_validate
 
 
 def _support(cls: Any) -> dict[str, Any]:
@@ -40,11 +41,11 @@ class TemplateRoutes:
         """``POST /validate``: the template's description, parameters and groups."""
         api: Any = self
         api.check_tenant(req, tenant)
-        parsed = StackBody(req.json())
-        described = self.world.validate_template(
-            parsed.template, parsed.environments, parsed.parameters, files=parsed.files
-        )
-        return Reply(200, described)
+        body = req.json()
+        parsed = StackBody(body)
+        show_nested = str(req.args.get("show_nested") or body.get("show_nested") or "")
+        nested = show_nested.lower() in ("1", "true", "yes", "on")
+        return Reply(200, heat_validate(self.world, parsed, show_nested=nested))
 
     @route("GET", "/v1/<tenant>/template_versions")
     def template_versions(self, req: ApiRequest, tenant: str) -> Reply:

@@ -91,7 +91,8 @@ def load_template(
         found = versions.canonical(raw["heat_template_version"])
         if found is None:
             raise exception.StackValidationFailed(
-                f"Unknown heat_template_version {raw['heat_template_version']!r}; supported: "
+                "The template version is invalid: unknown heat_template_version "
+                f"{raw['heat_template_version']!r}; supported: "
                 f"{', '.join(versions.supported_versions())}",
                 path=["heat_template_version"],
                 source=source,

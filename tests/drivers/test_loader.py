@@ -189,7 +189,11 @@ def test_missing_required_function_is_named_when_called(write_driver):
     with pytest.raises(
         DriverCallError, match=r"fakedrv.py: driver 'fakedrv' has no function 'list_nodes'"
     ):
-        h.query("list_nodes")
+        h.call(h.aliases()[0], "list_nodes")
+    # -Q, as salt-cloud maps providers: the provider lists nothing and its error is kept
+    [(alias, driver)] = [(a, h.config.driver_of(a)) for a in h.aliases()]
+    assert h.query("list_nodes") == {alias: {driver: []}}
+    assert "has no function 'list_nodes'" in h.listing_errors[0][1]
 
 
 def test_import_name_loads_a_private_copy(tmp_path, monkeypatch):

@@ -201,3 +201,16 @@ def test_keypairs(nova):
         nova.keypairs.create("bad", public_key="hello")
     nova.keypairs.delete("mine")
     assert [k.name for k in nova.keypairs.list()] == ["default"]
+
+
+def test_a_security_group_given_by_id_is_listed_by_name(cloud, nova):
+    neutron = cloud.client("neutron")
+    group = neutron.create_security_group({"security_group": {"name": "the_sg"}})
+    gid = group["security_group"]["id"]
+    server = nova.servers.create(
+        name="sg", image="cirros", flavor="m1.tiny", security_groups=[gid, "default"]
+    )
+    assert nova.servers.get(server.id).to_dict()["security_groups"] == [
+        {"name": "the_sg"},
+        {"name": "default"},
+    ]

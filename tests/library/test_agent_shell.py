@@ -94,3 +94,26 @@ def test_a_powershell_script_is_taken_as_written():
         "$parameters = @{\n  'ENDPOINT' = 'wc_notify';\n}\n"
     )
     assert len(plan) == 1
+
+
+def test_an_if_block_runs_its_then_branch_only():
+    """A script checks, then signals SUCCESS or FAILURE: a healthy server takes the first branch."""
+    plan = _plan(
+        "#!/bin/sh\n"
+        "if grep -q vdb /proc/partitions\nthen\n"
+        '  wc_notify -d \'{"status": "SUCCESS", "id": "ok"}\'\n'
+        'elif true; then\n  wc_notify -d \'{"status": "FAILURE", "id": "elif"}\'\n'
+        'else\n  wc_notify -d \'{"status": "FAILURE", "id": "else"}\'\nfi\n'
+        'if true; then if false; then wc_notify -d \'{"id": "inner"}\'; else wc_notify; fi; fi\n'
+    )
+    assert [p["payload"].get("id") for p in plan] == ["ok", "inner"]
+
+
+def test_cfn_signal_keys_are_a_signal_too():
+    plan = _plan(
+        "curl -X PUT --data-binary "
+        '\'{"Status": "SUCCESS", "Reason": "done", "Data": "d", "UniqueId": "i1"}\' '
+        f'"{URL}"\n'
+    )
+    assert plan[0]["problem"] is None
+    assert plan[0]["payload"] == {"status": "SUCCESS", "reason": "done", "data": "d", "id": "i1"}

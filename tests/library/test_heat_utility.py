@@ -212,11 +212,19 @@ def test_test_resource_polls_a_cloud_entity(world):
     assert "Instance no-such-server could not be found." in stack.status_reason
 
 
+def test_test_resource_takes_a_client_name_alone_as_heat_does(world):
+    props = {"client_name": "test_client_name", "wait_secs": 1}
+    stack = world.create_stack(
+        "s", tmpl({"tr": {"type": "OS::Heat::TestResource", "properties": props}})
+    )
+    assert stack.state == "CREATE_COMPLETE"
+
+
 @pytest.mark.parametrize(
     ("props", "message"),
     [
         (
-            {"client_name": "nova2"},
+            {"client_name": "nova2", "entity_name": "servers"},
             "resources.tr.properties.client_name: No fake cloud service 'nova2' (known: "
             "block_storage, compute, entity, network, object_storage)",
         ),

@@ -246,3 +246,22 @@ def test_addresses_are_also_keyed_by_network_id_as_in_heat(world):
     assert out["addresses"][public][0]["port"]
     assert out["networks"][public] == out["networks"]["public"]
     world.delete_stack("s")
+
+
+def test_keypair_imports_a_key_file_ending_in_a_newline(world):
+    """``get_file: id_ed25519.pub`` reads the file with its final newline (heat-tempest-plugin's
+    ``test_base_resources``): nova imports it, so the pattern must not stop at the line end."""
+    key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFY6 heat-test\n"
+    t = tmpl(
+        {"kp": {"type": "OS::Nova::KeyPair", "properties": {"name": "k1", "public_key": key}}},
+        outputs={"pub": {"value": {"get_attr": ["kp", "public_key"]}}},
+    )
+    stack = world.create_stack("s", t)
+    assert stack.status == "COMPLETE", stack.status_reason
+    assert outputs(stack)["pub"].startswith("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFY6")
+
+
+def test_keypair_still_refuses_a_key_that_is_not_an_openssh_line(world):
+    t = tmpl({"kp": {"type": "OS::Nova::KeyPair", "properties": {"name": "k1", "public_key": "x"}}})
+    with pytest.raises(Exception, match="does not match pattern"):
+        world.create_stack("s", t)

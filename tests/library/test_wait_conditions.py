@@ -154,3 +154,58 @@ def test_deleting_the_handle_forgets_its_signals(world):
     assert [s["data"] for s in world.store.signals(stack.id, "h")] == [1]
     world.delete_stack("s")
     assert world.store.signals(stack.id, "h") == []
+
+
+UPDATE_HANDLE_SCRIPT = """#!/bin/sh
+if grep -q vdb /proc/partitions
+then
+  curl -X PUT -H 'Content-Type:' --data-binary '{"Status": "SUCCESS", "Reason": "Test Complete", "Data": "VERSION", "UniqueId": "instance1"}' "wc_url"
+else
+  curl -X PUT -H 'Content-Type:' --data-binary '{"Status": "FAILURE", "Reason": "Test Failed", "Data": "no disk", "UniqueId": "instance1"}' "wc_url"
+fi
+"""
+
+
+def _update_handle_stack(version):
+    """heat-tempest-plugin's test_volumes_delete_snapshot shape: the handle's URL in user_data."""
+    return tmpl(
+        {
+            "h": {"type": "OS::Heat::UpdateWaitConditionHandle"},
+            "server": {
+                "type": "OS::Nova::Server",
+                "properties": {
+                    "image": "cirros",
+                    "flavor": "m1.tiny",
+                    "user_data_format": "RAW",
+                    "user_data": {
+                        "str_replace": {
+                            "template": UPDATE_HANDLE_SCRIPT.replace("VERSION", version),
+                            "params": {"wc_url": {"get_resource": "h"}},
+                        }
+                    },
+                },
+            },
+            "w": {
+                "type": "OS::Heat::WaitCondition",
+                "depends_on": "server",
+                "properties": {"handle": {"get_resource": "h"}, "timeout": 600},
+            },
+        },
+        outputs={
+            "data": {"value": {"get_attr": ["w", "data"]}},
+            "url": {"value": {"get_resource": "h"}},
+        },
+    )
+
+
+def test_an_update_wait_condition_handle_is_signalled_at_its_url_and_replaced_on_update(world):
+    stack = world.create_stack("s", _update_handle_stack("one"))
+    assert stack.state == "CREATE_COMPLETE", stack.status_reason
+    first = outputs(stack)
+    assert first["url"].startswith("https://")
+    assert json.loads(first["data"]) == {"instance1": "one"}
+    handle_id = stack.resources["h"].resource_id
+    stack = world.update_stack("s", _update_handle_stack("one"))
+    assert stack.state == "UPDATE_COMPLETE", stack.status_reason
+    assert stack.resources["h"].resource_id != handle_id  # replaced though nothing changed
+    assert world.delete_stack("s").state == "DELETE_COMPLETE"

@@ -67,3 +67,46 @@ def test_clearing_a_hook_that_is_not_active_is_an_error(heat):
     with pytest.raises(heat_exc.HTTPBadRequest) as info:
         heat.resources.signal("n", "thing", data={"unset_hook": "pre-create"})
     assert "not active" in str(info.value)
+
+
+def test_a_pre_update_hook_stops_an_unchanged_resource_too(heat, world):
+    env = {"resource_registry": {"resources": {"thing": {"hooks": "pre-update"}}}}
+    heat.stacks.create(stack_name="nc", template=TEMPLATE, environment=env)
+    _wait(heat, "nc", "CREATE")
+    before = heat.resources.get("nc", "thing").physical_resource_id
+    heat.stacks.update("nc", template=TEMPLATE, environment=env)
+    for _ in range(5):
+        assert heat.stacks.get("nc").stack_status == "UPDATE_IN_PROGRESS"
+    reasons = [e.resource_status_reason for e in heat.events.list("nc", resource_name="thing")]
+    assert "UPDATE paused until Hook pre-update is cleared" in reasons
+    heat.resources.signal("nc", "thing", data={"unset_hook": "pre-update"})
+    assert _wait(heat, "nc", "UPDATE").stack_status == "UPDATE_COMPLETE"
+    assert heat.resources.get("nc", "thing").physical_resource_id == before
+
+
+def test_a_hook_on_a_resource_of_a_nested_stack(heat):
+    import json
+
+    inner = {
+        "heat_template_version": "2015-04-30",
+        "resources": {
+            "first": {"type": "OS::Heat::RandomString"},
+            "second": {"type": "OS::Heat::RandomString", "depends_on": ["first"]},
+        },
+    }
+    outer = {"heat_template_version": "2015-04-30", "resources": {"kid": {"type": "in.yaml"}}}
+    env = {"resource_registry": {"resources": {"k*": {"second": {"hooks": "pre-create"}}}}}
+    heat.stacks.create(
+        stack_name="nh", template=outer, environment=env, files={"in.yaml": json.dumps(inner)}
+    )
+    for _ in range(5):
+        assert heat.stacks.get("nh").stack_status == "CREATE_IN_PROGRESS"
+    kid = heat.resources.get("nh", "kid").physical_resource_id
+    nested = heat.stacks.get(kid)
+    reasons = [
+        e.resource_status_reason for e in heat.events.list(nested.id, resource_name="second")
+    ]
+    assert "CREATE paused until Hook pre-create is cleared" in reasons
+    assert heat.resources.get(nested.id, "first").resource_status == "CREATE_COMPLETE"
+    heat.resources.signal(nested.id, "second", data={"unset_hook": "pre-create"})
+    assert _wait(heat, "nh", "CREATE").stack_status == "CREATE_COMPLETE"

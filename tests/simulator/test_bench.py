@@ -41,3 +41,25 @@ def test_bench_cli_json():
         "delete",
     }
     assert doc["simulated_seconds_per_wall_second"] > 0
+
+
+def test_bench_floor_json_puts_the_engine_beside_the_floor():
+    res = CliRunner().invoke(
+        main,
+        ["--state", ":memory:", "bench", "--floor", "--resources", "20", "--width", "5", "--json"],
+    )
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    floor, engine = doc["floor"], doc["engine"]
+    # ten transitions per resource; one commit per layer and state in each of the five phases
+    assert floor["transitions"] == engine["transitions"] == 200
+    assert floor["commits"] == 5 * 4 * 2
+    assert engine["states"]["delete"] == "DELETE_COMPLETE"
+    assert doc["multiple"] == round(engine["us_per_transition"] / floor["us_per_transition"], 1)
+
+
+def test_bench_json_reports_cpu_seconds_per_phase():
+    result = run_bench(10, 5, state=":memory:")
+    doc = result.to_dict()
+    assert set(result.cpu) == set(result.wall)
+    assert doc["total_cpu_seconds"] == round(sum(result.cpu.values()), 4)

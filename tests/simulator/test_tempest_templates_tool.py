@@ -84,3 +84,57 @@ def test_a_template_runs_create_then_delete(tmp_path):
     assert (record["create"], record["delete"]) == ("CREATE_COMPLETE", "DELETE_COMPLETE")
     scenario = tempest_templates.run_one(items["scenario/templates/main.yaml"], tmp_path, {})
     assert scenario["ok"], scenario
+
+
+SCENARIO = textwrap.dedent(
+    """
+    class S:
+        def setUp(self):
+            self.member_template_name = 'member.yaml'
+
+        def test_it(self):
+            self.env = {'resource_registry': {'OS::Test::Member': self.member_template_name}}
+            self.launch_stack('group.yaml', environment=self.env)
+    """
+)
+
+
+def test_a_scenario_tests_resource_registry_is_passed_with_the_template_naming_its_type(tmp_path):
+    root = _tree(tmp_path)
+    scenario = root / "heat_tempest_plugin" / "tests" / "scenario"
+    (scenario / "test_group.py").write_text(SCENARIO)
+    (scenario / "templates" / "group.yaml").write_text(
+        "heat_template_version: 2015-10-15\n"
+        "resources:\n  g:\n    type: OS::Heat::ResourceGroup\n"
+        "    properties: {count: 2, resource_def: {type: OS::Test::Member}}\n"
+    )
+    (scenario / "templates" / "member.yaml").write_text(
+        "heat_template_version: 2015-10-15\nresources:\n  r: {type: OS::Heat::RandomString}\n"
+    )
+    items = {i["name"]: i for i in tempest_templates.extract(root)}
+    group = items["scenario/templates/group.yaml"]
+    assert group["registry"] == {"OS::Test::Member": "member.yaml"}
+    assert items["scenario/templates/main.yaml"]["registry"] == {}
+    record = tempest_templates.run_one(group, tmp_path / "run", {})
+    assert record["ok"], record
+
+
+def test_a_template_given_a_backup_runs_after_the_stack_whose_volume_leaves_one(tmp_path):
+    root = _tree(tmp_path)
+    templates = root / "heat_tempest_plugin" / "tests" / "scenario" / "templates"
+    (templates / "first.yaml").write_text(
+        "heat_template_version: 2015-10-15\n"
+        "resources:\n  v:\n    type: OS::Cinder::Volume\n    deletion_policy: Snapshot\n"
+        "    properties: {size: 1}\n"
+    )
+    (templates / "from_backup.yaml").write_text(
+        "heat_template_version: 2015-10-15\n"
+        "parameters:\n  backup_id: {type: string}\n"
+        "resources:\n  v:\n    type: OS::Cinder::Volume\n"
+        "    properties: {backup_id: {get_param: backup_id}}\n"
+    )
+    items = {i["name"]: i for i in tempest_templates.extract(root)}
+    item = items["scenario/templates/from_backup.yaml"]
+    assert tempest_templates._backup_source(item, item["doc"], {})[0] == "first.yaml"
+    record = tempest_templates.run_one(item, tmp_path / "run", {})
+    assert record["ok"], record

@@ -96,7 +96,8 @@ def test_unknown_version_lists_supported():
     with pytest.raises(StackValidationFailed) as err:
         load_template(minimal("2012-12-12"), source="t.yaml")
     assert str(err.value).startswith(
-        "t.yaml: heat_template_version: Unknown heat_template_version '2012-12-12'; supported: "
+        "t.yaml: heat_template_version: The template version is invalid: unknown "
+        "heat_template_version '2012-12-12'; supported: "
         "2013-05-23, 2014-10-16"
     )
 

@@ -32,5 +32,6 @@ def test_no_acknowledged_write_is_lost_across_kills(tmp_path):
     result = _tool().run(kills=3, clients=8, seed=7, workdir=tmp_path)
     assert [r["lost"] for r in result["rounds"]] == [0, 0, 0], result
     # the rounds did real work: writes of every kind were acknowledged before the kills
-    assert result["objects"] and result["networks"] and result["servers"], result
+    # (servers the instance quota made a client delete again count in servers_made only)
+    assert result["objects"] and result["networks"] and result["servers_made"], result
     assert result["acknowledged"] >= 60, result

@@ -44,7 +44,15 @@ PRELOAD = [
     # makes the REST dialects' services
     *(
         f"fake_clouds.rest.{name}"
-        for name in ("cloudstack", "digitalocean", "hetzner", "linode", "openstack", "vultr")
+        for name in (
+            "cloudstack",
+            "digitalocean",
+            "hetzner",
+            "linode",
+            "vultr",
+            "server",
+            "openstack_site",
+        )
     ),
     "sdk.testing.campaign.warm",
 ]

@@ -19,9 +19,10 @@ import importlib
 from sdk._entry_points import group_entry_points
 
 #: The entry-point groups a run looks up (fake cloud backends, lifecycle plug-ins, resource types,
-#: custom constraints).
+#: custom constraints, provider APIs).
 GROUPS = (
     "plugsim.fake_clouds",
+    "plugsim.providers",
     "plugsim.stack_lifecycle_plugins",
     "heat.stack_lifecycle_plugins",
     "plugsim.resources",

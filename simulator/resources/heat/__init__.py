@@ -10,6 +10,7 @@ from __future__ import annotations
 from sdk.resource import Resource
 from simulator.resources.heat.autoscaling import AutoScalingGroup, ScalingPolicy
 from simulator.resources.heat.group import ResourceGroup
+from simulator.resources.heat.remote_stack import RemoteStack
 from simulator.resources.heat.software_config import (
     CloudConfig,
     MultipartMime,
@@ -22,7 +23,11 @@ from simulator.resources.heat.software_deployment import (
 )
 from simulator.resources.heat.testresource import TestResource
 from simulator.resources.heat.utility import Delay, RandomString, Value
-from simulator.resources.heat.wait_condition import WaitCondition, WaitConditionHandle
+from simulator.resources.heat.wait_condition import (
+    UpdateWaitConditionHandle,
+    WaitCondition,
+    WaitConditionHandle,
+)
 
 __all__ = [
     "AutoScalingGroup",
@@ -30,6 +35,7 @@ __all__ = [
     "Delay",
     "MultipartMime",
     "RandomString",
+    "RemoteStack",
     "ResourceGroup",
     "ScalingPolicy",
     "SoftwareConfig",
@@ -37,6 +43,7 @@ __all__ = [
     "StructuredConfig",
     "StructuredDeployment",
     "TestResource",
+    "UpdateWaitConditionHandle",
     "Value",
     "WaitCondition",
     "WaitConditionHandle",
@@ -55,10 +62,12 @@ def resource_mapping() -> dict[str, type[Resource]]:
         "OS::Heat::ResourceGroup": ResourceGroup,
         "OS::Heat::ScalingPolicy": ScalingPolicy,
         "OS::Heat::SoftwareConfig": SoftwareConfig,
+        "OS::Heat::Stack": RemoteStack,
         "OS::Heat::SoftwareDeployment": SoftwareDeployment,
         "OS::Heat::StructuredConfig": StructuredConfig,
         "OS::Heat::StructuredDeployment": StructuredDeployment,
         "OS::Heat::TestResource": TestResource,
+        "OS::Heat::UpdateWaitConditionHandle": UpdateWaitConditionHandle,
         "OS::Heat::Value": Value,
         "OS::Heat::WaitCondition": WaitCondition,
         "OS::Heat::WaitConditionHandle": WaitConditionHandle,

@@ -126,11 +126,15 @@ class TestResource(Resource):  # plugsim: ignore[PS301] - see the package
         return out
 
     def validate(self) -> None:
-        """Check the properties: action_wait_secs, and that client_name/entity_name exist."""
+        """Check the properties: action_wait_secs, and that client_name/entity_name exist.
+
+        As in Heat, ``client_name`` is used only with ``entity_name``: alone it
+        is any text (python-heatclient's own test templates pass a made-up one).
+        """
         super().validate()
         self._per_action(self.properties["action_wait_secs"])
         client_name = self.properties["client_name"]
-        if not client_name:
+        if not client_name or not self.properties["entity_name"]:
             return
         path = ["resources", self.name, "properties"]
         try:

@@ -20,6 +20,7 @@ from sdk.resource import Resource
 from sdk.signals import signal_endpoint
 
 __all__ = [
+    "UpdateWaitConditionHandle",
     "WaitCondition",
     "WaitConditionFailure",
     "WaitConditionHandle",
@@ -138,6 +139,32 @@ class WaitConditionHandle(Resource):  # plugsim: ignore[PS301] - see the package
                 f"{self.endpoint()}"
             )
         return None
+
+
+class UpdateWaitConditionHandle(WaitConditionHandle):  # plugsim: ignore[PS301] - see the package
+    """``OS::Heat::UpdateWaitConditionHandle``: a handle whose reference is its signal URL.
+
+    Heat's type is the AWS-style handle: ``get_resource`` gives the URL to signal
+    (Heat's pre-signed EC2 URL; here the handle's endpoint, which the config
+    agent recognises), signals may be cfn-signal's ``{Status, Reason, Data,
+    UniqueId}``, and every stack update replaces it, so the senders signal the new
+    handle again.
+    """
+
+    def get_reference_id(self) -> str:
+        """The URL to signal once the handle exists (its name before)."""
+        return self.endpoint() if self.resource_id is not None else self.name
+
+    def handle_signal(self, details: Any = None) -> dict[str, Any]:
+        """Take cfn-signal's four keys as well as plugsim's signal map."""
+        cfn = {"Status": "status", "Reason": "reason", "Data": "data", "UniqueId": "id"}
+        if isinstance(details, Mapping) and set(details) == set(cfn):
+            details = {ours: details[theirs] for theirs, ours in cfn.items()}
+        return super().handle_signal(details)
+
+    async def update(self, after: Any, before: Any = None) -> None:
+        """Every update replaces the handle (Heat's ``_needs_update`` always says so)."""
+        raise exception.UpdateReplace(self.name)
 
 
 class WaitCondition(Resource):  # plugsim: ignore[PS301] - see the package

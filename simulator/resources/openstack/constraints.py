@@ -20,7 +20,10 @@ __all__ = [
     "FlavorConstraint",
     "ImageConstraint",
     "KeypairConstraint",
+    "ListenerConstraint",
+    "LoadBalancerConstraint",
     "NetworkConstraint",
+    "PoolConstraint",
     "PortConstraint",
     "RouterConstraint",
     "SecurityGroupConstraint",
@@ -141,6 +144,39 @@ class BackupConstraint(_Cinder):
     label = "Backup"
 
 
+class _OctaviaLookup(_Lookup):
+    """An Octavia object (kept in the entity service) named by id or name."""
+
+    client_name = "entity"
+    kind = ""
+    label = ""
+
+    def find(self, client: Any, value: Any) -> None:
+        """Find the object among the entities of its kind."""
+        find_in([e.to_dict() for e in client.entities.list(self.kind)], value, self.label)
+
+
+class LoadBalancerConstraint(_OctaviaLookup):
+    """``octavia.loadbalancer``."""
+
+    kind = "octavia_loadbalancer"
+    label = "Load Balancer"
+
+
+class ListenerConstraint(_OctaviaLookup):
+    """``octavia.listener``."""
+
+    kind = "octavia_listener"
+    label = "Listener"
+
+
+class PoolConstraint(_OctaviaLookup):
+    """``octavia.pool``."""
+
+    kind = "octavia_pool"
+    label = "Pool"
+
+
 def constraint_mapping() -> dict[str, type[BaseCustomConstraint]]:
     """Return the constraints by their Heat names."""
     return {
@@ -155,4 +191,7 @@ def constraint_mapping() -> dict[str, type[BaseCustomConstraint]]:
         "neutron.subnet": SubnetConstraint,
         "nova.flavor": FlavorConstraint,
         "nova.keypair": KeypairConstraint,
+        "octavia.listener": ListenerConstraint,
+        "octavia.loadbalancer": LoadBalancerConstraint,
+        "octavia.pool": PoolConstraint,
     }

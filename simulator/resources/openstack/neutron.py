@@ -208,6 +208,7 @@ class Subnet(Translated, NeutronResource):
                 ),
                 "end": properties.Schema(properties.Schema.STRING, "Last address.", required=True),
             },
+            update_allowed=True,
         ),
         "dns_nameservers": properties.Schema(
             properties.Schema.LIST, "DNS servers.", default=[], update_allowed=True
@@ -238,6 +239,13 @@ class Subnet(Translated, NeutronResource):
         body["network_id"] = neutron_id(self.neutron(), "network", self.properties["network"])
         if self.properties["allocation_pools"]:
             body["allocation_pools"] = self.properties["allocation_pools"]
+        return body
+
+    def update_body(self, prop_diff: dict[str, Any]) -> dict[str, Any]:
+        """The plain changes, and the pools (removed from the template: none, as in Heat)."""
+        body = super().update_body(prop_diff)
+        if "allocation_pools" in prop_diff:
+            body["allocation_pools"] = prop_diff["allocation_pools"] or []
         return body
 
 

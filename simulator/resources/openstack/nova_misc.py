@@ -39,7 +39,8 @@ class KeyPair(Resource):  # plugsim: ignore[PS301] - see the package
             properties.Schema.STRING,
             "Public key to import (default: generate one).",
             # nova refuses anything but an OpenSSH public key line: say so before asking it
-            constraints=[constraints.AllowedPattern(r"(ssh-|ecdsa-)\S+ \S+.*")],
+            # (a key file read with get_file ends in a newline, which nova takes)
+            constraints=[constraints.AllowedPattern(r"(ssh-|ecdsa-)\S+ \S+[\s\S]*")],
         ),
         "save_private_key": properties.Schema(
             properties.Schema.BOOLEAN, "Keep a generated private key.", default=False

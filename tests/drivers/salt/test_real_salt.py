@@ -265,9 +265,12 @@ def test_example_driver_cannot_reach_a_host_no_fake_serves() -> None:
         providers, SALT_PROFILES, drivers={"digitalocean_salt": str(EXAMPLE_DRIVER)}, salt_mode=True
     )
     with pytest.raises(DriverCallError) as err:
-        h.query("list_nodes")
+        h.call("my-do", "list_nodes")
     assert "no fake cloud serves" in str(err.value)
     assert "https://api.example.invalid/v2/droplets" in str(err.value)
+    # -Q maps providers as Salt does: this one lists nothing, its error is kept per provider
+    assert h.query("list_nodes") == {"my-do": {"digitalocean_salt": []}}
+    assert "https://api.example.invalid/v2/droplets" in h.listing_errors[0][1]
 
 
 def test_the_plugsim_native_driver_also_conforms_in_salt_mode(salt_env: None) -> None:

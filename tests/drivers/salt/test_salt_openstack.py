@@ -57,7 +57,10 @@ def test_a_wrong_password_is_refused_under_strict_auth():
     # --strict-auth: the providers file's credentials are not added to the world's keystone.
     h = DriverHarness(PROVIDERS, {"ubuntu": PROFILE}, salt_mode=True, strict_auth="other")
     with pytest.raises(Exception, match="requires authentication"):
-        h.query("list_nodes")
+        h.call(ALIAS, "list_nodes")
+    # -Q, as Salt maps providers: nothing listed, the refusal kept for this provider
+    assert h.query("list_nodes") == {ALIAS: {DRIVER: []}}
+    assert "requires authentication" in h.listing_errors[-1][1]
 
 
 def test_without_a_network_the_server_gets_no_address_and_salt_trips_over_it():

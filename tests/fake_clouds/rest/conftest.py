@@ -43,5 +43,5 @@ def linode(server):
 
 @pytest.fixture
 def osc(server):
-    """(base URL, session) for the OpenStack-style compute API."""
+    """(base URL, session) for the OpenStack wire's compute service at its old nova URL."""
     return server.base_url("openstack"), session(server, "openstack")

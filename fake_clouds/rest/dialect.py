@@ -1,6 +1,12 @@
-"""The small HTTP layer every REST dialect is written on: requests, replies, routes, errors.
+"""What a provider dialect is written with: requests, replies, routes (werkzeug's), errors.
 
-A dialect is a class with routes declared by :func:`route`::
+A dialect is a class with routes declared by :func:`route`; the routes of a
+class are compiled into one werkzeug :class:`~werkzeug.routing.Map`
+(``{id}`` is a werkzeug ``<id>`` segment), and a request reaches a handler as
+a :class:`Request` parsed by werkzeug from its WSGI environ. The dialect does
+not serve itself: :class:`fake_clouds.rest.app.DialectApp` is the WSGI
+application over it, mounted in-process (:mod:`fake_clouds.rest.mount`) and
+by ``plugsim serve`` on loopback::
 
     @route("GET", "/droplets/{id}", op=("compute", "servers.get", "server"))
     def get_droplet(self, req: Request) -> Reply: ...
@@ -22,10 +28,19 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
+
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import Map, Rule
+from werkzeug.wrappers import Request as WerkzeugRequest
 
 from fake_clouds.core.faults import error_class_for_status
 from sdk import exception
+
+#: Where the in-process adapter leaves the ``timeout=`` a ``requests`` caller passed.
+TIMEOUT_KEY = "plugsim.timeout"
+#: Where the in-process adapter leaves the URL as the caller wrote it (reports name it).
+URL_KEY = "plugsim.url"
 
 Handler = Callable[[Any, "Request"], "Reply"]
 
@@ -44,6 +59,28 @@ class Request:
     params: dict[str, str] = field(default_factory=dict)
     #: Set by a handler to the fake cloud id of the entity it acted on (for the trace).
     entity_id: str | None = None
+
+    @classmethod
+    def from_wsgi(cls, environ: dict[str, Any], base_path: str) -> Request:
+        """Parse a WSGI *environ* with werkzeug; paths are relative to *base_path*.
+
+        *base_path* is the path part of the dialect's base URL (``/v2``): a
+        request for ``/v2/droplets`` is the dialect's ``/droplets``.
+        """
+        wz = WerkzeugRequest(environ)
+        full = (environ.get("SCRIPT_NAME") or "") + (environ.get("PATH_INFO") or "")
+        base = base_path.rstrip("/")
+        path = full[len(base) :] if base and full.startswith(base) else full
+        body = wz.get_data(cache=False)
+        return cls(
+            method=wz.method.upper(),
+            url=environ.get(URL_KEY) or wz.url,
+            path=path or "/",
+            query=wz.args.to_dict(flat=False),
+            headers=wz.headers,
+            body=body or None,
+            timeout=environ.get(TIMEOUT_KEY),
+        )
 
     def arg(self, name: str, default: str | None = None) -> str | None:
         """Return the first value of query parameter *name* (or *default*)."""
@@ -102,7 +139,6 @@ class Route:
 
     method: str
     template: str
-    pattern: re.Pattern[str]
     handler_name: str
     #: (service, operation, kind), None (static route) or the name of a dialect method
     #: computing the tuple (or None) from the request - it must not raise.
@@ -127,16 +163,13 @@ def route(
     return decorate
 
 
-def _compile(template: str) -> re.Pattern[str]:
-    parts = re.split(r"\{(\w+)\}", template)
-    regex = ""
-    for i, part in enumerate(parts):
-        regex += re.escape(part) if i % 2 == 0 else f"(?P<{part}>[^/]+)"
-    return re.compile(f"^{regex}/?$")
+def _rule_path(template: str) -> str:
+    """``/droplets/{id}`` as werkzeug writes it: ``/droplets/<id>`` (one path segment)."""
+    return re.sub(r"\{(\w+)\}", r"<\1>", template)
 
 
 class Dialect:
-    """Base class of a REST dialect: routing, auth and provider-shaped errors."""
+    """Base class of a provider dialect: werkzeug routing, auth and provider-shaped errors."""
 
     #: Short name (``digitalocean``); used for tokens, base URLs, latency keys and reports.
     name: ClassVar[str] = ""
@@ -147,6 +180,7 @@ class Dialect:
     #: HTTP statuses this provider never sends, mapped to the one it sends instead.
     status_map: ClassVar[dict[int, int]] = {}
     _routes: ClassVar[list[Route]] = []
+    _map: ClassVar[Map] = Map()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -159,8 +193,16 @@ class Dialect:
                     if key in seen:
                         routes = [r for r in routes if f"{r.method} {r.template}" != key]
                     seen.add(key)
-                    routes.append(Route(method, template, _compile(template), attr, op))
+                    routes.append(Route(method, template, attr, op))
         cls._routes = routes
+        # one werkzeug rule per route, its endpoint the route's index (no automatic OPTIONS)
+        rules = [
+            Rule(_rule_path(r.template), methods=[r.method], endpoint=i, strict_slashes=False)
+            for i, r in enumerate(routes)
+        ]
+        for rule in rules:
+            rule.provide_automatic_options = False
+        cls._map = Map(rules, strict_slashes=False, merge_slashes=False)
 
     def __init__(self, cloud: Any, base_url: str, token: str) -> None:
         self.cloud = cloud
@@ -175,14 +217,17 @@ class Dialect:
         return list(cls._routes)
 
     def match(self, method: str, path: str) -> tuple[Route, dict[str, str]] | None:
-        """Return the route serving *method* *path* and its path parameters."""
-        for candidate in self._routes:
-            if candidate.method != method:
-                continue
-            found = candidate.pattern.match(path)
-            if found:
-                return candidate, found.groupdict()
-        return None
+        """Return the route serving *method* *path* and its path parameters (werkzeug's match)."""
+        trimmed = path.rstrip("/") or "/"
+        adapter = self._map.bind("plugsim.invalid", "/")
+        try:
+            index, params = adapter.match(trimmed, method=method)
+        except HTTPException:  # no such path (404) or not with that method (405): unserved
+            return None
+        served = self._routes[index]
+        if served.method != method:  # werkzeug adds HEAD to a GET rule: unserved unless declared
+            return None
+        return served, {k: str(v) for k, v in params.items()}
 
     def route_path(self, req: Request) -> str:
         """Return the path routes are matched against (CloudStack routes by ``command``)."""
@@ -214,6 +259,10 @@ class Dialect:
         if header == f"Bearer {self.token}":
             return True
         return header.startswith("Bearer ") and header[len("Bearer ") :] in self.accepted
+
+    def client_headers(self) -> dict[str, str]:
+        """Return the auth headers a client of this dialect sends."""
+        return {"Authorization": f"Bearer {self.token}"}
 
     def error_body(self, status: int, message: str, field_name: str | None = None) -> Any:
         """Return the provider's error body for *status* (subclasses shape it)."""
@@ -264,21 +313,3 @@ class Dialect:
     def core_error_body(self, status: int, ex: exception.ClientError) -> Any:
         """Return the body for an error raised by the fake cloud core (not by the dialect)."""
         return self.error_body(status, str(ex))
-
-
-def parse_request(method: str, url: str, base_url: str, headers: Any, body: Any, timeout: Any):
-    """Build a :class:`Request` from what ``responses`` hands a callback."""
-    parts = urlsplit(url)
-    base_path = urlsplit(base_url).path.rstrip("/")
-    path = parts.path[len(base_path) :] if parts.path.startswith(base_path) else parts.path
-    if isinstance(body, str):
-        body = body.encode("utf-8")
-    return Request(
-        method=method.upper(),
-        url=url,
-        path=path or "/",
-        query=parse_qs(parts.query, keep_blank_values=True),
-        headers=headers,
-        body=body,
-        timeout=timeout,
-    )
