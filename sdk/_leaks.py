@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -54,7 +55,7 @@ def _label(func: Callable[..., Any]) -> str:
 
 def _caller() -> str:
     """file:line of the frame that called ``Thread.start`` (skipping the threading module)."""
-    frame = sys._getframe(2)
+    frame: types.FrameType | None = sys._getframe(2)
     while frame is not None and frame.f_code.co_filename == threading.__file__:
         frame = frame.f_back
     if frame is None:
