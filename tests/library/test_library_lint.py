@@ -31,7 +31,8 @@ UNOBSERVABLE = {
     "OS::Heat::SoftwareDeployment": ["actions"],
     "OS::Heat::Stack": ["context", "timeout"],
     "OS::Heat::StructuredDeployment": ["actions"],
-    "OS::Heat::TestResource": ["attr_wait_secs", "entity_name", "wait_secs"],
+    # client_name alone is any text, used only with entity_name (as in Heat 27's TestResource)
+    "OS::Heat::TestResource": ["attr_wait_secs", "client_name", "entity_name", "wait_secs"],
     "OS::Heat::Value": ["type"],
     "OS::Neutron::Port": ["replacement_policy"],
     "OS::Nova::Server": ["flavor_update_policy", "image_update_policy", "user_data_update_policy"],

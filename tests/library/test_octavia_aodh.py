@@ -25,7 +25,7 @@ def test_a_load_balancer_takes_a_vip_port_on_its_subnet_and_leaves_nothing(world
     network = world.client_plugin("network").client()
     port = network.show_port(out["vip_port"])["port"]
     assert port["fixed_ips"][0]["ip_address"] == out["vip"]
-    assert len(out["listeners"]) == 2
+    assert out["listener_lbs"] == [{"id": out["lb_id"]}]
     assert out["pool_members"] == [out["member"]]
     assert out["pool_monitor"] == out["monitor"]
     assert world.delete_stack("lb").status == "COMPLETE"
@@ -183,5 +183,83 @@ def test_a_gnocchi_alarm_holds_its_rule_and_signal_url_and_is_disabled_by_suspen
     resumed = world.resume_stack("s")
     assert resumed.status == "COMPLETE", resumed.status_reason
     assert entities.get(alarm_id).to_dict()["enabled"] is True
+    assert world.delete_stack("s").status == "COMPLETE"
+    assert world.cloud.leaks(world.baseline) == []
+
+
+def test_an_alarms_zaqar_queues_follow_its_actions_as_trust_zaqar_urls(world):
+    """Heat appends one ``trust+zaqar://?queue_name=Q`` URL per queue to the state's actions."""
+    alarm = {
+        "type": "OS::Aodh::GnocchiResourcesAlarm",
+        "properties": {
+            "metric": "cpu_util",
+            "resource_id": "r-1",
+            "resource_type": "instance",
+            "threshold": 50,
+            "alarm_actions": ["http://example.invalid/hook"],
+            "alarm_queues": ["scale up"],
+            "ok_queues": ["calm"],
+        },
+    }
+    doc = tmpl({"alarm": alarm}, outputs={"a": {"value": {"get_attr": ["alarm", "show"]}}})
+    stack = world.create_stack("s", doc)
+    assert stack.status == "COMPLETE", stack.status_reason
+    shown = outputs(stack)["a"]
+    assert shown["alarm_actions"] == [
+        "http://example.invalid/hook",
+        "trust+zaqar://?queue_name=scale+up",
+    ]
+    assert shown["ok_actions"] == ["trust+zaqar://?queue_name=calm"]
+    assert shown["insufficient_data_actions"] == []
+    alarm["properties"]["ok_queues"] = []
+    alarm["properties"]["insufficient_data_queues"] = ["q2"]
+    updated = world.update_stack("s", tmpl({"alarm": alarm}))
+    assert updated.status == "COMPLETE", updated.status_reason
+    entities = world.client_plugin("entity").client().entities
+    stored = entities.get(stack.resources["alarm"].resource_id).to_dict()
+    assert stored["ok_actions"] == []
+    assert stored["insufficient_data_actions"] == ["trust+zaqar://?queue_name=q2"]
+
+
+def test_a_members_tags_change_in_place_and_its_monitor_port_replaces_it(world):
+    """Heat 27 updates a member's tags in place; a new monitor_address/monitor_port replaces it."""
+    member = {
+        "pool": {"get_resource": "pool"},
+        "address": "10.9.0.7",
+        "protocol_port": 80,
+        "tags": ["a"],
+        "monitor_port": 81,
+    }
+
+    def doc():
+        pool = {"loadbalancer": {"get_resource": "lb"}, "protocol": "HTTP"}
+        return tmpl(
+            _pool_doc(
+                {
+                    "pool": {
+                        "type": "OS::Octavia::Pool",
+                        "properties": {**pool, "lb_algorithm": "ROUND_ROBIN"},
+                    },
+                    "m": {"type": "OS::Octavia::PoolMember", "properties": dict(member)},
+                }
+            )
+        )
+
+    stack = world.create_stack("s", doc())
+    assert stack.status == "COMPLETE", stack.status_reason
+    first = stack.resources["m"].resource_id
+    entities = world.client_plugin("entity").client().entities
+    member["tags"] = ["a", "b"]
+    stack = world.update_stack("s", doc())
+    assert stack.status == "COMPLETE", stack.status_reason
+    assert stack.resources["m"].resource_id == first
+    assert entities.get(first).to_dict()["tags"] == ["a", "b"]
+    # a new monitor_port means a new member, made before the old one is deleted (Heat's
+    # replacement), and Octavia refuses a second member on the same address and port
+    member["monitor_port"] = 82
+    stack = world.update_stack("s", doc())
+    assert stack.status == "FAILED"
+    assert "already using ip 10.9.0.7 on protocol_port 80" in stack.status_reason
+    assert entities.get(first).to_dict()["monitor_port"] == 81
     assert world.delete_stack("s").status == "COMPLETE"
     assert world.cloud.leaks(world.baseline) == []

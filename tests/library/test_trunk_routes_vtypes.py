@@ -144,3 +144,27 @@ def test_an_encrypted_volume_type_is_the_spec_of_its_type(world):
     assert cinder.volume_types.get(vt).get_keys() == {"k": "v"}
     assert world.delete_stack("v").status == "COMPLETE"
     assert world.cloud.leaks(world.baseline) == []
+
+
+def test_a_private_volume_types_projects_change_in_place(world):
+    """Heat 27 updates ``projects`` in place: access is given to the new, taken from the dropped."""
+
+    def doc(projects):
+        props = {"name": "priv", "is_public": False, "projects": projects}
+        return tmpl({"vt": {"type": "OS::Cinder::VolumeType", "properties": props}})
+
+    stack = world.create_stack("v", doc(["p1", "p2"]))
+    assert stack.status == "COMPLETE", stack.status_reason
+    vt = stack.resources["vt"].resource_id
+    cinder = world.client_plugin("block_storage").client()
+
+    def access():
+        return sorted(a.project_id for a in cinder.volume_type_access.list(vt))
+
+    assert access() == ["p1", "p2"]
+    stack = world.update_stack("v", doc(["p2", "p3"]))
+    assert stack.status == "COMPLETE", stack.status_reason
+    assert stack.resources["vt"].resource_id == vt
+    assert access() == ["p2", "p3"]
+    assert world.delete_stack("v").status == "COMPLETE"
+    assert world.cloud.leaks(world.baseline) == []

@@ -81,7 +81,7 @@ class TestResource(Resource):  # plugsim: ignore[PS301] - see the package
             update_allowed=True,
             constraints=[constraints.Range(min=0)],
         ),
-        "client_name": properties.Schema(
+        "client_name": properties.Schema(  # plugsim: ignore[PS153] - needs entity_name
             properties.Schema.STRING,
             "A client (e.g. nova) whose entity_name manager is polled while waiting.",
             default="",

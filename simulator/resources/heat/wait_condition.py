@@ -151,6 +151,10 @@ class UpdateWaitConditionHandle(WaitConditionHandle):  # plugsim: ignore[PS301] 
     handle again.
     """
 
+    #: the AWS-style handle has no attribute of its own in Heat 27 (only ``show``):
+    #: its reference is all a template uses
+    attributes_schema = {}
+
     def get_reference_id(self) -> str:
         """The URL to signal once the handle exists (its name before)."""
         return self.endpoint() if self.resource_id is not None else self.name

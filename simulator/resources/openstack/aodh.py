@@ -8,14 +8,19 @@ and Aodh's API reference, written anew): the alarm ``type``
 (``<type>_rule``: the Gnocchi properties), the actions, ``enabled``,
 ``repeat_actions``, ``severity`` and ``state`` (``insufficient data`` until
 Aodh has measures: no fake evaluates metrics, so an alarm never fires here).
-Suspend disables the alarm and resume enables it, as Heat does.
+Suspend disables the alarm and resume enables it, as Heat does. The
+``*_queues`` properties name Zaqar queues: each becomes a
+``trust+zaqar://?queue_name=...`` URL after the actions of that state, as
+Heat sends them (no fake Zaqar receives them). Like Heat's, the types have no
+attribute of their own: ``show`` gives the stored alarm, ``state`` included.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
+from urllib.parse import urlencode
 
-from sdk import attributes, constraints, exception, properties, support
+from sdk import constraints, exception, properties, support
 from sdk.resource import Resource
 from simulator.resources.openstack._base import SINCE, gone, prop_path, status_done
 
@@ -45,6 +50,12 @@ _ALARM = (
     "severity",
     "time_constraints",
 )
+#: each action list and the Zaqar queues whose URLs Heat appends to it
+_QUEUES = {
+    "alarm_actions": "alarm_queues",
+    "ok_actions": "ok_queues",
+    "insufficient_data_actions": "insufficient_data_queues",
+}
 
 
 def _common() -> dict[str, properties.Schema]:
@@ -83,6 +94,20 @@ def _common() -> dict[str, properties.Schema]:
         "insufficient_data_actions": properties.Schema(
             properties.Schema.LIST, actions.format("insufficient data"), update_allowed=True
         ),
+        **{
+            queues: properties.Schema(
+                properties.Schema.LIST,
+                f"Zaqar queues a message is posted to when the state becomes {state}.",
+                default=[],
+                update_allowed=True,
+                schema=properties.Schema(properties.Schema.STRING),
+            )
+            for queues, state in (
+                ("alarm_queues", "alarm"),
+                ("ok_queues", "ok"),
+                ("insufficient_data_queues", "insufficient data"),
+            )
+        },
         "repeat_actions": properties.Schema(
             properties.Schema.BOOLEAN,
             "Repeat the actions while the state stays.",
@@ -122,8 +147,10 @@ class _GnocchiAlarm(Resource):  # plugsim: ignore[PS301] - see the package
             values[key] = value if value is not None else self.properties_schema[key].default
         rule = {k: values[k] for k in (*self.own, *_RULE)}
         alarm = {k: values[k] for k in _ALARM}
-        for key in ("alarm_actions", "ok_actions", "insufficient_data_actions"):
-            alarm[key] = [self._action(a) for a in alarm[key] or []]
+        for key, queues in _QUEUES.items():
+            alarm[key] = [self._action(a) for a in alarm[key] or []] + [
+                "trust+zaqar://?" + urlencode({"queue_name": q}) for q in values[queues] or []
+            ]
         return {
             **alarm,
             "type": self.alarm_type,
@@ -228,9 +255,6 @@ class GnocchiResourcesAlarm(_GnocchiAlarm):
         ),
         **_common(),
     }
-    attributes_schema = {
-        "state": attributes.Schema("The alarm's state.", type=attributes.Schema.STRING),
-    }
 
 
 class GnocchiAggregationByMetricsAlarm(_GnocchiAlarm):
@@ -243,9 +267,6 @@ class GnocchiAggregationByMetricsAlarm(_GnocchiAlarm):
             properties.Schema.LIST, "Metric ids.", required=True, update_allowed=True
         ),
         **_common(),
-    }
-    attributes_schema = {
-        "state": attributes.Schema("The alarm's state.", type=attributes.Schema.STRING),
     }
 
 
@@ -268,7 +289,4 @@ class GnocchiAggregationByResourcesAlarm(_GnocchiAlarm):
             properties.Schema.STRING, "Resource type.", required=True, update_allowed=True
         ),
         **_common(),
-    }
-    attributes_schema = {
-        "state": attributes.Schema("The alarm's state.", type=attributes.Schema.STRING),
     }

@@ -42,7 +42,10 @@ class VolumeType(Resource):  # plugsim: ignore[PS301] - see the package
             properties.Schema.STRING, "Description.", update_allowed=True
         ),
         "projects": properties.Schema(
-            properties.Schema.LIST, "Projects a private type is open to.", default=[]
+            properties.Schema.LIST,
+            "Projects a private type is open to.",
+            default=[],
+            update_allowed=True,
         ),
     }
 
@@ -63,7 +66,8 @@ class VolumeType(Resource):  # plugsim: ignore[PS301] - see the package
     def handle_update(
         self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
     ) -> None:
-        """Rename, redescribe, publish; replace the extra specs that changed."""
+        """Rename, redescribe, publish; replace the extra specs that changed; open or close
+        the type to the projects added to or dropped from ``projects``."""
         diff = dict(prop_diff or {})
         cinder = self.client()
         fields = {k: diff[k] for k in ("name", "description", "is_public") if k in diff}
@@ -78,6 +82,13 @@ class VolumeType(Resource):  # plugsim: ignore[PS301] - see the package
                 vtype.unset_keys(dropped)
             if new:
                 vtype.set_keys(new)
+        if "projects" in diff:
+            old_projects = set(self.properties["projects"] or [])
+            new_projects = set(diff["projects"] or [])
+            for project in sorted(old_projects - new_projects):
+                cinder.volume_type_access.remove_project_access(self.resource_id, project)
+            for project in sorted(new_projects - old_projects):
+                cinder.volume_type_access.add_project_access(self.resource_id, project)
 
     def _resolve_attribute(self, name: str) -> Any:
         return None

@@ -117,7 +117,8 @@ class _OctaviaResource(Resource):  # plugsim: ignore[PS301] - see the package
     def handle_create(self) -> str:
         """Create the object (after Octavia's checks)."""
         extra = self.check_create()
-        name = self.properties.get("name") or self.physical_resource_name()
+        named = "name" in self.properties_schema  # a health monitor has no name in Heat 27
+        name = (self.properties["name"] if named else None) or self.physical_resource_name()
         created = self.client().entities.create(self.kind, {**self.body(), **extra}, name=name)
         self.resource_id_set(created.id)
         return created.id
@@ -181,6 +182,7 @@ class LoadBalancer(_OctaviaResource):
         "description": _string("Description.", default="", update_allowed=True),
         "vip_subnet": _string(
             "The subnet (name or id) the VIP port is made on.",
+            required=True,
             constraints=[constraints.CustomConstraint("neutron.subnet")],
         ),
         "vip_address": _string("A fixed VIP address on the subnet."),
@@ -195,20 +197,8 @@ class LoadBalancer(_OctaviaResource):
         "vip_port_id": attributes.Schema("The VIP port's id.", type=attributes.Schema.STRING),
         "vip_subnet_id": attributes.Schema("The VIP subnet's id.", type=attributes.Schema.STRING),
         "pools": attributes.Schema("Pools of the load balancer.", type=attributes.Schema.LIST),
-        "listeners": attributes.Schema(
-            "Listeners of the load balancer.", type=attributes.Schema.LIST
-        ),
         "flavor_id": attributes.Schema("The flavor's id.", type=attributes.Schema.STRING),
     }
-
-    def validate(self) -> None:
-        """A VIP needs a subnet (Heat 27 also takes vip_network, not imitated here)."""
-        super().validate()
-        if not self.properties["vip_subnet"]:
-            raise exception.StackValidationFailed(
-                error_message="Property vip_subnet not assigned: the VIP needs a subnet",
-                path=prop_path(self, "vip_subnet"),
-            )
 
     def check_create(self) -> dict[str, Any]:
         """Make the VIP port on the subnet: its address and id are the load balancer's."""
@@ -245,8 +235,6 @@ class LoadBalancer(_OctaviaResource):
         return deleted
 
     def _resolve_attribute(self, name: str) -> Any:
-        if self.resource_id is not None and name == "listeners":
-            return self._children("octavia_listener", "loadbalancer_id")
         if self.resource_id is not None and name == "pools":
             return self._children("octavia_pool", "loadbalancer_id")
         if name == "flavor_id":
@@ -286,12 +274,16 @@ class Listener(_OctaviaResource):
             properties.Schema.LIST, "CIDRs allowed to connect.", update_allowed=True
         ),
         "default_tls_container_ref": _string("TLS certificate ref.", update_allowed=True),
+        "sni_container_refs": properties.Schema(
+            properties.Schema.LIST,
+            "Refs of the further TLS certificates served by name (SNI).",
+            update_allowed=True,
+        ),
         "tenant_id": _string("Owning project."),
     }
     attributes_schema = {
         "loadbalancers": attributes.Schema("Its load balancer.", type=attributes.Schema.LIST),
         "default_pool_id": attributes.Schema("Default pool id.", type=attributes.Schema.STRING),
-        "pools": attributes.Schema("Pools of the listener.", type=attributes.Schema.LIST),
     }
 
     def check_create(self) -> dict[str, Any]:
@@ -312,8 +304,6 @@ class Listener(_OctaviaResource):
         data = self.client().entities.get(self.resource_id).to_dict()
         if name == "loadbalancers":
             return [{"id": data.get("loadbalancer_id")}]
-        if name == "pools":
-            return self._children("octavia_pool", "listener_id")
         if name == "default_pool_id":
             return data.get("default_pool")
         return data.get(name)
@@ -371,10 +361,8 @@ class Pool(_OctaviaResource):
     }
     attributes_schema = {
         "listeners": attributes.Schema("Its listener.", type=attributes.Schema.LIST),
-        "loadbalancers": attributes.Schema("Its load balancer.", type=attributes.Schema.LIST),
         "members": attributes.Schema("Members of the pool.", type=attributes.Schema.LIST),
         "healthmonitor_id": attributes.Schema("Its monitor.", type=attributes.Schema.STRING),
-        "session_persistence": attributes.Schema("Persistence.", type=attributes.Schema.MAP),
     }
 
     def validate(self) -> None:
@@ -409,8 +397,6 @@ class Pool(_OctaviaResource):
         data = self.client().entities.get(self.resource_id).to_dict()
         if name == "listeners":
             return [{"id": data["listener_id"]}] if data.get("listener_id") else []
-        if name == "loadbalancers":
-            return [{"id": data["loadbalancer_id"]}] if data.get("loadbalancer_id") else []
         if name == "members":
             return self._children("octavia_member", "pool_id")
         if name == "healthmonitor_id":
@@ -456,13 +442,13 @@ class PoolMember(_OctaviaResource):
             constraints=[constraints.CustomConstraint("neutron.subnet")],
         ),
         "admin_state_up": _admin_state(),
-        "monitor_address": _string("Address the monitor checks.", update_allowed=True),
-        "monitor_port": _port("Port the monitor checks.", update_allowed=True),
+        "monitor_address": _string("Address the monitor checks (fixed once made)."),
+        "monitor_port": _port("Port the monitor checks (fixed once made)."),
+        "tags": properties.Schema(
+            properties.Schema.LIST, "Tags kept on the member.", update_allowed=True
+        ),
     }
-    attributes_schema = {
-        "address": attributes.Schema("The member's address.", type=attributes.Schema.STRING),
-        "pool_id": attributes.Schema("Its pool.", type=attributes.Schema.STRING),
-    }
+    # no attributes_schema: Heat 27 gives a member no attribute of its own (only ``show``)
 
     def validate(self) -> None:
         """The address is an IP address (Heat's ``ip_addr`` constraint)."""
@@ -513,7 +499,6 @@ class HealthMonitor(_OctaviaResource):
         "pool": _POOL,
     }
     properties_schema = {
-        "name": _string("Name of the monitor.", update_allowed=True),
         "pool": _string(
             "The pool (name or id).",
             required=True,
@@ -547,6 +532,7 @@ class HealthMonitor(_OctaviaResource):
         "expected_codes": _string("HTTP codes meaning healthy.", update_allowed=True),
         "url_path": _string("HTTP path probed.", update_allowed=True),
         "admin_state_up": _admin_state(),
+        "tenant_id": _string("Owning project."),
     }
     attributes_schema = {
         "pools": attributes.Schema("Its pool.", type=attributes.Schema.LIST),
