@@ -118,17 +118,8 @@ class HeatCompatLoader(PluginLoader):
                 return None
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module
-            dotted = _heat_module_name(resolved)
             with heat_imports(), sibling_imports(resolved):  # ``import common.mixins``
-                earlier = sys.modules.get(dotted) if dotted else None
-                if earlier is not None and getattr(earlier, "__file__", None) == str(resolved):
-                    # another Heat plug-in imported this file already (aws.cfn.wait_condition
-                    # imports wait_condition_handle): one module, so isinstance() holds
-                    module = sys.modules[name] = earlier
-                else:
-                    spec.loader.exec_module(module)
-                    if dotted:
-                        sys.modules[dotted] = module  # what later imports of it get
+                spec.loader.exec_module(module)
         except BaseException as ex:  # a plug-in may raise anything
             sys.modules.pop(name, None)
             if isinstance(ex, KeyboardInterrupt):
@@ -155,20 +146,6 @@ class HeatCompatLoader(PluginLoader):
         if entry_points:
             self._register_constraints(entry_points, f"{path} (heat.constraints entry points)")
         return module
-
-
-def _heat_module_name(path: Path) -> str | None:
-    """``heat.engine.resources....`` for a file of the installed Heat's plug-ins, else None."""
-    package = find_heat_package()
-    if package is None:
-        return None
-    try:
-        relative = path.relative_to(Path(package).resolve() / "engine" / "resources")
-    except ValueError:
-        return None
-    if relative.suffix != ".py" or relative.name == "__init__.py":
-        return None
-    return ".".join(("heat", "engine", "resources", *relative.with_suffix("").parts))
 
 
 def heat_imports() -> contextlib.AbstractContextManager[None]:
