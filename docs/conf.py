@@ -41,5 +41,13 @@ def _pictures(app):
     write_example_pictures(here.parent, here / "_generated")
 
 
+def _all_commands(app):
+    """Load every plugsim command: sphinx-click documents what the group's ``commands`` holds."""
+    from simulator.cli import main
+
+    main.load_all()
+
+
 def setup(app):
+    app.connect("builder-inited", _all_commands)
     app.connect("builder-inited", _pictures)

@@ -45,6 +45,18 @@ class LazyPlugsimGroup(PlugsimGroup):
             self.commands[cmd_name] = command
         return command
 
+    def load_all(self) -> dict[str, click.Command]:
+        """Import every command and return them all (for tools that read ``commands``).
+
+        sphinx-click walks ``group.commands`` as it is when that is not empty, so
+        in a process that has already loaded a few commands it would document
+        only those: the docs load them all first.
+        """
+        ctx = click.Context(self)
+        for name in self.list_commands(ctx):
+            self.get_command(ctx, name)
+        return dict(self.commands)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """List the commands with their recorded summaries, importing none of them."""
         rows: list[tuple[str, click.Command]] = []

@@ -19,7 +19,8 @@ pytest.importorskip("sphinx_click", reason="sphinx-click comes with the docs and
 def _tree(command: click.Command, path: str) -> list[tuple[str, click.Command]]:
     found = [(path, command)]
     if isinstance(command, click.Group):
-        for name, sub in sorted(command.commands.items()):
+        subs = command.load_all() if hasattr(command, "load_all") else command.commands
+        for name, sub in sorted(subs.items()):
             if not sub.hidden:
                 found += _tree(sub, f"{path} {name}")
     return found
@@ -33,6 +34,7 @@ def page(tmp_path_factory):
         'extensions = ["sphinx_click"]\nsmartquotes = False\nsuppress_warnings = ["ref.doc", "ref.ref"]\n'
     )
     (src / "index.rst").write_text((DOCS / "cli.rst").read_text(encoding="utf-8"))
+    main.load_all()  # as docs/conf.py does: sphinx-click documents what ``commands`` holds
     assert build_main(["-q", "-W", "-b", "html", str(src), str(out)]) == 0
     return html.unescape((out / "index.html").read_text(encoding="utf-8"))
 
@@ -61,3 +63,10 @@ def test_the_site_uses_a_wide_theme_with_copy_buttons():
     conf = (DOCS / "conf.py").read_text(encoding="utf-8")
     assert re.search(r'^html_theme = "furo"$', conf, re.M)
     assert '"sphinx_copybutton"' in conf and "smartquotes = False" in conf
+
+
+def test_a_process_that_loaded_one_command_still_documents_them_all():
+    # sphinx-click reads ``commands`` when it is not empty: loading must complete it
+    ctx = click.Context(main)
+    main.get_command(ctx, "lint")
+    assert sorted(main.load_all()) == main.list_commands(ctx)
