@@ -25,6 +25,7 @@ handlers of several resources interleave).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -96,10 +97,9 @@ def plugin_call(func: Callable[..., Any]) -> Iterator[None]:
     try:
         yield
     finally:
-        try:
+        # a coroutine closed from another context has no token of ours to reset there
+        with contextlib.suppress(ValueError):
             _CALLS.reset(token)
-        except ValueError:  # a coroutine closed from another context
-            pass
         exit_if_forked_child()
 
 

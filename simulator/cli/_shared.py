@@ -9,6 +9,7 @@ here, never the entry module.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -205,10 +206,8 @@ def _exit_past_leftover_threads(status: Any) -> None:
     names = "; ".join(_leaks.describe_thread(t) for t in threads)
     line = f"plugsim: not waiting for {len(threads)} thread(s) a plug-in left running: {names}\n"
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(Exception):  # a closed pipe must not stop the exit
             stream.flush()
-        except Exception:  # noqa: BLE001 - a closed pipe must not stop the exit
-            pass
     os.write(2, line.encode("utf-8", "replace"))
     os._exit(code)
 
