@@ -150,18 +150,30 @@ def results(xml: Path, test_class: str) -> dict[str, dict[str, str]]:
 
 
 def run_kit(
-    target: Target, source: str, folder: Path, filename: str, tests: tuple[str, ...] = ()
+    target: Target,
+    source: str,
+    folder: Path,
+    filename: str,
+    tests: tuple[str, ...] = (),
+    *,
+    leave_out: tuple[str, ...] = (),
+    first_kill: bool = False,
 ) -> dict[str, Any]:
     """Run ``plugsim conformance`` on *source* (written to *folder*); its results and wall time.
 
     *tests* narrows the run to those test names (the regression tests run the one that kills).
+    *leave_out* are tests not run (the ones the original fails: they cannot kill; ``-k``
+    matches substrings, so a longer name containing one is left out too), and *first_kill*
+    stops the run at its first failure -- with the original's failures left out, the first
+    kill, which is the one the judgement reports.
     """
     folder.mkdir(parents=True, exist_ok=True)
     module = folder / filename
     module.write_text(source, encoding="utf-8")
     tests_wanted = tests
     narrow = "(" + " or ".join(tests) + ")" if tests else ""
-    words = (target.test_class, target.keyword_extra, SKIPPED_TESTS, narrow)
+    unwanted = "not (" + " or ".join(leave_out) + ")" if leave_out else ""
+    words = (target.test_class, target.keyword_extra, SKIPPED_TESTS, narrow, unwanted)
     keyword = " and ".join(w for w in words if w)
     xml = folder / "results.xml"
     started = time.monotonic()
@@ -177,6 +189,7 @@ def run_kit(
             "-k",
             keyword,
             "-q",
+            *(["-x"] if first_kill else []),
         ],
         capture_output=True,
         text=True,
@@ -220,8 +233,14 @@ def baseline_problem(baseline: dict[str, Any]) -> str | None:
     return None
 
 
-def benchmark(mutants: list[Mutant], work: Path, jobs: int = 1) -> dict[str, Any]:
-    """Run the originals then the mutants; the rows and the totals."""
+def benchmark(
+    mutants: list[Mutant], work: Path, jobs: int = 1, first_kill: bool = True
+) -> dict[str, Any]:
+    """Run the originals then the mutants; the rows and the totals.
+
+    With *first_kill* (the default) a mutant's run stops at its first kill (``--all-tests``
+    runs every test of every mutant; the verdicts are the same, slower).
+    """
     cache: dict[str, str] = {}
     baselines: dict[str, dict[str, Any]] = {}
     problems: dict[str, str] = {}
@@ -257,8 +276,14 @@ def benchmark(mutants: list[Mutant], work: Path, jobs: int = 1) -> dict[str, Any
         except MutationError as ex:
             runs[mutant.id] = f"transformation does not apply: {ex}"
             return
+        failing = baselines[mutant.target]["tests"]
         runs[mutant.id] = run_kit(
-            target, source, work / "mutants" / mutant.id, Path(target.file).name
+            target,
+            source,
+            work / "mutants" / mutant.id,
+            Path(target.file).name,
+            leave_out=tuple(sorted(t for t, r in failing.items() if r["outcome"] == "failed")),
+            first_kill=first_kill,
         )
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
@@ -407,6 +432,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the report as JSON here")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     parser.add_argument(
+        "--all-tests",
+        action="store_true",
+        help="run every test of every mutant (default: stop a mutant's run at its first kill)",
+    )
+    parser.add_argument(
         "--keep", type=Path, help="work here (kept) instead of a temporary directory"
     )
     parser.add_argument(
@@ -430,11 +460,11 @@ def main(argv: list[str] | None = None) -> int:
         report = rejudge(args.rejudge, mutants)
     elif args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
-        report = benchmark(mutants, args.keep.resolve(), args.jobs)
+        report = benchmark(mutants, args.keep.resolve(), args.jobs, not args.all_tests)
     else:
         work = Path(tempfile.mkdtemp(prefix="plugsim-mutants-"))
         try:
-            report = benchmark(mutants, work, args.jobs)
+            report = benchmark(mutants, work, args.jobs, not args.all_tests)
         finally:
             shutil.rmtree(work, ignore_errors=True)
     print_report(report)

@@ -371,6 +371,12 @@ class _Driver:
         if _overrides(cls, "handle_create") and resource.resource_id is None:
             run.no_resource_id = True
         self._attributes(resource)
+        if "status" in (getattr(cls, "attributes_schema", None) or {}):
+            self._found(
+                "stale",
+                "_resolve_attribute",
+                oracles.status_followed(cls, h.world, resource, resource.resource_id),
+            )
         self._repeated(h)
         if resource.resource_id is not None and _overrides(cls, "handle_update"):
             self._updates(h)
@@ -564,7 +570,9 @@ class _Driver:
             self._found(
                 "doubled",
                 "handle_create",
-                oracles.doubled(self.run.cls, clean, oracles.all_entities(retried.world)),
+                oracles.doubled(
+                    self.run.cls, clean, oracles.all_entities(retried.world), retried.world
+                ),
             )
 
     def close(self) -> None:

@@ -508,7 +508,9 @@ def check_suspend_changes_nothing(module: PluginModule) -> Iterator[Hit]:
         name on the cloud object (``status``, ``name``, ``size`` ...) mirrors
         that field. After suspend and resume it must still equal it: a value
         kept in resource data or computed once at create goes stale, and
-        templates reading it with ``get_attr`` see the past.
+        templates reading it with ``get_attr`` see the past. A ``status``
+        attribute is also read again afresh after the cloud object's status
+        is changed out of band (to its kind's error status, then back).
     """,
     bad="""
         def _resolve_attribute(self, name):

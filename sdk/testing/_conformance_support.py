@@ -163,12 +163,111 @@ def expect_state(h: Any, want: str) -> None:
         hint=hint,
         replay=getattr(h.env, "replay", ""),
     )
+    if res is not None and action != "create" and getattr(res, "resource_id", 0) is None:
+        from sdk.testing.verdict import handler_site
+
+        maker = handler_site(type(res), "handle_create")
+        if maker and declared(type(res), "handle_create"):
+            # what failed worked on a resource whose create never recorded its cloud object
+            note = f"the resource has no physical id: {maker} never set one"
+            lost = _lost_in(res)
+            if lost and not lost.startswith("handle_create "):
+                note += f" (its create failed in {lost})"
+            verdict.handler = f"{verdict.handler}; {note}" if verdict.handler else note
     if timed_out and res is not None:
         from sdk.testing.verdict import handler_site, last_handler
 
         check = handler_site(type(res), f"check_{action}_complete")
         verdict.handler = check or last_handler(type(res), action.upper(), "FAILED")
+        undeleted = _never_asked_to_delete(h, res) if action == "delete" else None
+        if undeleted is not None and declared(type(res), "handle_delete"):
+            verdict.handler = handler_site(type(res), "handle_delete")
+            if check:  # neither asked the cloud to delete: either may be the one to fix
+                verdict.handler += f"; {check} polled until the stack timed out"
+            verdict.hint = (
+                f"handle_delete made no call that deletes {undeleted}, so "
+                f"{check or 'the delete'} waited for it until the stack timed out"
+            )
     raise VerdictFailure(verdict)
+
+
+def _never_asked_to_delete(h: Any, res: Any) -> str | None:
+    """``service/kind id`` of the live cloud object behind *res* when no call ever deleted it."""
+    try:
+        item = h.world.entity(res.resource_id)
+    except Exception:  # noqa: BLE001 - a closed world: nothing more to say
+        return None
+    history = getattr(getattr(h.world, "cloud", None), "history", None)
+    if item is None or history is None:
+        return None
+    if any(r.op == "delete" for r in history.of(item.kind, item.id, item.service)):
+        return None
+    return f"{item.service}/{item.kind} {item.id}"
+
+
+def expect_ready(h: Any, plugin: type) -> None:
+    """Raise a verdict when the create of *h* was reported complete before its cloud object was
+    ready (:func:`sdk.testing.oracles.completed_early`), naming ``check_create_complete``."""
+    __tracebackhide__ = True  # pytest shows the verdict, not this helper's source
+    from sdk.testing import oracles
+    from sdk.testing.verdict import VerdictFailure, handler_site, observe
+
+    problems = oracles.completed_early(plugin, h.world, h.physical_id)
+    if not problems:
+        return
+    verdict = observe(
+        "completion",
+        problems[0],
+        world=h.world,
+        resource=_plugin_of(h),
+        stack=h.name,
+        hint="check_create_complete must return True only once the cloud object reached the "
+        "status it is usable in; poll it until then",
+        replay=getattr(h.env, "replay", ""),
+        handler=handler_site(plugin, "check_create_complete"),
+    )
+    raise VerdictFailure(verdict)
+
+
+def expect_physical_id(h: Any, plugin: type) -> None:
+    """Raise a verdict naming ``handle_create`` when the created resource has no physical id."""
+    __tracebackhide__ = True  # pytest shows the verdict, not this helper's source
+    if h.physical_id is not None:
+        return
+    from sdk.testing.verdict import VerdictFailure, handler_site, observe
+
+    raise VerdictFailure(
+        observe(
+            "state",
+            "the resource has no physical id after create",
+            world=h.world,
+            resource=_plugin_of(h),
+            stack=h.name,
+            hint="handle_create must record the cloud object's id with resource_id_set, or "
+            "nothing can find the object again to update or delete it",
+            replay=getattr(h.env, "replay", ""),
+            handler=handler_site(plugin, "handle_create") or None,
+        )
+    )
+
+
+def swallowed(h: Any, label: str) -> None:
+    """Raise a verdict: the injected failure of *label* did not fail the create of *h*."""
+    __tracebackhide__ = True  # pytest shows the verdict, not this helper's source
+    from sdk.testing.verdict import VerdictFailure, observe
+
+    raise VerdictFailure(
+        observe(
+            "state",
+            f"{label} failed but the stack is {h.state}",
+            world=h.world,
+            resource=_plugin_of(h),
+            stack=h.name,
+            hint="the create went on past a failed cloud call: a handler caught the error and "
+            "carried on (starting over, or ignoring it); let it fail the action instead",
+            replay=getattr(h.env, "replay", ""),
+        )
+    )
 
 
 def check_clean(*harnesses: Any) -> None:
@@ -230,6 +329,29 @@ def check_clean(*harnesses: Any) -> None:
             details=details,
             handler=handler_site(plugin, "handle_delete") if plugin is not None else None,
         )
-        if maker is not None and not verdict.handler:
+        recorded = str(getattr(res, "resource_id", None))
+        forgotten = all(i.id != recorded for i in leaked)
+        if maker is not None and forgotten and not faults:
+            # no leaked object was ever the resource's: the handler that made it never
+            # recorded it (resource_id_set), so the delete could not know of it
             verdict.handler = f"{maker.handler} ({maker.site})"
+            verdict.hint = (
+                f"{maker.handler} made this object but the resource's id never named it "
+                "(resource_id_set), so handle_delete could not find it"
+            )
+        if maker is not None and (faults or not verdict.handler):
+            # after an injected fault the object is lost by the handler that made it and did
+            # not record it before a later call could fail; without one, by the delete
+            verdict.handler = f"{maker.handler} ({maker.site})"
+            if faults and plugin is not None:
+                lost = _lost_in(res)
+                if lost and lost != verdict.handler:
+                    verdict.handler += f"; the failure came out of {lost}"
         raise VerdictFailure(verdict)
+
+
+def _lost_in(res: Any) -> str:
+    """The handler the resource's last failure came out of (``""`` when it does not say)."""
+    from sdk.testing.verdict import handler_of_exception
+
+    return handler_of_exception(getattr(res, "_failure_cause", None), handlers_only=True)

@@ -279,6 +279,7 @@ def conformance_classes(
 @click.option("--junitxml", default=None, metavar="PATH", help="write the results as JUnit XML")
 @click.option("-k", "keyword", default=None, help="only tests matching this pytest expression")
 @click.option("-q", "--quiet", is_flag=True, help="less pytest output")
+@click.option("-x", "--exitfirst", is_flag=True, help="stop at the first failing test")
 @click.option(
     "--upgrade-from",
     "upgrade_from",
@@ -299,6 +300,7 @@ def conformance(
     junitxml: str | None,
     keyword: str | None,
     quiet: bool,
+    exitfirst: bool,
     upgrade_from: str | None,
     out: str | None = None,
     world_file: str | None = None,
@@ -366,6 +368,8 @@ def conformance(
         args += ["-k", keyword]
     if quiet:
         args.append("-q")
+    if exitfirst:
+        args.append("-x")
     failures = FailureLog()
     code = pytest.main(args, plugins=[failures])
     failures.write(folder)

@@ -171,6 +171,16 @@ def handler_of_exception(exc: BaseException | None, *, handlers_only: bool = Fal
     return found or ("" if handlers_only else inner)
 
 
+def _with_token_source(plugin: type | None, site: str, action: str) -> str:
+    """*site* of a ``check_<action>_complete`` that failed, with the ``handle_<action>`` whose
+    return value it was polling (what it was given comes from there)."""
+    word = action.lower()
+    if not word or not site.startswith(f"check_{word}_complete ("):
+        return site
+    source = handler_site(plugin, f"handle_{word}") if _declared(plugin, f"handle_{word}") else ""
+    return f"{site}, polling what {source} returned" if source else site
+
+
 def describe_fault(cloud: Any) -> str:
     """The last fault injected into *cloud*: ``service.operation #N: effect (rule) at t=Xs``."""
     faults = cloud.injected_faults() if cloud is not None else []
@@ -259,6 +269,7 @@ def observe(
         if handler is None:
             cause = getattr(resource, "_failure_cause", None) if status == "FAILED" else None
             handler = handler_of_exception(cause) or last_handler(plugin, action, status)
+            handler = _with_token_source(plugin, handler, action)
         verdict.handler = handler
     elif handler:
         verdict.handler = handler

@@ -63,24 +63,31 @@ EXPECTED = {
         f"{D}/ps157_bad.py:21:5: PS157 Widget: Widget.handle_create ({D}/ps157_bad.py:21): "
         "a create retried after a transient fault left 2 entity/widget objects where a clean "
         "create leaves 1: entity/widget 26b05828-2fe0-4f01-a229-bfb065e04567 'w' (created at "
-        "t=0.0990302), entity/widget e8e705e2-2adf-4edd-a6fc-fb356536f9ea 'w' (created at "
-        "t=2.83297)"
+        "t=0.0990302) made by call 1 entity.entities.create at t=0s by handle_create "
+        "(ps157_bad.py:22); entity/widget e8e705e2-2adf-4edd-a6fc-fb356536f9ea 'w' (created at "
+        "t=2.83297) made by call 3 entity.entities.create at t=2.55199s by handle_create "
+        "(ps157_bad.py:22)"
     ],
     "PS158": [
         f"{D}/ps158_bad.py:35:5: PS158 Server: Server.handle_suspend ({D}/ps158_bad.py:35): "
         "SUSPEND completed but the cloud object compute/server "
-        "e8e705e2-2adf-4edd-a6fc-fb356536f9ea 'srv' (created at t=1253.25) did not change "
+        "e8e705e2-2adf-4edd-a6fc-fb356536f9ea 'srv' (created at t=1253.78) did not change "
         "(status 'ACTIVE')",
         f"{D}/ps158_bad.py:38:5: PS158 Server: Server.handle_resume ({D}/ps158_bad.py:38): "
         "RESUME completed but the cloud object compute/server "
-        "e8e705e2-2adf-4edd-a6fc-fb356536f9ea 'srv' (created at t=1253.25) did not change "
+        "e8e705e2-2adf-4edd-a6fc-fb356536f9ea 'srv' (created at t=1253.78) did not change "
         "(status 'ACTIVE')",
     ],
     "PS159": [
         f"{D}/ps159_bad.py:49:5: PS159 Server: Server._resolve_attribute "
         f"({D}/ps159_bad.py:49): after suspend, attribute status reads 'ACTIVE' but the cloud "
         "object compute/server e8e705e2-2adf-4edd-a6fc-fb356536f9ea 'srv' (created at "
-        "t=1253.25) has 'SUSPENDED' (a cached value?)"
+        "t=1253.25) has 'SUSPENDED' (a cached value?)",
+        f"{D}/ps159_bad.py:49:5: PS159 Server: Server._resolve_attribute "
+        f"({D}/ps159_bad.py:49): attribute status reads 'ACTIVE' after the cloud object "
+        "compute/server 26b05828-2fe0-4f01-a229-bfb065e04567 'srv' (created at t=0.455911) "
+        "went from 'ACTIVE' to 'ERROR' (read afresh, as a new engine request reads it): served "
+        "from a value kept earlier, not from the cloud",
     ],
 }
 

@@ -7,6 +7,7 @@ run through ``plugsim conformance`` narrowed to the test that kills it today
 kill would mean nothing. The full benchmark is ``nox -s mutants``.
 """
 
+import re
 import sys
 from pathlib import Path
 
@@ -75,12 +76,12 @@ def test_the_kit_kills_the_mutant(mutant_id, verdicts):
 
 
 @pytest.mark.parametrize("mutant_id", sorted(KILLED_BY))
-@pytest.mark.xfail(
-    reason="today's kit messages do not name the handler (issue 30 item 2, lintreplay's branch)",
-    strict=False,
-)
 def test_the_kill_message_names_the_handler(mutant_id, verdicts):
     verdict = verdicts(mutant_id)
     assert verdict["status"] == "killed", verdict
-    # the handler's name, not its file:line: the message format is still moving
-    assert BY_ID[mutant_id].handler in verdict["full_message"], verdict["full_message"]
+    assert verdict["names_handler"], verdict["full_message"]
+    # with the file and line of its definition or of the call in it
+    handler = BY_ID[mutant_id].handler
+    assert re.search(rf"{handler} \(example_cloud\.py:\d+\)", verdict["full_message"]), verdict[
+        "full_message"
+    ]

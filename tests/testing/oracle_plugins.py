@@ -163,7 +163,39 @@ class GoodServer(SampleServer):
     }
 
     def handle_restore(self, defn: Any, restore_data: Any) -> Any:
+        # the snapshot's definition, booted from the image the snapshot made
+        image = ((restore_data or {}).get("resource_data") or {}).get("snapshot_image_id")
+        if not image:
+            return defn
+        return defn.freeze(properties={**defn.properties, "image": image})
+
+
+class ImagelessRestoreServer(GoodServer):
+    """Broken: restore brings back the definition but never the image the snapshot made."""
+
+    def handle_restore(self, defn: Any, restore_data: Any) -> Any:
         return defn
+
+
+class EarlyServer(GoodServer):
+    """Broken: says the create is complete at the first poll, while the server still builds."""
+
+    def check_create_complete(self, server_id: str) -> bool:
+        return True
+
+
+class RecreatingBox(Box):
+    """Broken: a poll that fails makes the box again (the first one is forgotten)."""
+
+    def check_create_complete(self, box_id: str) -> bool:
+        try:
+            return self.client().entities.get(self.resource_id).status == "ACTIVE"
+        except exception.Conflict:
+            again = self.client().entities.create(
+                "box", self._fields(), name=self.properties["label"]
+            )
+            self.resource_id_set(again.id)
+            return False
 
 
 class LooseServer(SampleServer):

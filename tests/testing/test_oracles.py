@@ -146,7 +146,13 @@ def test_a_cached_attribute_is_caught_after_suspend():
 
 @pytest.mark.parametrize(
     "test",
-    ["test_suspend_resume_change_cloud", "test_restore_brings_back_snapshot"],
+    [
+        "test_suspend_resume_change_cloud",
+        "test_restore_brings_back_snapshot",
+        "test_restore_uses_snapshot",
+        "test_status_attribute_reads_cloud",
+        "test_create",
+    ],
 )
 def test_the_correct_server_passes(test):
     run(op.GoodServer, test, update_in_place={"name": "renamed"}, **SERVER)
@@ -203,3 +209,49 @@ def test_the_campaign_state_machine_asks_the_same_oracles():
     assert "SUSPEND completed but the cloud object" in _machine_fails(
         op.LazySuspendServer, {"image": "cirros"}, []
     )
+
+
+def test_a_restore_that_ignores_the_snapshot_image_is_caught():
+    fails(
+        op.ImagelessRestoreServer,
+        "test_restore_uses_snapshot",
+        r"ImagelessRestoreServer\.handle_restore \(.*" + HANDLER_AT,
+        r"the restore did not use what the snapshot made \(compute/image \S+",
+        r"no call of the restore touched it and the cloud object compute/server",
+        **SERVER,
+    )
+
+
+def test_a_create_reported_complete_while_building_names_the_completion_check():
+    fails(
+        op.EarlyServer,
+        "test_create",
+        r"completion: EarlyServer\.check_create_complete \(.*" + HANDLER_AT,
+        r"said the create was complete at t=\S+ while the cloud object compute/server \S+ "
+        r"'first' .* was still 'BUILD' \(it becomes 'ACTIVE' at t=",
+        r"handler:  check_create_complete \(oracle_plugins\.py:\d+\)",
+        **SERVER,
+    )
+
+
+def test_a_status_attribute_served_from_a_cache_is_caught():
+    fails(
+        op.CachedStatusServer,
+        "test_status_attribute_reads_cloud",
+        r"CachedStatusServer\._resolve_attribute \(.*" + HANDLER_AT,
+        r"attribute status reads 'ACTIVE' after the cloud object compute/server \S+ 'first' "
+        r".* went from 'ACTIVE' to 'ERROR'",
+        **SERVER,
+    )
+
+
+def test_a_doubled_create_names_the_handler_that_made_the_extra_object():
+    # the extra box is made by the completion check, not by handle_create
+    message = fails(
+        op.RecreatingBox,
+        "test_create_retry_does_not_double",
+        r"^RecreatingBox\.check_create_complete \(.*" + HANDLER_AT,
+        r"left 2 entity/box objects where a clean create leaves 1",
+        r"made by call \d+ entity\.entities\.create at t=\S+ by check_create_complete",
+    )
+    assert not message.startswith("RecreatingBox.handle_create"), message

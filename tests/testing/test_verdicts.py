@@ -95,9 +95,8 @@ def test_a_leak_after_an_injected_fault_names_the_injected_call(bugs):
 
 def test_the_good_server_passes_the_same_selections(bugs):
     bugs.makepyfile(test_good=SUITE.format(cls="GoodServer"))
-    bugs.runpytest(
-        "-k", "(test_create and not rollback and not retry) or already_gone"
-    ).assert_outcomes(passed=3)
+    # the retry oracle included: a false alarm on this server was once seen here
+    bugs.runpytest("-k", "(test_create and not rollback) or already_gone").assert_outcomes(passed=4)
 
 
 def test_verdict_renders_every_field_and_round_trips():

@@ -36,7 +36,8 @@ class Network(Resource):
             properties.Schema.STRING,
             "Subnet CIDR: a private /24 of 10.0.0.0/8.",
             default="10.0.0.0/24",
-            constraints=[constraints.AllowedPattern(r"10\.[0-9]{1,2}\.[0-9]{1,2}\.0/24")],
+            # no leading zeros: the network service refuses "10.01.0.0/24"
+            constraints=[constraints.AllowedPattern(r"10\.(0|[1-9][0-9]?)\.(0|[1-9][0-9]?)\.0/24")],
         ),
     }
     attributes_schema = {"subnet_id": attributes.Schema("The subnet's id.")}
@@ -96,9 +97,18 @@ class Server(Resource):
             required=True,
             constraints=[constraints.Length(min=1)],
         ),
-        "image": properties.Schema(properties.Schema.STRING, "Image name or id.", default="cirros"),
+        "image": properties.Schema(
+            properties.Schema.STRING,
+            "Image name or id.",
+            default="cirros",
+            constraints=[constraints.Length(min=1)],
+        ),
         "flavor": properties.Schema(
-            properties.Schema.STRING, "Flavor name or id.", default="m1.small", update_allowed=True
+            properties.Schema.STRING,
+            "Flavor name or id.",
+            default="m1.small",
+            update_allowed=True,
+            constraints=[constraints.Length(min=1)],
         ),
         "network": properties.Schema(properties.Schema.STRING, "Network id.", required=True),
     }
@@ -126,7 +136,22 @@ class Server(Resource):
         return self._status(server_id) == "ACTIVE"
 
     def handle_update(self, json_snippet=None, tmpl_diff=None, prop_diff=None):
-        return self.resource_id
+        # flavor is the one update-allowed property: a new flavor is a resize, confirmed
+        # by check_update_complete once the server waits in VERIFY_RESIZE
+        flavor = (prop_diff or {}).get("flavor")
+        if not flavor:
+            return None
+        self.client().servers.resize(self.resource_id, flavor)
+        return flavor
+
+    def check_update_complete(self, flavor):
+        if flavor is None:
+            return True
+        status = self._status(self.resource_id)
+        if status == "VERIFY_RESIZE":
+            self.client().servers.confirm_resize(self.resource_id)
+            return False
+        return status == "ACTIVE"
 
     def check_delete_complete(self, server_id):
         if server_id is None:
@@ -157,7 +182,12 @@ class Volume(Resource):
     default_client_name = "block_storage"
     entity = "volumes"
     properties_schema = {
-        "size": properties.Schema(properties.Schema.INTEGER, "Size in GB.", default=1),
+        "size": properties.Schema(
+            properties.Schema.INTEGER,
+            "Size in GB.",
+            default=1,
+            constraints=[constraints.Range(min=1)],
+        ),
         "name": properties.Schema(properties.Schema.STRING, "Volume name."),
     }
 
