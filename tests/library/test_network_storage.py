@@ -430,3 +430,25 @@ def test_a_port_that_asks_for_port_security_has_it_on_a_network_without(world):
     port_id = stack.resources["port"].resource_id
     port = world.cloud.client("network").show_port(port_id)["port"]
     assert port["port_security_enabled"] is True
+
+
+def test_volume_restore_restores_its_snapshot_backup_into_the_volume_as_heat_does(world):
+    # Heat 27's Volume.handle_restore asks for the backup its snapshot made
+    # (``backup_id``); the backup_id change restores the backup into the same volume
+    def volume(name):
+        return tmpl({"v": {"type": "OS::Cinder::Volume", "properties": {"size": 1, "name": name}}})
+
+    stack = world.create_stack("s", volume("data"))
+    volume_id = stack.resources["v"].resource_id
+    snap = world.snapshot_stack("s", "snap")
+    assert snap.status == "COMPLETE", snap.reason
+    backup_id = snap.doc["resources"]["v"]["resource_data"]["backup_id"]
+    assert world.update_stack("s", volume("data2")).state == "UPDATE_COMPLETE"
+    mark = len(world.cloud.trace())
+    stack = world.restore_stack("s", "snap")
+    assert stack.state == "RESTORE_COMPLETE", stack.status_reason
+    assert stack.resources["v"].resource_id == volume_id
+    vol = world.cloud.client("block_storage").volumes.get(volume_id)
+    assert (vol.name, vol.status) == ("data", "available")
+    restores = [t for t in world.cloud.trace()[mark:] if t.operation == "backups.restore"]
+    assert [t.entity_id for t in restores] == [backup_id]

@@ -265,3 +265,22 @@ def test_keypair_still_refuses_a_key_that_is_not_an_openssh_line(world):
     t = tmpl({"kp": {"type": "OS::Nova::KeyPair", "properties": {"name": "k1", "public_key": "x"}}})
     with pytest.raises(Exception, match="does not match pattern"):
         world.create_stack("s", t)
+
+
+def test_restore_rebuilds_the_server_from_its_snapshot_image_as_heat_does(world):
+    # Heat 27's Server.handle_restore boots from the image its snapshot made
+    # (``snapshot_image_id``); the image change is a rebuild in place
+    stack = world.create_stack("s", server_tmpl(name="web"))
+    server_id = stack.resources["srv"].resource_id
+    snap = world.snapshot_stack("s", "snap")
+    assert snap.status == "COMPLETE", snap.reason
+    image_id = snap.doc["resources"]["srv"]["resource_data"]["snapshot_image_id"]
+    assert world.update_stack("s", server_tmpl(name="web2")).state == "UPDATE_COMPLETE"
+    mark = len(world.cloud.trace())
+    stack = world.restore_stack("s", "snap")
+    assert stack.state == "RESTORE_COMPLETE", stack.status_reason
+    server = nova(world, stack)
+    assert (server.id, server.name, server.image["id"]) == (server_id, "web", image_id)
+    assert [
+        t.entity_id for t in world.cloud.trace()[mark:] if t.operation == "servers.rebuild"
+    ] == [server_id]

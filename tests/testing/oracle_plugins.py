@@ -162,13 +162,6 @@ class GoodServer(SampleServer):
         ),
     }
 
-    def handle_restore(self, defn: Any, restore_data: Any) -> Any:
-        # the snapshot's definition, booted from the image the snapshot made
-        image = ((restore_data or {}).get("resource_data") or {}).get("snapshot_image_id")
-        if not image:
-            return defn
-        return defn.freeze(properties={**defn.properties, "image": image})
-
 
 class ImagelessRestoreServer(GoodServer):
     """Broken: restore brings back the definition but never the image the snapshot made."""

@@ -2,7 +2,8 @@
 
 ``SampleServer`` is a well-behaved server plug-in: it waits for ACTIVE, tolerates
 eventual consistency, deletes and waits for the server to go, suspends and
-resumes, snapshots to an image and cancels a create by deleting the server.
+resumes, snapshots to an image (a restore boots that image) and cancels a
+create by deleting the server.
 ``SampleZone`` is a small plug-in on the generic entity service.
 The broken variants each carry one bug the suite must catch.
 """
@@ -126,6 +127,13 @@ class SampleServer(Resource):
 
     def check_snapshot_complete(self, image_id: str) -> bool:
         return self.client().images.get(image_id).status == "active"
+
+    def handle_restore(self, defn: Any, restore_data: Any) -> Any:
+        # the snapshot's definition booting the image the snapshot made (as Heat's server)
+        image = ((restore_data or {}).get("resource_data") or {}).get("snapshot_image_id")
+        if not image:
+            return defn
+        return defn.freeze(properties={**defn.properties, "image": image})
 
     def handle_delete_snapshot(self, snapshot: Any) -> None:
         image_id = (snapshot.get("resource_data") or {}).get("snapshot_image_id")

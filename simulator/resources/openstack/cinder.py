@@ -30,7 +30,7 @@ class Volume(Translated):  # plugsim: ignore[PS301] - see the package
     (restored). Growing ``size`` extends the volume in place (it must not be
     attached); shrinking is refused. Name, description and metadata change in
     place. The ``Snapshot`` deletion policy (and a stack snapshot) backs the
-    volume up first.
+    volume up first; a stack restore restores that backup into the volume.
     """
 
     #: The property map ``plugsim lint`` creates this type with (default-world entities).
@@ -70,7 +70,9 @@ class Volume(Translated):  # plugsim: ignore[PS301] - see the package
         ),
         "backup_id": properties.Schema(
             properties.Schema.STRING,
-            "Backup to restore into the new volume.",
+            "Backup to restore into the new volume; changing it restores that backup into the "
+            "volume in place (what a stack restore does).",
+            update_allowed=True,
             constraints=[constraints.CustomConstraint("cinder.backup")],
         ),
         "volume_type": properties.Schema(properties.Schema.STRING, "Volume type."),
@@ -164,10 +166,20 @@ class Volume(Translated):  # plugsim: ignore[PS301] - see the package
 
     def handle_update(
         self, json_snippet: Any = None, tmpl_diff: Any = None, prop_diff: Any = None
-    ) -> bool:
-        """Rename/describe/tag in place; extend to a larger size."""
+    ) -> dict[str, Any]:
+        """Rename/describe/tag in place; restore a new ``backup_id`` into the volume; extend.
+
+        A restore runs first and the extend (if any) once the volume is available again, as in
+        Heat; a shrink is refused before anything is changed.
+        """
         diff = dict(prop_diff or {})
         cinder = self.client()
+        volume = cinder.volumes.get(self.resource_id) if diff.get("size") else None
+        if volume is not None and diff["size"] < volume.size:
+            raise exception.NotSupported(
+                f"Shrinking volume {self.name} from {volume.size} to {diff['size']} GiB "
+                "is not supported"
+            )
         changes: dict[str, Any] = {}
         if "name" in diff:
             changes["name"] = diff["name"] or self.physical_resource_name()
@@ -177,35 +189,61 @@ class Volume(Translated):  # plugsim: ignore[PS301] - see the package
             changes["metadata"] = {str(k): str(v) for k, v in (diff["metadata"] or {}).items()}
         if changes:
             cinder.volumes.update(self.resource_id, **changes)
-        if diff.get("size"):
-            volume = cinder.volumes.get(self.resource_id)
-            if diff["size"] < volume.size:
+        token: dict[str, Any] = {"restoring": False, "extend": None, "extending": False}
+        if diff.get("backup_id"):
+            backup = find_in(cinder.backups.list(), diff["backup_id"], "Backup")
+            cinder.restores.restore(backup.id, self.resource_id)
+            token["restoring"] = True
+        if volume is not None and diff["size"] > volume.size:
+            if volume.status != "available":
                 raise exception.NotSupported(
-                    f"Shrinking volume {self.name} from {volume.size} to {diff['size']} GiB "
-                    "is not supported"
+                    f"Volume {self.name} must be detached (available) to be extended; "
+                    f"it is {volume.status}"
                 )
-            if diff["size"] > volume.size:
-                if volume.status != "available":
-                    raise exception.NotSupported(
-                        f"Volume {self.name} must be detached (available) to be extended; "
-                        f"it is {volume.status}"
-                    )
-                cinder.volumes.extend(self.resource_id, diff["size"])
-                return True
-        return False
+            token["extend"] = diff["size"]
+        return token
 
-    def check_update_complete(self, extending: bool) -> bool:
-        """Done when an extend has finished."""
-        if not extending:
+    def check_update_complete(self, token: dict[str, Any] | None) -> bool:
+        """Done when a restore, then an extend, have finished."""
+        if not token:
             return True
-        status = self.client().volumes.get(self.resource_id).status
-        return status_done(
-            "Volume extend",
-            status,
-            ["available"],
-            errors=["error", "error_extending"],
-            pending=["extending"],
-        )
+        cinder = self.client()
+        if token["restoring"] or token["extending"]:
+            status = cinder.volumes.get(self.resource_id).status
+            what = "Volume restore" if token["restoring"] else "Volume extend"
+            if not status_done(
+                what,
+                status,
+                ["available"],
+                errors=["error", "error_restoring", "error_extending"],
+                pending=["restoring-backup", "extending"],
+            ):
+                return False
+            token["restoring"] = token["extending"] = False
+        if token["extend"]:
+            cinder.volumes.extend(self.resource_id, token["extend"])
+            token["extend"], token["extending"] = None, True
+            return False
+        return True
+
+    def handle_restore(self, defn: Any, restore_data: Any) -> Any:
+        """Restore from a stack snapshot: the snapshot's definition with the backup it made.
+
+        As in Heat, the backup the snapshot kept (``backup_id``) is restored into the volume
+        (an update of ``backup_id``); the sources a volume is made from once (image, another
+        volume) are left out. A snapshot entry without a backup restores the definition.
+        """
+        data = (restore_data or {}).get("resource_data") or {}
+        backup_id = data.get("backup_id") if isinstance(data, dict) else None
+        if not backup_id:
+            return defn
+        props = {
+            k: v
+            for k, v in defn.properties.items()
+            if k not in ("image", "imageRef", "source_volid") and v is not None
+        }
+        props["backup_id"] = backup_id
+        return defn.freeze(properties=props)
 
     def _backup(self, force: bool = False) -> str:
         backup = self.client().backups.create(

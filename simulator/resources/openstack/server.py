@@ -7,8 +7,9 @@ resize), ``image`` rebuilds, unless their update policy is REPLACE; a
 ``user_data`` change replaces the server unless ``user_data_update_policy`` is
 IGNORE; the policies themselves change in place; any other change replaces
 the server.
-Suspend/resume, stack snapshots (an image of the server) and the ``Snapshot``
-deletion policy (an image is kept, the server is deleted) are supported.
+Suspend/resume, stack snapshots (an image of the server; a restore rebuilds
+the server from that image, as Heat's does) and the ``Snapshot`` deletion
+policy (an image is kept, the server is deleted) are supported.
 """
 
 from __future__ import annotations
@@ -496,6 +497,21 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
                 self.client().images.delete(image_id)
             except Exception as ex:
                 self.client_plugin().ignore_not_found(ex)
+
+    def handle_restore(self, defn: Any, restore_data: Any) -> Any:
+        """Restore from a stack snapshot: the snapshot's definition booting the image it made.
+
+        As in Heat, the image the snapshot kept (``snapshot_image_id``) becomes ``image``, so
+        the restore rebuilds the server from it (replaces it under ``image_update_policy``
+        REPLACE); a snapshot entry without one restores the definition as it is.
+        """
+        data = (restore_data or {}).get("resource_data") or {}
+        image_id = data.get("snapshot_image_id") if isinstance(data, dict) else None
+        if not image_id:
+            return defn
+        props = {k: v for k, v in defn.properties.items() if v is not None}
+        props["image"] = image_id
+        return defn.freeze(properties=props)
 
     # --- delete --------------------------------------------------------------------------
 
