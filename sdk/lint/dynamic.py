@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from sdk.lint.loading import network_blocked
-from sdk.testing import oracles
+from sdk.testing import oracles, oracles_cloud
 
 T = TypeVar("T")
 
@@ -375,7 +375,7 @@ class _Driver:
             self._found(
                 "stale",
                 "_resolve_attribute",
-                oracles.status_followed(cls, h.world, resource, resource.resource_id),
+                oracles_cloud.status_followed(cls, h.world, resource, resource.resource_id),
             )
         self._repeated(h)
         if resource.resource_id is not None and _overrides(cls, "handle_update"):

@@ -207,12 +207,12 @@ def _never_asked_to_delete(h: Any, res: Any) -> str | None:
 
 def expect_ready(h: Any, plugin: type) -> None:
     """Raise a verdict when the create of *h* was reported complete before its cloud object was
-    ready (:func:`sdk.testing.oracles.completed_early`), naming ``check_create_complete``."""
+    ready (:func:`sdk.testing.oracles_cloud.completed_early`), naming ``check_create_complete``."""
     __tracebackhide__ = True  # pytest shows the verdict, not this helper's source
-    from sdk.testing import oracles
+    from sdk.testing import oracles_cloud
     from sdk.testing.verdict import VerdictFailure, handler_site, observe
 
-    problems = oracles.completed_early(plugin, h.world, h.physical_id)
+    problems = oracles_cloud.completed_early(plugin, h.world, h.physical_id)
     if not problems:
         return
     verdict = observe(

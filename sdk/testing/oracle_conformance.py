@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pytest
 
 from sdk import exception
-from sdk.testing import oracles
+from sdk.testing import oracles, oracles_cloud
 from sdk.testing._conformance_support import declared, expect_state
 
 if TYPE_CHECKING:
@@ -360,7 +360,7 @@ class OracleConformance:
             pytest.skip(f"{plugin.__name__} has no status attribute")
         h = self._created(plugsim_env)
         h.world.settle()
-        problems = oracles.status_followed(plugin, h.world, h.resource, h.physical_id)
+        problems = oracles_cloud.status_followed(plugin, h.world, h.resource, h.physical_id)
         _fail(problems)
         self._delete_all(h)
         self._clean(h)
@@ -407,7 +407,7 @@ class OracleConformance:
         snap = h.snapshot("oracle")
         assert snap.status == "COMPLETE", snap.reason
         h.world.settle()
-        made = oracles.made_since(h.world, mark)
+        made = oracles_cloud.made_since(h.world, mark)
         if not made:
             self._delete_all(h)
             pytest.skip(f"{plugin.__name__}'s snapshot makes no cloud object")
@@ -415,7 +415,7 @@ class OracleConformance:
         self._restore(h, snap)
         expect_state(h, "RESTORE_COMPLETE")
         h.world.settle()
-        problems = oracles.restore_used(plugin, h.world, made, restore_mark, h.physical_id)
+        problems = oracles_cloud.restore_used(plugin, h.world, made, restore_mark, h.physical_id)
         h.world.run_blocking(lambda: h.world.adelete_snapshot(h.name, snap.id))
         _fail(problems)
         self._delete_all(h)

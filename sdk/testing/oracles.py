@@ -485,13 +485,3 @@ def crashed(cls: type, record: HandlerRecord, reason: str | None, what: str) -> 
                 f"{handler(cls, method)} crashed with {type(ex).__name__}: {ex}{at} while {what}"
             ]
     return [f"{cls.__qualname__} crashed while {what}: {reason}"]
-
-
-# the oracles of the cloud object's readiness, status and snapshot objects live in their own
-# module (file size); they are part of this module's interface
-from sdk.testing.oracles_cloud import (  # noqa: E402
-    completed_early as completed_early,
-)
-from sdk.testing.oracles_cloud import made_since as made_since  # noqa: E402
-from sdk.testing.oracles_cloud import restore_used as restore_used  # noqa: E402
-from sdk.testing.oracles_cloud import status_followed as status_followed  # noqa: E402

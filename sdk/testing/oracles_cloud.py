@@ -1,8 +1,8 @@
 """Oracles that look at the cloud object itself: ready when the create says so, a status the
 cloud changed read afresh, a restore that uses what its snapshot made.
 
-Part of :mod:`sdk.testing.oracles` (imported there; call them as ``oracles.completed_early``
-...): the same rules -- the messages name the plug-in's handler and what it did, and an
+They build on :mod:`sdk.testing.oracles` (which does not import this module: callers import
+both) and keep its rules -- the messages name the plug-in's handler and what it did, and an
 oracle that cannot know returns no problem.
 """
 
