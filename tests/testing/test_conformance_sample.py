@@ -29,9 +29,14 @@ class TestSampleZone(ResourceConformance):
 """
     )
     result = scratch.runpytest("-rs")
-    result.assert_outcomes(passed=21, skipped=12)
+    # 14 skips: the zone has no suspend, snapshot, snapshot-delete, check or create-cancel
+    # handler, declares no replacing or immutable update, no upgrade and no drift or eventual
+    # consistency to survive; of the oracle tests, test_restore_uses_snapshot needs a
+    # handle_snapshot and test_status_attribute_reads_cloud a status attribute (it has neither)
+    result.assert_outcomes(passed=21, skipped=14)
     result.stdout.fnmatch_lines_random(
         [
+            "*SampleZone has no status attribute",
             "*no update_replace declared for SampleZone",
             "*no immutable_update declared for SampleZone",
             "*SampleZone does not implement handle_suspend",
