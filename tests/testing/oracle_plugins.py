@@ -119,6 +119,35 @@ class KeyErrorBox(Box):
         self.client().entities.update(self.resource_id, fields)
 
 
+class ImageKeyErrorBox(KeyErrorBox):
+    """Broken: ``image`` (an object the cloud must hold) was added later; ``handle_update``
+    knows ``size`` and ``tier`` only, so an image change is a KeyError."""
+
+    CLOUD_FIELDS = {"size": "size", "tier": "tier"}
+    properties_schema = {
+        **Box.properties_schema,
+        "image": S(
+            S.STRING,
+            "Image the box copies (one the cloud holds).",
+            update_allowed=True,
+            constraints=[constraints.CustomConstraint("glance.image")],
+        ),
+    }
+
+
+class PickyKeyErrorBox(KeyErrorBox):
+    """Broken as ``KeyErrorBox`` (a KeyError on ``tier``), and its validation refuses any size
+    but 1, so a change of every property at once never reaches ``handle_update``."""
+
+    def validate(self) -> None:
+        super().validate()
+        if self.properties["size"] != 1:
+            raise exception.StackValidationFailed(
+                error_message="only size 1 is on offer",
+                path=["resources", self.name, "properties", "size"],
+            )
+
+
 class ChattyBox(Box):
     """Broken: pushes its fields to the cloud on every update the engine considers, changed or not."""
 

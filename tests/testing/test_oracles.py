@@ -104,6 +104,28 @@ def test_a_keyerror_on_a_property_not_in_update_in_place_is_caught():
     )
 
 
+def test_a_keyerror_on_a_property_naming_a_cloud_object_is_caught():
+    # no schema value satisfies glance.image: the kit draws one from the fake cloud's images
+    fails(
+        op.ImageKeyErrorBox,
+        "test_update_every_updatable_property",
+        r"KeyErrorBox\.handle_update \(.*" + HANDLER_AT,
+        r"crashed with KeyError: 'image' at .*oracle_plugins\.py:\d+",
+        r"while updating image, size, tier at once \(\{'image': '\S+'",
+    )
+
+
+def test_a_value_the_validation_refuses_does_not_hide_a_keyerror_on_another():
+    # every property at once is refused (size); one at a time, tier reaches handle_update
+    fails(
+        op.PickyKeyErrorBox,
+        "test_update_every_updatable_property",
+        r"KeyErrorBox\.handle_update \(.*" + HANDLER_AT,
+        r"crashed with KeyError: 'tier' at .*oracle_plugins\.py:\d+",
+        r"while updating tier to 'silver'",
+    )
+
+
 def test_a_repeated_update_that_writes_is_caught():
     fails(
         op.ChattyBox,
