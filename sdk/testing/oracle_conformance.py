@@ -323,13 +323,17 @@ class OracleConformance:
             "nth": nth,
             "effect": {"type": "error", "status": 409, "message": "injected transient conflict"},
         }
-        h = self._harness(plugsim_env, faults=[rule]).create()
+        record = oracles.HandlerRecord()
+        spied = oracles.recording(self.plugin(), record)
+        h = self._harness(plugsim_env, plugin=spied, faults=[rule]).create()
         problems: list[str] = []
         if h.state == "CREATE_COMPLETE":
             h.world.settle()
             probe.world.settle()
             clean = [e for e in oracles.all_entities(probe.world)]
-            problems = oracles.doubled(self.plugin(), clean, oracles.all_entities(h.world), h.world)
+            problems = oracles.doubled(
+                self.plugin(), clean, oracles.all_entities(h.world), h.world, record
+            )
         self._delete_all(probe)
         _fail(problems)
         self._delete_all(h)

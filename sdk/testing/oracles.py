@@ -285,12 +285,15 @@ def doubled(
     clean: Sequence[EntityFacts],
     retried: Sequence[EntityFacts],
     world: Any = None,
+    handlers: HandlerRecord | None = None,
 ) -> list[str]:
     """*Retries do not double*: a create retried after a transient fault makes no more objects.
 
     The message names the handler whose call made the extra object (the latest made of its
     kind: a ``check_create_complete`` creating again, a ``handle_create`` run twice), read from
-    the fake cloud's history of *world*; ``handle_create`` when the history does not say.
+    the fake cloud's history of *world*; ``handle_create`` when the history does not say. With
+    the *handlers* record of a :func:`recording` subclass it also names the handler the injected fault
+    surfaced in (where the create stopped before the first object was known to the engine).
     """
     out = []
     for kind in sorted({(e.service, e.kind) for e in retried}):
@@ -310,9 +313,20 @@ def doubled(
         labels = [
             e.label() + (f" made by {r.describe()}" if r is not None else "") for e, r in made
         ]
+        struck = ""
+        if handlers is not None and handlers.raised:
+            method, ex, _ = handlers.raised[0]
+            where = _in_handler_file(cls, method, ex)
+            at = f" at {where}" if where else ""
+            struck = (
+                f"; the injected fault surfaced in {handler(cls, method)}{at} "
+                f"({type(ex).__name__}), before the engine knew the first object"
+            )
         out.append(
             f"{who}: a create retried after a transient fault left {len(got)} "
-            f"{kind[0]}/{kind[1]} objects where a clean create leaves {want}: " + "; ".join(labels)
+            f"{kind[0]}/{kind[1]} objects where a clean create leaves {want}: "
+            + "; ".join(labels)
+            + struck
         )
     return out
 
@@ -428,6 +442,19 @@ def _where(exc: BaseException, skip: str) -> str:
     while tb is not None:
         path = tb.tb_frame.f_code.co_filename
         if skip not in path:
+            found = f"{_shown(path)}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return found
+
+
+def _in_handler_file(cls: type, method: str, exc: BaseException) -> str:
+    """``file:line`` of the deepest frame of *exc* in the file defining *cls*'s *method*."""
+    fn = inspect.unwrap(getattr(getattr(cls, method, None), "__func__", getattr(cls, method)))
+    path = getattr(getattr(fn, "__code__", None), "co_filename", None)
+    found = ""
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == path:
             found = f"{_shown(path)}:{tb.tb_lineno}"
         tb = tb.tb_next
     return found

@@ -148,6 +148,21 @@ class PickyKeyErrorBox(KeyErrorBox):
             )
 
 
+class LateIdBox(Box):
+    """Broken: the id is recorded only once the box is ACTIVE, so a poll that fails before
+    leaves the engine unaware of the box (a retried create makes a second one)."""
+
+    def handle_create(self) -> str:
+        box = self.client().entities.create("box", self._fields(), name=self.properties["label"])
+        return box.id
+
+    def check_create_complete(self, box_id: str) -> bool:
+        if self.client().entities.get(box_id).status != "ACTIVE":
+            return False
+        self.resource_id_set(box_id)
+        return True
+
+
 class ChattyBox(Box):
     """Broken: pushes its fields to the cloud on every update the engine considers, changed or not."""
 

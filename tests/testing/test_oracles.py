@@ -145,6 +145,20 @@ def test_a_retried_create_that_doubles_is_caught_and_the_fixed_one_passes():
     run(op.ReadBackBox, "test_create_retry_does_not_double")
 
 
+def test_a_double_create_names_the_handler_the_fault_surfaced_in():
+    # the box made by handle_create is lost because check_create_complete, where the poll
+    # failed, was to record its id: the message names both
+    fails(
+        op.LateIdBox,
+        "test_create_retry_does_not_double",
+        r"LateIdBox\.handle_create \(.*" + HANDLER_AT,
+        r"left 2 entity/box objects where a clean create leaves 1",
+        r"the injected fault surfaced in LateIdBox\.check_create_complete \(.*"
+        + HANDLER_AT
+        + r" at .*oracle_plugins\.py:\d+ \(Conflict\)",
+    )
+
+
 def test_suspend_that_changes_nothing_is_caught_without_cloud_states():
     fails(
         op.LazySuspendServer,
