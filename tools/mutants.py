@@ -45,6 +45,11 @@ _RUN = (
     "import sys; from sdk.testing.cli import conformance; "
     "conformance(sys.argv[1:], prog_name='plugsim conformance')"
 )
+#: the same under ``plugsim --world WORLD`` (the world is the top-level option)
+_RUN_IN_WORLD = (
+    "import sys; from simulator.cli import main; "
+    "main(['--world', sys.argv[1], 'conformance', *sys.argv[2:]], prog_name='plugsim')"
+)
 _NEW = (
     "import sys; from simulator.cli import main; main(['new', *sys.argv[1:]], prog_name='plugsim')"
 )
@@ -128,6 +133,23 @@ def _write_inputs(target: Target, folder: Path) -> list[str]:
     return args
 
 
+def _raised(report: str) -> str:
+    """The exception's whole message in pytest's long report: its last block of ``E`` lines.
+
+    pytest shortens a failure's ``message`` attribute (500 characters, whole lines) and writes
+    the full report, traceback included, as the element's text; the source lines of the
+    traceback are left out here, so a handler is named only when the message names it.
+    """
+    block: list[str] = []
+    current: list[str] = []
+    for line in report.splitlines():
+        if line.startswith("E ") or line == "E":
+            current.append(line[2:].strip() if len(line) > 1 else "")
+        elif current:
+            block, current = current, []
+    return "\n".join(current or block)
+
+
 def results(xml: Path, test_class: str) -> dict[str, dict[str, str]]:
     """``{test: {outcome, message, full}}`` of *test_class* in pytest's JUnit XML.
 
@@ -142,6 +164,8 @@ def results(xml: Path, test_class: str) -> dict[str, dict[str, str]]:
         for child in case:
             if child.tag in ("failure", "error"):
                 full = child.get("message") or child.text or ""
+                if full.endswith("full report in element text]"):
+                    full = _raised(child.text or "") or full
                 row = {"outcome": "failed", "message": _one_line(full), "full": full}
             elif child.tag == "skipped":
                 row["outcome"] = "skipped"
@@ -181,7 +205,7 @@ def run_kit(
         [
             sys.executable,
             "-c",
-            _RUN,
+            *([_RUN_IN_WORLD, target.world] if target.world else [_RUN]),
             str(module),
             *_write_inputs(target, folder),
             "--junitxml",

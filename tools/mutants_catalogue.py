@@ -56,6 +56,9 @@ class Target:
     updates: dict[str, Any] | None = None
     #: extra ``-k`` words, for a test class whose name another one's contains
     keyword_extra: str = ""
+    #: the fake cloud's world (``plugsim --world``): one holding the objects the type's
+    #: properties name (volume types for a volume), None for the default world
+    world: str | None = None
 
     @property
     def test_class(self) -> str:
@@ -100,6 +103,8 @@ TARGETS: dict[str, Target] = {
             "CinderVolume",
             properties={"size": 1},
             keyword_extra="not Attachment",
+            # devstack's world has volume types: volume_type is drawn from them
+            world="devstack",
         ),
         Target(
             "heat-neutron-net",

@@ -134,3 +134,38 @@ def test_every_example_mutant_applies_compiles_and_changes_the_example():
         mutated = mutant.op(original)
         assert mutated != original, mutant.id
         compile(mutated, mutant.id, "exec")
+
+
+JUNIT = """<?xml version="1.0" encoding="utf-8"?>
+<testsuites><testsuite name="pytest"><testcase classname="m.Test_X" name="test_create">
+<failure message="VerdictFailure: state: DELETE_FAILED&#10;  path: stack s&#10;[+2 more lines; full report in element text]">
+self = &lt;Test_X object&gt;
+
+    def check_create_complete(self, server_id):
+&gt;       raise VerdictFailure(message)
+E       sdk.testing.verdict.VerdictFailure: state: DELETE_FAILED
+E         path:     stack s
+E         handler:  check_create_complete (plugin.py:12)
+E         hint:     the object leaked
+
+plugin.py:12: VerdictFailure</failure></testcase></testsuite></testsuites>
+"""
+
+
+def test_a_shortened_junit_message_is_read_whole_from_the_report_without_source(tmp_path):
+    import mutants
+
+    xml = tmp_path / "results.xml"
+    xml.write_text(JUNIT, encoding="utf-8")
+    row = mutants.results(xml, "Test_X")["test_create"]
+    assert row["outcome"] == "failed"
+    assert "handler:  check_create_complete (plugin.py:12)" in row["full"]
+    assert "hint:     the object leaked" in row["full"]
+    assert "def check_create_complete" not in row["full"]  # the traceback's source is no naming
+
+
+def test_a_target_with_a_world_runs_under_plugsim_world():
+    import mutants
+
+    assert TARGETS["heat-cinder-volume"].world == "devstack"
+    assert "'--world', sys.argv[1], 'conformance'" in mutants._RUN_IN_WORLD
