@@ -163,6 +163,48 @@ class LateIdBox(Box):
         return True
 
 
+class NamedBox(Box):
+    """Correct: a box whose ``name`` changes in place; its ``name`` attribute mirrors the
+    cloud object's name."""
+
+    properties_schema = {
+        **Box.properties_schema,
+        "name": S(
+            S.STRING,
+            "Name.",
+            default="box",
+            update_allowed=True,
+            constraints=[constraints.Length(min=1, max=20)],
+        ),
+    }
+    attributes_schema = {
+        **Box.attributes_schema,
+        "name": attributes.Schema("The name the cloud holds."),
+    }
+
+    def handle_create(self) -> str:
+        box = self.client().entities.create("box", self._fields(), name=self.properties["name"])
+        self.resource_id_set(box.id)
+        return box.id
+
+    def handle_update(self, json_snippet=None, tmpl_diff=None, prop_diff=None) -> None:
+        diff = dict(prop_diff or {})
+        name = diff.pop("name", None)
+        if diff or name:
+            self.client().entities.update(self.resource_id, diff, name=name)
+
+
+class CachedNameBox(NamedBox):
+    """Broken: the ``name`` attribute is the first one read, kept in resource data."""
+
+    def _resolve_attribute(self, name: str) -> Any:
+        if name != "name":
+            return super()._resolve_attribute(name)
+        if "name" not in self.data():
+            self.data_set("name", super()._resolve_attribute(name))
+        return self.data()["name"]
+
+
 class ChattyBox(Box):
     """Broken: pushes its fields to the cloud on every update the engine considers, changed or not."""
 

@@ -159,6 +159,19 @@ def test_a_double_create_names_the_handler_the_fault_surfaced_in():
     )
 
 
+def test_a_cached_name_is_caught_though_the_declared_update_leaves_the_name():
+    # the declared update changes size only; the oracle also renames (name is updatable
+    # and the name attribute mirrors the cloud object's name)
+    run(op.NamedBox, "test_attributes_follow_cloud", update_in_place={"size": 2})
+    fails(
+        op.CachedNameBox,
+        "test_attributes_follow_cloud",
+        r"CachedNameBox\._resolve_attribute \(.*" + HANDLER_AT,
+        r"after an in-place update of name, attribute name reads 'box' but the cloud object",
+        update_in_place={"size": 2},
+    )
+
+
 def test_suspend_that_changes_nothing_is_caught_without_cloud_states():
     fails(
         op.LazySuspendServer,
