@@ -268,6 +268,22 @@ def classify(type_name: str, test: str, message: str) -> str:
     return "plugsim"
 
 
+#: How much of a failure's message a row keeps (the whole message is classified first).
+MESSAGE_CHARS = 600
+
+
+def judge(type_name: str, tests: list[dict[str, str]]) -> None:
+    """Give each failed test its ``cause``, read in its whole message, then shorten the message.
+
+    A verdict's message leads with the state it expected, so the text a :data:`NOT_PLUGSIM`
+    entry looks for (the cloud's refusal) can come late in it.
+    """
+    for test in tests:
+        if test["outcome"] == "failed":
+            test["cause"] = classify(type_name, test["test"], test["message"])
+        test["message"] = test["message"][:MESSAGE_CHARS]
+
+
 def _results(xml: Path) -> dict[str, list[dict[str, str]]]:
     """``{class name: [{test, outcome, message}]}`` from pytest's JUnit XML."""
     out: dict[str, list[dict[str, str]]] = {}
@@ -277,7 +293,7 @@ def _results(xml: Path) -> dict[str, list[dict[str, str]]]:
         for child in case:
             if child.tag in ("failure", "error"):
                 outcome = "failed"
-                message = heat_inventory._one_line(child.get("message") or child.text or "")
+                message = " ".join(str(child.get("message") or child.text or "").split())
             elif child.tag == "skipped":
                 outcome = "skipped"
         out.setdefault(cls, []).append(
@@ -356,9 +372,7 @@ def run_module(
         if not tests:
             tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
             tests = [{"test": "(collection)", "outcome": "failed", "message": tail[0]}]
-        for test in tests:
-            if test["outcome"] == "failed":
-                test["cause"] = classify(type_name, test["test"], test["message"])
+        judge(type_name, tests)
         rows[type_name] = {"module": module, "type": type_name, "tests": tests}
     return rows
 
