@@ -65,10 +65,10 @@ NOT_PLUGSIM: list[tuple[str, str, str, str]] = [
     ),
     (
         "OS::Heat::Delay",
-        "test_suspend_resume",
+        "*",  # test_suspend_resume and the oracle's test_suspend_resume_change_cloud
         "HeatLacksName",
-        "Heat's Delay calls _check_status_complete on resume, which only Heat's "
-        "StackResource has: resuming it fails in Heat too",
+        "Heat's Delay calls _check_status_complete on resume (delay.py:166), which only "
+        "Heat's StackResource has: resuming it fails in Heat too",
     ),
     (
         "OS::Cinder::Volume",
