@@ -218,6 +218,23 @@ NOT_PLUGSIM: list[tuple[str, str, str, str]] = [
         "limit, and would block Heat's engine the same way",
     ),
     (
+        "OS::Neutron::FirewallRule",
+        "test_schema_no_looser_than_cloud",
+        "need protocol tcp or udp",
+        "Heat's schema takes a source/destination port with the default protocol 'any' "
+        "(neutron/firewall.py:352-395), which handle_create sends as no protocol (line 477); "
+        "neutron-fwaas refuses a port without a protocol (validators."
+        "validate_fwr_protocol_parameters: FirewallRuleWithPortWithoutProtocolInvalid)",
+    ),
+    (
+        "OS::Heat::UpdateWaitConditionHandle",
+        "test_repeated_update_is_noop",
+        "identity.users.create",
+        "Heat's UpdateWaitConditionHandle is replaced on every update, even to the same "
+        "template (wait_condition_handle.py:238, update() raises UpdateReplace): a new "
+        "handle with a new stack user, by design, so a repeated update writes",
+    ),
+    (
         "OS::Neutron::Port",
         "test_schema_no_looser_than_cloud",
         "each entry needs a subnet_id",
