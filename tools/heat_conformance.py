@@ -231,7 +231,7 @@ NOT_PLUGSIM: list[tuple[str, str, str, str]] = [
         "test_repeated_update_is_noop",
         "identity.users.create",
         "Heat's UpdateWaitConditionHandle is replaced on every update, even to the same "
-        "template (wait_condition_handle.py:238, update() raises UpdateReplace): a new "
+        "template (wait_condition_handle.py:236-238, _needs_update raises UpdateReplace): a new "
         "handle with a new stack user, by design, so a repeated update writes",
     ),
     (
