@@ -235,6 +235,15 @@ NOT_PLUGSIM: list[tuple[str, str, str, str]] = [
         "handle with a new stack user, by design, so a repeated update writes",
     ),
     (
+        "OS::Neutron::ProviderNet",
+        "test_schema_no_looser_than_cloud",
+        "Invalid input for provider:segmentation_id",
+        "Heat's segmentation_id is a free string (neutron/provider_net.py:79, no constraint) "
+        "passed on as provider:segmentation_id (line 192); neutron converts it with "
+        "convert_to_int (neutron-lib's providernet definition), which refuses '' or any "
+        "non-number",
+    ),
+    (
         "OS::Neutron::Port",
         "test_schema_no_looser_than_cloud",
         "each entry needs a subnet_id",
