@@ -80,7 +80,9 @@ class NetworkService(
     name = "network"
     kinds = {kind: "ERROR" for kind in SCHEMAS}
     default_quotas = {  # noqa: RUF012
-        kind: limit for kind, (_, limit) in PLURALS.items() if limit is not None
+        **{kind: limit for kind, (_, limit) in PLURALS.items() if limit is not None},
+        # neutron's quota of RBAC policies per project (option quota_rbac_policy, 10)
+        "rbac_policy": 10,
     }
     client_class = NetworkClient
 

@@ -78,6 +78,10 @@ class EngineNestedStacks:
         except exception.EntityNotFound:
             return None
 
+    def limits(self) -> Any:
+        """The :class:`simulator.limits.Limits` the nested stacks are built under (the parent's)."""
+        return self._parent.source.limit_values()
+
     def get(self, owner: NestedOwner) -> NestedStackView | None:
         """Return *owner*'s nested stack (None before it exists)."""
         child = self._child(owner)

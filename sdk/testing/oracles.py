@@ -486,6 +486,19 @@ def recording(cls: type, record: HandlerRecord) -> type:
                     record.raised.append((method, ex, _where(ex, sdk_dir)))
                     raise
 
+            async def run_async(self: Any, *args: Any, **kwargs: Any) -> Any:
+                record.calls.append(method)
+                try:
+                    return await fn(self, *args, **kwargs)
+                except Exception as ex:
+                    record.raised.append((method, ex, _where(ex, sdk_dir)))
+                    raise
+
+            # a coroutine handler (the compat layer runs a Heat group's blocking handle_update
+            # as one) stays one, with its markers, so a class hook does not wrap it again
+            if inspect.iscoroutinefunction(fn):
+                run = run_async
+                run.__dict__.update(getattr(fn, "__dict__", {}))
             run.__wrapped__ = fn  # type: ignore[attr-defined]
             run.__name__ = method
             run.__qualname__ = getattr(fn, "__qualname__", method)

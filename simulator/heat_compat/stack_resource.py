@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from sdk import exception as sdk_exc
@@ -246,7 +247,14 @@ class HeatStackResource(HeatResource):
         self._nested_job = (action, task)
 
     def _child(self, child_template: Any, user_params: Any) -> tuple[dict, dict]:
-        """The child's HOT dict and parameters (an environment's type map applied)."""
+        """The child's HOT dict and parameters (an environment's type map applied).
+
+        A child of more resources than ``max_resources_per_stack`` is refused first, before
+        its template is read, as Heat's ``_validate_nested_resources`` counts them
+        (``heat/engine/resources/stack_resource.py:282``): a group's count of 48,000 fails
+        at once instead of converting 48,000 definitions the loader then refuses.
+        """
+        _check_child_size(self, child_template)
         if user_params is None:
             try:
                 user_params = self.child_params()
@@ -483,6 +491,24 @@ def _in_turns(handler: Any) -> Any:
     run._heat_blocking = True  # type: ignore[attr-defined]
     run._heat_compat_wrapped = True  # type: ignore[attr-defined]
     return run
+
+
+def _check_child_size(res: HeatStackResource, child_template: Any) -> None:
+    """Refuse a child template of more resources than the stack's limit (the loader's check)."""
+    from simulator.limits import check_resource_count
+
+    try:
+        facet_limits = getattr(res._facet(), "limits", None)
+        limits = facet_limits() if callable(facet_limits) else None
+    except sdk_exc.PlugsimError:  # validating: the validation context carries the limits
+        limits = getattr(res.context, "limits", None)
+    inner = child_template.t if isinstance(getattr(child_template, "t", None), Mapping) else None
+    body = inner if inner is not None else child_template
+    if limits is None or not isinstance(body, Mapping):
+        return
+    members = body.get("resources", body.get("Resources"))
+    if isinstance(members, Mapping):
+        check_resource_count(len(members), limits, f"{res.name} ({res.template_url})")
 
 
 def _retrieve(task: asyncio.Future[Any]) -> None:

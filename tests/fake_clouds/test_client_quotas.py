@@ -91,3 +91,10 @@ def test_the_last_cinder_update_wins_and_delete_restores_the_defaults(limits):
     assert after == {**before, "volumes": 1, **limits}
     cinder.quotas.delete("p")
     assert cinder.quotas.get("p").to_dict() == before
+
+
+def test_neutron_quota_set_takes_rbac_policy(neutron):
+    """Neutron keeps a quota of RBAC policies per project (quota_rbac_policy, default 10)."""
+    assert neutron.show_quota_default("p1")["quota"]["rbac_policy"] == 10
+    updated = neutron.update_quota("p1", {"quota": {"rbac_policy": 0}})["quota"]
+    assert updated["rbac_policy"] == 0

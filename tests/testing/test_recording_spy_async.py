@@ -1,0 +1,52 @@
+"""oracles.recording on a Heat group's blocking handler (issue #30: a false alarm on ResourceGroup).
+
+The compat layer runs a Heat stack resource's ``handle_update`` as a coroutine in turns with the
+engine, wrapping it once per class that defines it. The oracles' spy subclass defines it again;
+it must stay that coroutine (not be wrapped a second time), so ``check_update_complete`` gets
+the handler's checkers rather than an un-awaited coroutine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+from sdk.testing import oracles
+from simulator.heat_compat.stack_resource import HeatStackResource
+
+
+class _Clock:
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(0)
+
+
+class Group(HeatStackResource):
+    def handle_update(self, json_snippet: Any, tmpl_diff: Any, prop_diff: Any) -> list[str]:
+        if "bad" in prop_diff:
+            raise KeyError("bad")
+        return ["checker"]
+
+
+def _run(cls: type, diff: dict[str, Any]) -> Any:
+    me = SimpleNamespace(context=SimpleNamespace(clock=_Clock()))
+    return asyncio.run(cls.handle_update(me, None, None, diff))
+
+
+def test_spy_of_a_blocking_group_handler_returns_its_result() -> None:
+    record = oracles.HandlerRecord()
+    spied = oracles.recording(Group, record)
+    assert _run(spied, {"count": 2}) == ["checker"]
+    assert record.calls == ["handle_update"]
+
+
+def test_spy_of_a_blocking_group_handler_records_its_crash() -> None:
+    record = oracles.HandlerRecord()
+    spied = oracles.recording(Group, record)
+    try:
+        _run(spied, {"bad": 1})
+    except KeyError:
+        pass
+    else:
+        raise AssertionError("the handler's KeyError did not come through the spy")
+    assert [(m, type(ex).__name__) for m, ex, _ in record.raised] == [("handle_update", "KeyError")]
