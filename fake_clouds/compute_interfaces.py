@@ -3,7 +3,8 @@
 
 An interface is a port bound to the server. Attaching one either binds an
 existing, unbound port (``port_id``) or has nova make a port on a network
-(``net_id``, with an optional ``fixed_ip``); the server's ``addresses`` gain
+(``net_id``, with an optional ``fixed_ip``; neither means nova's choice, the one
+tenant network); the server's ``addresses`` gain
 the port's addresses after the ones it already has. Detaching unbinds the
 port and takes its addresses away; a port nova made for the server is deleted,
 a port the user made is left ``DOWN`` for reuse. Both happen at once (nova's
@@ -70,9 +71,14 @@ class InterfaceOperations:
         server = self._get("server", server_id, label="Instance")
         if server.attrs.get("OS-EXT-STS:task_state") == "deleting":
             raise exception.Conflict(f"Cannot attach an interface to {server.id} while deleting")
-        if bool(port_id) == bool(net_id):
-            raise _bad("Exactly one of port_id and net_id is needed to attach an interface")
+        if port_id and net_id:
+            raise _bad("Give port_id or net_id to attach an interface, not both")
         network = self._network_service()
+        if not port_id and not net_id:
+            only = self._only_network()
+            if not only:
+                raise _bad("No network to attach: give port_id or net_id")
+            net_id = only[0]["uuid"]
         nic: dict[str, Any] = {"port": port_id} if port_id else {"uuid": net_id}
         if fixed_ip and not port_id:
             nic["fixed_ip"] = fixed_ip

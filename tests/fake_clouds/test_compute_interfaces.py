@@ -47,7 +47,9 @@ def test_detach_deletes_a_nova_port_and_frees_a_user_port(cloud, nova, neutron):
         nova.servers.interface_detach(server, port)
 
 
-def test_attach_needs_exactly_one_of_port_and_network(cloud, nova):
+def test_attach_takes_a_port_or_a_network_not_both(cloud, nova, neutron):
+    net, _subnet = _net_with_subnet(neutron, "ifnet", "10.9.0.0/24")
+    port = neutron.create_port({"port": {"network_id": net}})["port"]["id"]
     server = active_server(cloud)
-    with pytest.raises(exception.BadRequest, match="Exactly one of port_id and net_id"):
-        nova.servers.interface_attach(server, None, None)
+    with pytest.raises(exception.BadRequest, match="not both"):
+        nova.servers.interface_attach(server, port, net)
