@@ -36,6 +36,7 @@ from fake_clouds.network_agents import NetworkAgentOperations
 from fake_clouds.network_bgpvpn import BGPVPNHooks
 from fake_clouds.network_extensions import NetworkExtensionHooks
 from fake_clouds.network_pools import SubnetPoolHooks
+from fake_clouds.network_port_ips import PortAddressHooks
 from fake_clouds.network_segments import SegmentHooks
 from fake_clouds.project_quotas import ProjectQuotas
 from sdk import exception
@@ -68,6 +69,7 @@ def _segmentation(attrs: dict[str, Any]) -> dict[str, Any]:
 @register_service
 class NetworkService(
     NetworkExtensionHooks,
+    PortAddressHooks,
     SubnetPoolHooks,
     SegmentHooks,
     BGPVPNHooks,
