@@ -278,3 +278,46 @@ def test_a_subnets_allocation_pools_change_in_place(heat):
     assert st.stack_status == "UPDATE_COMPLETE"
     assert st.outputs[0]["output_value"] == []
     assert heat.resources.get("sn", "subnet").physical_resource_id == subnet  # never replaced
+
+
+GROUP = """heat_template_version: 2015-04-30
+resources:
+  net:
+    type: OS::Neutron::Net
+  rg:
+    type: OS::Heat::ResourceGroup
+    properties:
+      count: 2
+      resource_def:
+        type: member.yaml
+        properties:
+          network_id: {get_resource: net}
+          label: m-%index%
+"""
+
+MEMBER = """heat_template_version: 2015-04-30
+parameters:
+  network_id:
+    type: string
+  label:
+    type: string
+resources:
+  port:
+    type: OS::Neutron::Port
+    properties:
+      network: {get_param: network_id}
+      name: {get_param: label}
+"""
+
+
+def test_preview_shows_a_resource_groups_members_as_heat_does(heat):
+    # heat-tempest-plugin's test_preview.test_res_group_with_nested_template
+    got = heat.stacks.preview(
+        stack_name="pg", template=GROUP, files={"member.yaml": MEMBER}
+    ).to_dict()
+    net, members = got["resources"]
+    assert net["resource_name"] == "net"
+    assert [len(m) for m in members] == [1, 1]  # two members, each a template of one port
+    ports = [m[0] for m in members]
+    assert [p["resource_name"] for p in ports] == ["port", "port"]
+    assert [p["properties"]["name"] for p in ports] == ["m-0", "m-1"]
