@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.orchestration_wire.test_stacks_wire import _wait
 
 DATED = """heat_template_version: 2015-10-15
@@ -321,3 +323,25 @@ def test_preview_shows_a_resource_groups_members_as_heat_does(heat):
     ports = [m[0] for m in members]
     assert [p["resource_name"] for p in ports] == ["port", "port"]
     assert [p["properties"]["name"] for p in ports] == ["m-0", "m-1"]
+
+
+def test_an_undeclared_parameter_in_a_property_is_heats_property_error(heat):
+    # heat-tempest-plugin's test_preview.test_basic_fail compares Heat's words
+    from heatclient import exc as heat_exc
+
+    broken = {
+        "heat_template_version": "2015-04-30",
+        "resources": {
+            "two": {
+                "type": "OS::Heat::TestResource",
+                "properties": {"value": {"get_param": "missing"}},
+            }
+        },
+    }
+    for call in (heat.stacks.preview, heat.stacks.create):
+        with pytest.raises(heat_exc.HTTPBadRequest) as info:
+            call(stack_name="bf", template=broken)
+        assert (
+            "Property error: : resources.two.properties.value: : "
+            "The Parameter (missing) was not provided." in str(info.value)
+        )
