@@ -27,7 +27,7 @@ class TestVolume(ResourceConformance):
     valid_properties = {"size": 1, "name": "data", "metadata": {"tier": "a"}}
     update_in_place = {"size": 2, "name": "data2"}
     update_replace = {"availability_zone": "nova"}
-    expected_attributes = {"size": 1, "status": "available", "display_name": "data"}
+    expected_attributes = {"size": "1", "status": "available", "display_name": "data"}
 
 
 class TestVolumeAttachment(PrerequisiteConformance):

@@ -82,7 +82,9 @@ class Volume(Translated):  # plugsim: ignore[PS301] - see the package
         "availability_zone": properties.Schema(properties.Schema.STRING, "Availability zone."),
     }
     attributes_schema = {
-        "size": attributes.Schema("Size in GiB.", type=attributes.Schema.INTEGER),
+        "size": attributes.Schema(
+            "Size in GiB, as text (Heat 27 gives it as a string).", type=attributes.Schema.STRING
+        ),
         "status": attributes.Schema("Volume status.", type=attributes.Schema.STRING),
         "display_name": attributes.Schema("Volume name.", type=attributes.Schema.STRING),
         "bootable": attributes.Schema("Whether it is bootable.", type=attributes.Schema.BOOLEAN),
@@ -288,6 +290,8 @@ class Volume(Translated):  # plugsim: ignore[PS301] - see the package
             return volume.get(renamed[name])
         if name == "bootable":
             return str(volume.get("bootable")).lower() == "true"
+        if name == "size":
+            return str(volume.get("size"))
         return volume.get(name)
 
 
