@@ -135,6 +135,10 @@ class Volume(Translated):  # plugsim: ignore[PS301] - see the package
         if self.properties["backup_id"]:
             backup = find_in(cinder.backups.list(), self.properties["backup_id"], "Backup")
             restored = cinder.restores.restore(backup.id, None, self._name())
+            # as Heat, the restored volume takes the resource's name and description
+            cinder.volumes.update(
+                restored.volume_id, name=self._name(), description=self.properties["description"]
+            )
             self.resource_id_set(restored.volume_id)
             return restored.volume_id
         kwargs: dict[str, Any] = {"name": self._name()}
