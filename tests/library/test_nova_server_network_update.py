@@ -3,6 +3,9 @@
 Shaped like heat-tempest-plugin's test_nova_server_networks (UpdateServerNetworksTest).
 """
 
+import pytest
+
+from sdk import exception
 from simulator.resources.openstack.server_networks import plan_network_update
 from tests.library.conftest import outputs, tmpl
 
@@ -98,3 +101,9 @@ def test_the_plan_detaches_what_is_no_longer_described():
     plan = plan_network_update([], [{"network": "n"}], ifaces, dict)
     assert (plan.detach, len(plan.attach)) == (["p1", "p2"], 1)
     assert plan_network_update([{"network": "n"}], [], ifaces[:1], dict).attach == [{}]
+
+
+def test_an_empty_networks_entry_is_refused_before_anything_changes(world):
+    # Heat 27 validates each entry: one of network, port (allocate_network) or subnet
+    with pytest.raises(exception.StackValidationFailed, match='"network", "port" or "subnet"'):
+        world.validate_template(_template([{}]))

@@ -65,3 +65,8 @@ def test_the_fake_neutron_refuses_an_address_another_port_holds(world):
     )["port"]
     assert moved["fixed_ips"] == [{"subnet_id": subnet, "ip_address": "10.3.0.77"}]
     assert moved["mac_address"] == second["mac_address"]
+
+
+def test_an_empty_fixed_ips_entry_is_refused_at_validation(world):
+    with pytest.raises(exception.StackValidationFailed, match="a subnet or an ip_address"):
+        world.validate_template(_template([{}]))

@@ -372,6 +372,17 @@ class Port(Translated, NeutronResource):
             body["security_groups"] = groups
         return body
 
+    def validate(self) -> None:
+        """Check the properties; a ``fixed_ips`` entry names a subnet or an address (Neutron
+        refuses an empty one, at create and at update alike)."""
+        super().validate()
+        for index, entry in enumerate(self.properties["fixed_ips"] or []):
+            if not entry["subnet"] and not entry["ip_address"]:
+                raise exception.StackValidationFailed(
+                    error_message="A fixed IP needs a subnet or an ip_address",
+                    path=prop_path(self, "fixed_ips", index),
+                )
+
     def _fixed_ips(self, entries: Any) -> list[dict[str, Any]]:
         """*entries* of ``fixed_ips`` as neutron takes them (subnet ids, no empty address)."""
         neutron = self.neutron()

@@ -297,6 +297,15 @@ class Server(NetworkUpdates, Translated):  # plugsim: ignore[PS301] - see the pa
     def validate(self) -> None:
         """Check the properties, and that there is something to boot."""
         super().validate()
+        for index, entry in enumerate(self.properties["networks"] or []):
+            if not (entry["network"] or entry["port"] or entry["subnet"]):
+                raise exception.StackValidationFailed(
+                    error_message=(
+                        'One of the properties "network", "port" or "subnet" should be set '
+                        f'for each network of server "{self.name}"'
+                    ),
+                    path=prop_path(self, "networks", index),
+                )
         if not self.properties["image"] and not self._volumes() and not self._mapped_image():
             raise exception.StackValidationFailed(
                 error_message="Neither image nor a bootable volume is specified for the server",
