@@ -54,6 +54,7 @@ from fake_clouds.agent import agent_plan as agent_plan
 from fake_clouds.aggregate_ops import AggregateOperations
 from fake_clouds.clients.compute import ComputeClient
 from fake_clouds.compute_agent import ConfigAgentOperations
+from fake_clouds.compute_interfaces import InterfaceOperations
 from fake_clouds.core.inventory import ServerView
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
@@ -87,6 +88,7 @@ def _bad(message: str) -> exception.BadRequest:
 @register_service
 class ComputeService(
     ConfigAgentOperations,
+    InterfaceOperations,
     AggregateOperations,
     FlavorOperations,
     ImageOperations,

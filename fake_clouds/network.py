@@ -36,6 +36,7 @@ from fake_clouds.network_agents import NetworkAgentOperations
 from fake_clouds.network_bgpvpn import BGPVPNHooks
 from fake_clouds.network_extensions import NetworkExtensionHooks
 from fake_clouds.network_pools import SubnetPoolHooks
+from fake_clouds.network_port_ips import PortAddressHooks
 from fake_clouds.network_segments import SegmentHooks
 from fake_clouds.project_quotas import ProjectQuotas
 from sdk import exception
@@ -68,6 +69,7 @@ def _segmentation(attrs: dict[str, Any]) -> dict[str, Any]:
 @register_service
 class NetworkService(
     NetworkExtensionHooks,
+    PortAddressHooks,
     SubnetPoolHooks,
     SegmentHooks,
     BGPVPNHooks,
@@ -542,15 +544,18 @@ class NetworkService(
     def _unplug_server(self, server_id: str) -> None:
         """Release a deleted server's ports (its nova-created ports are deleted)."""
         for port in self._live("port"):
-            if port.attrs["device_id"] != server_id:
-                continue
-            if port.id in self.counters.get("nova_ports", []):
-                self.counters["nova_ports"].remove(port.id)
-                self._after_delete(port)
-                self._start(port, "delete", None, None)
-            else:
-                self._set(port, device_id="", device_owner="")
-                port.status = "DOWN"
+            if port.attrs["device_id"] == server_id:
+                self._unplug_port(port)
+
+    def _unplug_port(self, port: Any) -> None:
+        """Release one port of a server: deleted if nova made it, else left ``DOWN``."""
+        if port.id in self.counters.get("nova_ports", []):
+            self.counters["nova_ports"].remove(port.id)
+            self._after_delete(port)
+            self._start(port, "delete", None, None)
+        else:
+            self._set(port, device_id="", device_owner="")
+            port.status = "DOWN"
 
 
 for _name, _method in crud_operations().items():

@@ -246,12 +246,34 @@ class NetworkExtensionHooks(NetworkSfcHooks, VPNHooks):
             out.append({"port_id": port.id, "segmentation_type": kind, "segmentation_id": seg})
         return out
 
+    def _after_create_trunk(self, ent: Any) -> None:
+        self._trunk_details(ent)
+
+    def _cascade_trunk(self, ent: Any) -> None:
+        self._trunk_details(ent, gone=True)
+
+    def _trunk_details(self, trunk: Any, gone: bool = False) -> None:
+        """Keep the parent port's ``trunk_details`` (neutron's trunk-details extension: the
+        trunk's id and its sub-ports with their MAC addresses) in step with *trunk*."""
+        parent = self._store["port"].get(trunk.attrs["port_id"])
+        if parent is None:
+            return
+        if gone:
+            parent.attrs.pop("trunk_details", None)
+            return
+        subs = []
+        for sub in trunk.attrs["sub_ports"]:
+            port = self._store["port"].get(sub["port_id"])
+            subs.append({**sub, "mac_address": port.attrs["mac_address"] if port else None})
+        parent.attrs["trunk_details"] = {"trunk_id": trunk.id, "sub_ports": subs}
+
     @operation("trunks.add_subports", kind="trunk", id_arg="trunk_id")
     def trunk_add_subports(self, trunk_id: str, sub_ports: Any) -> dict[str, Any]:
         """Add sub-ports to a trunk; return the trunk."""
         trunk = self._need("trunk", trunk_id, "TrunkNotFound")
         subs = self._subports(trunk.attrs["port_id"], trunk.attrs["sub_ports"], sub_ports, trunk.id)
         self._set(trunk, sub_ports=subs)
+        self._trunk_details(trunk)
         return trunk.view()
 
     @operation("trunks.remove_subports", kind="trunk", id_arg="trunk_id")
@@ -271,6 +293,7 @@ class NetworkExtensionHooks(NetworkSfcHooks, VPNHooks):
                 )
         gone = {s.get("port_id") for s in sub_ports}
         self._set(trunk, sub_ports=[s for s in current if s["port_id"] not in gone])
+        self._trunk_details(trunk)
         return trunk.view()
 
     def _check_delete_trunk(self, ent: Any) -> None:

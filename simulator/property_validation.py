@@ -257,6 +257,21 @@ def _reference_before_creation(raw: Any) -> Any:
     return raw.target() if isinstance(raw, GetResource) else None
 
 
+def _preview_value(raw: Any, resolver: Callable[[Any], Any]) -> Any:
+    """*raw* resolved as far as a preview knows it, inside maps and lists too: what needs a
+    made resource is None, ``get_resource`` the resource's name (a group's ``resource_def``
+    naming a sibling keeps its other keys, as Heat's preview shows it)."""
+    try:
+        return resolver(raw)
+    except ValueNotYetKnown:
+        pass
+    if isinstance(raw, Mapping):
+        return {k: _preview_value(v, resolver) for k, v in raw.items()}
+    if isinstance(raw, list | tuple):
+        return [_preview_value(v, resolver) for v in raw]
+    return _reference_before_creation(raw)
+
+
 def preview_views(definition: Any, type_lookup: Callable[[str, str | None], Any]) -> dict[str, Any]:
     """Per resource of *definition*: its properties as a preview shows them, and attribute names.
 
@@ -288,13 +303,10 @@ def preview_views(definition: Any, type_lookup: Callable[[str, str | None], Any]
                     props[key] = None
                 if props[key] is None:
                     raw = (getattr(defn, "properties", None) or {}).get(key)
-                    props[key] = _reference_before_creation(raw)
+                    props[key] = _preview_value(raw, resolver)
             attributes = sorted(getattr(cls, "attributes_schema", {}) or {})
         else:
             for key, raw in dict(getattr(defn, "properties", None) or {}).items():
-                try:
-                    props[key] = resolver(raw)
-                except ValueNotYetKnown:
-                    props[key] = _reference_before_creation(raw)
+                props[key] = _preview_value(raw, resolver)
         views[name] = (props, attributes)
     return views

@@ -57,7 +57,9 @@ def preview_create(
     are known before anything exists, the names of its attributes, and the
     stack's ``tenant`` (*project_id*); a resource implemented by a template
     appears as the list of that template's resources (its stack named
-    ``<stack>-<resource>``, each entry naming its ``parent_resource``).
+    ``<stack>-<resource>``, each entry naming its ``parent_resource``), and a
+    ``ResourceGroup`` as the list of its members, each a template's list in turn
+    when the members are template resources.
     """
     rec = StackRecord(
         id=PREVIEW_ID,
@@ -109,8 +111,9 @@ def _preview_resources(
     views = preview_views(stack.definition, lookup)
     out: list[Any] = []
     for res_name, defn in defs.items():
-        child = _template_child(lookup(defn.resource_type, res_name), source)
+        found = lookup(defn.resource_type, res_name)
         props, attributes = views[res_name]
+        child = _template_child(found, source) or _group_child(found, props, source)
         if child is not None:
             out.append(
                 _preview_nested(world, child, f"{name}-{res_name}", props, project, res_name)
@@ -142,6 +145,24 @@ def _template_child(found: Any, source: StackSource) -> StackSource | None:
         base_dir=source.base_dir,
         files=dict(source.files),
         environments=[child_environment(e) for e in source.environments],
+        environment_names=list(source.environment_names),
+        plugin_dirs=list(source.plugin_dirs),
+        limits=dict(source.limits),
+    )
+
+
+def _group_child(found: Any, props: dict[str, Any], source: StackSource) -> StackSource | None:
+    """The members of a group type (one with ``preview_template``), as a nested stack's source."""
+    make = getattr(found, "preview_template", None)
+    template = make(props) if callable(make) else None
+    if template is None:
+        return None
+    return StackSource(
+        template=template,
+        template_name=None,
+        base_dir=source.base_dir,
+        files=dict(source.files),
+        environments=list(source.environments),
         environment_names=list(source.environment_names),
         plugin_dirs=list(source.plugin_dirs),
         limits=dict(source.limits),

@@ -124,6 +124,26 @@ class ServerManager(Manager):
         """Rebuild from an image."""
         return self._wrap(self.service.rebuild_server(id_of(server), id_of(image), name))  # type: ignore[return-value]
 
+    def interface_list(self, server: Any) -> list[ClientObject]:
+        """The server's interfaces (``port_id``, ``net_id``, ``fixed_ips``, ``mac_addr``)."""
+        return [ClientObject(self, i) for i in self.service.list_interfaces(id_of(server))]
+
+    def interface_attach(
+        self, server: Any, port_id: Any, net_id: Any, fixed_ip: str | None = None
+    ) -> ClientObject:
+        """Plug an existing port, or a new port on a network, into the server."""
+        found = self.service.attach_interface(
+            id_of(server),
+            port_id=id_of(port_id) if port_id else None,
+            net_id=id_of(net_id) if net_id else None,
+            fixed_ip=fixed_ip,
+        )
+        return ClientObject(self, found)
+
+    def interface_detach(self, server: Any, port_id: Any) -> None:
+        """Unplug a port from the server."""
+        self.service.detach_interface(id_of(server), id_of(port_id))
+
     def create_image(
         self, server: Any, image_name: str, metadata: dict[str, Any] | None = None
     ) -> str:

@@ -106,6 +106,7 @@ SCHEMAS: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
             "allowed_address_pairs",
             "port_security_enabled",
             "qos_policy_id",
+            "fixed_ips",
         ),
     ),
     "router": (

@@ -35,7 +35,7 @@ from fake_clouds.identity import fixed_id
 from fake_clouds.openstack.base import ApiError, ApiRequest, Reply, ServiceAPI, route
 from sdk import exception
 from simulator.orchestration_wire.engine import ServedEngine
-from simulator.orchestration_wire.errors import HeatError, classify, fault, not_found
+from simulator.orchestration_wire.errors import HeatError, classify, fault, not_found, wire_text
 from simulator.orchestration_wire.resources import ResourceRoutes
 from simulator.orchestration_wire.snapshots import SnapshotRoutes
 from simulator.orchestration_wire.software import SoftwareRoutes
@@ -133,7 +133,7 @@ class OrchestrationAPI(
                 raise
             except exception.PlugsimError as ex:
                 status, kind = classify(ex)
-                return Reply(status, fault(status, kind, str(ex)))
+                return Reply(status, fault(status, kind, wire_text(ex)))
 
         # no commit here: ``plugsim serve``'s GroupCommit holds the answer of a changing
         # request back until a commit covers it (one path for every served service)

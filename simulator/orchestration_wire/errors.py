@@ -80,3 +80,9 @@ def classify(ex: BaseException) -> tuple[int, str]:
     if isinstance(ex, exception.ClientError) and isinstance(ex.code, int):
         return ex.code, type(ex).__name__
     return 400, type(ex).__name__
+
+
+def wire_text(ex: BaseException) -> str:
+    """What the Orchestration API says for an engine error: Heat's own words when the error
+    carries them (``wire_message``: no template path where Heat gives none), else its text."""
+    return str(getattr(ex, "wire_message", None) or ex)

@@ -33,11 +33,13 @@ def check_sections(tmpl: Template) -> None:
         if key not in spec.sections:
             hint = _version_hint(key, spec, "sections")
             valid = ", ".join(sorted(spec.sections))
-            raise fail(
+            err = fail(
                 f'"{key}" is not a valid template section in {spec.label}{hint}; '
                 f"valid sections: {valid}",
                 [key],
             )
+            err.wire_message = f"The template section is invalid: {key}"  # type: ignore[attr-defined]
+            raise err
     for key in _MAPS:
         if raw.get(key) is not None and not isinstance(raw[key], dict):
             raise fail(f'The "{key}" section must be a map, not {type(raw[key]).__name__}', [key])

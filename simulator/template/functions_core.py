@@ -40,10 +40,18 @@ class GetParam(Function):
             # Heat 27 creates a stack whose output names an undeclared parameter and reports
             # the error on that output (UserParameterMissing) when it is read
             if name not in self.scope.param_names and self.path[:1] != ["outputs"]:
-                raise self.error(
+                err = self.error(
                     f'The parameter "{name}" is not defined in the template '
                     f"(declare it in the parameters section)"
                 )
+                where = [str(p) for p in self.path[:4]]
+                if len(where) == 4 and where[0] == "resources" and where[2] == "properties":
+                    # Heat answers the property's validation error (UserParameterMissing)
+                    err.wire_message = (  # type: ignore[attr-defined]
+                        f"Property error: : {'.'.join(where)}: : "
+                        f"The Parameter ({name}) was not provided."
+                    )
+                raise err
         elif not isinstance(name, Function):
             raise self.error(f'The parameter name in "{self.fn_name}" must be a string')
 

@@ -131,6 +131,27 @@ def test_a_port_is_the_parent_of_one_trunk_only_and_a_bound_trunk_stays(neutron)
     assert _error_type(bound) == "TrunkInUse"
 
 
+def test_a_trunk_parent_port_shows_its_trunk_details(neutron):
+    _net, (parent, sub, extra) = _net_with_ports(neutron, 3)
+    assert "trunk_details" not in neutron.show_port(parent["id"])["port"]
+    vlan = {"port_id": sub["id"], "segmentation_type": "vlan", "segmentation_id": 10}
+    body = {"trunk": {"port_id": parent["id"], "sub_ports": [vlan]}}
+    trunk = neutron.create_trunk(body)["trunk"]["id"]
+    details = neutron.show_port(parent["id"])["port"]["trunk_details"]
+    assert details == {
+        "trunk_id": trunk,
+        "sub_ports": [{**vlan, "mac_address": sub["mac_address"]}],
+    }
+    more = {"port_id": extra["id"], "segmentation_type": "vlan", "segmentation_id": 11}
+    neutron.trunk_add_subports(trunk, {"sub_ports": [more]})
+    neutron.trunk_remove_subports(trunk, {"sub_ports": [{"port_id": sub["id"]}]})
+    details = neutron.show_port(parent["id"])["port"]["trunk_details"]
+    assert details["sub_ports"] == [{**more, "mac_address": extra["mac_address"]}]
+    assert "trunk_details" not in neutron.show_port(sub["id"])["port"]
+    neutron.delete_trunk(trunk)
+    assert "trunk_details" not in neutron.show_port(parent["id"])["port"]
+
+
 # --- FWaaS v1 ------------------------------------------------------------------------
 
 

@@ -27,7 +27,7 @@ class TestVolume(ResourceConformance):
     valid_properties = {"size": 1, "name": "data", "metadata": {"tier": "a"}}
     update_in_place = {"size": 2, "name": "data2"}
     update_replace = {"availability_zone": "nova"}
-    expected_attributes = {"size": 1, "status": "available", "display_name": "data"}
+    expected_attributes = {"size": "1", "status": "available", "display_name": "data"}
 
 
 class TestVolumeAttachment(PrerequisiteConformance):
@@ -90,7 +90,7 @@ class TestPort(ResourceConformance):
     resource_type = "OS::Neutron::Port"
     valid_properties = {"network": "public", "name": "p1"}
     update_in_place = {"name": "p2"}
-    update_replace = {"fixed_ips": [{"subnet": "public-subnet"}]}
+    update_replace = {"mac_address": "fa:16:3e:00:00:01"}  # fixed_ips change in place
     expected_attributes = {"name": "p1", "fixed_ips": lambda v: len(v) == 1}
 
 

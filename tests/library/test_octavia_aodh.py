@@ -28,6 +28,9 @@ def test_a_load_balancer_takes_a_vip_port_on_its_subnet_and_leaves_nothing(world
     assert out["listener_lbs"] == [{"id": out["lb_id"]}]
     assert out["pool_members"] == [out["member"]]
     assert out["pool_monitor"] == out["monitor"]
+    # Octavia's pool document lists its members (the octavia_lbaas scenario counts them)
+    assert out["pool"]["members"] == [{"id": out["member"]}]
+    assert out["pool"]["healthmonitor_id"] == out["monitor"]
     assert world.delete_stack("lb").status == "COMPLETE"
     assert world.cloud.leaks(world.baseline) == []
     ports = [p["id"] for p in network.list_ports()["ports"]]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.orchestration_wire.test_stacks_wire import _wait
 
 DATED = """heat_template_version: 2015-10-15
@@ -278,3 +280,68 @@ def test_a_subnets_allocation_pools_change_in_place(heat):
     assert st.stack_status == "UPDATE_COMPLETE"
     assert st.outputs[0]["output_value"] == []
     assert heat.resources.get("sn", "subnet").physical_resource_id == subnet  # never replaced
+
+
+GROUP = """heat_template_version: 2015-04-30
+resources:
+  net:
+    type: OS::Neutron::Net
+  rg:
+    type: OS::Heat::ResourceGroup
+    properties:
+      count: 2
+      resource_def:
+        type: member.yaml
+        properties:
+          network_id: {get_resource: net}
+          label: m-%index%
+"""
+
+MEMBER = """heat_template_version: 2015-04-30
+parameters:
+  network_id:
+    type: string
+  label:
+    type: string
+resources:
+  port:
+    type: OS::Neutron::Port
+    properties:
+      network: {get_param: network_id}
+      name: {get_param: label}
+"""
+
+
+def test_preview_shows_a_resource_groups_members_as_heat_does(heat):
+    # heat-tempest-plugin's test_preview.test_res_group_with_nested_template
+    got = heat.stacks.preview(
+        stack_name="pg", template=GROUP, files={"member.yaml": MEMBER}
+    ).to_dict()
+    net, members = got["resources"]
+    assert net["resource_name"] == "net"
+    assert [len(m) for m in members] == [1, 1]  # two members, each a template of one port
+    ports = [m[0] for m in members]
+    assert [p["resource_name"] for p in ports] == ["port", "port"]
+    assert [p["properties"]["name"] for p in ports] == ["m-0", "m-1"]
+
+
+def test_an_undeclared_parameter_in_a_property_is_heats_property_error(heat):
+    # heat-tempest-plugin's test_preview.test_basic_fail compares Heat's words
+    from heatclient import exc as heat_exc
+
+    broken = {
+        "heat_template_version": "2015-04-30",
+        "resources": {
+            "two": {
+                "type": "OS::Heat::TestResource",
+                "properties": {"value": {"get_param": "missing"}},
+            }
+        },
+    }
+    for call in (heat.stacks.preview, heat.stacks.create):
+        with pytest.raises(heat_exc.HTTPBadRequest) as info:
+            call(stack_name="bf", template=broken)
+        assert (
+            "Property error: : resources.two.properties.value: : "
+            "The Parameter (missing) was not provided." in str(info.value)
+        )

@@ -380,7 +380,8 @@ class ResourceGroup(StackResource):  # plugsim: ignore[PS301] - see the package
                     out.append(name)
         return out
 
-    def _member_body(self, props: Any, name: str) -> dict[str, Any]:
+    @staticmethod
+    def _member_body(props: Any, name: str) -> dict[str, Any]:
         """The nested template's entry for member *name* of *props*' resource_def."""
         rdef = dict(props["resource_def"] or {})
         index_var = props["index_var"] or ""
@@ -399,6 +400,20 @@ class ResourceGroup(StackResource):  # plugsim: ignore[PS301] - see the package
     def _definition(self, props: Any, removed: list[str], current: list[str]) -> dict[str, Any]:
         names = member_names(int(props["count"]), removed, current)
         return self._template({name: self._member_body(props, name) for name in names})
+
+    @classmethod
+    def preview_template(cls, props: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The nested template a create with *props* (as a preview resolves them) would make,
+        as Heat's preview shows a group: its members; None when the count is not known yet."""
+        count = props.get("count")
+        rdef = props.get("resource_def")
+        if isinstance(count, bool) or not isinstance(count, int) or not isinstance(rdef, dict):
+            return None
+        if not rdef.get("type"):
+            return None
+        full = {"index_var": "%index%", **props}
+        names = member_names(count, [], None)
+        return cls._template({name: cls._member_body(full, name) for name in names})
 
     def policy(self, raw: Any = None) -> dict[str, dict[str, Any]]:
         """Return the validated ``update_policy`` (*raw*, default the template's).

@@ -119,14 +119,18 @@ class RemoteStack(StackResource):  # plugsim: ignore[PS301] - see the package
         except ValueNotYetKnown:
             return
         if region not in known:
-            raise exception.StackValidationFailed(
+            heat = (
+                f'Cannot establish connection to Heat endpoint at region "{region}" due to '
+                f'"publicURL endpoint for orchestration service in {region} region not found"'
+            )
+            err = exception.StackValidationFailed(
                 error_message=(
-                    f'Cannot establish connection to Heat endpoint at region "{region}" due to '
-                    f'"publicURL endpoint for orchestration service in {region} region not '
-                    f'found" (regions: {", ".join(known)}; a world file adds one with regions:)'
+                    f"{heat} (regions: {', '.join(known)}; a world file adds one with regions:)"
                 ),
                 path=["resources", self.name, "properties", "context", "region_name"],
             )
+            err.wire_message = heat  # type: ignore[attr-defined] - Heat's answer names no path
+            raise err
 
     def validate(self) -> None:
         """Check the region, refuse a Barbican credential, validate the remote template."""
@@ -147,13 +151,15 @@ class RemoteStack(StackResource):  # plugsim: ignore[PS301] - see the package
             try:
                 check(template, self.name)
             except exception.StackValidationFailed as ex:
-                raise exception.StackValidationFailed(
-                    error_message=(
-                        f"Failed validating stack template using Heat endpoint at region "
-                        f'"{self._region()}" due to "{ex}"'
-                    ),
+                where = f'Failed validating stack template using Heat endpoint at region "{self._region()}"'
+                err = exception.StackValidationFailed(
+                    error_message=f'{where} due to "{ex}"',
                     path=["resources", self.name, "properties", "template"],
-                ) from None
+                )
+                # the remote Heat's answer, as heatclient words it, with no path (as Heat)
+                remote = getattr(ex, "wire_message", None) or str(ex)
+                err.wire_message = f'{where} due to "ERROR: {remote}"'  # type: ignore[attr-defined]
+                raise err from None
 
     def _with_given_values(self, template: dict[str, Any]) -> dict[str, Any] | None:
         """*template* with the given parameter values as defaults, for validation alone.

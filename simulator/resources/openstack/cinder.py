@@ -84,7 +84,9 @@ class Volume(Translated):  # plugsim: ignore[PS301] - see the package
         "availability_zone": properties.Schema(properties.Schema.STRING, "Availability zone."),
     }
     attributes_schema = {
-        "size": attributes.Schema("Size in GiB.", type=attributes.Schema.INTEGER),
+        "size": attributes.Schema(
+            "Size in GiB, as text (Heat 27 gives it as a string).", type=attributes.Schema.STRING
+        ),
         "status": attributes.Schema("Volume status.", type=attributes.Schema.STRING),
         "display_name": attributes.Schema("Volume name.", type=attributes.Schema.STRING),
         "bootable": attributes.Schema("Whether it is bootable.", type=attributes.Schema.BOOLEAN),
@@ -135,6 +137,10 @@ class Volume(Translated):  # plugsim: ignore[PS301] - see the package
         if self.properties["backup_id"]:
             backup = find_in(cinder.backups.list(), self.properties["backup_id"], "Backup")
             restored = cinder.restores.restore(backup.id, None, self._name())
+            # as Heat, the restored volume takes the resource's name and description
+            cinder.volumes.update(
+                restored.volume_id, name=self._name(), description=self.properties["description"]
+            )
             self.resource_id_set(restored.volume_id)
             return restored.volume_id
         kwargs: dict[str, Any] = {"name": self._name()}
@@ -326,6 +332,8 @@ class Volume(Translated):  # plugsim: ignore[PS301] - see the package
             return volume.get(renamed[name])
         if name == "bootable":
             return str(volume.get("bootable")).lower() == "true"
+        if name == "size":
+            return str(volume.get("size"))
         return volume.get(name)
 
 

@@ -289,12 +289,14 @@ class Port(Translated, NeutronResource):
         ),
         "fixed_ips": properties.Schema(
             properties.Schema.LIST,
-            "Addresses to ask for.",
+            "Addresses to ask for; a change keeps the port (an entry without ip_address "
+            "keeps the port's address on its subnet; an empty list leaves the addresses).",
             schema={
                 "subnet": reference("neutron.subnet", "Name or id of the subnet."),
                 "subnet_id": hidden(reference("neutron.subnet", ""), "subnet"),
                 "ip_address": properties.Schema(properties.Schema.STRING, "The address."),
             },
+            update_allowed=True,
         ),
         "security_groups": properties.Schema(
             properties.Schema.LIST,
@@ -362,8 +364,30 @@ class Port(Translated, NeutronResource):
         if self.properties.get_user_value("port_security_enabled") is None:
             body.pop("port_security_enabled", None)  # neutron gives the network's value
         body["network_id"] = neutron_id(neutron, "network", self.properties["network"])
-        fixed = []
+        fixed = self._fixed_ips(self.properties["fixed_ips"])
+        if fixed:
+            body["fixed_ips"] = fixed
+        groups = self._groups(self.properties["security_groups"])
+        if groups is not None:
+            body["security_groups"] = groups
+        return body
+
+    def validate(self) -> None:
+        """Check the properties; a ``fixed_ips`` entry names a subnet or an address (Neutron
+        refuses an empty one, at create and at update alike)."""
+        super().validate()
         for index, entry in enumerate(self.properties["fixed_ips"] or []):
+            if not entry["subnet"] and not entry["ip_address"]:
+                raise exception.StackValidationFailed(
+                    error_message="A fixed IP needs a subnet or an ip_address",
+                    path=prop_path(self, "fixed_ips", index),
+                )
+
+    def _fixed_ips(self, entries: Any) -> list[dict[str, Any]]:
+        """*entries* of ``fixed_ips`` as neutron takes them (subnet ids, no empty address)."""
+        neutron = self.neutron()
+        fixed = []
+        for index, entry in enumerate(entries or []):
             if not entry["subnet"]:
                 raise exception.StackValidationFailed(
                     error_message="A fixed IP needs a subnet",
@@ -373,15 +397,11 @@ class Port(Translated, NeutronResource):
             if entry["ip_address"]:
                 item["ip_address"] = entry["ip_address"]
             fixed.append(item)
-        if fixed:
-            body["fixed_ips"] = fixed
-        groups = self._groups(self.properties["security_groups"])
-        if groups is not None:
-            body["security_groups"] = groups
-        return body
+        return fixed
 
     def update_body(self, prop_diff: dict[str, Any]) -> dict[str, Any]:
-        """Resolve changed security groups; port security removed from the template stays as is.
+        """Resolve changed security groups and fixed IPs; port security removed from the
+        template stays as is.
 
         Neutron has no "unset" for a port's port security, so going back to
         not giving it keeps the port's current value.
@@ -389,6 +409,9 @@ class Port(Translated, NeutronResource):
         body = super().update_body(prop_diff)
         if body.get("port_security_enabled", False) is None:
             del body["port_security_enabled"]
+        fixed = self._fixed_ips(prop_diff.get("fixed_ips"))
+        if fixed:  # as in Heat, no entries leaves the port's addresses as they are
+            body["fixed_ips"] = fixed
         if "security_groups" in prop_diff:
             body["security_groups"] = self._groups(prop_diff["security_groups"] or [])
         return body

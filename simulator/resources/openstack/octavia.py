@@ -404,6 +404,20 @@ class Pool(_OctaviaResource):
             return monitors[0] if monitors else None
         return data.get(name)
 
+    def _show_resource(self) -> dict[str, Any] | None:
+        """Octavia's pool document: its members, listeners and health monitor with it."""
+        found = super()._show_resource()
+        if found is None:
+            return None
+        found["members"] = [{"id": m} for m in self._children("octavia_member", "pool_id")]
+        listener = found.get("listener_id")
+        found["listeners"] = [{"id": listener}] if listener else []
+        lb = found.get("loadbalancer_id")
+        found["loadbalancers"] = [{"id": lb}] if lb else []
+        monitors = self._children("octavia_healthmonitor", "pool_id")
+        found["healthmonitor_id"] = monitors[0] if monitors else None
+        return found
+
 
 class PoolMember(_OctaviaResource):
     """``OS::Octavia::PoolMember``: one backend address of a pool."""

@@ -5,8 +5,9 @@ of ``block_device_mapping`` / ``block_device_mapping_v2``. Updates: ``name``
 and ``metadata`` change in place, ``flavor`` resizes (and confirms the
 resize), ``image`` rebuilds, unless their update policy is REPLACE; a
 ``user_data`` change replaces the server unless ``user_data_update_policy`` is
-IGNORE; the policies themselves change in place; any other change replaces
-the server.
+IGNORE; ``networks`` attaches and detaches interfaces as Heat does (see
+:mod:`.server_networks`); the policies themselves change in place; any other
+change replaces the server.
 Suspend/resume, stack snapshots (an image of the server; a restore rebuilds
 the server from that image, as Heat's does) and the ``Snapshot`` deletion
 policy (an image is kept, the server is deleted) are supported.
@@ -27,6 +28,7 @@ from simulator.resources.openstack._base import (
     prop_path,
     status_done,
 )
+from simulator.resources.openstack.server_networks import NetworkUpdates
 from simulator.resources.openstack.server_schema import (
     BDM_SCHEMA,
     BDM_V2_SCHEMA,
@@ -50,7 +52,7 @@ def _first_address(addresses: dict[str, Any]) -> str:
     return ""
 
 
-class Server(Translated):  # plugsim: ignore[PS301] - see the package
+class Server(NetworkUpdates, Translated):  # plugsim: ignore[PS301] - see the package
     """``OS::Nova::Server``: a compute instance.
 
     ``get_resource`` gives the server id. ``user_data`` is handed to the
@@ -98,8 +100,9 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
         "networks": properties.Schema(
             properties.Schema.LIST,
             "Networks to plug into: each entry gives a network (with an optional fixed_ip) "
-            "or a port.",
+            "or a port; changes attach and detach interfaces, keeping the ones still described.",
             schema=NETWORK_SCHEMA,
+            update_allowed=True,
         ),
         "security_groups": properties.Schema(
             properties.Schema.LIST, "Names of the security groups of the server.", default=[]
@@ -295,6 +298,15 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
     def validate(self) -> None:
         """Check the properties, and that there is something to boot."""
         super().validate()
+        for index, entry in enumerate(self.properties["networks"] or []):
+            if not (entry["network"] or entry["port"] or entry["subnet"]):
+                raise exception.StackValidationFailed(
+                    error_message=(
+                        'One of the properties "network", "port" or "subnet" should be set '
+                        f'for each network of server "{self.name}"'
+                    ),
+                    path=prop_path(self, "networks", index),
+                )
         if not self.properties["image"] and not self._volumes() and not self._mapped_image():
             raise exception.StackValidationFailed(
                 error_message="Neither image nor a bootable volume is specified for the server",
@@ -405,6 +417,8 @@ class Server(Translated):  # plugsim: ignore[PS301] - see the package
         if "metadata" in diff:
             meta = {str(k): str(v) for k, v in (diff["metadata"] or {}).items()}
             servers.set_meta(self.resource_id, meta)
+        if "networks" in diff:
+            self._update_networks(diff["networks"])
         steps = []
         if diff.get("flavor"):
             steps.append(["resize", diff["flavor"]])
