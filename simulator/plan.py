@@ -124,6 +124,8 @@ class _SourceEntry:
     #: the project configuration file whose plug-in directories the source holds (trust asked)
     config: str | None
     trusted: bool
+    #: that file's plug-in directories (announced again when the source is shared)
+    dirs: tuple[str, ...] = ()
 
 
 def _source_key(
@@ -177,17 +179,19 @@ def _input_paths(source: StackSource, template: Any, environment: Any) -> list[s
     return paths
 
 
-def _project_config(source: StackSource) -> tuple[str | None, bool]:
-    """The ``plugsim.yaml`` whose plug-in directories *source* holds, and whether they were run."""
+def _project_config(source: StackSource) -> tuple[str | None, bool, tuple[str, ...]]:
+    """The ``plugsim.yaml`` listing plug-in directories for *source*, whether they were run, and
+    the directories."""
     if not source.base_dir:
-        return None, False
+        return None, False, ()
     from simulator.project_config import PLUGIN_DIRS, read_config
 
     config = read_config(Path(source.base_dir))
     dirs = config.get(PLUGIN_DIRS, [])
     if not dirs:
-        return None, False
-    return str(Path(source.base_dir) / CONFIG_NAME), all(d in source.plugin_dirs for d in dirs)
+        return None, False, ()
+    config_path = str(Path(source.base_dir) / CONFIG_NAME)
+    return config_path, all(d in source.plugin_dirs for d in dirs), tuple(dirs)
 
 
 def load_source(
@@ -234,8 +238,10 @@ def load_source(
     paths = _input_paths(source, template, environment)
     hashes = dict(Inputs.of(paths).hashes)
     hashes.update(before.hashes)  # what was read, or older: an edit meanwhile is seen next time
-    config, trusted = _project_config(source)
-    _SOURCES[key] = _SourceEntry(source, Inputs(tuple(hashes.items())), config, trusted)
+    config, trusted, config_dirs = _project_config(source)
+    _SOURCES[key] = _SourceEntry(
+        source, Inputs(tuple(hashes.items())), config, trusted, config_dirs
+    )
     if len(_SOURCES) > KEPT_SOURCES:
         _SOURCES.popitem(last=False)
     return source
@@ -253,13 +259,11 @@ def _same_trust(entry: _SourceEntry, project_plugins: bool) -> bool:
     """
     if entry.config is None:
         return True
-    from simulator.project_config import PLUGIN_DIRS, read_config
     from simulator.project_trust import announce, may_run
 
     runs = may_run(entry.config, project_plugins)
     if runs and entry.trusted:
-        dirs = read_config(Path(entry.config).parent).get(PLUGIN_DIRS, [])
-        announce(dirs, entry.config)
+        announce(entry.dirs, entry.config)
     return runs == entry.trusted
 
 
