@@ -28,17 +28,18 @@ _PARAM_TYPES = {
 }
 
 _CLASS_CACHE: dict[tuple[str, str], type] = {}
+#: (path, its text, limits) -> the digest of the template parsed from that text
+_TEXT_DIGESTS: dict[tuple[Any, ...], str] = {}
 
 
 def _spec_path(spec: Any) -> str:
     return str(getattr(spec, "path", spec))
 
 
-def _child_template(path: str, source: StackSource) -> tuple[dict[str, Any], str | None]:
+def _child_text(path: str, source: StackSource) -> tuple[str, str | None]:
+    """The text of template resource *path* (the source's files first) and its directory."""
     from simulator.template.files import read_text
-    from simulator.template.text import parse_text
 
-    limits = source.limit_values()
     if path in source.files:
         text = source.files[path]
         base = str(Path(path).parent) if Path(path).is_absolute() else source.base_dir
@@ -46,9 +47,17 @@ def _child_template(path: str, source: StackSource) -> tuple[dict[str, Any], str
         target = Path(path)
         if not target.is_absolute() and source.base_dir:
             target = Path(source.base_dir) / target
+        limits = source.limit_values()
         text = read_text(target, f"The template resource {path}", limits=limits, source=None)
         base = str(target.resolve().parent)
-    raw = parse_text(text, path, "template", limits=limits)
+    return text, base
+
+
+def _child_template(path: str, source: StackSource) -> tuple[dict[str, Any], str | None]:
+    from simulator.template.text import parse_text
+
+    text, base = _child_text(path, source)
+    raw = parse_text(text, path, "template", limits=source.limit_values())
     if not isinstance(raw, dict):
         raise exception.StackValidationFailed(
             "The template resource's template must be a map of sections", source=path
@@ -57,12 +66,22 @@ def _child_template(path: str, source: StackSource) -> tuple[dict[str, Any], str
 
 
 def template_resource_class(spec: Any, source: StackSource) -> type:
-    """Return the Resource class implementing template resource *spec*."""
+    """Return the Resource class implementing template resource *spec*.
+
+    The class of one template (its file is read again every time, so an edit is seen) is made
+    once per process; a text met before is not parsed again.
+    """
     from simulator.template.loader import load_template
 
     path = _spec_path(spec)
+    text, _ = _child_text(path, source)
+    text_key = (path, text, source.limit_values())
+    digest = _TEXT_DIGESTS.get(text_key)
+    if digest is not None and (path, digest) in _CLASS_CACHE:
+        return _CLASS_CACHE[(path, digest)]
     raw, base = _child_template(path, source)
     key = (path, StackSource(template=raw).digest)
+    _TEXT_DIGESTS[text_key] = key[1]
     cached = _CLASS_CACHE.get(key)
     if cached is not None:
         return cached

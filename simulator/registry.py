@@ -177,6 +177,8 @@ class TypeLookup:
         self.registry = registry
         self.source = source
         self.stack = stack
+        #: the clock validation offers plug-ins (None: the stack's world's clock)
+        self.clock: Any = None
 
     def __call__(self, type_name: str, resource_name: str | None = None) -> type:
         """Return the class implementing *type_name* for *resource_name*."""

@@ -29,6 +29,7 @@ from simulator.backend import CloudBackend
 from simulator.clock import VirtualClock
 from simulator.context import EngineContext, StackView
 from simulator.events import STACK_TYPE, Event
+from simulator.plan import validate
 from simulator.registry import TypeRegistry
 from simulator.resource_rows import json_data, plain, same_scalars
 from simulator.scheduler import fewer_full_collections
@@ -421,15 +422,13 @@ class Stack:
     def validate(self) -> None:
         """Validate the stack's definition against the known resource types."""
         with fewer_full_collections():
-            self.source.validate(
-                self.definition, self.world.registry.type_lookup(self.source, self)
-            )
+            validate(self.source, self.definition, self)
 
     def definition_from(self, source: StackSource) -> Any:
         """Build and validate the definition of *source* for this stack."""
         with fewer_full_collections():
             definition = self._build(source)
-            source.validate(definition, self.world.registry.type_lookup(source, self))
+            validate(source, definition, self)
         return definition
 
     def _build(self, source: StackSource) -> Any:

@@ -254,6 +254,7 @@ class StackSource:
             src.files.update(extra.files)
         src.__dict__.pop("digest", None)
         src.__dict__.pop("environment", None)
+        src.__dict__.pop("_template", None)
         return src
 
     # -- persistence -----------------------------------------------------------------
@@ -294,7 +295,11 @@ class StackSource:
     # -- building --------------------------------------------------------------------
 
     def load_template(self) -> Any:
-        """Return the checked :class:`simulator.template.model.Template`."""
+        """Return the checked :class:`simulator.template.model.Template` (made once per source:
+        a source and its template never change, and every stack of a plan shares them)."""
+        made = self.__dict__.get("_template")
+        if made is not None:
+            return made
         from simulator.template.loader import load_template
 
         tmpl = load_template(
@@ -306,6 +311,7 @@ class StackSource:
         )
         if self.base_dir is not None:
             tmpl.base_dir = Path(self.base_dir)
+        self.__dict__["_template"] = tmpl
         return tmpl
 
     @cached_property
@@ -360,18 +366,26 @@ class StackSource:
         if stack is None:
             validate_resource_properties(definition, type_lookup)
             return
+        clock = getattr(type_lookup, "clock", None) or stack.world.clock
         validate_resource_properties(
             definition,
             type_lookup,
             clients=stack.world.client_plugin,
             stack=stack_info(stack.name, stack.id, definition.parameters),
-            clock=stack.world.clock,
+            clock=clock,
             parent_view=stack.view if stack.parent_resource is not None else None,
-            nested=lambda template, name: self._validate_nested(template, name, definition, stack),
+            nested=lambda template, name: self._validate_nested(
+                template, name, definition, stack, clock
+            ),
         )
 
     def _validate_nested(
-        self, template: Mapping[str, Any], name: str, definition: Any, stack: Any
+        self,
+        template: Mapping[str, Any],
+        name: str,
+        definition: Any,
+        stack: Any,
+        clock: Any = None,
     ) -> None:
         """Validate *template* as nested stack *name* with this source's environment and files."""
         from simulator.template import StackDefinition
@@ -394,7 +408,9 @@ class StackSource:
             stack_id=definition.stack_id,
             project_id=stack.world.project_id,
         )
-        child.validate(nested, stack.world.registry.type_lookup(child, stack))
+        lookup = stack.world.registry.type_lookup(child, stack)
+        lookup.clock = clock
+        child.validate(nested, lookup)
 
     def describe(self, registry: TypeLookups, clients: Any = None) -> dict[str, Any]:
         """Validate without a stack and return Heat's ``template validate`` shape.

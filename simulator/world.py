@@ -51,6 +51,7 @@ from simulator.events import STACK_TYPE, Event
 from simulator.lifecycle import LifecycleRegistry, cancel_quietly
 from simulator.limits import DEFAULTS, Limits
 from simulator.nested_stacks import EngineNestedStacks
+from simulator.plan import CLIENT_WATCH, load_source
 from simulator.project_config import (
     CONFIG_NAME,
     HANDLER_WALL_LIMIT,
@@ -435,6 +436,9 @@ class World(StackAPI):
 
     def client_plugin(self, name: str) -> ClientPlugin:
         """Return (and cache) the fake cloud's client plug-in for *name*."""
+        watch = CLIENT_WATCH.get()
+        if watch is not None:  # a validation that asks the cloud is not shared (simulator.plan)
+            watch.append(name)
         plugin = self._plugins.get(name)
         if plugin is None:
             plugin = self.cloud.client_plugin(name)
@@ -676,7 +680,7 @@ class World(StackAPI):
         *project_plugins* false leaves out the plug-in directories of the
         template's ``plugsim.yaml`` (see :mod:`simulator.project_trust`).
         """
-        source = StackSource.load(
+        source = load_source(
             template,
             environment,
             parameters,

@@ -61,14 +61,21 @@ class ChangeLog:
         return entities, services
 
 
+#: Value types :func:`plain` shares instead of copying (immutable).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def plain(value: Any) -> Any:
-    """A deep copy of *value* made of plain dicts and lists (what ``copy.deepcopy`` gives)."""
+    """A deep copy of *value* made of plain dicts and lists (what ``copy.deepcopy`` gives).
+
+    Every client read copies an entity, so scalars are copied inline, without a call each.
+    """
     kind = type(value)
     if kind is dict or kind is TrackedDict:
-        return {k: plain(v) for k, v in value.items()}
+        return {k: v if type(v) in _SCALARS else plain(v) for k, v in value.items()}
     if kind is list or kind is TrackedList:
-        return [plain(v) for v in value]
-    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return [v if type(v) in _SCALARS else plain(v) for v in value]
+    if kind in _SCALARS:
         return value
     import copy
 
