@@ -80,6 +80,7 @@ def test_types_linking_other_resources_are_driven_beside_their_companions(type_n
     assert without.skipped is not None and "does not exist in the template" in without.skipped
 
 
+@pytest.mark.material
 def test_the_whole_bundled_library_lints_without_a_finding():
     from sdk.lint import LintConfig, lint_paths
 
