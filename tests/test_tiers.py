@@ -26,6 +26,13 @@ MATERIAL = (
     ("tests/heat/test_types_diff.py", None),
     ("tests/heat/test_events_diff.py", None),
     ("tests/campaign/test_campaign_sequences.py", None),
+    ("tests/testing/test_upgrade_conformance.py", None),
+    ("tests/world/test_kill.py", None),
+    ("tests/library/test_library_lint.py", None),
+    (
+        "tests/testing/test_replays.py",
+        "test_a_conformance_replay_line_fails_the_same_way_after_the_run",
+    ),
     (
         "tests/campaign/test_campaign.py",
         "test_a_thousand_seeds_find_the_planted_bug_and_shrink_it_to_one_fault",

@@ -8,6 +8,9 @@ import simulator.resources
 from sdk.lint.dynamic import drive_class
 from simulator.resources import heat, openstack
 
+#: plugsim lint's dynamic rules over every bundled type: the material tier.
+pytestmark = pytest.mark.material
+
 
 def resource_mapping():
     """The bundled Heat and OpenStack types."""
