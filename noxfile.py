@@ -1,6 +1,9 @@
 """Development sessions: ``pip install nox && nox`` runs them all.
 
-``tests``        the test suite (every available Python from 3.11 on)
+``tests``        the default test tier, README's ``pytest -n auto`` (every Python from 3.11 on)
+``material``     the material tier (``pytest -n auto -m material``): Heat differential and
+                 lifecycle runs, thousand-seed campaigns, the docs build, whole-library lint,
+                 mutants, the browser test (see docs/contributing.rst)
 ``lint``         ruff, then ``plugsim lint`` over the bundled plug-ins
 ``typecheck``    mypy over the SDK (the configuration is ``[tool.mypy]`` in pyproject.toml)
 ``docs``         the Sphinx site, warnings as errors
@@ -34,7 +37,16 @@
 
 import nox
 
-nox.options.sessions = ["tests", "lint", "typecheck", "docs", "scaffold", "conformance", "bench"]
+nox.options.sessions = [
+    "tests",
+    "material",
+    "lint",
+    "typecheck",
+    "docs",
+    "scaffold",
+    "conformance",
+    "bench",
+]
 nox.options.reuse_existing_virtualenvs = True
 
 BUNDLED_PLUGINS = ("simulator/resources/heat", "simulator/resources/openstack")
@@ -42,9 +54,20 @@ BUNDLED_PLUGINS = ("simulator/resources/heat", "simulator/resources/openstack")
 
 @nox.session(python=["3.11", "3.12", "3.13"])
 def tests(session: nox.Session) -> None:
-    """Run the test suite."""
+    """Run the default test tier (what README's test command runs) on every core."""
     session.install("-e", ".[test]")
-    session.run("pytest", *session.posargs)
+    session.run("pytest", *(session.posargs or ["-n", "auto"]))
+
+
+@nox.session
+def material(session: nox.Session) -> None:
+    """Run the material tier: the tests marked ``material`` (tens of seconds each).
+
+    The Heat differential tests among them need PLUGSIM_HEAT_PYTHON (they skip, saying so,
+    without it); the browser test needs Chromium.
+    """
+    session.install("-e", ".[test]")
+    session.run("pytest", "-n", "auto", "-m", "material", *session.posargs)
 
 
 @nox.session

@@ -8,6 +8,13 @@ The command line runs a project's code only once the user has trusted the
 project (:mod:`simulator.project_trust`). A developer of plugsim trusts the
 bundled examples (``plugsim trust examples/three-tier examples/campaign``);
 the tests do the same in a trust file of their own, never the user's.
+
+Tests marked ``material`` (the Sphinx build of these docs, the bundled
+library's whole lint, the Heat differential and lifecycle runs, thousand-seed
+campaigns, the mutation regression, the browser test, ...) run real material
+for tens of seconds each; they are left out of the default run and run when
+the ``-m`` expression names them: ``pytest -n auto -m material`` (``nox -s
+material``, and a step of its own in CI). See docs/contributing.rst.
 """
 
 from __future__ import annotations
@@ -21,6 +28,32 @@ settings.register_profile(
     "plugsim-tests", deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("plugsim-tests")
+
+#: Markers of the tiers that run only when the ``-m`` expression names them.
+OPT_IN_TIERS = {
+    "material": "runs real material for tens of seconds (docs build, whole-library lint, Heat "
+    "differential and lifecycle runs, thousand-seed campaigns, mutants, browser); left out of "
+    "the default run, run with -m material",
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the opt-in tier markers."""
+    for name, text in OPT_IN_TIERS.items():
+        config.addinivalue_line("markers", f"{name}: {text}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave each opt-in tier out unless the ``-m`` expression names it."""
+    markexpr = config.getoption("markexpr", "") or ""
+    for name in OPT_IN_TIERS:
+        if name in markexpr:
+            continue
+        left_out = [item for item in items if item.get_closest_marker(name) is not None]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = [item for item in items if item.get_closest_marker(name) is None]
+
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The checkout's example projects whose plugsim.yaml lists plug-ins.

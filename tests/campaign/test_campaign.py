@@ -67,6 +67,7 @@ def planted(tmp_path_factory):
     return outcome, out
 
 
+@pytest.mark.material
 def test_a_thousand_seeds_find_the_planted_bug_and_shrink_it_to_one_fault(planted):
     outcome, _ = planted
     assert len(outcome.results) == 1000
@@ -85,6 +86,7 @@ def test_a_thousand_seeds_find_the_planted_bug_and_shrink_it_to_one_fault(plante
     assert finding.shrunk_replay.endswith(f"--seed {first.seed} --faults {finding.shrunk_profile}")
 
 
+@pytest.mark.material
 def test_the_shrunk_replay_line_fails_the_same_way(planted):
     outcome, _ = planted
     finding = outcome.findings[0]
@@ -95,6 +97,7 @@ def test_the_shrunk_replay_line_fails_the_same_way(planted):
     assert "network.subnets.create" in result.output
 
 
+@pytest.mark.material
 def test_reports_are_written_for_machines_ci_and_people(planted):
     outcome, out = planted
     write_reports(outcome, out)

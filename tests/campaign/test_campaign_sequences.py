@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from sdk.testing.campaign.sequences import SequenceSpec
 from simulator.cli import main
+
+#: Each test runs a campaign of many seeded sequences: the material tier (``-m material``).
+pytestmark = pytest.mark.material
 
 PLUGIN = str(Path(__file__).resolve().parent / "paths_plugin" / "leaky_delete.py")
 #: every delete answered 503: the planted bug leaks the network

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from sdk.testing.campaign.runs import RunSpec, run_range
@@ -75,6 +76,7 @@ def _campaign(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+@pytest.mark.material
 def test_a_release_that_replaces_on_rename_is_found_naming_the_property(tmp_path):
     old = plugin(tmp_path, "v1")
     new = plugin(tmp_path, "v2", name_update=False)
@@ -89,6 +91,7 @@ def test_a_release_that_replaces_on_rename_is_found_naming_the_property(tmp_path
     assert "shrunk: 0 injected fault(s)" in output  # the bug needs no fault at all
 
 
+@pytest.mark.material
 def test_a_compatible_release_passes_every_seed(tmp_path):
     old = plugin(tmp_path, "v1")
     code, output = _campaign(str(old), "--upgrade-from", str(old), "--count", "3", "-f", "json")
@@ -97,6 +100,7 @@ def test_a_compatible_release_passes_every_seed(tmp_path):
     assert (summary["runs"], summary["failed"], summary["findings"]) == (3, 0, [])
 
 
+@pytest.mark.material
 def test_each_seed_draws_its_own_stack_so_a_narrowed_range_is_found_by_some(tmp_path):
     """v2 refuses sizes above 50: only the seeds whose drawn size is larger show it."""
     old = plugin(tmp_path, "v1")
@@ -113,6 +117,7 @@ def test_each_seed_draws_its_own_stack_so_a_narrowed_range_is_found_by_some(tmp_
     assert (again["signature"], again["digest"]) == (failed[0]["signature"], failed[0]["digest"])
 
 
+@pytest.mark.material
 def test_faults_after_the_upgrade_are_recorded_for_shrinking(tmp_path):
     old = plugin(tmp_path, "v1")
     faults = tmp_path / "faults.yaml"
@@ -157,6 +162,7 @@ def test_bad_input_is_one_line(tmp_path):
     assert code == 2 and "is a directory" in output
 
 
+@pytest.mark.material
 def test_a_process_pool_gives_the_same_results_as_one_process(tmp_path):
     from sdk.testing.campaign.backends import execute
 

@@ -6,6 +6,9 @@ import pytest
 
 build_main = pytest.importorskip("sphinx.cmd.build").build_main
 
+#: The whole site: a couple of minutes of Sphinx (the material tier, ``-m material``).
+pytestmark = pytest.mark.material
+
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 

@@ -30,6 +30,7 @@ def test_missing_heat_is_a_clear_error(tmp_path) -> None:
         bench_heat.run_vs_heat(3, heat_python=str(fake))
 
 
+@pytest.mark.material
 @requires_heat
 def test_vs_heat_reports_both_engines_and_ratios() -> None:
     result = bench_heat.run_vs_heat(6, 3)
@@ -48,6 +49,7 @@ def test_vs_heat_reports_both_engines_and_ratios() -> None:
     assert text.startswith("plugsim bench --vs-heat: 6 OS::Heat::TestResource")
 
 
+@pytest.mark.material
 @requires_heat
 def test_vs_heat_repeats_each_engine_and_reports_medians() -> None:
     result = bench_heat.run_vs_heat(4, 2, repeat=3)

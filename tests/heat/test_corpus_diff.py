@@ -14,7 +14,7 @@ import _heat_diff as _diff
 import pytest
 from _heat_diff import requires_heat
 
-pytestmark = requires_heat
+pytestmark = [requires_heat, pytest.mark.material]
 
 #: Heat passes a function it does not know in that template version through as
 #: plain data (or fails only when the output is read); plugsim rejects it when

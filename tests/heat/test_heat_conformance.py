@@ -129,6 +129,7 @@ def test_conformance_classes_for_a_heat_plugin(keeper_file: Path) -> None:
     assert keeper.resource_class.__module__.startswith("plugsim_heat_plugins.")
 
 
+@pytest.mark.material
 def test_plugsim_conformance_runs_the_suite_on_a_heat_plugin_file(keeper_file: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(

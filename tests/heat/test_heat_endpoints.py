@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from _heat_diff import requires_heat
 
 from simulator.store import Store
@@ -413,6 +414,7 @@ def test_heats_port_and_net_take_a_qos_policy_and_change_it_in_place() -> None:
     _delete(world, mark)
 
 
+@pytest.mark.material
 @requires_heat
 def test_the_inventory_runs_modules_whose_prerequisites_come_from_other_heat_modules() -> None:
     """A port chain needs a group, which needs a pair, which needs a port: each made first."""

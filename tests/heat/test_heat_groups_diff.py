@@ -17,7 +17,7 @@ import _heat_diff as _diff
 import pytest
 from _heat_diff import requires_heat
 
-pytestmark = requires_heat
+pytestmark = [requires_heat, pytest.mark.material]
 
 HEAT = "heat.engine.resources.openstack.heat."
 

@@ -16,7 +16,7 @@ import _heat_diff as _diff
 import pytest
 from _heat_diff import requires_heat
 
-pytestmark = requires_heat
+pytestmark = [requires_heat, pytest.mark.material]
 
 
 def _case(name: str, template: dict[str, Any]) -> dict[str, Any]:

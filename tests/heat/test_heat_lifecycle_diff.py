@@ -20,7 +20,7 @@ from _heat_diff import requires_heat
 
 from simulator.world import World
 
-pytestmark = requires_heat
+pytestmark = [requires_heat, pytest.mark.material]
 
 SOURCE = """
 from heat.engine import lifecycle_plugin

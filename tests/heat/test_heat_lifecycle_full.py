@@ -13,6 +13,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+#: Whole Heat lifecycles and conformance runs in subprocesses: the material tier.
+pytestmark = pytest.mark.material
+
 ROOT = Path(__file__).resolve().parents[2]
 
 FULL = '''

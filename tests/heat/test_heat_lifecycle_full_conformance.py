@@ -22,6 +22,9 @@ from _heat_diff import requires_heat
 from sdk.testing.cli import conformance_classes
 from sdk.testing.conformance import ConformanceDeclarationError, ResourceConformance
 
+#: plugsim conformance on Heat plug-ins in subprocesses: the material tier (``-m material``).
+pytestmark = pytest.mark.material
+
 ROOT = Path(__file__).resolve().parents[2]
 
 TAGGER = textwrap.dedent(

@@ -15,7 +15,7 @@ import _heat_diff as _diff
 import pytest
 from _heat_diff import requires_heat
 
-pytestmark = requires_heat
+pytestmark = [requires_heat, pytest.mark.material]
 
 
 def _t(kind: str, props: dict, outputs: dict | None = None) -> dict:

@@ -13,7 +13,7 @@ import _heat_diff as _diff
 import pytest
 from _heat_diff import requires_heat
 
-pytestmark = requires_heat
+pytestmark = [requires_heat, pytest.mark.material]
 
 V = "2016-10-14"
 

@@ -8,6 +8,9 @@ import simulator.resources
 from sdk.lint.dynamic import drive_class
 from simulator.resources import heat, openstack
 
+#: plugsim lint's dynamic rules over every bundled type: the material tier.
+pytestmark = pytest.mark.material
+
 
 def resource_mapping():
     """The bundled Heat and OpenStack types."""
@@ -80,6 +83,7 @@ def test_types_linking_other_resources_are_driven_beside_their_companions(type_n
     assert without.skipped is not None and "does not exist in the template" in without.skipped
 
 
+@pytest.mark.material
 def test_the_whole_bundled_library_lints_without_a_finding():
     from sdk.lint import LintConfig, lint_paths
 

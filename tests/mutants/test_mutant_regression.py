@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+#: Each mutant is a plugsim conformance run: the material tier (``-m material``).
+pytestmark = pytest.mark.material
 sys.path.insert(0, str(ROOT / "tools"))
 
 import mutants  # noqa: E402

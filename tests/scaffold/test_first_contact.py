@@ -127,6 +127,7 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.material
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_kind_passes_ruff_and_inclusion_for_names_across_the_alphabet(tmp_path, kind):
     ruff = str(Path(sys.executable).parent / "ruff")

@@ -198,11 +198,13 @@ PORT_USERS = (
 )
 
 
+@pytest.mark.material
 def test_mypy_checks_the_port_its_users_and_both_backends():
     result = _mypy(*PORT_USERS)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.material
 def test_mypy_catches_a_backend_that_does_not_fit_the_port(tmp_path):
     planted = tmp_path / "planted.py"
     planted.write_text(

@@ -132,6 +132,7 @@ def _conformance(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str
     )
 
 
+@pytest.mark.material
 def test_conformance_runs_every_test_in_the_world_named(tmp_path):
     # DevStack's image is not in the default world: the suite passes only on the devstack world
     on_devstack = _conformance(tmp_path, "--world", "devstack")
@@ -149,6 +150,7 @@ def test_conformance_with_a_missing_world_file_is_one_line(tmp_path):
     assert "Traceback" not in result.stdout + result.stderr
 
 
+@pytest.mark.material
 def test_conformance_takes_the_global_world_option(tmp_path):
     d = tmp_path / "plugins"
     d.mkdir()

@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from sdk.testing.cli import conformance, conformance_classes, find_plugins
@@ -71,6 +72,7 @@ def test_a_properties_file_naming_an_unknown_type_is_refused(tmp_path):
     assert "no plug-in of type Other::Type" in result.output
 
 
+@pytest.mark.material
 def test_the_command_runs_the_suite(tmp_path):
     d = plugin_dir(tmp_path)
     props = tmp_path / "props.yaml"
@@ -105,6 +107,7 @@ def test_the_command_runs_the_suite(tmp_path):
     assert "Sample::Server" in report.read_text()
 
 
+@pytest.mark.material
 def test_the_command_prints_no_warnings_that_are_not_the_users(tmp_path):
     """No assert-rewrite warning for hypothesis, no unknown pytest-asyncio option (issue 36)."""
     d = plugin_dir(tmp_path)

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from sdk import properties
 from sdk.testing.cli import conformance_classes, derived_updates
 from sdk.testing.strategies import simplest_properties
@@ -55,6 +57,7 @@ def test_declared_update_paths_win_and_nothing_is_derived_without_handle_update(
     assert derived_updates(SampleZone, base) == derived_updates(SampleZone, base)
 
 
+@pytest.mark.material
 def test_the_command_runs_the_update_paths_instead_of_skipping_them(tmp_path):
     code = (
         "import sys; from sdk.testing.cli import conformance; "

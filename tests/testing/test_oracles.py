@@ -253,6 +253,7 @@ def _machine_fails(plugin: type, base: dict[str, Any], updates: list[dict[str, A
     return str(info.value)
 
 
+@pytest.mark.material
 def test_the_campaign_state_machine_asks_the_same_oracles():
     assert "replaced the cloud object" in _machine_fails(op.ReplacingBox, {}, [{"size": 2}])
     assert "SUSPEND completed but the cloud object" in _machine_fails(

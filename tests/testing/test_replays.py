@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 FIXTURES = Path(__file__).resolve().parent / "verdict_fixtures"
 CONFORMANCE = (
     "import sys; from sdk.testing.cli import conformance; "
@@ -29,6 +31,7 @@ def only(tmp_path, name):
     return target
 
 
+@pytest.mark.material
 def test_a_conformance_replay_line_fails_the_same_way_after_the_run(tmp_path):
     target = only(tmp_path, "ForgetfulServer")
     work = tmp_path / "work"
@@ -77,6 +80,7 @@ def plugsim(words, cwd, timeout=600):
     return run([sys.executable, "-c", PLUGSIM, *words[1:]], cwd, timeout)
 
 
+@pytest.mark.material
 def test_a_campaign_shrunk_replay_line_fails_the_same_way_after_the_run(tmp_path):
     """No --out: the shrunk stack and fault profile are kept under .plugsim/replays/."""
     root = Path(__file__).resolve().parents[2] / "examples" / "campaign"

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from sdk.testing.upgrade import check_upgrade
+
+#: Each test runs upgrade conformance (two releases, a stack each): the material tier.
+pytestmark = pytest.mark.material
 
 PLUGIN = '''
 from sdk import attributes, exception, properties

@@ -25,6 +25,7 @@ def _seeds(pytester, monkeypatch, tag, *args):
     return {p.name: json.loads(p.read_text()) for p in sorted(out.iterdir())}
 
 
+@pytest.mark.material
 def test_seeds_are_the_same_with_and_without_xdist(pytester, monkeypatch):
     pytester.makepyfile(test_seeds=TESTS)
     serial = _seeds(pytester, monkeypatch, "serial")

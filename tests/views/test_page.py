@@ -120,6 +120,7 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
 
 
+@pytest.mark.material
 @pytest.mark.skipif(
     CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium)"
 )
@@ -175,6 +176,7 @@ def test_the_page_script_parses(failed_page, tmp_path):
     assert result.returncode == 0, result.stderr.decode()
 
 
+@pytest.mark.material
 @pytest.mark.skipif(
     CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium)"
 )

@@ -24,6 +24,9 @@ import pytest
 from simulator.world import World
 from tests.world.conftest import plugsim_argv, run_until_killed
 
+#: Real plugsim processes killed at every point: the material tier (``-m material``).
+pytestmark = pytest.mark.material
+
 TEMPLATE = """\
 heat_template_version: 2018-08-31
 resources:

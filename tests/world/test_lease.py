@@ -107,6 +107,7 @@ def run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.material
 def test_a_second_writer_gets_one_line_naming_the_first_and_fails(project):
     first = start_paused(project, "stack", "create", "-t", "big.yaml", "big")
     try:
@@ -127,6 +128,7 @@ def test_a_second_writer_gets_one_line_naming_the_first_and_fails(project):
     assert [s["stack_name"] for s in json.loads(listed.stdout)] == ["big"]
 
 
+@pytest.mark.material
 def test_with_wait_the_second_writer_queues_and_both_stacks_exist(project):
     first = start_paused(project, "stack", "create", "-t", "big.yaml", "big")
     second = subprocess.Popen(
@@ -165,6 +167,7 @@ def test_with_wait_the_second_writer_queues_and_both_stacks_exist(project):
     assert len({s["id"] for s in listed}) == 2
 
 
+@pytest.mark.material
 def test_readers_leave_a_live_stack_alone(project):
     writer = start_paused(project, "stack", "create", "-t", "big.yaml", "big")
     try:
@@ -184,6 +187,7 @@ def test_readers_leave_a_live_stack_alone(project):
     assert not [e for e in after if "restarted" in e["reason"] or e["action"] == "LEASE"]
 
 
+@pytest.mark.material
 def test_a_dead_writers_lease_is_taken_over_with_an_event(project):
     writer = start_paused(project, "stack", "create", "-t", "big.yaml", "big")
     os.kill(writer.pid, signal.SIGKILL)

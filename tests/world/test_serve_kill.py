@@ -28,6 +28,7 @@ def _tool():
     return module
 
 
+@pytest.mark.material
 def test_no_acknowledged_write_is_lost_across_kills(tmp_path):
     result = _tool().run(kills=3, clients=8, seed=7, workdir=tmp_path)
     assert [r["lost"] for r in result["rounds"]] == [0, 0, 0], result

@@ -1,0 +1,120 @@
+"""The test tiers: README's ``pytest -n auto`` leaves the ``material`` tier out, ``-m`` brings it.
+
+The modules and tests below each run real material for tens of seconds (measured in
+docs/contributing.rst); losing their marker would put minutes back into the default run.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: (test file, test function or None for the whole module) that must stay in the material tier.
+MATERIAL = (
+    ("tests/docs/test_docs_site.py", None),
+    ("tests/mutants/test_mutant_regression.py", None),
+    ("tests/heat/test_heat_lifecycle_full.py", None),
+    ("tests/heat/test_heat_lifecycle_full_conformance.py", None),
+    ("tests/heat/test_heat_groups_diff.py", None),
+    ("tests/heat/test_heat_lifecycle_diff.py", None),
+    ("tests/heat/test_corpus_diff.py", None),
+    ("tests/heat/test_types_diff.py", None),
+    ("tests/heat/test_events_diff.py", None),
+    ("tests/campaign/test_campaign_sequences.py", None),
+    ("tests/testing/test_upgrade_conformance.py", None),
+    ("tests/world/test_kill.py", None),
+    ("tests/library/test_library_lint.py", None),
+    (
+        "tests/testing/test_replays.py",
+        "test_a_conformance_replay_line_fails_the_same_way_after_the_run",
+    ),
+    (
+        "tests/campaign/test_campaign.py",
+        "test_a_thousand_seeds_find_the_planted_bug_and_shrink_it_to_one_fault",
+    ),
+    (
+        "tests/campaign/test_upgrade_mode.py",
+        "test_a_process_pool_gives_the_same_results_as_one_process",
+    ),
+    (
+        "tests/library/test_library_lint.py",
+        "test_the_whole_bundled_library_lints_without_a_finding",
+    ),
+    (
+        "tests/heat/test_heat_conformance.py",
+        "test_plugsim_conformance_runs_the_suite_on_a_heat_plugin_file",
+    ),
+    ("tests/views/test_page.py", "test_a_browser_draws_the_timeline_across_the_whole_window"),
+)
+
+
+def _names_material(node: ast.expr) -> bool:
+    return any(isinstance(sub, ast.Attribute) and sub.attr == "material" for sub in ast.walk(node))
+
+
+def _is_marked(path: str, test: str | None) -> bool:
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    for node in tree.body:
+        if test is None and isinstance(node, ast.Assign):
+            if any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
+                return _names_material(node.value)
+        if test is not None and isinstance(node, ast.FunctionDef) and node.name == test:
+            return any(_names_material(d) for d in node.decorator_list)
+    return False
+
+
+@pytest.mark.parametrize(("path", "test"), MATERIAL, ids=[f"{p}::{t or '*'}" for p, t in MATERIAL])
+def test_material_heavy_tests_keep_their_marker(path: str, test: str | None) -> None:
+    assert _is_marked(path, test), f"{path}::{test or 'pytestmark'} lost @pytest.mark.material"
+
+
+def _root_conftest():
+    spec = importlib.util.spec_from_file_location("_tiers_conftest", ROOT / "tests" / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _Item:
+    def __init__(self, name: str, *marks: str) -> None:
+        self.name, self.marks = name, marks
+
+    def get_closest_marker(self, name: str):
+        return name if name in self.marks else None
+
+
+class _Config:
+    def __init__(self, markexpr: str) -> None:
+        self.markexpr, self.deselected = markexpr, []
+
+        class _Hook:
+            def pytest_deselected(hook_self, items):  # noqa: N805
+                self.deselected.extend(item.name for item in items)
+
+        self.hook = _Hook()
+
+    def getoption(self, name: str, default=None):
+        assert name == "markexpr"
+        return self.markexpr
+
+
+@pytest.mark.parametrize(
+    ("markexpr", "kept", "deselected"),
+    [
+        ("", ["unit", "other"], ["heavy"]),
+        ("material", ["unit", "heavy", "other"], []),
+        ("material or not material", ["unit", "heavy", "other"], []),
+    ],
+)
+def test_the_material_tier_runs_only_when_the_mark_expression_names_it(markexpr, kept, deselected):
+    hook = _root_conftest().pytest_collection_modifyitems
+    items = [_Item("unit"), _Item("heavy", "material"), _Item("other", "parametrize")]
+    config = _Config(markexpr)
+    hook(config, items)
+    assert [item.name for item in items] == kept
+    assert config.deselected == deselected
