@@ -64,10 +64,12 @@ def material(session: nox.Session) -> None:
     """Run the material tier: the tests marked ``material`` (tens of seconds each).
 
     The Heat differential tests among them need PLUGSIM_HEAT_PYTHON (they skip, saying so,
-    without it); the browser test needs Chromium.
+    without it); the browser test needs Chromium. ``--dist loadfile`` keeps each module on one
+    worker, so its module-scoped material (a thousand seeds, both engines over a corpus) is
+    computed once.
     """
     session.install("-e", ".[test]")
-    session.run("pytest", "-n", "auto", "-m", "material", *session.posargs)
+    session.run("pytest", "-n", "auto", "--dist", "loadfile", "-m", "material", *session.posargs)
 
 
 @nox.session
