@@ -244,6 +244,14 @@ NOT_PLUGSIM: list[tuple[str, str, str, str]] = [
         "non-number",
     ),
     (
+        "OS::Nova::ServerGroup",
+        "test_schema_no_looser_than_cloud",
+        "server_group.py:103 while creating with {'policies': []}",
+        "a Heat defect: policies is a list with no Length (nova/server_group.py:50, 'a list of "
+        "exactly one policy' only in its description), and handle_create sends policies[0] "
+        "(line 103, nova microversion 2.64 and later): an empty list fails with IndexError",
+    ),
+    (
         "OS::Neutron::Port",
         "test_schema_no_looser_than_cloud",
         "each entry needs a subnet_id",
