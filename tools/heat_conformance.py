@@ -252,6 +252,13 @@ NOT_PLUGSIM: list[tuple[str, str, str, str]] = [
         "(line 103, nova microversion 2.64 and later): an empty list fails with IndexError",
     ),
     (
+        "OS::Neutron::FlowClassifier",
+        "test_schema_no_looser_than_cloud",
+        "port ranges need protocol tcp or udp",
+        "Heat's schema takes a port range without a protocol (neutron/sfc/flow_classifier.py:59"
+        ", protocol optional); networking-sfc refuses it (FlowClassifierProtocolRequiredWithPorts)",
+    ),
+    (
         "OS::Neutron::Port",
         "test_schema_no_looser_than_cloud",
         "each entry needs a subnet_id",
