@@ -293,6 +293,21 @@ NOT_PLUGSIM: list[tuple[str, str, str, str]] = [
         "aggregate schema takes 1 to 255 characters (schemas/aggregates.py, minLength 1)",
     ),
     (
+        "OS::Nova::Flavor",
+        "test_schema_no_looser_than_cloud",
+        "Invalid input for field/attribute disk",
+        "Heat's disk is an integer without a lower bound (nova/flavor.py:93); nova's flavor "
+        "schema takes a disk of 0 or more (schemas/flavor_manage.py, minimum 0)",
+    ),
+    (
+        "OS::Neutron::SecurityGroup",
+        "test_schema_no_looser_than_cloud",
+        "port_range_min must be <= port_range_max",
+        "Heat's rules bound port_range_min and port_range_max each alone (neutron/"
+        "security_group.py, Range 0-65535); neutron refuses a TCP/UDP rule whose minimum "
+        "exceeds its maximum (SecurityGroupInvalidPortRange)",
+    ),
+    (
         "OS::Neutron::Port",
         "test_schema_no_looser_than_cloud",
         "each entry needs a subnet_id",
