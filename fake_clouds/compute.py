@@ -108,7 +108,17 @@ class ComputeService(
         "server": "ERROR",
     }
     transitional = {"image": "saving", "server": "BUILD"}
-    default_quotas = {"instances": 10, "cores": 20, "ram": 51200, "key_pairs": 100}
+    # nova's [quota] options that its quota-set API still takes at the latest microversion
+    # (nova/conf/quota.py); fixed_ips, floating_ips and the security-group proxies went in 2.36
+    default_quotas = {  # noqa: RUF012
+        "instances": 10,
+        "cores": 20,
+        "ram": 51200,
+        "key_pairs": 100,
+        "metadata_items": 128,
+        "server_groups": 10,
+        "server_group_members": 10,
+    }
 
     client_class = ComputeClient
     daemon_hosts = NOVA_DAEMONS

@@ -13,6 +13,7 @@ from fake_clouds.clients.aggregates import AggregateManager, HostManager
 from fake_clouds.clients.quotas import ComputeQuotaSetManager
 from fake_clouds.clients.server_groups import ServerGroupManager
 from fake_clouds.core.client_base import ClientObject, Manager, id_of
+from sdk import exception
 
 
 class Server(ClientObject):
@@ -252,8 +253,20 @@ class KeypairManager(Manager):
 
     resource_class = Keypair
 
-    def create(self, name: str, public_key: str | None = None) -> Keypair:
-        """Create or import a keypair."""
+    def create(
+        self,
+        name: str,
+        public_key: str | None = None,
+        key_type: str = "ssh",
+        user_id: str | None = None,
+    ) -> Keypair:
+        """Create or import a keypair (novaclient's ``key_type``, microversion 2.2, and
+        ``user_id``, 2.10, are taken; nova's schema allows the types ``ssh`` and ``x509``)."""
+        if key_type not in ("ssh", "x509"):
+            raise exception.BadRequest(
+                f"Invalid input for field/attribute type. Value: {key_type}. "
+                f"{key_type!r} is not one of ['ssh', 'x509']"
+            )
         return self._wrap(self.service.create_keypair(name, public_key))  # type: ignore[return-value]
 
     def get(self, keypair: Any) -> Keypair:

@@ -56,7 +56,7 @@ class NetworkClient(NetworkExtensionClient, NetworkQuotaCalls, BGPVPNClientCalls
             raise AttributeError(f"NetworkClient has no method {name!r}")
         svc = self.service
         if verb == "create":
-            return lambda body: {kind: getattr(svc, f"create_{kind}")(_unwrap(kind, body))}
+            return lambda body: self._create(kind, body)
         if verb == "show":
             return lambda entity_id, **_: {
                 kind: self._with_rules(kind, getattr(svc, f"get_{kind}")(entity_id))
@@ -72,6 +72,27 @@ class NetworkClient(NetworkExtensionClient, NetworkQuotaCalls, BGPVPNClientCalls
                 kind: getattr(svc, f"update_{kind}")(entity_id, _unwrap(kind, body))
             }
         return lambda entity_id: getattr(svc, f"delete_{kind}")(entity_id)
+
+    def _create(self, kind: str, body: Any) -> dict[str, Any]:
+        """Create one object, or several from neutron's bulk body ``{plural: [{...}, ...]}``.
+
+        A bulk create is all or nothing, as neutron's (its controller deletes what it made
+        when a later item fails): Heat's SecurityGroup creates its rules in one bulk call.
+        """
+        create = getattr(self.service, f"create_{kind}")
+        plural = _KINDS[kind]
+        items = body.get(plural) if isinstance(body, dict) and kind not in body else None
+        if not isinstance(items, list):
+            return {kind: create(_unwrap(kind, body))}
+        made: list[dict[str, Any]] = []
+        try:
+            for item in items:
+                made.append(create(_unwrap(kind, {kind: item})))
+        except Exception:
+            for done in reversed(made):
+                getattr(self.service, f"delete_{kind}")(done["id"])
+            raise
+        return {plural: made}
 
     def _with_rules(self, kind: str, item: dict[str, Any]) -> dict[str, Any]:
         """A security group's body carries its rules, as neutron's does."""

@@ -154,8 +154,28 @@ def heat_source_spec(fullname: str, heat_source: Any) -> importlib.machinery.Mod
         return importlib.machinery.ModuleSpec(fullname, _EmptyPackageLoader(), is_package=True)
     source = base.with_suffix(".py")
     if source.is_file():
-        return importlib.util.spec_from_file_location(fullname, source)
+        if not fullname.startswith(HEAT_SOURCE_PACKAGE + "."):
+            return importlib.util.spec_from_file_location(fullname, source)
+        return importlib.util.spec_from_file_location(
+            fullname, source, loader=_PluginSourceLoader(fullname, str(source))
+        )
     return None
+
+
+class _PluginSourceLoader(importlib.machinery.SourceFileLoader):
+    """Runs a shared plug-in module of Heat's, then gives it virtual time and seeded ids.
+
+    A plug-in module is patched when the compat loader loads it; the modules it imports
+    (``software_deployment`` for ``structured_config``) hold the code its classes inherit,
+    so they get the same ``time``, ``uuid`` and ``random`` (a deployment's id drawn with
+    ``uuid.uuid4()`` was a new one on every run).
+    """
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        from simulator.heat_compat import _vtime
+
+        super().exec_module(module)
+        _vtime.patch_module(module)
 
 
 class ShimFinder(importlib.abc.MetaPathFinder):

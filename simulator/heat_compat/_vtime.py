@@ -146,9 +146,17 @@ class SeededUUID(types.ModuleType):
 
     @classmethod
     def uuid4(cls) -> _real_uuid.UUID:
-        """A version-4 UUID from the running resource's random stream."""
-        stream = rng() if active_resource() is not None else cls._outside
-        return _real_uuid.UUID(int=stream.getrandbits(128), version=4)
+        """A version-4 UUID from the running resource's random stream and the virtual time.
+
+        The stream alone is the same for a resource and its replacement (same stack, same
+        name, a new object counting from one), so the virtual instant of the draw is mixed
+        in: a replacement made later gets a new id, as Heat's does.
+        """
+        if active_resource() is None:
+            return _real_uuid.UUID(int=cls._outside.getrandbits(128), version=4)
+        material = f"{rng().getrandbits(128)}/{now():.6f}".encode()
+        bits = int.from_bytes(hashlib.sha256(material).digest()[:16], "big")
+        return _real_uuid.UUID(int=bits, version=4)
 
 
 class SeededRandom(types.ModuleType):

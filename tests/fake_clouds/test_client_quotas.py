@@ -98,3 +98,16 @@ def test_neutron_quota_set_takes_rbac_policy(neutron):
     assert neutron.show_quota_default("p1")["quota"]["rbac_policy"] == 10
     updated = neutron.update_quota("p1", {"quota": {"rbac_policy": 0}})["quota"]
     assert updated["rbac_policy"] == 0
+
+
+def test_nova_quota_set_takes_server_group_and_metadata_quotas(nova):
+    """Nova's quota set keeps metadata_items (128), server_groups and their members (10 each)."""
+    defaults = nova.quotas.defaults("p1")
+    assert (defaults.metadata_items, defaults.server_groups, defaults.server_group_members) == (
+        128,
+        10,
+        10,
+    )
+    assert nova.quotas.update("p1", server_groups=3).server_groups == 3
+    with pytest.raises(exception.BadRequest, match="Bad key 'fixed_ips'"):
+        nova.quotas.update("p1", fixed_ips=3)

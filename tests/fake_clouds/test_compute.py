@@ -214,3 +214,12 @@ def test_a_security_group_given_by_id_is_listed_by_name(cloud, nova):
         {"name": "the_sg"},
         {"name": "default"},
     ]
+
+
+def test_keypair_create_takes_novaclient_key_type_and_user(nova):
+    """novaclient's keypairs.create takes key_type (2.2) and user_id (2.10); nova's schema
+    allows the types ssh and x509 only."""
+    made = nova.keypairs.create("k-typed", key_type="ssh", user_id="u1")
+    assert made.name == "k-typed"
+    with pytest.raises(exception.BadRequest, match="'rsa' is not one of"):
+        nova.keypairs.create("k-bad", key_type="rsa")
