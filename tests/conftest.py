@@ -43,16 +43,33 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{name}: {text}")
 
 
+def _named_files(config: pytest.Config) -> set[Path]:
+    """The test files the command line names one by one (a file or a node id, not a folder)."""
+    base = Path(config.invocation_params.dir)
+    named = (base / arg.split("::", 1)[0] for arg in config.args)
+    return {path.resolve() for path in named if path.is_file()}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Leave each opt-in tier out unless the ``-m`` expression names it."""
+    """Leave each opt-in tier out unless the ``-m`` expression or the command line names it.
+
+    ``pytest tests/heat/test_types_diff.py`` (or one of its node ids) runs that file's
+    material tests: naming the file is asking for them.
+    """
     markexpr = config.getoption("markexpr", "") or ""
+    named = _named_files(config)
     for name in OPT_IN_TIERS:
         if name in markexpr:
             continue
-        left_out = [item for item in items if item.get_closest_marker(name) is not None]
+        left_out = [
+            item
+            for item in items
+            if item.get_closest_marker(name) is not None and Path(item.path).resolve() not in named
+        ]
         if left_out:
             config.hook.pytest_deselected(items=left_out)
-            items[:] = [item for item in items if item.get_closest_marker(name) is None]
+            dropped = {id(item) for item in left_out}
+            items[:] = [item for item in items if id(item) not in dropped]
 
 
 ROOT = Path(__file__).resolve().parents[1]

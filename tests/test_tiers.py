@@ -81,16 +81,18 @@ def _root_conftest():
 
 
 class _Item:
-    def __init__(self, name: str, *marks: str) -> None:
-        self.name, self.marks = name, marks
+    def __init__(self, name: str, *marks: str, path: Path = ROOT / "tests" / "test_x.py") -> None:
+        self.name, self.marks, self.path = name, marks, path
 
     def get_closest_marker(self, name: str):
         return name if name in self.marks else None
 
 
 class _Config:
-    def __init__(self, markexpr: str) -> None:
+    def __init__(self, markexpr: str, args: tuple[str, ...] = ()) -> None:
         self.markexpr, self.deselected = markexpr, []
+        self.args = list(args)
+        self.invocation_params = type("Params", (), {"dir": ROOT})()
 
         class _Hook:
             def pytest_deselected(hook_self, items):  # noqa: N805
@@ -118,3 +120,25 @@ def test_the_material_tier_runs_only_when_the_mark_expression_names_it(markexpr,
     hook(config, items)
     assert [item.name for item in items] == kept
     assert config.deselected == deselected
+
+
+@pytest.mark.parametrize(
+    "arg",
+    ["tests/test_tiers.py", "tests/test_tiers.py::test_material_heavy_tests_keep_their_marker"],
+)
+def test_a_file_named_on_the_command_line_runs_its_material_tests(arg):
+    hook = _root_conftest().pytest_collection_modifyitems
+    here = ROOT / "tests" / "test_tiers.py"
+    items = [_Item("named", "material", path=here), _Item("elsewhere", "material")]
+    config = _Config("", (arg,))
+    hook(config, items)
+    assert [item.name for item in items] == ["named"]
+    assert config.deselected == ["elsewhere"]
+
+
+def test_a_folder_on_the_command_line_leaves_its_material_tests_out():
+    hook = _root_conftest().pytest_collection_modifyitems
+    items = [_Item("inside", "material", path=ROOT / "tests" / "test_tiers.py")]
+    config = _Config("", ("tests",))
+    hook(config, items)
+    assert items == [] and config.deselected == ["inside"]
