@@ -7,8 +7,7 @@ world — reading and parsing the template, its environments, its template-resou
 process and shared:
 
 * :func:`load_source` keeps each loaded :class:`~simulator.stack_source.StackSource` (with the
-  parsed template and the merged environment it caches) under the arguments it was loaded with
-  (a template or environment given as a map: under its content).
+  parsed template and the merged environment it caches) under the arguments it was loaded with.
   Before a kept source is handed out again, every file it was read from is read again and its
   content hash compared (:class:`Inputs`), so an edited file is always seen; so is a template
   resource file that appeared since. The project trust decision is asked again each time.
@@ -129,29 +128,6 @@ class _SourceEntry:
     dirs: tuple[str, ...] = ()
 
 
-def _canonical(value: Any) -> str | None:
-    """*value* as JSON text (in its own order), or None unless that text gives back *value*.
-
-    (A tuple, a non-string key or a NaN would read back as something else: such inputs are not
-    kept, so two different inputs never share a key.)
-    """
-    try:
-        text = json.dumps(value)
-        return text if json.loads(text) == value else None
-    except (TypeError, ValueError, RecursionError):  # too deep: loading reports it
-        return None
-
-
-def _item(value: Any) -> tuple[str, str] | None:
-    """A template or environment as part of a key: its path, or the content of a map."""
-    if isinstance(value, str | os.PathLike):
-        return ("path", os.fspath(value))
-    if isinstance(value, Mapping):
-        text = _canonical(dict(value))
-        return None if text is None else ("map", text)
-    return None
-
-
 def _source_key(
     template: Any,
     environment: Any,
@@ -163,19 +139,25 @@ def _source_key(
 ) -> tuple[Any, ...] | None:
     """The key a loaded source is kept under, or None when these inputs are not kept.
 
-    A template or environment given as a map is keyed by its content (the source holds a copy,
-    so a later change to the map is a new key); relative paths mean something else in another
-    working directory, so that is part of the key.
+    Only sources read from files are kept (a map given in Python may change under the caller);
+    relative paths mean something else in another working directory, so it is part of the key.
     """
-    top = _item(template)
-    items = [_item(e) for e in _envs(environment)]
-    values = _canonical([dict(parameters or {}), dict(files or {})])
-    if top is None or values is None or None in items:
+    if not isinstance(template, str | os.PathLike):
+        return None
+    envs = [environment] if isinstance(environment, str | os.PathLike | Mapping) else environment
+    env_names: list[str] = []
+    for item in envs or ():
+        if not isinstance(item, str | os.PathLike):
+            return None
+        env_names.append(os.fspath(item))
+    try:
+        values = json.dumps([parameters, files], sort_keys=True)
+    except (TypeError, ValueError):
         return None
     return (
         os.getcwd(),
-        top,
-        tuple(items),
+        os.fspath(template),
+        tuple(env_names),
         values,
         tuple(plugin_dirs),
         limits,
@@ -183,29 +165,11 @@ def _source_key(
     )
 
 
-def _envs(environment: Any) -> list[Any]:
-    if isinstance(environment, str | os.PathLike | Mapping):
-        return [environment]
-    try:
-        return list(environment or ())
-    except TypeError:  # not a list of environments: loading says what is wrong with it
-        return [environment]
-
-
-def _copy(item: Any) -> Any:
-    """A map (already checked to be plain JSON data) copied, in its own order; a path as is."""
-    return json.loads(json.dumps(item)) if isinstance(item, Mapping) else item
-
-
-def _paths(template: Any, environment: Any) -> list[str]:
-    """The files among the template and environments given."""
-    items = [template, *_envs(environment)]
-    return [os.fspath(x) for x in items if isinstance(x, str | os.PathLike)]
-
-
 def _input_paths(source: StackSource, template: Any, environment: Any) -> list[str]:
     """Every file *source* was read from, and every template-resource file it looked for."""
-    paths = _paths(template, environment)
+    paths = [os.fspath(template)]
+    envs = [environment] if isinstance(environment, str | os.PathLike) else environment
+    paths.extend(os.fspath(e) for e in envs or ())
     if source.base_dir:
         paths.append(os.path.join(source.base_dir, CONFIG_NAME))
     paths.extend(source.files)
@@ -246,7 +210,6 @@ def load_source(
     source, :meth:`StackSource.with_changes` copies).
     """
     dirs = list(plugin_dirs)
-    environment = _envs(environment)  # read once: it may be a generator
     key = (
         _source_key(template, environment, parameters, files, dirs, limits, project_plugins)
         if _enabled
@@ -254,16 +217,6 @@ def load_source(
     )
 
     def load() -> StackSource:
-        if key is not None:  # a map is loaded from a copy: the caller may change its own later
-            return StackSource.load(
-                _copy(template),
-                [_copy(e) for e in _envs(environment)],
-                parameters,
-                files=files,
-                plugin_dirs=dirs,
-                limits=limits,
-                project_plugins=project_plugins,
-            )
         return StackSource.load(
             template,
             environment,
@@ -280,7 +233,7 @@ def load_source(
     if entry is not None and entry.inputs.fresh() and _same_trust(entry, project_plugins):
         _SOURCES.move_to_end(key)
         return entry.source
-    before = Inputs.of(_paths(template, environment))
+    before = Inputs.of(_top_paths(template, environment))
     source = load()
     paths = _input_paths(source, template, environment)
     hashes = dict(Inputs.of(paths).hashes)
@@ -292,6 +245,11 @@ def load_source(
     if len(_SOURCES) > KEPT_SOURCES:
         _SOURCES.popitem(last=False)
     return source
+
+
+def _top_paths(template: Any, environment: Any) -> list[str]:
+    envs = [environment] if isinstance(environment, str | os.PathLike) else environment
+    return [os.fspath(template), *(os.fspath(e) for e in envs or ())]
 
 
 def _same_trust(entry: _SourceEntry, project_plugins: bool) -> bool:

@@ -176,25 +176,3 @@ def test_campaign_results_are_the_same_with_and_without_plans():
     assert plan.stats()["verdicts"] >= 1  # the plans were used
     assert with_plans == without
     assert [r["digest"] for r in with_plans] == [r["digest"] for r in without]
-
-
-def test_a_map_template_is_keyed_by_its_content(world):
-    template = {
-        "heat_template_version": "2018-08-31",
-        "resources": {"one": {"type": "Plugsim::Test::Trivial", "properties": {"value": "a"}}},
-    }
-    first = world.source(template)
-    assert world.source(dict(template)) is first  # equal content, another map: shared
-    template["resources"]["one"]["properties"]["value"] = "b"  # the caller changes its map
-    changed = world.source(template)
-    assert changed is not first
-    assert changed.template["resources"]["one"]["properties"]["value"] == "b"
-    assert first.template["resources"]["one"]["properties"]["value"] == "a"  # a copy was kept
-
-
-def test_inputs_that_json_cannot_tell_apart_are_not_shared(world):
-    as_list = {"heat_template_version": "2018-08-31", "resources": {}, "outputs": {}}
-    world.source(as_list, parameters={"p": [1, 2]})
-    assert plan.stats()["sources"] == 1
-    world.source(as_list, parameters={"p": (1, 2)})  # reads back as a list: not kept at all
-    assert plan.stats()["sources"] == 1
