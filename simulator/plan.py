@@ -292,7 +292,7 @@ def _verdict_key(source: StackSource, definition: Any, stack: Any) -> tuple[Any,
     params = {k: v for k, v in definition.parameters.items() if k not in _STACK_ID_PARAMS}
     try:
         values = json.dumps(params, sort_keys=True)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         return None
     services = getattr(world.cloud, "_services", None)  # the fake cloud's service set
     return (
