@@ -31,6 +31,7 @@ import contextvars
 import hashlib
 import json
 import os
+import stat
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -88,13 +89,34 @@ def stats() -> dict[str, int]:
 # -- the inputs of a plan ----------------------------------------------------------------
 
 
+#: the most bytes hashed of one input file; a larger one is never kept (loading refuses it anyway
+#: under the default limits, and hashing it would read untrusted input without a bound)
+MAX_HASHED_BYTES = 64 * 1024 * 1024
+
+
+class NotKept(Exception):
+    """An input file that a plan must not be kept for: not a regular file (a pipe, a device,
+    which reading would block on or never end) or larger than :data:`MAX_HASHED_BYTES`."""
+
+
 def _content(path: str) -> bytes | None:
-    """The bytes of *path*, or None when it is not a readable regular file."""
+    """The bytes of *path*, or None when it does not exist or cannot be read.
+
+    Opened without blocking and checked on the open descriptor, so a pipe named as a template
+    is never waited on here (the loader says what is wrong with it).
+    """
     try:
-        with open(path, "rb") as fh:
-            return fh.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return None
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fh.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_HASHED_BYTES:
+            raise NotKept(path)
+        try:
+            return fh.read(MAX_HASHED_BYTES + 1)
+        except OSError:
+            return None
 
 
 @dataclass(frozen=True)
@@ -114,7 +136,10 @@ class Inputs:
 
     def fresh(self) -> bool:
         """True when every file still has the content it had (and absent ones are still absent)."""
-        return Inputs.of(path for path, _ in self.hashes) == self
+        try:
+            return Inputs.of(path for path, _ in self.hashes) == self
+        except NotKept:
+            return False
 
 
 @dataclass
@@ -233,10 +258,16 @@ def load_source(
     if entry is not None and entry.inputs.fresh() and _same_trust(entry, project_plugins):
         _SOURCES.move_to_end(key)
         return entry.source
-    before = Inputs.of(_top_paths(template, environment))
+    try:
+        before = Inputs.of(_top_paths(template, environment))
+    except NotKept:
+        _SOURCES.pop(key, None)
+        return load()
     source = load()
-    paths = _input_paths(source, template, environment)
-    hashes = dict(Inputs.of(paths).hashes)
+    try:
+        hashes = dict(Inputs.of(_input_paths(source, template, environment)).hashes)
+    except NotKept:
+        return source
     hashes.update(before.hashes)  # what was read, or older: an edit meanwhile is seen next time
     config, trusted, config_dirs = _project_config(source)
     _SOURCES[key] = _SourceEntry(

@@ -176,3 +176,44 @@ def test_campaign_results_are_the_same_with_and_without_plans():
     assert plan.stats()["verdicts"] >= 1  # the plans were used
     assert with_plans == without
     assert [r["digest"] for r in with_plans] == [r["digest"] for r in without]
+
+
+def _within(seconds, fn, unblock):
+    """Run *fn* in a thread; fail (after unblocking it with *unblock*) if it takes longer."""
+    import threading
+
+    box = {}
+
+    def target():
+        try:
+            box["value"] = fn()
+        except Exception as exc:  # noqa: BLE001 - handed to the test
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        unblock()
+        thread.join(seconds)
+        pytest.fail(f"still reading after {seconds} s: the plan waited on a pipe")
+    return box
+
+
+@pytest.mark.parametrize("which", ["template", "environment"])
+def test_a_pipe_among_the_inputs_is_never_waited_on_nor_kept(world, tmp_path, which):
+    import os
+
+    t = tmp_path / "t.yaml"
+    t.write_text(TEMPLATE)
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)
+
+    def unblock():
+        with open(pipe, "w"):  # a writer that closes at once ends a blocked reader
+            pass
+
+    args = (pipe, []) if which == "template" else (t, [pipe])
+    box = _within(5, lambda: world.source(*args), unblock)
+    assert "not a regular file" in str(box.get("error")), box
+    assert plan.stats()["sources"] == 0
