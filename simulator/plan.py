@@ -107,16 +107,21 @@ def _content(path: str) -> bytes | None:
     """
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL byte in the name (the loader says so)
         return None
-    with os.fdopen(fd, "rb") as fh:
-        info = os.fstat(fh.fileno())
+    try:
+        info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_HASHED_BYTES:
             raise NotKept(path)
-        try:
-            return fh.read(MAX_HASHED_BYTES + 1)
-        except OSError:
-            return None
+        chunks, left = [], MAX_HASHED_BYTES + 1
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True)
