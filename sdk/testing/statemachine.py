@@ -72,6 +72,9 @@ def lifecycle_machine(
             self.world: PlugsimWorld | None = None
             self.live = False
             self.props = dict(base)
+            #: the properties the last completed create or update applied (a failed update
+            #: applied nothing: the same template again is then a real change, not a repeat)
+            self.applied: dict[str, Any] | None = None
 
         def _world(self, seed: int) -> PlugsimWorld:
             if self.world is None:
@@ -104,6 +107,7 @@ def lifecycle_machine(
             self.props = dict(base)
             self._act(fault, lambda: world.acreate_stack("s", template(self.props)))
             self.live = True
+            self.applied = dict(self.props) if self._stack().state == "CREATE_COMPLETE" else None
 
         @precondition(lambda self: self._settled() and bool(changes))
         @rule(index=st.integers(0, 64), fault=st.sampled_from(fault_choices))
@@ -111,7 +115,7 @@ def lifecycle_machine(
             assert self.world is not None
             change = changes[index % len(changes)]
             new_props = {**self.props, **change}
-            repeated = new_props == self.props
+            repeated = new_props == self.applied
             self.props = new_props
             world = self.world
             res = self._stack().resources.get("r")
@@ -119,6 +123,7 @@ def lifecycle_machine(
             mark = len(world.cloud.trace())
             self._act(fault, lambda: world.aupdate_stack("s", template(self.props)))
             stack = self._stack()
+            self.applied = dict(self.props) if stack.state == "UPDATE_COMPLETE" else None
             if fault is None and stack.state == "UPDATE_COMPLETE" and stack.resources["r"] is res:
                 # kept in place by the engine: the oracles' verdicts (sdk.testing.oracles)
                 problems = oracles.in_place(world, plugin, change, before, res.resource_id)

@@ -42,3 +42,21 @@ def test_a_leaking_plugin_breaks_an_invariant():
     assert (
         "entities the stack does not know: [InventoryItem(service='compute', kind='server'" in text
     )
+
+
+def test_the_same_template_after_a_failed_update_is_a_change_not_a_repeat():
+    # found by the machine: create, update with a 500 on its first call (UPDATE_FAILED), a
+    # check, the same update again; the second reaches the cloud because the first applied
+    # nothing, so the repeated-update verdict (no write calls) must not be asked of it
+    machine = ZoneLifecycle()
+    error = [{"name": "one-500", "nth": 1, "effect": {"type": "error", "status": 500}}]
+    try:
+        machine.create(seed=0, fault=None)
+        machine.update(index=1, fault=error)
+        assert machine._stack().state == "UPDATE_FAILED"
+        machine.other(action="check", fault=None)
+        machine.update(index=1, fault=None)
+        assert machine._stack().state == "UPDATE_COMPLETE"
+        machine.update(index=1, fault=None)  # now a true repeat: checked, and clean
+    finally:
+        machine.teardown()
