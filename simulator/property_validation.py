@@ -28,6 +28,7 @@ reject that template at validation; plugsim lets the create find out.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -261,10 +262,8 @@ def _preview_value(raw: Any, resolver: Callable[[Any], Any]) -> Any:
     """*raw* resolved as far as a preview knows it, inside maps and lists too: what needs a
     made resource is None, ``get_resource`` the resource's name (a group's ``resource_def``
     naming a sibling keeps its other keys, as Heat's preview shows it)."""
-    try:
+    with contextlib.suppress(ValueNotYetKnown):  # not known as a whole: resolve its parts
         return resolver(raw)
-    except ValueNotYetKnown:
-        pass
     if isinstance(raw, Mapping):
         return {k: _preview_value(v, resolver) for k, v in raw.items()}
     if isinstance(raw, list | tuple):
