@@ -330,14 +330,14 @@ def _verdict_key(source: StackSource, definition: Any, stack: Any) -> tuple[Any,
         values = json.dumps(params, sort_keys=True)
     except (TypeError, ValueError, RecursionError):
         return None
-    services = getattr(world.cloud, "_services", None)  # the fake cloud's service set
+    service_names = getattr(world.cloud, "service_names", None)  # a backend may not have one
     return (
         source.digest,
         plugin_set_identity(world.registry, source.plugin_dirs),
         stack.name,
         values,
         type(world.cloud),
-        tuple(sorted(services)) if isinstance(services, Mapping) else None,
+        tuple(sorted(service_names())) if callable(service_names) else None,
     )
 
 
