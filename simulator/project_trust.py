@@ -144,6 +144,32 @@ def enforcing(trust_this_run: bool = False) -> Iterator[None]:
         _policy = before
 
 
+def handover() -> tuple[str | None, str]:
+    """This process's trust rule and trust file, for the worker processes it hands work to."""
+    return _policy, str(trust_file())
+
+
+@contextlib.contextmanager
+def applied(rule: tuple[str | None, str]) -> Iterator[None]:
+    """Apply a :func:`handover` from the process that handed out the work, for a block.
+
+    A campaign's worker processes start without the command line's rule, and a pool's workers
+    keep the environment of the moment the pool's fork server started; the work they are given
+    carries both, so that a worker refuses what the command itself would refuse.
+    """
+    global _policy
+    before = _policy, os.environ.get(TRUST_FILE_ENV)
+    _policy, os.environ[TRUST_FILE_ENV] = rule
+    try:
+        yield
+    finally:
+        _policy = before[0]
+        if before[1] is None:
+            os.environ.pop(TRUST_FILE_ENV, None)
+        else:
+            os.environ[TRUST_FILE_ENV] = before[1]
+
+
 def trust_this_run() -> None:
     """Trust every project for the rest of this command (a ``--trust-project`` flag)."""
     global _policy

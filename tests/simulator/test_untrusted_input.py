@@ -268,6 +268,8 @@ def test_trusting_the_project_loads_its_plugins_and_says_so(tmp_path, own_trust_
         ("stack", "create", "-t", "{t}", "s"),
         ("stack", "create", "--dry-run", "-t", "{t}", "s"),
         ("simulate", "{t}"),
+        ("campaign", "{t}", "--seeds", "0..1"),
+        ("campaign", "{t}", "--seeds", "0..3", "--jobs", "2"),
     ],
 )
 def test_commands_that_run_the_project_refuse_an_untrusted_one(tmp_path, own_trust_file, command):
@@ -354,3 +356,18 @@ def test_python_validate_template_is_untrusted_by_default(world, tmp_path):
     assert world.validate_template(t, trust_project=True)["Resources"] == ["a"]
     assert marker.exists()
     sys.modules.pop("thing", None)
+
+
+def test_campaign_workers_apply_the_rule_of_the_process_that_hands_out_the_work(
+    tmp_path, own_trust_file
+):
+    from sdk.testing.campaign.backends import execute
+    from sdk.testing.campaign.runs import RunSpec
+    from simulator.project_trust import enforcing
+
+    t, marker = project(tmp_path)
+    with enforcing():  # the command line's rule, without the campaign's check before the runs
+        results = [r for batch in execute(RunSpec(str(t)), [0, 1], jobs=2, chunk=1) for r in batch]
+    assert sorted(r["seed"] for r in results) == [0, 1]
+    assert {r["signature"][3] for r in results} == {"UntrustedProject"}
+    assert not marker.exists()

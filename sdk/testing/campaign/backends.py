@@ -19,6 +19,7 @@ from typing import Any
 
 from sdk import exception
 from sdk.testing.campaign.runs import RunSpec, run_range
+from simulator import project_trust
 
 #: Ranges in flight per worker.
 IN_FLIGHT = 2
@@ -181,7 +182,15 @@ def _refill(
             if seeds is None:
                 return
             item = (seeds, 0)
-        pending[pool.submit(run_range, spec, item[0])] = item
+        pending[pool.submit(run_handed_range, project_trust.handover(), spec, item[0])] = item
+
+
+def run_handed_range(
+    rule: tuple[str | None, str], spec: RunSpec, seeds: list[int]
+) -> list[dict[str, Any]]:
+    """:func:`run_range` in a worker, under the trust rule of the process that handed it out."""
+    with project_trust.applied(rule):
+        return run_range(spec, seeds)
 
 
 def run_ray(
@@ -205,11 +214,12 @@ def run_ray(
         ray.init(**kwargs)
         started_here = True
     try:
-        task = ray.remote(max_retries=3)(run_range)
+        task = ray.remote(max_retries=3)(run_handed_range)
+        rule = project_trust.handover()
         limit = max(1, jobs) * IN_FLIGHT
         pending: list[Any] = []
         for seeds in ranges:
-            pending.append(task.remote(spec, seeds))
+            pending.append(task.remote(rule, spec, seeds))
             if len(pending) >= limit:
                 done, pending = ray.wait(pending, num_returns=1)
                 for ref in done:

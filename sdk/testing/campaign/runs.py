@@ -13,6 +13,7 @@ import shlex
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sdk.testing.campaign.results import RunResult
@@ -107,8 +108,13 @@ class RunSpec:
         return resolve(self.world)[0].get("faults")
 
     def check(self) -> None:
-        """Raise the one-line error of a world file or drift schedule that cannot be read, before
-        any run."""
+        """Raise the one-line error of a world file or drift schedule that cannot be read, or of a
+        project the trust rule does not let run, before any run."""
+        from simulator.project_config import check_trusted
+
+        for template in (self.template, self.update_template):
+            if template and Path(template).is_file():
+                check_trusted(Path(template).resolve().parent)
         if self.world:
             from fake_clouds.worldfile import resolve
 
