@@ -239,3 +239,28 @@ def test_a_worker_that_dies_costs_one_seed_not_the_campaign(tmp_path):
     results = [r for batch in execute(dying, [0, 1], jobs=2, chunk=2) for r in batch]
     assert sorted(r["seed"] for r in results) == [0, 1]
     assert {tuple(r["signature"][:2]) for r in results} == {("crash", "")}
+
+
+def test_bench_campaign_refuses_an_untrusted_example(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLUGSIM_TRUST_FILE", str(tmp_path / "nothing-trusted.json"))
+    result = CliRunner().invoke(main, ["bench", "--campaign", "2", "--repeat", "1"])
+    assert result.exit_code == 1
+    assert "examples/three-tier/plugsim.yaml: this project lists code for plugsim to run and is " in (
+        result.output
+    )
+    assert "plugsim trust" in result.output and "/s with 1 process" not in result.output
+
+
+def test_bench_campaign_reports_no_rate_when_a_lifecycle_fails(tmp_path, monkeypatch):
+    from sdk.testing.campaign import bench as campaign_bench
+
+    template = tmp_path / "t.yaml"
+    template.write_text(
+        "heat_template_version: 2018-08-31\n"
+        "resources:\n  a: {type: OS::Heat::TestResource, properties: {fail: true}}\n"
+    )
+    monkeypatch.setattr(campaign_bench, "three_tier", lambda: RunSpec(str(template)))
+    result = CliRunner().invoke(main, ["bench", "--campaign", "2", "--repeat", "1"])
+    assert result.exit_code == 1, result.output
+    assert "seed 0 of" in result.output and "did not complete its lifecycle" in result.output
+    assert "/s with 1 process" not in result.output

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sdk import exception
 from sdk.testing.campaign.backends import execute
 from sdk.testing.campaign.runs import RunSpec, run_range
 
@@ -62,6 +63,13 @@ def _rate(spec: RunSpec, seeds: list[int], jobs: int) -> tuple[float, float]:
     chunk = max(1, len(seeds) // (4 * jobs))
     timed: Any = _Timed(spec)  # any spec with run_range runs on every backend
     for batch in execute(timed, seeds, jobs=jobs, chunk=chunk):
+        failed = next((r for r in batch if not r.get("ok")), None)
+        if failed is not None:  # a failed lifecycle is not a lifecycle: the figure would be false
+            raise exception.ConfigurationError(
+                f"plugsim bench --campaign: seed {failed['seed']} of {EXAMPLE / 'stack.yaml'} "
+                f"did not complete its lifecycle, so no rate is reported: "
+                f"{' '.join(str(p) for p in failed.get('signature') or [] if p)}"
+            )
         done += len(batch)
         if jobs > 1 and batch:
             workers += batch[-1].get(CPU_KEY, 0.0)
@@ -73,6 +81,7 @@ def _rate(spec: RunSpec, seeds: list[int], jobs: int) -> tuple[float, float]:
 def run_campaign_bench(count: int, repeat: int = 3, jobs: int = 2) -> dict[str, Any]:
     """Median lifecycles per second with 1 and *jobs* processes, alternating *repeat* times."""
     spec = three_tier()
+    spec.check()  # an untrusted example stops here, as a campaign of it would
     seeds = list(range(count))
     _rate(spec, seeds[: min(count, 5)], 1)  # imports and caches, not measured
     _rate(spec, seeds[: min(count, 2 * jobs)], jobs)  # starts the fork server, not measured
