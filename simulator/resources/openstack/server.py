@@ -28,6 +28,7 @@ from simulator.resources.openstack._base import (
     prop_path,
     status_done,
 )
+from simulator.resources.openstack.server_attributes import ServerAttributes
 from simulator.resources.openstack.server_networks import NetworkUpdates
 from simulator.resources.openstack.server_schema import (
     BDM_SCHEMA,
@@ -44,15 +45,9 @@ _UUID = re.compile(
 )
 
 
-def _first_address(addresses: dict[str, Any]) -> str:
-    for net in sorted(addresses):
-        for addr in addresses[net]:
-            if addr.get("version") == 4 or not addr.get("version"):
-                return addr.get("addr", "")
-    return ""
-
-
-class Server(NetworkUpdates, Translated):  # plugsim: ignore[PS301] - see the package
+class Server(
+    ServerAttributes, NetworkUpdates, Translated
+):  # plugsim: ignore[PS301] - see the package
     """``OS::Nova::Server``: a compute instance.
 
     ``get_resource`` gives the server id. ``user_data`` is handed to the
@@ -580,55 +575,6 @@ class Server(NetworkUpdates, Translated):  # plugsim: ignore[PS301] - see the pa
                 self.client_plugin("block_storage").ignore_not_found(ex)
                 token["volumes"].remove(volume_id)
         return True
-
-    # --- attributes ----------------------------------------------------------------------
-
-    def _with_ports(self, addresses: dict[str, Any]) -> dict[str, Any]:
-        """Heat's ``addresses``: nova's, each entry naming its ``port`` (matched by IP and MAC)."""
-        ports = self.client("network").list_ports(device_id=self.resource_id)["ports"]
-        by_address = {
-            (ip["ip_address"], port.get("mac_address")): port["id"]
-            for port in ports
-            for ip in port.get("fixed_ips", [])
-        }
-        out: dict[str, Any] = {}
-        for net_name, entries in addresses.items():
-            out[net_name] = [
-                {
-                    **entry,
-                    "port": by_address.get(
-                        (entry.get("addr"), entry.get("OS-EXT-IPS-MAC:mac_addr"))
-                    ),
-                }
-                for entry in entries
-            ]
-        return out
-
-    def _by_network_id(self, by_name: dict[str, Any]) -> dict[str, Any]:
-        """*by_name* with each entry also under its network's id (a unique name), as Heat 27
-        extends ``addresses`` and ``networks``."""
-        out = dict(by_name)
-        neutron = self.client("network")
-        for net_name in sorted(by_name):
-            found = neutron.list_networks(name=net_name)["networks"]
-            if len(found) == 1:
-                out[found[0]["id"]] = by_name[net_name]
-        return out
-
-    def _resolve_attribute(self, name: str) -> Any:
-        if self.resource_id is None:
-            return None
-        server = self.client().servers.get(self.resource_id)
-        addresses = server.addresses or {}
-        if name == "first_address":
-            return _first_address(addresses)
-        if name == "addresses":
-            return self._by_network_id(self._with_ports(addresses))
-        if name == "networks":
-            return self._by_network_id(dict(server.networks))
-        if name in ("name", "instance_name"):
-            return server.name
-        return None
 
 
 def _fault(server: Any) -> Any:
