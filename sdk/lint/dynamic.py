@@ -36,6 +36,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from sdk.lint.dynamic_crash import Crash, crash_of
+from sdk.lint.dynamic_inputs import companion_map, is_reference, property_map
 from sdk.lint.loading import network_blocked
 from sdk.testing import oracles, oracles_cloud
 
@@ -85,60 +87,6 @@ class ClassRun:
 ORACLE_CHECKS = ("replaced", "repeated", "doubled", "suspend", "stale")
 
 
-@dataclass(frozen=True)
-class Crash:
-    """A plug-in handler that raised a programming error while the lint drove it."""
-
-    #: ``handle_update`` ...
-    handler: str
-    #: the plug-in file and line the handler was running when it raised
-    path: str
-    line: int
-    #: ``KeyError: 'tier'``
-    error: str
-    #: what the lint was doing: ``updating property tier to 'gold'``
-    doing: str
-    prop: str | None = None
-
-
-def crash_of(resource: Any, doing: str, prop: str | None = None) -> Crash | None:
-    """The :class:`Crash` behind *resource*'s failed action, or None when it failed otherwise.
-
-    A crash is an :data:`~sdk.testing.oracles.PROGRAMMING_ERRORS` exception raised in the plug-in's own code, or in
-    plugsim's SDK called from it (``self.properties['missing']``); one raised inside a client
-    library or the fake cloud is the cloud's answer, not the plug-in's bug.
-    """
-    from fake_clouds.core.history import is_plugin_frame
-
-    cause = getattr(resource, "_failure_cause", None)
-    if not isinstance(cause, oracles.PROGRAMMING_ERRORS):
-        return None
-    frames = []
-    tb = cause.__traceback__
-    while tb is not None:
-        frames.append((tb.tb_frame, tb.tb_lineno))
-        tb = tb.tb_next
-    if not frames:
-        return None
-    innermost = frames[-1][0]
-    top = str(innermost.f_globals.get("__name__") or "").partition(".")[0]
-    if not is_plugin_frame(innermost) and top != "sdk":
-        return None  # raised by a library or the fake cloud
-    plugin = [(f, n) for f, n in frames if is_plugin_frame(f)]
-    if not plugin:
-        return None
-    handlers = [(f, n) for f, n in plugin if f.f_code.co_name.startswith(("handle_", "check_"))]
-    frame, line = (handlers or plugin)[-1]
-    return Crash(
-        frame.f_code.co_name,
-        frame.f_code.co_filename,
-        line,
-        f"{type(cause).__name__}: {cause}",
-        doing,
-        prop,
-    )
-
-
 def bounded(func: Callable[[], T], seconds: float, what: str) -> T:
     """Run *func* in a daemon thread; raise :class:`DynamicTimeout` after *seconds* of wall time.
 
@@ -166,55 +114,6 @@ def _overrides(cls: type, name: str) -> bool:
     from sdk.resource import Resource
 
     return getattr(cls, name, None) is not getattr(Resource, name, None)
-
-
-def property_map(
-    type_name: str, cls: type, configured: Mapping[str, Any]
-) -> tuple[dict[str, Any] | None, str]:
-    """The property map to create *cls* with, and where it came from (or why there is none)."""
-    if type_name in configured:
-        value = configured[type_name]
-        if isinstance(value, Mapping):
-            return dict(value), "[tool.plugsim.lint] properties"
-        return None, f"[tool.plugsim.lint] properties.{type_name!r} is not a table"
-    own = getattr(cls, "lint_properties", None)
-    if own is not None:
-        if isinstance(own, Mapping):
-            return dict(own), f"{cls.__name__}.lint_properties"
-        return None, f"{cls.__name__}.lint_properties is {type(own).__name__}, not a dict"
-    from sdk.testing.strategies import Ungeneratable
-
-    try:
-        from sdk.testing.strategies import simplest_properties
-
-        return simplest_properties(cls), "generated from the schema"
-    except Ungeneratable as exc:
-        return None, f"no property map can be generated ({exc})"
-    except Exception as exc:  # noqa: BLE001 - a schema the strategies cannot read
-        return None, f"no property map can be generated ({type(exc).__name__}: {exc})"
-
-
-def companion_map(
-    type_name: str, cls: type, configured: Mapping[str, Any]
-) -> tuple[dict[str, Any] | None, str]:
-    """The companion resources *cls* is created beside (or why they are unusable)."""
-    if type_name in configured:
-        value, origin = configured[type_name], f"[tool.plugsim.lint] companions.{type_name!r}"
-    else:
-        value, origin = getattr(cls, "lint_companions", None) or {}, "lint_companions"
-        origin = f"{cls.__name__}.{origin}"
-    if not isinstance(value, Mapping) or not all(
-        isinstance(body, Mapping) and isinstance(body.get("type"), str) for body in value.values()
-    ):
-        return None, f"{origin} must map resource names to bodies with a 'type', got {value!r}"
-    return {str(k): dict(v) for k, v in value.items()}, origin
-
-
-def _is_reference(value: Any) -> bool:
-    """True for an intrinsic function such as ``{get_resource: server}``."""
-    return (
-        isinstance(value, Mapping) and len(value) == 1 and str(next(iter(value))).startswith("get_")
-    )
 
 
 def _reason(exc: BaseException) -> str:
@@ -442,7 +341,7 @@ class _Driver:
         schema = schemata(getattr(self.run.cls, "properties_schema", {}) or {})
         for name in self._updatable():
             before_value = self.props.get(name, schema[name].default)
-            if _is_reference(before_value):
+            if is_reference(before_value):
                 continue  # wired to a companion: a literal instead would probe nothing
             found, new_value = _other_value(schema[name], before_value)
             if not found:
