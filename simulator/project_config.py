@@ -91,14 +91,14 @@ def check_wall_limit(value: Any, where: str) -> float:
 
 def check_trusted(template_dir: str | os.PathLike[str]) -> None:
     """Raise :class:`~simulator.project_trust.UntrustedProject` when the ``plugsim.yaml`` in
-    *template_dir* lists plug-in directories the trust rule does not let run (what a single run
-    of the template would refuse).
+    *template_dir* lists code (plug-in directories, lifecycle plug-ins) the trust rule does not let
+    run: what a single run of the template would refuse.
 
     For commands that start many runs (a campaign): they refuse once, before the first run,
     instead of filing the refusal as every seed's failure.
     """
     config = read_config(Path(template_dir))
-    if config.get(PLUGIN_DIRS):
+    if config.get(PLUGIN_DIRS) or config.get(LIFECYCLE_PLUGINS):
         may_run(Path(template_dir) / CONFIG_NAME, True)
 
 
