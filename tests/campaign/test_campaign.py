@@ -245,8 +245,9 @@ def test_bench_campaign_refuses_an_untrusted_example(tmp_path, monkeypatch):
     monkeypatch.setenv("PLUGSIM_TRUST_FILE", str(tmp_path / "nothing-trusted.json"))
     result = CliRunner().invoke(main, ["bench", "--campaign", "2", "--repeat", "1"])
     assert result.exit_code == 1
-    assert "examples/three-tier/plugsim.yaml: this project lists code for plugsim to run and is " in (
-        result.output
+    assert (
+        "examples/three-tier/plugsim.yaml: this project lists code for plugsim to run and is "
+        in (result.output)
     )
     assert "plugsim trust" in result.output and "/s with 1 process" not in result.output
 
