@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from sdk import _actions, _escapes, exception, rsrc_defn, transitions
@@ -126,6 +126,20 @@ class Resource(PersistenceMixin, ValidationMixin, UpdateMixin, AttributesMixin):
     update_allowed_properties: ClassVar[Sequence[str]] = ()
     #: The longest name :meth:`physical_resource_name` returns (None: no limit).
     physical_resource_name_limit: ClassVar[int | None] = 255
+
+    @classmethod
+    def implicit_requirements(cls, name: str, stack: Any) -> Iterable[str]:
+        """The resources of the same stack that resource *name* of this type must follow although
+        none of its properties names them (Heat's ``add_dependencies``).
+
+        For types whose cloud API orders things by itself (a port takes an address from any
+        subnet of its network, so it follows them all). *stack* offers ``implementing(type)``
+        (names of resources of a type), ``properties(name)`` (values as they compare before the
+        stack exists: a ``get_resource`` is the resource's name, a ``get_attr`` None; None when
+        they cannot be resolved) and ``requires(name)`` (explicit requirements). A plug-in of
+        your own should say what it needs through its properties instead (lint rule PS107).
+        """
+        return ()
 
     def __init__(
         self,

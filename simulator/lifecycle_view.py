@@ -154,7 +154,7 @@ def _resources(stack: Stack, definition: Any) -> Iterator[tuple[str, dict[str, A
     from simulator.template.functions import snippet
 
     defns = definition.resource_definitions()
-    graph = definition.dependencies()
+    graph = stack.dependency_graph(definition)
     resolve = definition.resolver(_NoAttributes(stack.view))
     for name, defn in defns.items():
         props: dict[str, Any] = {}

@@ -263,7 +263,7 @@ def _capture_views(report: Report, stack: Any) -> None:
     from simulator.views.graph import from_stack
 
     report.graph = from_stack(stack)
-    graph = stack.definition.dependencies()
+    graph = stack.dependency_graph()
     report.dependencies = {"": {name: graph.requires(name) for name in graph}}
 
 

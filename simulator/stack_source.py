@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sdk import exception
+from simulator.implicit_deps import check as check_implicit
 from simulator.limits import CONFIG_KEY as LIMITS_KEY
 from simulator.limits import DEFAULTS, Limits
 from simulator.project_config import CONFIG_NAME, PLUGIN_DIRS, read_config
@@ -362,6 +363,7 @@ class StackSource:
 
         check_nesting(self)
         definition.validate(type_lookup)
+        check_implicit(definition, type_lookup)
         stack = getattr(type_lookup, "stack", None)
         if stack is None:
             validate_resource_properties(definition, type_lookup)
@@ -437,6 +439,7 @@ class StackSource:
         lookup = registry.type_lookup(self)
         try:
             definition.validate(lookup)
+            check_implicit(definition, lookup)
             validate_resource_properties(definition, lookup, clients=clients)
         except exception.StackValidationFailed as ex:
             if not self.untrusted_plugin_dirs or "could not be found" not in str(ex):

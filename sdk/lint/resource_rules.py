@@ -289,13 +289,15 @@ def check_handle_update_without_property(module: PluginModule) -> Iterator[Hit]:
     severity=Severity.WARNING,
     family="resource",
     scope="module",
-    message="{cls} overrides add_dependencies; express dependencies through properties",
+    message="{cls} overrides {method}; express dependencies through properties",
     summary="Overriding add_dependencies hides dependencies from the engine.",
     doc="""
         The engine infers dependencies from the properties and attributes a
         resource references. Hidden dependencies added by overriding
-        ``add_dependencies`` have caused failures in other operations; the
-        plug-in guide asks authors not to do it.
+        ``add_dependencies`` (or plugsim's ``implicit_requirements``) have
+        caused failures in other operations; the plug-in guide asks authors
+        not to do it. Heat's own networking types do it only because
+        neutron orders ports after subnets by itself.
     """,
     bad="""
         class Port(resource.Resource):
@@ -311,11 +313,12 @@ def check_handle_update_without_property(module: PluginModule) -> Iterator[Hit]:
     """,
 )
 def check_add_dependencies(module: PluginModule) -> Iterator[Hit]:
-    """Classes that define ``add_dependencies``."""
+    """Classes that define ``add_dependencies`` or ``implicit_requirements``."""
     for cls in module.resource_classes:
-        fn = cls.own_methods().get("add_dependencies")
-        if fn is not None:
-            yield module.hit(fn, cls=cls.name)
+        for method in ("add_dependencies", "implicit_requirements"):
+            fn = cls.own_methods().get(method)
+            if fn is not None:
+                yield module.hit(fn, cls=cls.name, method=method)
 
 
 @rule(

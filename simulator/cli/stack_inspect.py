@@ -19,7 +19,7 @@ pass_options = click.make_pass_decorator(Options)
 
 
 def _required_by(stack: Any, name: str) -> list[str]:
-    graph = stack.definition.dependencies()
+    graph = stack.dependency_graph()
     return graph.required_by(name) if name in graph else []
 
 

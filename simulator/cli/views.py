@@ -132,7 +132,7 @@ def _stack_page(world: Any, name: str) -> Any:
                 ids.add(rec.id)
                 pending.append(rec.id)
     events = [e for e in world.store.events() if e.stack_id in ids]
-    graph = stack.definition.dependencies()
+    graph = stack.dependency_graph()
     live = not stack.record.deleted
     abandoned = stack.action == "ABANDON" and stack.status == "COMPLETE"
     if live:

@@ -232,6 +232,12 @@ class StackDefinition:
 
     # --- what the engine uses ------------------------------------------------------
 
+    def resource_properties(self) -> dict[str, Any]:
+        """Return ``{name: parsed properties}`` of the enabled resources (functions unresolved)."""
+        return {
+            n: r.fields.get("properties") or {} for n, r in self._resources.items() if r.enabled
+        }
+
     def resource_definitions(self) -> dict[str, Any]:
         """Return ``{name: sdk.rsrc_defn.ResourceDefinition}`` for enabled resources, in order."""
         if self._definitions is None:

@@ -1,4 +1,5 @@
-"""A stack's dependency graph: nodes by type and state, edges by how the template made them.
+"""A stack's dependency graph: nodes by type and state, edges by how the template made them (or
+the type itself: ``implicit``).
 
 :class:`StackGraph` is built from a template's definition (:func:`from_definition`) and, for a stack that
 exists, carries each resource's state and the graphs of the nested stacks its resources own (drawn as
@@ -24,6 +25,8 @@ EDGE_STYLES = {
     "get_resource": ("", "#1f4e79", "solid", "-->"),
     "get_attr": ("6 4", "#6a3d9a", "dashed", "-.->"),
     "depends_on": ("2 3", "#555555", "dotted", "==>"),
+    # what a type requires by itself (Heat's add_dependencies: a port after its network's subnets)
+    "implicit": ("1 4", "#b15928", "bold", "--o"),
 }
 
 
@@ -106,7 +109,16 @@ def from_stack(
                 nested[owner] = from_stack(
                     child, depth=depth + 1, max_depth=max_depth, events=events
                 )
-    return from_definition(stack.definition, stack.name, states, nested)
+    graph = from_definition(stack.definition, stack.name, states, nested)
+    explicit = {(req, dep) for req, dep, _ in graph.edges}
+    order = stack.dependency_graph()
+    graph.edges += [
+        (req, dep, "implicit")
+        for dep in order
+        for req in order.requires(dep)
+        if (req, dep) not in explicit and req in order
+    ]
+    return graph
 
 
 # --- DOT and Mermaid ------------------------------------------------------------------------------

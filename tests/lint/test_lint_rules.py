@@ -39,7 +39,9 @@ EXPECTED = {
     ],
     "PS107": [
         f"{R}/ps107_bad.py:8:5: PS107 Port overrides add_dependencies; express dependencies "
-        "through properties"
+        "through properties",
+        f"{R}/ps107_bad.py:16:5: PS107 Subnet overrides implicit_requirements; express "
+        "dependencies through properties",
     ],
     "PS108": [
         f"{R}/ps108_bad.py:8:5: PS108 Alarm sets entity but not default_client_name, so the "

@@ -214,3 +214,18 @@ def test_a_stack_graph_shows_states(flaky_run):
     ]
     assert sorted(failed) == ["web1", "web1/data", "web2", "web2/server"]
     assert sorted(flaky_run.graph.nested) == ["web1", "web2"]
+
+
+def test_a_stack_graph_draws_what_a_type_requires_by_itself():
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "implicit_deps"
+    report = simulate(str(fixture / "port_server_subnet.yaml"), seed=0)
+    implicit = sorted((req, dep) for req, dep, kind in report.graph.edges if kind == "implicit")
+    assert implicit == [("subnet", "port"), ("subnet", "server")]
+    assert ("net", "port", "get_resource") in report.graph.edges
+    assert '"subnet" -> "port" [style=bold, label="implicit"];' in to_dot(report.graph)
+    root = ET.fromstring(to_svg(report.graph))
+    kinds = [
+        e.get("class") for e in root.iter(f"{SVG}polyline") if "edge" in (e.get("class") or "")
+    ]
+    assert kinds.count("edge implicit") == 2
+    assert report.dependencies[""]["port"] == ["net", "subnet"]

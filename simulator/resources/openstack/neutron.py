@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
 from sdk.resource import Resource
+from simulator.resources.openstack import neutron_order
 from simulator.resources.openstack._base import (
     SINCE,
     Translated,
@@ -255,6 +256,8 @@ class Port(Translated, NeutronResource):
     The hidden ``network_id`` (and ``subnet_id`` in ``fixed_ips``) are translated.
     """
 
+    implicit_requirements = classmethod(neutron_order.port)
+
     kind = "port"
     translations: ClassVar[dict[str, str]] = {"network_id": "network"}
     item_translations: ClassVar[dict[str, dict[str, str]]] = {"fixed_ips": {"subnet_id": "subnet"}}
@@ -420,6 +423,8 @@ class Port(Translated, NeutronResource):
 class Router(NeutronResource):
     """``OS::Neutron::Router``: a router, optionally with an external gateway."""
 
+    implicit_requirements = classmethod(neutron_order.router)
+
     kind = "router"
     #: The property map ``plugsim lint`` creates this type with (default-world entities).
     lint_properties: ClassVar[dict[str, Any]] = {"external_gateway_info": {"network": "public"}}
@@ -482,6 +487,8 @@ class Router(NeutronResource):
 
 class FloatingIP(Translated, NeutronResource):
     """``OS::Neutron::FloatingIP``: a public address, optionally associated with a port."""
+
+    implicit_requirements = classmethod(neutron_order.floating_ip)
 
     kind = "floatingip"
     #: The property map ``plugsim lint`` creates this type with (default-world entities).

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from sdk import exception, properties, support
 from sdk.resource import Resource
+from simulator.resources.openstack import neutron_order
 from simulator.resources.openstack._base import (
     SINCE,
     Translated,
@@ -98,6 +99,8 @@ class RouterInterface(Translated):  # plugsim: ignore[PS301] - see the package
 
 class FloatingIPAssociation(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Neutron::FloatingIPAssociation``: associates a floating IP with a port."""
+
+    implicit_requirements = classmethod(neutron_order.floating_ip_association)
 
     support_status = support.SupportStatus(version=SINCE)
     default_client_name = "network"

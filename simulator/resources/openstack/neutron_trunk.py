@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from sdk import attributes, constraints, properties, support
 from sdk.resource import Resource
+from simulator.resources.openstack import neutron_order
 from simulator.resources.openstack._base import SINCE, neutron_id, reference
 from simulator.resources.openstack.neutron import NeutronResource
 
@@ -114,6 +115,8 @@ class Trunk(NeutronResource):  # plugsim: ignore[PS301] - see the package
 
 class ExtraRouteSet(Resource):  # plugsim: ignore[PS301] - see the package
     """``OS::Neutron::ExtraRouteSet``: routes added to a router (and only those removed)."""
+
+    implicit_requirements = classmethod(neutron_order.extra_route_set)
 
     support_status = support.SupportStatus(version=SINCE)
     default_client_name = "network"

@@ -19,6 +19,7 @@ import re
 from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
+from simulator.resources.openstack import neutron_order
 from simulator.resources.openstack._base import (
     SINCE,
     Translated,
@@ -56,6 +57,8 @@ class Server(
     an ``OS::Heat::SoftwareConfig`` or ``MultipartMime``) stands for the config's
     text, as in Heat.
     """
+
+    implicit_requirements = classmethod(neutron_order.server)
 
     #: The property map ``plugsim lint`` creates this type with (default-world entities).
     lint_properties: ClassVar[dict[str, Any]] = {"image": "cirros", "flavor": "m1.tiny"}

@@ -1,0 +1,137 @@
+"""Implicit dependencies: the edges a resource type adds to its stack's graph by itself.
+
+Some OpenStack APIs have ordering rules no property states: a port takes an address from whichever
+subnet of its network exists, so it must come after every subnet of that network, and a subnet
+cannot be deleted while a port holds an address from it. Heat adds those edges in its types'
+``add_dependencies``; plugsim's types say the same through the class method
+:meth:`sdk.resource.Resource.implicit_requirements`, which this module asks while the engine builds
+a definition's graph (:meth:`simulator.stack.Stack.dependency_graph`).
+
+The types compare property values as Heat does when it builds the graph of a stack about to be
+created: a ``get_resource`` is the resource's name and a ``get_attr`` has no value yet, parameters
+and other functions are resolved. A property that cannot be resolved compares as unknown. An
+implicit edge that would close a cycle is refused with the same error as an explicit cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from simulator.dependencies import Graph
+from simulator.property_validation import UnknownResourcesView
+from simulator.template.functions import resolve
+
+#: The class method a type overrides to add implicit requirements.
+HOOK = "implicit_requirements"
+
+
+class _NamesView(UnknownResourcesView):
+    """Functions resolved as Heat resolves them before a stack is created."""
+
+    def reference_id(self, name: str) -> Any:
+        """``get_resource``: the resource's name."""
+        return name
+
+    def attribute(self, name: str, attr: str | None, path: Any = ()) -> Any:
+        """``get_attr``: no value yet."""
+        return None
+
+
+class StackPeers:
+    """What a type's :meth:`~sdk.resource.Resource.implicit_requirements` may read of its stack."""
+
+    def __init__(
+        self, definition: Any, classes: Mapping[str, type], lookup: Callable[[str], type | None]
+    ) -> None:
+        self._definition = definition
+        self._classes = classes
+        self._lookup = lookup
+        self._explicit = definition.dependencies()
+        self._fields = definition.resource_properties()
+        self._view = _NamesView()
+        self._properties: dict[str, Mapping[str, Any] | None] = {}
+
+    def implementing(self, type_name: str) -> list[str]:
+        """The resources (in template order) whose class is, or derives from, *type_name*'s."""
+        wanted = self._lookup(type_name)
+        if wanted is None:
+            return []
+        return [
+            n
+            for n, cls in self._classes.items()
+            if isinstance(cls, type) and issubclass(cls, wanted)
+        ]
+
+    def properties(self, name: str) -> Mapping[str, Any] | None:
+        """*name*'s properties as they compare before the stack exists (None: unresolvable)."""
+        if name not in self._properties:
+            try:
+                value = resolve(self._fields.get(name) or {}, self._view)
+            except Exception:  # noqa: BLE001 - a property error is validation's to report
+                value = None
+            self._properties[name] = value if isinstance(value, Mapping) else None
+        return self._properties[name]
+
+    def requires(self, name: str) -> list[str]:
+        """What *name* requires explicitly (references and ``depends_on``)."""
+        return list(self._explicit.requires(name)) if name in self._explicit else []
+
+
+def with_implicit(
+    definition: Any,
+    class_of: Callable[[str, str | None], type | None],
+    *,
+    source: str | None = None,
+) -> Graph:
+    """*definition*'s graph with the implicit requirements of its resources' types.
+
+    ``class_of(type_name, resource_name)`` returns the class the stack would use (None when it
+    has none: that resource adds nothing).
+    """
+    graph = definition.dependencies()
+    classes = dict(_classes(definition, class_of))
+    askers = [n for n, cls in classes.items() if _overrides(cls)]
+    if not askers:
+        return graph
+    peers = StackPeers(definition, classes, lambda t: class_of(t, None))
+    out = graph.copy()
+    for name in askers:
+        extra = [r for r in classes[name].implicit_requirements(name, peers) if r != name]
+        if extra:
+            out.add(name, [r for r in extra if r in classes])
+    out.check_acyclic(source=source)
+    return out
+
+
+def check(definition: Any, type_lookup: Callable[[str, str], Any]) -> None:
+    """Refuse *definition* when its types' implicit requirements close a cycle (as Heat's stack
+    validation does); ``type_lookup(type, resource name)`` as for the definition's own checks."""
+
+    def class_of(type_name: str, name: str | None) -> type | None:
+        found = type_lookup(type_name, name)  # type: ignore[arg-type]
+        return found if isinstance(found, type) else None
+
+    with_implicit(definition, class_of, source=definition.template.source)
+
+
+def _classes(
+    definition: Any, class_of: Callable[[str, str | None], type | None]
+) -> Iterator[tuple[str, type]]:
+    for name, defn in definition.resource_definitions().items():
+        try:
+            cls = class_of(defn.resource_type, name)
+        except Exception:  # noqa: BLE001 - an unknown type is validation's to report
+            cls = None
+        if cls is not None:
+            yield name, cls
+
+
+def _overrides(cls: Any) -> bool:
+    from sdk.resource import Resource
+
+    own = getattr(cls, HOOK, None)
+    return (
+        own is not None
+        and getattr(own, "__func__", None) is not Resource.implicit_requirements.__func__
+    )
