@@ -104,6 +104,20 @@ def with_implicit(
     return out
 
 
+def registry_classes(registry: Any, source: Any) -> Callable[[str, str | None], type | None]:
+    """``class_of(type, resource name)`` of a stack's registry for *source*'s types."""
+    from sdk import exception
+
+    def class_of(type_name: str, name: str | None) -> type | None:
+        try:
+            found = registry.get_class(type_name, name, source)
+        except exception.PlugsimError:
+            return None
+        return found if isinstance(found, type) else None
+
+    return class_of
+
+
 def check(definition: Any, type_lookup: Callable[[str, str], Any]) -> None:
     """Refuse *definition* when its types' implicit requirements close a cycle (as Heat's stack
     validation does); ``type_lookup(type, resource name)`` as for the definition's own checks."""

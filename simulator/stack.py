@@ -29,7 +29,7 @@ from simulator.backend import CloudBackend
 from simulator.clock import VirtualClock
 from simulator.context import EngineContext, StackView
 from simulator.events import STACK_TYPE, Event
-from simulator.implicit_deps import with_implicit
+from simulator.implicit_deps import registry_classes, with_implicit
 from simulator.plan import validate
 from simulator.registry import TypeRegistry
 from simulator.resource_rows import json_data, plain, same_scalars
@@ -487,22 +487,12 @@ class Stack:
             if definition is self._previous_definition and self._previous is not None:
                 source = self._previous
             graph = with_implicit(
-                definition, self._class_finder(source), source=definition.template.source
+                definition,
+                registry_classes(self.world.registry, source),
+                source=definition.template.source,
             )
             self._graph = (definition, graph)
         return self._graph[1]
-
-    def _class_finder(self, source: StackSource) -> Callable[[str, str | None], type | None]:
-        """``class_of(type, resource name)`` for the implicit requirements of *source*'s types."""
-
-        def class_of(type_name: str, name: str | None) -> type | None:
-            try:
-                found = self.world.registry.get_class(type_name, name, source)
-            except exception.PlugsimError:
-                return None
-            return found if isinstance(found, type) else None
-
-        return class_of
 
     def requires(self) -> dict[str, list[str]]:
         """Return each current resource's requirements (within this stack)."""
