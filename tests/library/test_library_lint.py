@@ -32,8 +32,12 @@ UNOBSERVABLE = {
     "OS::Heat::Delay": ["actions", "jitter_multiplier", "max_jitter", "min_wait"],
     "OS::Heat::ResourceGroup": ["removal_policies", "removal_policies_mode"],
     "OS::Heat::SoftwareDeployment": ["actions"],
+    "OS::Heat::SoftwareDeploymentGroup": ["actions"],
+    "OS::Heat::SoftwareDeployments": ["actions"],
     "OS::Heat::Stack": ["context", "timeout"],
     "OS::Heat::StructuredDeployment": ["actions"],
+    "OS::Heat::StructuredDeploymentGroup": ["actions"],
+    "OS::Heat::StructuredDeployments": ["actions"],
     # client_name alone is any text, used only with entity_name (as in Heat 27's TestResource)
     "OS::Heat::TestResource": ["attr_wait_secs", "client_name", "entity_name", "wait_secs"],
     "OS::Heat::Value": ["type"],

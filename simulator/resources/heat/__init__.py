@@ -9,6 +9,12 @@ from __future__ import annotations
 
 from sdk.resource import Resource
 from simulator.resources.heat.autoscaling import AutoScalingGroup, ScalingPolicy
+from simulator.resources.heat.deployment_group import (
+    SoftwareDeploymentGroup,
+    SoftwareDeployments,
+    StructuredDeploymentGroup,
+    StructuredDeployments,
+)
 from simulator.resources.heat.group import ResourceGroup
 from simulator.resources.heat.remote_stack import RemoteStack
 from simulator.resources.heat.software_config import (
@@ -40,8 +46,12 @@ __all__ = [
     "ScalingPolicy",
     "SoftwareConfig",
     "SoftwareDeployment",
+    "SoftwareDeploymentGroup",
+    "SoftwareDeployments",
     "StructuredConfig",
     "StructuredDeployment",
+    "StructuredDeploymentGroup",
+    "StructuredDeployments",
     "TestResource",
     "UpdateWaitConditionHandle",
     "Value",
@@ -64,8 +74,12 @@ def resource_mapping() -> dict[str, type[Resource]]:
         "OS::Heat::SoftwareConfig": SoftwareConfig,
         "OS::Heat::Stack": RemoteStack,
         "OS::Heat::SoftwareDeployment": SoftwareDeployment,
+        "OS::Heat::SoftwareDeploymentGroup": SoftwareDeploymentGroup,
+        "OS::Heat::SoftwareDeployments": SoftwareDeployments,
         "OS::Heat::StructuredConfig": StructuredConfig,
         "OS::Heat::StructuredDeployment": StructuredDeployment,
+        "OS::Heat::StructuredDeploymentGroup": StructuredDeploymentGroup,
+        "OS::Heat::StructuredDeployments": StructuredDeployments,
         "OS::Heat::TestResource": TestResource,
         "OS::Heat::UpdateWaitConditionHandle": UpdateWaitConditionHandle,
         "OS::Heat::Value": Value,
