@@ -12,14 +12,9 @@ from typing import Any
 
 
 def _settings() -> Any:
-    from hypothesis import HealthCheck, settings
+    from sdk.testing.strategies import find_settings
 
-    return settings(
-        database=None,
-        derandomize=True,
-        max_examples=50,
-        suppress_health_check=list(HealthCheck),
-    )
+    return find_settings(max_examples=50)
 
 
 def _blank(value: Any) -> bool:

@@ -202,8 +202,8 @@ def conformance_classes(
         clean = "".join(ch if ch.isalnum() else "_" for ch in type_name)
         name = f"Test_{clean}"
         extra: dict[str, Any] = {}
-        # imported here, not at the top: `plugsim conformance` must not import hypothesis
-        # before pytest starts, or pytest cannot rewrite the asserts of its plugin
+        # imported here, not at the top: the command itself must not import hypothesis before
+        # pytest starts (a replay of the generated module runs under a pytest that rewrites it)
         from sdk.testing.strategies import Ungeneratable, simplest_properties
 
         try:
@@ -357,6 +357,10 @@ def conformance(
         "no:cacheprovider",
         f"--rootdir={folder}",
         "-rs",
+        # The suite's checks raise their own messages and the generated module has no assert:
+        # rewriting would only recompile hypothesis and the other plugins' modules (every run,
+        # when bytecode is not written), about a quarter of the run.
+        "--assert=plain",
     ]
     if report:
         args.append(f"--plugsim-report={Path(report).resolve()}")

@@ -42,19 +42,13 @@ _NONE = object()
 
 def _simplest(schema: Any) -> Any:
     """The simplest valid value of *schema* (hypothesis's minimal example), or ``_NONE``."""
-    from hypothesis import HealthCheck, find, settings
+    from hypothesis import find
     from hypothesis.errors import HypothesisException
 
-    from sdk.testing.strategies import Ungeneratable, values
+    from sdk.testing.strategies import Ungeneratable, find_settings, values
 
     try:
-        return find(
-            values(schema),
-            lambda v: True,
-            settings=settings(
-                database=None, derandomize=True, suppress_health_check=list(HealthCheck)
-            ),
-        )
+        return find(values(schema), lambda v: True, settings=find_settings())
     except (Ungeneratable, HypothesisException):
         return _NONE
 

@@ -324,17 +324,31 @@ def invalid_properties(
     return build()
 
 
+def find_settings(**overrides: Any) -> Any:
+    """Settings for a deterministic ``hypothesis.find`` of the simplest value the kit wants.
+
+    No database, derandomised, no health check, and no *explain* phase: after shrinking,
+    that phase runs the condition hundreds of times more only to annotate which parts of a
+    failing example could vary, which a ``find`` never reports (the value found is the
+    shrunk one either way). *overrides* are further settings (``max_examples``).
+    """
+    from hypothesis import HealthCheck, Phase, settings
+
+    return settings(
+        database=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+        phases=[phase for phase in Phase if phase is not Phase.explain],
+        **overrides,
+    )
+
+
 def simplest_properties(plugin: type) -> dict[str, Any]:
     """The simplest valid property map of *plugin*'s schema (deterministic)."""
-    from hypothesis import HealthCheck, find, settings
+    from hypothesis import find
 
     return find(
         valid_properties(getattr(plugin, "properties_schema", {})),
         lambda data: True,
-        settings=settings(
-            database=None,
-            derandomize=True,
-            max_examples=50,
-            suppress_health_check=list(HealthCheck),
-        ),
+        settings=find_settings(max_examples=50),
     )

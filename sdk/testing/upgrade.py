@@ -226,11 +226,11 @@ def seeded_example(strategy: Any, seed: int, spread: int = 8) -> Any:
 
 def in_place_changes(cls: type, stored: Mapping[str, Any]) -> dict[str, Any]:
     """For each property *cls* updates in place, the simplest valid value unlike the stored one."""
-    from hypothesis import HealthCheck, find, settings
+    from hypothesis import find
     from hypothesis.errors import NoSuchExample
 
     from sdk import properties as props_mod
-    from sdk.testing.strategies import Ungeneratable, values
+    from sdk.testing.strategies import Ungeneratable, find_settings, values
 
     schema = props_mod.schemata(getattr(cls, "properties_schema", {}) or {})
     allowed = set(props_mod.update_allowed_properties(schema)) | set(
@@ -245,12 +245,7 @@ def in_place_changes(cls: type, stored: Mapping[str, Any]) -> dict[str, Any]:
             value = find(
                 values(schema[name]),
                 _differs_from(stored.get(name)),
-                settings=settings(
-                    database=None,
-                    derandomize=True,
-                    max_examples=100,
-                    suppress_health_check=list(HealthCheck),
-                ),
+                settings=find_settings(max_examples=100),
             )
         except (Ungeneratable, NoSuchExample):
             continue

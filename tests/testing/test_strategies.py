@@ -130,3 +130,27 @@ def test_a_required_property_with_a_custom_constraint_cannot_be_generated():
 )
 def test_an_optional_custom_constrained_property_is_left_out(data):
     assert data == {}
+
+
+def test_the_kits_find_settings_leave_out_only_the_explain_phase():
+    from hypothesis import Phase
+
+    found = strategies.find_settings(max_examples=7)
+    assert Phase.explain not in found.phases
+    assert set(found.phases) == set(Phase) - {Phase.explain}
+    assert (found.max_examples, found.derandomize, found.database) == (7, True, None)
+
+
+def test_find_without_explain_gives_the_value_find_with_it_gives():
+    """The explain phase runs after shrinking: leaving it out never changes what find returns."""
+    from hypothesis import Phase, find, settings
+
+    schema = {
+        "name": S(S.STRING, required=True),
+        "size": S(S.INTEGER, constraints=[c.Range(min=3, max=9)]),
+    }
+    with_explain = settings(strategies.find_settings(max_examples=50), phases=list(Phase))
+    without = strategies.find_settings(max_examples=50)
+    for condition in (lambda m: True, lambda m: len(m["name"]) > 2 and "size" in m):
+        found = find(strategies.valid_properties(schema), condition, settings=without)
+        assert found == find(strategies.valid_properties(schema), condition, settings=with_explain)
