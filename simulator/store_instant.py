@@ -81,16 +81,7 @@ class InstantWrites:
     def _buffer_transition(self, ev: Event, rec: ResourceRecord | None) -> Event:
         """Buffer a transition whose resource document the caller never mutates."""
         if rec is not None:
-            key = (rec.stack_id, rec.rid)
-            if key in self._dirty_deletes:
-                self._flush()  # the row comes back: delete it first, as SQLite would
-            last = self._docs.get(key)
-            full = last is None or (last is not rec.doc and not same_json(rec.doc, last))
-            pending = self._dirty_rows.get(key)
-            if pending is not None and pending[1]:
-                full = True
-            self._dirty_rows[key] = (rec, full)
-            self._docs[key] = rec.doc
+            self._buffer_row(rec)
         event_id = self._next_event
         if event_id is None:
             event_id = self._raw.execute("SELECT coalesce(max(id), 0) + 1 FROM events").fetchone()[
@@ -113,6 +104,20 @@ class InstantWrites:
         )
         self._dirty = True
         return ev.with_id(event_id)
+
+    def _buffer_row(self, rec: ResourceRecord) -> None:
+        """Buffer a resource row whose document the caller never mutates (its last state wins)."""
+        key = (rec.stack_id, rec.rid)
+        if key in self._dirty_deletes:
+            self._flush()  # the row comes back: delete it first, as SQLite would
+        last = self._docs.get(key)
+        full = last is None or (last is not rec.doc and not same_json(rec.doc, last))
+        pending = self._dirty_rows.get(key)
+        if pending is not None and pending[1]:
+            full = True
+        self._dirty_rows[key] = (rec, full)
+        self._docs[key] = rec.doc
+        self._dirty = True
 
     def _buffer_delete(self, stack_id: str, rid: int) -> None:
         """Buffer the deletion of a resource row."""

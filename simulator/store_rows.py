@@ -210,6 +210,11 @@ class StackRows:
         With *frozen_doc* the caller promises never to mutate ``rec.doc``
         afterwards (see :meth:`simulator.store.Store.record`).
         """
+        if frozen_doc and self.deferred and not self._depth:  # type: ignore[attr-defined]
+            # buffered until the instant's commit, like a transition (simulator.store_instant)
+            self._begin()  # type: ignore[attr-defined]
+            self._buffer_row(rec)  # type: ignore[attr-defined]
+            return
         with self.transaction():  # type: ignore[attr-defined]
             self._write_resource(rec, frozen_doc)
 
