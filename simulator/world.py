@@ -592,6 +592,13 @@ class World(StackAPI):
 
     def get_stack(self, name_or_id: str, *, deleted_ok: bool = False) -> Stack:
         """Return a live stack by name or id; unknown ones are :class:`EntityNotFound`."""
+        stack = self._stacks.get(name_or_id)
+        if stack is not None and not self.readonly:
+            # This world is the store's one writer: the row of a stack it holds (by id) is what
+            # the stack's record says (a rollback forgets every held stack), so no read is needed.
+            if stack.record.deleted and not deleted_ok:
+                raise exception.EntityNotFound(entity="Stack", name=name_or_id)
+            return stack
         rec = self.store.get_stack(name_or_id)
         if rec is None or (rec.deleted and not deleted_ok):
             raise exception.EntityNotFound(entity="Stack", name=name_or_id)
