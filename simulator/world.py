@@ -223,6 +223,8 @@ class World(StackAPI):
         self._stacks: dict[str, Stack] = {}
         self._plugins: dict[str, ClientPlugin] = {}
         self._cancel_checked = -1.0
+        #: stacks whose cancel request was read since the last message (:meth:`check_cancel`)
+        self._cancels_read: set[str] = set()
         #: the reason of the FAILED states a full disk kept from being written (:meth:`run`)
         self._unwritten_failure: str | None = None
         #: the FAILED events of those states, when only the states could be written
@@ -460,6 +462,11 @@ class World(StackAPI):
         if now == self._cancel_checked:
             return
         self._cancel_checked = now
+        if self.store.new_messages():
+            self._cancels_read.clear()
+        elif stack.id in self._cancels_read:
+            return  # no message since this stack's cancel key was last read
+        self._cancels_read.add(stack.id)
         key = f"cancel:{stack.id}"
         asked = self.store.get_meta(key)
         if asked:
