@@ -434,7 +434,18 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing, Instant
         of the row passes the very same object only the state columns are
         updated. *frozen_keys* are passed on to :meth:`save_stack`.
         """
-        if self._depth or stack is not None:
+        if (
+            stack is not None
+            and resource is None
+            and self.deferred
+            and stack.seq
+            and not self._depth
+        ):
+            # a stored stack's transition: its row joins the instant's buffers like a resource's
+            self._begin()
+            self._buffer_stack(self._stack_row(stack, frozen_keys))
+            written = self._buffer_transition(ev, None)
+        elif self._depth or stack is not None:
             with self.transaction():
                 if resource is not None:
                     self._write_resource(resource, frozen_doc)
