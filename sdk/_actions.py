@@ -70,10 +70,13 @@ async def call(func: Callable[..., Any], *args: Any) -> Any:
     :mod:`sdk._escapes`).
     """
     try:
-        with _leaks.plugin_call(func):
+        token = _leaks.enter_call(func)
+        try:
             result = func(*args)
-            if inspect.isawaitable(result):
+            if result is not None and type(result) is not bool and inspect.isawaitable(result):
                 result = await result
+        finally:
+            _leaks.leave_call(token)
     except BaseException as ex:
         contained = _escapes.contain(ex, getattr(func, "__self__", None), _method_name(func))
         if contained is None:

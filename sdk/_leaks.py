@@ -32,14 +32,15 @@ import threading
 import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from typing import Any
 
 #: Exit status of a forked child stopped at the call boundary.
 FORKED_CHILD_STATUS = 70
 
-#: Labels of the plug-in calls in progress in this thread / task, innermost last.
-_CALLS: ContextVar[tuple[str, ...]] = ContextVar("plugsim_plugin_calls", default=())
+#: The plug-in calls in progress in this thread / task, innermost last (the callables: a call's
+#: label is made only when a thread or fork needs it, see :func:`_label`).
+_CALLS: ContextVar[tuple[Callable[..., Any], ...]] = ContextVar("plugsim_plugin_calls", default=())
 _original_start: Callable[..., Any] | None = None
 #: Label of the plug-in call a child was forked in (set only in such a child).
 _forked_in: str | None = None
@@ -68,7 +69,7 @@ def _start(self: threading.Thread) -> None:
     calls = _CALLS.get()
     if calls:
         self._plugsim_target = getattr(self, "_target", None)  # type: ignore[attr-defined]
-        self._plugsim_origin = f"started at {_caller()} in {calls[-1]}"  # type: ignore[attr-defined]
+        self._plugsim_origin = f"started at {_caller()} in {_label(calls[-1])}"  # type: ignore[attr-defined]
     assert _original_start is not None
     _original_start(self)
 
@@ -86,20 +87,36 @@ def _after_fork_in_child() -> None:
     global _forked_in
     calls = _CALLS.get()
     if calls:
-        _forked_in = calls[-1]
+        _forked_in = _label(calls[-1])
 
 
 @contextmanager
 def plugin_call(func: Callable[..., Any]) -> Iterator[None]:
     """Run the body as a call of plug-in *func* (threads and forks it makes are noticed)."""
-    _install()
-    token = _CALLS.set((*_CALLS.get(), _label(func)))
+    token = enter_call(func)
     try:
         yield
     finally:
-        # a coroutine closed from another context has no token of ours to reset there
-        with contextlib.suppress(ValueError):
-            _CALLS.reset(token)
+        leave_call(token)
+
+
+def enter_call(func: Callable[..., Any]) -> Token[tuple[Callable[..., Any], ...]]:
+    """Begin a call of plug-in *func* (what :func:`plugin_call` does on entry); return its token.
+
+    The engine's hot path (:func:`sdk._actions.call`) pairs it with :func:`leave_call` instead
+    of entering a context manager per plug-in call.
+    """
+    if _original_start is None:
+        _install()
+    return _CALLS.set((*_CALLS.get(), func))
+
+
+def leave_call(token: Token[tuple[Callable[..., Any], ...]]) -> None:
+    """End the call :func:`enter_call` began (a forked child stops here)."""
+    # a coroutine closed from another context has no token of ours to reset there
+    with contextlib.suppress(ValueError):
+        _CALLS.reset(token)
+    if _forked_in is not None:
         exit_if_forked_child()
 
 

@@ -56,3 +56,15 @@ def same_scalars(old: dict[str, Any], new: dict[str, Any]) -> bool:
         if type(before) is not type(value) or before != value:
             return False
     return True
+
+
+def uuid4_text(digest: bytes) -> str:
+    """``str(uuid.UUID(bytes=digest[:16], version=4))``, without building the UUID object.
+
+    The version nibble becomes 4 and the variant bits 10, as :class:`uuid.UUID` sets them.
+    """
+    raw = bytearray(digest[:16])
+    raw[6] = (raw[6] & 0x0F) | 0x40
+    raw[8] = (raw[8] & 0x3F) | 0x80
+    h = raw.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import uuid
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Protocol
 
@@ -32,7 +31,7 @@ from simulator.events import STACK_TYPE, Event
 from simulator.implicit_deps import registry_classes, with_implicit
 from simulator.plan import validate
 from simulator.registry import TypeRegistry
-from simulator.resource_rows import json_data, plain, same_scalars
+from simulator.resource_rows import json_data, plain, same_scalars, uuid4_text
 from simulator.scheduler import fewer_full_collections
 from simulator.stack_source import StackSource
 from simulator.store import ResourceRecord, StackRecord, Store
@@ -225,8 +224,7 @@ class Stack:
 
     def _resource_uuid(self, rid: int) -> str:
         """The uuid of this stack's resource row *rid*: the same in every run."""
-        digest = hashlib.sha256(f"{self.id}/resource/{rid}".encode()).digest()
-        return str(uuid.UUID(bytes=digest[:16], version=4))
+        return uuid4_text(hashlib.sha256(f"{self.id}/resource/{rid}".encode()).digest())
 
     def capture_applied(
         self, res: Resource, defn: ResourceDefinition | None = None, persist: bool = True

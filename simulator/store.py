@@ -166,6 +166,10 @@ CREATE TABLE IF NOT EXISTS lease (
 """
 
 
+#: Meta keys that carry a message for the world's writer (a cancel request), however written.
+MESSAGE_KEYS = ("cancel:",)
+
+
 class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing, InstantWrites):
     """The SQLite store of one world (``':memory:'`` keeps it in memory)."""
 
@@ -179,6 +183,11 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing, Instant
         #: called after each recorded transition (a world committing per transition)
         self.on_transition: Callable[[], None] | None = None
         self._savepoints = 0
+        #: messages left through this store object (:meth:`message`), and how many were seen
+        self._messages = 0
+        self._messages_seen = -1
+        #: ``PRAGMA data_version`` when :meth:`new_messages` last looked (other connections' commits)
+        self._data_version: int | None = None
         #: (stack_id, rid) -> the resource doc as this store last wrote it
         self._docs: dict[tuple[str, int], Any] = {}
         #: (stack_id, key) -> (frozen value of a stack doc, its JSON text)
@@ -311,6 +320,7 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing, Instant
     def _abort(self) -> None:
         """Roll back the open transaction; what this store remembers of rows may be stale."""
         self._drop_buffers()
+        self._messages += 1  # the meta rows may be back as they were: read messages again
         self._docs.clear()
         self._cloud_top = None
         self._fernet = None  # the record of the world key may have been rolled back
@@ -351,7 +361,9 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing, Instant
         return default if row is None else json.loads(self.unseal(row[0]))
 
     def set_meta(self, key: str, value: Any) -> None:
-        """Store a JSON value under *key*."""
+        """Store a JSON value under *key* (a key of :data:`MESSAGE_KEYS` counts as a message)."""
+        if key.startswith(MESSAGE_KEYS):
+            self._messages += 1
         with self.transaction() as db:
             db.execute(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
@@ -372,11 +384,28 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing, Instant
         writer's own world it is part of the writer's next commit.
         """
         gate, self.write_gate = self.write_gate, None
+        self._messages += 1
         try:
             with self.transaction() as db:
                 yield db
         finally:
             self.write_gate = gate
+
+    def new_messages(self) -> bool:
+        """Whether a message may have arrived since the last call (True on the first).
+
+        Messages come through :meth:`message` of this store object or from another connection's
+        commit, which SQLite's ``PRAGMA data_version`` shows; an in-memory database has no other
+        connection. A false answer means the meta rows are as this store last left them, so a
+        world's writer need not read its cancel requests again.
+        """
+        seen, self._messages_seen = self._messages_seen, self._messages
+        changed = seen != self._messages
+        if self.path != ":memory:":
+            version = self._raw.execute("PRAGMA data_version").fetchone()[0]
+            changed = changed or version != self._data_version
+            self._data_version = version
+        return changed
 
     def next_seq(self, name: str) -> int:
         """Return the next value of the named counter (1, 2, ...)."""
@@ -405,7 +434,18 @@ class Store(StackRows, LogRows, CloudRows, LeaseRows, Recovery, Sealing, Instant
         of the row passes the very same object only the state columns are
         updated. *frozen_keys* are passed on to :meth:`save_stack`.
         """
-        if self._depth or stack is not None:
+        if (
+            stack is not None
+            and resource is None
+            and self.deferred
+            and stack.seq
+            and not self._depth
+        ):
+            # a stored stack's transition: its row joins the instant's buffers like a resource's
+            self._begin()
+            self._buffer_stack(self._stack_row(stack, frozen_keys))
+            written = self._buffer_transition(ev, None)
+        elif self._depth or stack is not None:
             with self.transaction():
                 if resource is not None:
                     self._write_resource(resource, frozen_doc)

@@ -24,7 +24,7 @@ from typing import Any
 
 from simulator.events import Event
 from simulator.records import ResourceRecord
-from simulator.store_rows import _RESOURCE_INSERT, _RESOURCE_STATE, dumps, same_json
+from simulator.store_rows import _RESOURCE_INSERT, _RESOURCE_STATE, _STACK_INSERT, dumps, same_json
 
 _EVENT_INSERT_WITH_ID = (
     "INSERT INTO events(id, stack_id, stack_name, resource_name, resource_type,"
@@ -73,6 +73,8 @@ class InstantWrites:
         self._dirty_events: list[tuple[Any, ...]] = []
         #: (stack_id, rid) -> (the row's last record, whether its document must be written)
         self._dirty_rows: dict[tuple[str, int], tuple[ResourceRecord, bool]] = {}
+        #: stack id -> the values of its row's last write (reason and document sealed)
+        self._dirty_stacks: dict[str, tuple[Any, ...]] = {}
         #: rows to delete (none of them is in ``_dirty_rows``)
         self._dirty_deletes: dict[tuple[str, int], None] = {}
         #: the id the next buffered event gets (None: read it from the table first)
@@ -81,16 +83,7 @@ class InstantWrites:
     def _buffer_transition(self, ev: Event, rec: ResourceRecord | None) -> Event:
         """Buffer a transition whose resource document the caller never mutates."""
         if rec is not None:
-            key = (rec.stack_id, rec.rid)
-            if key in self._dirty_deletes:
-                self._flush()  # the row comes back: delete it first, as SQLite would
-            last = self._docs.get(key)
-            full = last is None or (last is not rec.doc and not same_json(rec.doc, last))
-            pending = self._dirty_rows.get(key)
-            if pending is not None and pending[1]:
-                full = True
-            self._dirty_rows[key] = (rec, full)
-            self._docs[key] = rec.doc
+            self._buffer_row(rec)
         event_id = self._next_event
         if event_id is None:
             event_id = self._raw.execute("SELECT coalesce(max(id), 0) + 1 FROM events").fetchone()[
@@ -114,6 +107,25 @@ class InstantWrites:
         self._dirty = True
         return ev.with_id(event_id)
 
+    def _buffer_row(self, rec: ResourceRecord) -> None:
+        """Buffer a resource row whose document the caller never mutates (its last state wins)."""
+        key = (rec.stack_id, rec.rid)
+        if key in self._dirty_deletes:
+            self._flush()  # the row comes back: delete it first, as SQLite would
+        last = self._docs.get(key)
+        full = last is None or (last is not rec.doc and not same_json(rec.doc, last))
+        pending = self._dirty_rows.get(key)
+        if pending is not None and pending[1]:
+            full = True
+        self._dirty_rows[key] = (rec, full)
+        self._docs[key] = rec.doc
+        self._dirty = True
+
+    def _buffer_stack(self, row: tuple[Any, ...]) -> None:
+        """Buffer a stack row (the values of ``_STACK_INSERT``; its last write wins)."""
+        self._dirty_stacks[row[0]] = row
+        self._dirty = True
+
     def _buffer_delete(self, stack_id: str, rid: int) -> None:
         """Buffer the deletion of a resource row."""
         key = (stack_id, rid)
@@ -133,7 +145,10 @@ class InstantWrites:
         events, self._dirty_events = self._dirty_events, []
         rows, self._dirty_rows = self._dirty_rows, {}
         deletes, self._dirty_deletes = self._dirty_deletes, {}
+        stacks, self._dirty_stacks = self._dirty_stacks, {}
         try:
+            if stacks:
+                raw.executemany(_STACK_INSERT, list(stacks.values()))
             if deletes:
                 raw.executemany("DELETE FROM resources WHERE stack_id=? AND rid=?", list(deletes))
             if events:
@@ -188,4 +203,5 @@ class InstantWrites:
         self._dirty_events = []
         self._dirty_rows = {}
         self._dirty_deletes = {}
+        self._dirty_stacks = {}
         self._next_event = None

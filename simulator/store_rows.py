@@ -33,6 +33,10 @@ _RESOURCE_STATE = (
     "UPDATE resources SET action=?, status=?, reason=?, physical_id=?, current=?"
     " WHERE stack_id=? AND rid=?"
 )
+_STACK_INSERT = (
+    "INSERT OR REPLACE INTO stacks(id, seq, name, parent_id, action, status, reason,"
+    " deleted, created, updated, doc) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+)
 _STACK_COLS = "id, seq, name, parent_id, action, status, reason, deleted, created, updated, doc"
 
 
@@ -102,28 +106,32 @@ class StackRows:
         source, which can be megabytes): the store serialises such a value
         once and reuses the text while the same object comes back.
         """
-        doc = self.seal(self._stack_doc_text(rec, frozen_keys), shaped=True)  # type: ignore[attr-defined]
-        reason = self.seal(rec.reason)  # type: ignore[attr-defined]
+        if rec.seq and self.deferred and not self._depth:  # type: ignore[attr-defined]
+            # a stored stack's row: written with the instant's buffers (simulator.store_instant)
+            self._begin()  # type: ignore[attr-defined]
+            self._buffer_stack(self._stack_row(rec, frozen_keys))  # type: ignore[attr-defined]
+            return
         with self.transaction() as db:  # type: ignore[attr-defined]
             if not rec.seq:
                 rec.seq = self.next_seq("stack")  # type: ignore[attr-defined]
-            db.execute(
-                "INSERT OR REPLACE INTO stacks(id, seq, name, parent_id, action, status, reason,"
-                " deleted, created, updated, doc) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    rec.id,
-                    rec.seq,
-                    rec.name,
-                    rec.parent_id,
-                    rec.action,
-                    rec.status,
-                    reason,
-                    int(rec.deleted),
-                    rec.created,
-                    rec.updated,
-                    doc,
-                ),
-            )
+            db.execute(_STACK_INSERT, self._stack_row(rec, frozen_keys))
+
+    def _stack_row(self, rec: StackRecord, frozen_keys: Collection[str]) -> tuple[Any, ...]:
+        """The values of *rec*'s row for :data:`_STACK_INSERT` (reason and document sealed)."""
+        doc = self.seal(self._stack_doc_text(rec, frozen_keys), shaped=True)  # type: ignore[attr-defined]
+        return (
+            rec.id,
+            rec.seq,
+            rec.name,
+            rec.parent_id,
+            rec.action,
+            rec.status,
+            self.seal(rec.reason),  # type: ignore[attr-defined]
+            int(rec.deleted),
+            rec.created,
+            rec.updated,
+            doc,
+        )
 
     def stack_exists(self, stack_id: str) -> bool:
         """True when a stack row (live or deleted) has this id."""
@@ -210,6 +218,11 @@ class StackRows:
         With *frozen_doc* the caller promises never to mutate ``rec.doc``
         afterwards (see :meth:`simulator.store.Store.record`).
         """
+        if frozen_doc and self.deferred and not self._depth:  # type: ignore[attr-defined]
+            # buffered until the instant's commit, like a transition (simulator.store_instant)
+            self._begin()  # type: ignore[attr-defined]
+            self._buffer_row(rec)  # type: ignore[attr-defined]
+            return
         with self.transaction():  # type: ignore[attr-defined]
             self._write_resource(rec, frozen_doc)
 

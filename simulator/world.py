@@ -223,6 +223,8 @@ class World(StackAPI):
         self._stacks: dict[str, Stack] = {}
         self._plugins: dict[str, ClientPlugin] = {}
         self._cancel_checked = -1.0
+        #: stacks whose cancel request was read since the last message (:meth:`check_cancel`)
+        self._cancels_read: set[str] = set()
         #: the reason of the FAILED states a full disk kept from being written (:meth:`run`)
         self._unwritten_failure: str | None = None
         #: the FAILED events of those states, when only the states could be written
@@ -460,6 +462,11 @@ class World(StackAPI):
         if now == self._cancel_checked:
             return
         self._cancel_checked = now
+        if self.store.new_messages():
+            self._cancels_read.clear()
+        elif stack.id in self._cancels_read:
+            return  # no message since this stack's cancel key was last read
+        self._cancels_read.add(stack.id)
         key = f"cancel:{stack.id}"
         asked = self.store.get_meta(key)
         if asked:
@@ -592,6 +599,13 @@ class World(StackAPI):
 
     def get_stack(self, name_or_id: str, *, deleted_ok: bool = False) -> Stack:
         """Return a live stack by name or id; unknown ones are :class:`EntityNotFound`."""
+        stack = self._stacks.get(name_or_id)
+        if stack is not None and not self.readonly:
+            # This world is the store's one writer: the row of a stack it holds (by id) is what
+            # the stack's record says (a rollback forgets every held stack), so no read is needed.
+            if stack.record.deleted and not deleted_ok:
+                raise exception.EntityNotFound(entity="Stack", name=name_or_id)
+            return stack
         rec = self.store.get_stack(name_or_id)
         if rec is None or (rec.deleted and not deleted_ok):
             raise exception.EntityNotFound(entity="Stack", name=name_or_id)

@@ -149,10 +149,7 @@ def resolve(value: Any, view: ResourceView) -> Any:
     (:mod:`simulator.template.budget`).
     """
     if isinstance(value, Function):
-        if budget.active():
-            return value.result(view)
-        with budget.evaluation():
-            return value.result(view)
+        return budget.evaluate(value, view)
     if isinstance(value, dict):
         return {k: resolve(v, view) for k, v in value.items()}
     if isinstance(value, list):
