@@ -9,11 +9,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import logging
-from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from sdk import _actions
 from sdk._core import ResourceCore
+from sdk.attributes import select_path
 
 LOG = logging.getLogger("sdk.resource")
 
@@ -101,7 +101,7 @@ class AttributesMixin(ResourceCore):
     def get_attribute(self, key: str, *path: Any) -> Any:
         """Return attribute *key*, then follow *path* into nested maps and lists."""
         value = self.attributes[key]
-        return _select_path(self.name, key, value, path)
+        return select_path(value, path)
 
     def FnGetAtt(self, key: str, *path: Any) -> Any:  # noqa: N802 - Heat's name
         """For ``get_attr``: the attribute *key*, optionally navigated by *path*."""
@@ -118,30 +118,3 @@ class AttributesMixin(ResourceCore):
     def FnGetRefId(self) -> str:  # noqa: N802 - Heat's name
         """For the intrinsic function ``Ref`` / ``get_resource``."""
         return self.get_reference_id()
-
-
-def _select_path(resource: str, key: str, value: Any, path: Sequence[Any]) -> Any:
-    """Follow *path* into *value*; a step that leads nowhere gives None.
-
-    As in Heat, a missing key, an index out of range, a key that cannot index a
-    list or a step into a scalar makes ``get_attr`` null rather than an error
-    (templates rely on it: ``get_attr: [server, networks, private, 0]`` before
-    a network is attached). A numeric string indexes a list.
-    """
-    current = value
-    for part in path:
-        if current is None:
-            return None
-        if isinstance(current, Mapping):
-            current = current.get(part) if isinstance(part, Hashable) else None
-        elif isinstance(current, Sequence) and not isinstance(current, str | bytes):
-            if isinstance(part, str) and part.lstrip("-").isdigit():
-                part = int(part)
-            if not isinstance(part, int) or isinstance(part, bool):
-                return None
-            if not -len(current) <= part < len(current):
-                return None
-            current = current[part]
-        else:
-            return None
-    return current

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import numbers
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
 from sdk import exception, support
@@ -214,3 +214,30 @@ class Attributes(Mapping[str, Any]):
     def get_cache_mode(self, key: str) -> str:
         """Return the cache mode of attribute *key*."""
         return self._schema_for(key).cache_mode
+
+
+def select_path(value: Any, path: Sequence[Any]) -> Any:
+    """Follow *path* into *value*; a step that leads nowhere gives None.
+
+    As in Heat, a missing key, an index out of range, a key that cannot index a
+    list or a step into a scalar makes ``get_attr`` null rather than an error
+    (templates rely on it: ``get_attr: [server, networks, private, 0]`` before
+    a network is attached). A numeric string indexes a list.
+    """
+    current = value
+    for part in path:
+        if current is None:
+            return None
+        if isinstance(current, Mapping):
+            current = current.get(part) if isinstance(part, Hashable) else None
+        elif isinstance(current, Sequence) and not isinstance(current, str | bytes):
+            if isinstance(part, str) and part.lstrip("-").isdigit():
+                part = int(part)
+            if not isinstance(part, int) or isinstance(part, bool):
+                return None
+            if not -len(current) <= part < len(current):
+                return None
+            current = current[part]
+        else:
+            return None
+    return current

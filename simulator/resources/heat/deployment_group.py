@@ -31,7 +31,6 @@ from simulator.resources.heat.group import (
     validate_members,
 )
 from simulator.resources.heat.software_deployment import SoftwareDeployment, StructuredDeployment
-from simulator.template.functions import select_path
 
 __all__ = [
     "SoftwareDeploymentGroup",
@@ -251,7 +250,7 @@ class SoftwareDeploymentGroup(StackResource):  # plugsim: ignore[PS301, PS153] -
         if key in self.attributes_schema or key == "show":
             return super().get_attribute(key, *path)
         values = {n: res.get_attribute(key) for n, res in self._members()}
-        return select_path(values, list(path))
+        return attributes.select_path(values, path)
 
 
 # PS153: the deployments' actions take effect at later actions (see SoftwareDeployment)
