@@ -19,10 +19,40 @@ material``, and a step of its own in CI). See docs/contributing.rst.
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+
+def _share_compiled_modules() -> None:
+    """Compile each module once per test run, not once per process.
+
+    With ``PYTHONDONTWRITEBYTECODE`` set (as on the development container), every
+    xdist worker and every ``plugsim``/``python -m sdk.lint`` child the tests start
+    compiled the whole package from source again: about a second of CPU per child
+    process. The first test process (xdist's controller, or pytest alone) keeps the
+    user's wish that no bytecode lands beside the sources by pointing the bytecode
+    cache at a directory of its own (``PYTHONPYCACHEPREFIX``) that it removes when it
+    exits; the workers and children inherit it and share what one of them compiled.
+    A run that already writes bytecode (or names its own prefix) is left as it is.
+    """
+    if not sys.dont_write_bytecode or sys.pycache_prefix or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    prefix = tempfile.mkdtemp(prefix="plugsim-tests-pycache-")
+    atexit.register(shutil.rmtree, prefix, ignore_errors=True)
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.pycache_prefix = prefix
+    sys.dont_write_bytecode = False
+
+
+_share_compiled_modules()
 
 settings.register_profile(
     "plugsim-tests", deadline=None, suppress_health_check=[HealthCheck.too_slow]
