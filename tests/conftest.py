@@ -138,3 +138,23 @@ def _test_world_key(_session_world_key: Path, monkeypatch: pytest.MonkeyPatch) -
     from simulator.world_key import KEY_FILE_ENV
 
     monkeypatch.setenv(KEY_FILE_ENV, str(_session_world_key))
+
+
+@pytest.fixture(scope="session")
+def checkout_import_edges() -> tuple:
+    """``tools/importgraph.py``'s edges over this checkout, read once per test process.
+
+    Reading every module's imports costs about 3 CPU seconds; the floors, the circles, the
+    SDK core's and the lint package's checks and the engine's seams all ask for the same
+    edges (an edge is an immutable record, so sharing them is safe).
+    """
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "_checkout_importgraph", ROOT / "tools" / "importgraph.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up while being made
+    spec.loader.exec_module(module)
+    return tuple(module.graph(ROOT))
