@@ -31,25 +31,29 @@ from hypothesis import HealthCheck, settings
 
 
 def _share_compiled_modules() -> None:
-    """Compile each module once per test run, not once per process.
+    """Compile plugsim's own modules once per test run, not once per child process.
 
     With ``PYTHONDONTWRITEBYTECODE`` set (as on the development container), every
-    xdist worker and every ``plugsim``/``python -m sdk.lint`` child the tests start
-    compiled the whole package from source again: about a second of CPU per child
-    process. The first test process (xdist's controller, or pytest alone) keeps the
-    user's wish that no bytecode lands beside the sources by pointing the bytecode
-    cache at a directory of its own (``PYTHONPYCACHEPREFIX``) that it removes when it
-    exits; the workers and children inherit it and share what one of them compiled.
-    A run that already writes bytecode (or names its own prefix) is left as it is.
+    ``plugsim`` or ``python -m sdk.lint`` child the tests start compiled the package
+    from source again (about a second of CPU a child). The first test process (xdist's
+    controller, or pytest alone) compiles ``simulator``, ``sdk`` and ``fake_clouds``
+    once into a directory of its own, removed when it exits, and names it in
+    ``PYTHONPYCACHEPREFIX`` for the workers and children to read. Nothing else is
+    written: a test that rewrites a plug-in file within the same second at the same size
+    (hypothesis does) must never import a stale copy, so bytecode writing stays off.
+    A run that writes bytecode, or names its own prefix, is left as it is.
     """
     if not sys.dont_write_bytecode or sys.pycache_prefix or os.environ.get("PYTHONPYCACHEPREFIX"):
         return
+    import compileall
+
+    root = Path(__file__).resolve().parents[1]
     prefix = tempfile.mkdtemp(prefix="plugsim-tests-pycache-")
     atexit.register(shutil.rmtree, prefix, ignore_errors=True)
-    os.environ["PYTHONPYCACHEPREFIX"] = prefix
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.pycache_prefix = prefix
-    sys.dont_write_bytecode = False
+    for package in ("simulator", "sdk", "fake_clouds"):
+        compileall.compile_dir(root / package, quiet=2)
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
 
 
 _share_compiled_modules()
