@@ -19,10 +19,44 @@ material``, and a step of its own in CI). See docs/contributing.rst.
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+
+def _share_compiled_modules() -> None:
+    """Compile plugsim's own modules once per test run, not once per child process.
+
+    With ``PYTHONDONTWRITEBYTECODE`` set (as on the development container), every
+    ``plugsim`` or ``python -m sdk.lint`` child the tests start compiled the package
+    from source again (about a second of CPU a child). The first test process (xdist's
+    controller, or pytest alone) compiles ``simulator``, ``sdk`` and ``fake_clouds``
+    once into a directory of its own, removed when it exits, and names it in
+    ``PYTHONPYCACHEPREFIX`` for the workers and children to read. Nothing else is
+    written: a test that rewrites a plug-in file within the same second at the same size
+    (hypothesis does) must never import a stale copy, so bytecode writing stays off.
+    A run that writes bytecode, or names its own prefix, is left as it is.
+    """
+    if not sys.dont_write_bytecode or sys.pycache_prefix or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    import compileall
+
+    root = Path(__file__).resolve().parents[1]
+    prefix = tempfile.mkdtemp(prefix="plugsim-tests-pycache-")
+    atexit.register(shutil.rmtree, prefix, ignore_errors=True)
+    sys.pycache_prefix = prefix
+    for package in ("simulator", "sdk", "fake_clouds"):
+        compileall.compile_dir(root / package, quiet=2)
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+
+
+_share_compiled_modules()
 
 settings.register_profile(
     "plugsim-tests", deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -108,3 +142,23 @@ def _test_world_key(_session_world_key: Path, monkeypatch: pytest.MonkeyPatch) -
     from simulator.world_key import KEY_FILE_ENV
 
     monkeypatch.setenv(KEY_FILE_ENV, str(_session_world_key))
+
+
+@pytest.fixture(scope="session")
+def checkout_import_edges() -> tuple:
+    """``tools/importgraph.py``'s edges over this checkout, read once per test process.
+
+    Reading every module's imports costs about 3 CPU seconds; the floors, the circles, the
+    SDK core's and the lint package's checks and the engine's seams all ask for the same
+    edges (an edge is an immutable record, so sharing them is safe).
+    """
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "_checkout_importgraph", ROOT / "tools" / "importgraph.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up while being made
+    spec.loader.exec_module(module)
+    return tuple(module.graph(ROOT))

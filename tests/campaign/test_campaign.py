@@ -141,6 +141,7 @@ def test_results_without_an_identity_are_not_resumed(tmp_path):
         run_campaign(PLANTED, [0], out=tmp_path)
 
 
+@pytest.mark.material
 def test_the_same_seeds_give_the_same_results_in_a_process_pool():
     seeds = list(range(24))
     serial = [r for batch in execute(PLANTED, seeds, chunk=5) for r in batch]
@@ -213,6 +214,7 @@ def test_ray_finds_what_the_local_backend_finds():
     }
 
 
+@pytest.mark.material
 def test_bench_campaign_reports_rates_for_one_and_two_processes():
     result = CliRunner().invoke(main, ["bench", "--campaign", "4", "--repeat", "1", "--json"])
     assert result.exit_code == 0, result.output

@@ -65,6 +65,7 @@ def test_without_faults_every_path_of_the_fixture_passes():
     assert not any("test_validation_" in p or "fails_at_each" in p for p in result.phases)
 
 
+@pytest.mark.material
 def test_a_process_pool_gives_the_same_results():
     spec = PathSpec(PLUGIN, faults=FAULTS, paths=("test_create",))
     seeds = list(range(6))

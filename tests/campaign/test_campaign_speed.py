@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,6 +27,7 @@ from simulator.template.text import parse_text
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.material
 def test_a_warm_worker_gives_what_a_cold_process_gives():
     """Seed 7 run first thing in a fresh interpreter equals seed 7 run after other seeds here."""
     spec = three_tier()
@@ -74,6 +76,7 @@ def test_entry_point_scans_are_remembered_until_the_path_changes(monkeypatch, tm
     forget_scans()  # the next test scans with the real scanner again
 
 
+@pytest.mark.material
 def test_a_pool_worker_finds_the_fork_server_s_scans(tmp_path):
     """The fork server's path starts with the current directory, a worker's with the script's:
     the scans the fork server made (sdk.testing.campaign.warm) still serve the worker. (In a fresh

@@ -40,6 +40,7 @@ def _operations(cloud):
 OPS = _operations(FakeCloud())
 
 
+@pytest.mark.material
 @settings(max_examples=200, deadline=None)
 @given(data=st.data())
 def test_random_calls_only_raise_client_errors(data):

@@ -120,6 +120,7 @@ def test_no_dynamic_runs_nothing_on_the_fake_cloud(monkeypatch):
         assert _lines(FIXTURES / f"{rule_id.lower()}_bad.py", dynamic=False) == []
 
 
+@pytest.mark.material
 def test_the_cli_flag_no_dynamic_switches_the_dynamic_rules_off():
     def run(*flags):
         return subprocess.run(
@@ -220,6 +221,7 @@ def test_network_access_during_a_dynamic_run_is_blocked():
     ]
 
 
+@pytest.mark.material
 def test_dynamic_findings_are_the_same_on_every_run():
     paths = [FIXTURES / "ps151_bad.py", FIXTURES / "ps153_bad.py"]
     first = lint_paths(paths, config=LintConfig()).findings
@@ -301,6 +303,7 @@ def test_a_companion_may_not_take_the_name_of_the_resource_under_test():
         env.close()
 
 
+@pytest.mark.material
 def test_a_handler_crash_makes_lint_exit_non_zero_naming_handler_and_exception():
     """Issue 30: the crash was an info (PS150, dynamic checks skipped) and lint exited 0."""
     proc = subprocess.run(

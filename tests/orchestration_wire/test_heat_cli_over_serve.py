@@ -117,6 +117,7 @@ def served(tmp_path, monkeypatch, capsys):
         stop()
 
 
+@pytest.mark.material
 def test_openstack_stack_commands_over_plugsim_serve(served, tmp_path):
     run = served
     tpl = tmp_path / "tpl.yaml"

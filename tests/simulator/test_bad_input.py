@@ -66,6 +66,7 @@ def test_thousand_deep_nested_functions(world):
         world.create_stack("s", t)
 
 
+@pytest.mark.material
 def test_fifty_thousand_resource_template_validates():
     from simulator.limits import Limits
 

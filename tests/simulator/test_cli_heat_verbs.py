@@ -119,6 +119,7 @@ def _plugsim(*args: str) -> list[str]:
     return [str(Path(sys.executable).with_name("plugsim")), *args]
 
 
+@pytest.mark.material
 def test_a_breakpoint_stops_the_command_until_another_process_clears_it(state, tpl):
     creating = subprocess.Popen(
         _plugsim("--state", state, "stack", "create", "h", "-t", tpl, "--pre-create", "thing"),

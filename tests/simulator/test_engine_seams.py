@@ -44,8 +44,8 @@ def importgraph():
 
 
 @pytest.fixture(scope="module")
-def edges(importgraph):
-    return importgraph.graph(ROOT)
+def edges(checkout_import_edges):
+    return list(checkout_import_edges)
 
 
 def _targets(edges, source):

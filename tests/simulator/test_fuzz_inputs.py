@@ -15,6 +15,7 @@ import contextlib
 import os
 import signal
 
+import pytest
 import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -273,6 +274,7 @@ def test_python_api_gives_a_result_or_a_plugsim_error(tmp_path_factory, doc, env
         world.close()
 
 
+@pytest.mark.material
 @FUZZ
 @given(doc=template(), envs=environments)
 def test_template_validate_never_prints_an_internal_error(tmp_path_factory, doc, envs):

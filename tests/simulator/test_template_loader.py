@@ -325,6 +325,7 @@ def test_nesting_up_to_the_limit_works(depth):
     assert resolve(value, None) == "x"
 
 
+@pytest.mark.material
 def test_fifty_thousand_resources_load_and_validate():
     """A long chain loads, validates and orders (its speed is a benchmark's, not this test's)."""
     n = 50_000

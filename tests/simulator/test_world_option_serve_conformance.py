@@ -44,6 +44,7 @@ def _networks(state: Path) -> list[str]:
         return sorted(n["name"] for n in world.cloud.service("network").list_networks())
 
 
+@pytest.mark.material
 def test_serve_starts_a_new_world_from_the_world_named(tmp_path):
     state = tmp_path / "w.db"
     done, line = _serve(
@@ -54,6 +55,7 @@ def test_serve_starts_a_new_world_from_the_world_named(tmp_path):
     assert _networks(state) == ["private", "public"]
 
 
+@pytest.mark.material
 def test_serve_takes_a_world_file_and_the_global_world_option(tmp_path):
     lab = tmp_path / "lab.yaml"
     lab.write_text(
@@ -96,6 +98,7 @@ def test_serve_with_a_bad_world_file_is_one_line(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.material
 def test_serve_still_takes_a_store_file_as_world_and_says_to_use_state(tmp_path):
     state = tmp_path / "old.db"
     done, line = _serve("serve", "--port", "0", "--world", str(state), cwd=tmp_path)

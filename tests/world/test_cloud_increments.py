@@ -16,11 +16,18 @@ from fake_clouds.core.world import FakeCloud
 from simulator.world import World
 
 LIBRARY = Path(__file__).parents[1] / "library" / "templates"
+#: The first template runs in the default tier; the other three (2-3 CPU seconds each per
+#: durability, a full reload of the cloud after every commit) run in the material tier.
 TEMPLATES = [
     "web_server_with_volume.yaml",
-    "private_net_floating_ips.yaml",
-    "app_software_deployment.yaml",
-    "autoscaling_web.yaml",
+    *(
+        pytest.param(name, marks=pytest.mark.material)
+        for name in (
+            "private_net_floating_ips.yaml",
+            "app_software_deployment.yaml",
+            "autoscaling_web.yaml",
+        )
+    ),
 ]
 
 

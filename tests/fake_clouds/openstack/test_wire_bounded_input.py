@@ -265,6 +265,7 @@ def test_an_object_above_the_limit_is_413_at_once(served):
     assert "400000000 bytes" in body
 
 
+@pytest.mark.material
 def test_a_300_mb_object_streams_to_disk_and_back(served):
     proc, base, token, project, world = served
     url = f"{base}/object-store/v1/AUTH_{project}/big/o300"

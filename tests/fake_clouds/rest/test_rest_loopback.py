@@ -148,6 +148,7 @@ def test_pydo_creates_lists_and_deletes(served):
     )
 
 
+@pytest.mark.material
 def test_provider_none_serves_openstack_only_and_an_unknown_name_is_one_line(tmp_path):
     proc, _ = _serve(tmp_path, "--provider", "none")
     out = _stop(proc)
