@@ -160,20 +160,12 @@ def _other_value(schema: Any, current: Any) -> tuple[bool, Any]:
 
     A non-empty value is preferred, so that a change from "unset" is a real change.
     """
-    from hypothesis import HealthCheck, Phase, find, settings
+    from hypothesis import find
     from hypothesis.errors import NoSuchExample
 
-    from sdk.testing.strategies import Ungeneratable, values
+    from sdk.testing.strategies import Ungeneratable, find_settings, values
 
-    # No explain phase: after shrinking it re-runs the condition hundreds of times only to
-    # annotate a failing example, which find never reports (the value found is the same).
-    options = settings(
-        database=None,
-        derandomize=True,
-        max_examples=200,
-        suppress_health_check=list(HealthCheck),
-        phases=[phase for phase in Phase if phase is not Phase.explain],
-    )
+    options = find_settings(max_examples=200)
     for wanted in (lambda v: v != current and bool(v), lambda v: v != current):
         try:
             return True, find(values(schema), wanted, settings=options)
