@@ -202,6 +202,7 @@ def test_the_command_line_prints_findings_and_exits_1(tmp_path):
     assert ok.exit_code == 0 and json.loads(ok.stdout)["passed"] == 3
 
 
+@pytest.mark.material  # 400 seeds over a Ray cluster it starts: about 35 s
 def test_ray_finds_what_the_local_backend_finds():
     pytest.importorskip("ray", reason="Ray is not installed (pip install 'plugsim[ray]')")
     seeds = parse_seeds("380..579", None)
