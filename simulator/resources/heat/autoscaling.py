@@ -24,19 +24,16 @@ from typing import Any, ClassVar
 from sdk import attributes, constraints, exception, properties, support
 from sdk.resource import Resource
 from sdk.signals import signal_endpoint
-from sdk.stack_resource import StackResource
 from simulator.resources.heat.group import (
     MAX_BATCH_SIZE,
     MIN_IN_SERVICE,
     PAUSE_TIME,
     ROLLING_UPDATE_SCHEMA,
-    check_member_count,
     check_pauses,
-    member_failure,
     rolling_batches,
     rolling_members,
-    validate_members,
 )
+from simulator.resources.heat.group_base import GroupStack, check_member_count, validate_members
 
 __all__ = ["AutoScalingGroup", "ScalingPolicy", "new_capacity"]
 
@@ -78,7 +75,7 @@ def new_capacity(
     return max(lower, min(upper, target))
 
 
-class AutoScalingGroup(StackResource):  # plugsim: ignore[PS301] - see the package
+class AutoScalingGroup(GroupStack):  # plugsim: ignore[PS301] - see the package
     """``OS::Heat::AutoScalingGroup``: members of ``resource`` scaled by policies.
 
     Attributes: ``current_size``, ``refs``, ``refs_map``, ``outputs`` (with a
@@ -86,6 +83,8 @@ class AutoScalingGroup(StackResource):  # plugsim: ignore[PS301] - see the packa
     ``outputs_list`` (``[group, outputs_list, attr]``: the attribute of every
     member, oldest first).
     """
+
+    member_property: ClassVar[str] = "resource"
 
     support_status = support.SupportStatus(version="0.1.0")
 
@@ -221,16 +220,6 @@ class AutoScalingGroup(StackResource):  # plugsim: ignore[PS301] - see the packa
             return names[len(names) - capacity :]  # the oldest go first
         fresh = self._fresh_names()
         return names + [next(fresh) for _ in range(capacity - len(names))]
-
-    async def _nested_step(self, template: dict[str, Any], *, create: bool = False) -> None:
-        """Create or update the nested stack; a member's validation error names the group."""
-        try:
-            if create:
-                await self.create_nested(template)
-            else:
-                await self.update_nested(template)
-        except exception.StackValidationFailed as ex:
-            raise member_failure(ex, self.name, "resource") from None
 
     async def resize(self, capacity: int, rdef: dict[str, Any] | None = None) -> None:
         """Change the group to *capacity* members (clamped by the caller)."""

@@ -17,19 +17,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from sdk import attributes, constraints, exception, properties, support
-from sdk.stack_resource import StackResource
+from sdk import attributes, exception, properties, support
 from simulator.resources.heat.group import (
     BATCH_CREATE,
     BATCH_CREATE_SCHEMA,
     MAX_BATCH_SIZE,
     PAUSE_TIME,
     ROLLING_UPDATE,
-    check_member_count,
+    ROLLING_UPDATE_SCHEMA,
     check_pauses,
-    member_failure,
-    validate_members,
 )
+from simulator.resources.heat.group_base import GroupStack, check_member_count, validate_members
 from simulator.resources.heat.software_deployment import SoftwareDeployment, StructuredDeployment
 
 __all__ = [
@@ -60,11 +58,12 @@ def _group_schema(member: type) -> dict[str, properties.Schema]:
 
 
 # PS153: the deployments' actions take effect at later actions (see SoftwareDeployment)
-class SoftwareDeploymentGroup(StackResource):  # plugsim: ignore[PS301, PS153] - see the package
+class SoftwareDeploymentGroup(GroupStack):  # plugsim: ignore[PS301, PS153] - see the package
     """``OS::Heat::SoftwareDeploymentGroup``: one software deployment per server of a map."""
 
     #: The type of each member.
     member_type: ClassVar[str] = "OS::Heat::SoftwareDeployment"
+    member_property: ClassVar[str] = "servers"
 
     support_status = support.SupportStatus(version="5.0.0")
     properties_schema = _group_schema(SoftwareDeployment)
@@ -85,20 +84,7 @@ class SoftwareDeploymentGroup(StackResource):  # plugsim: ignore[PS301, PS153] -
         ROLLING_UPDATE: properties.Schema(
             properties.Schema.MAP,
             "Hand a changed config to the deployments in batches.",
-            schema={
-                MAX_BATCH_SIZE: properties.Schema(
-                    properties.Schema.INTEGER,
-                    "The most deployments changed in one batch.",
-                    default=1,
-                    constraints=[constraints.Range(min=1)],
-                ),
-                PAUSE_TIME: properties.Schema(
-                    properties.Schema.NUMBER,
-                    "Virtual seconds to wait between two batches.",
-                    default=0,
-                    constraints=[constraints.Range(min=0)],
-                ),
-            },
+            schema={k: ROLLING_UPDATE_SCHEMA[k] for k in (MAX_BATCH_SIZE, PAUSE_TIME)},
         ),
         BATCH_CREATE: properties.Schema(
             properties.Schema.MAP,
@@ -163,15 +149,6 @@ class SoftwareDeploymentGroup(StackResource):  # plugsim: ignore[PS301, PS153] -
         if members:
             first = next(iter(members))
             validate_members(self, self._template({first: members[first]}), "servers")
-
-    async def _nested_step(self, template: dict[str, Any], *, create: bool = False) -> None:
-        try:
-            if create:
-                await self.create_nested(template)
-            else:
-                await self.update_nested(template)
-        except exception.StackValidationFailed as ex:
-            raise member_failure(ex, self.name, "servers") from None
 
     async def _in_batches(self, steps: list[dict[str, Any]], policy: Mapping[str, Any]) -> None:
         """Apply the nested templates *steps* in turn, ``pause_time`` apart."""

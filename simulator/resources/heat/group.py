@@ -26,7 +26,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from sdk import attributes, constraints, exception, properties, support
-from sdk.stack_resource import StackResource
+from simulator.resources.heat.group_base import (
+    GroupStack,
+    check_member_count,
+    validate_members,
+)
 
 __all__ = [
     "BATCH_CREATE_SCHEMA",
@@ -37,7 +41,6 @@ __all__ = [
     "rolling_members",
     "rolling_order",
     "substitute_index",
-    "validate_members",
 ]
 
 REMOVED = "removed_names"
@@ -183,61 +186,6 @@ def check_pauses(batches: int, pause: float, timeout_mins: float | None) -> None
         raise exception.PlugsimError(TIMEOUT_MESSAGE)
 
 
-def member_failure(
-    ex: exception.StackValidationFailed, group: str, prop: str
-) -> exception.StackValidationFailed:
-    """Return *ex*, a member's validation error in the nested stack, as the group's own.
-
-    ``resources.<member>.properties.x`` becomes ``properties.<prop>.properties.x``:
-    the path is relative to the group *group*, which the engine names when it
-    reports the group's failure (``resources.<group>: properties.<prop>...``).
-    """
-    path = list(ex.path)
-    where = ["properties", prop]
-    if len(path) >= 2 and path[0] == "resources":
-        return exception.StackValidationFailed(
-            error_message=ex.error_message or str(ex), path=[*where, *path[2:]]
-        )
-    return exception.StackValidationFailed(error_message=f"{group}: {ex}", path=where)
-
-
-def validate_members(res: Any, template: Mapping[str, Any], prop: str) -> None:
-    """Validate a group's member *template* while its stack is validated.
-
-    Only a validation context offers ``validate_nested`` (the engine checks
-    the nested stack itself when the group creates or updates it); a member
-    error is reported at ``resources.<group>.properties.<prop>...``.
-    """
-    check = getattr(res.context, "validate_nested", None)
-    if check is None:
-        return
-    try:
-        check(template, res.name)
-    except exception.StackValidationFailed as ex:
-        relative = member_failure(ex, res.name, prop)
-        raise exception.StackValidationFailed(
-            error_message=relative.error_message, path=["resources", res.name, *relative.path]
-        ) from None
-
-
-def check_member_count(res: Any, count: int, prop: str) -> None:
-    """Refuse a group of *count* members above ``max_resources_per_stack`` while validating.
-
-    The members make one nested stack, which the engine would refuse for the
-    same limit only once it is created; the validation context carries the
-    limits (:class:`simulator.property_validation.ValidationContext`).
-    """
-    limit = getattr(getattr(res.context, "limits", None), "max_resources_per_stack", None)
-    if not isinstance(limit, int) or limit == -1 or count <= limit:
-        return
-    raise exception.StackValidationFailed(
-        error_message=f"{prop} {count} would make a nested stack of {count} resources, more "
-        f"than max_resources_per_stack {limit} (set limits: {{max_resources_per_stack: N}} "
-        "in plugsim.yaml to change it)",
-        path=["resources", res.name, "properties", prop],
-    )
-
-
 def rolling_order(existing: Sequence[str], wanted: Sequence[str], target: int) -> list[str]:
     """Return *existing* member names in the order a resource group changes or drops them.
 
@@ -258,7 +206,7 @@ def rolling_order(existing: Sequence[str], wanted: Sequence[str], target: int) -
     return sorted(existing, key=priority)
 
 
-class ResourceGroup(StackResource):  # plugsim: ignore[PS301] - see the package
+class ResourceGroup(GroupStack):  # plugsim: ignore[PS301] - see the package
     """``OS::Heat::ResourceGroup``: a nested stack of *count* identical members.
 
     Attributes: ``refs`` (each member's ``get_resource`` value, in index
@@ -459,16 +407,6 @@ class ResourceGroup(StackResource):  # plugsim: ignore[PS301] - see the package
                 self, self._template({"0": self._member_body(self.properties, "0")}), "resource_def"
             )
         self.policy()
-
-    async def _nested_step(self, template: dict[str, Any], *, create: bool = False) -> None:
-        """Create or update the nested stack; a member's validation error names the group."""
-        try:
-            if create:
-                await self.create_nested(template)
-            else:
-                await self.update_nested(template)
-        except exception.StackValidationFailed as ex:
-            raise member_failure(ex, self.name, "resource_def") from None
 
     async def _pause(self, index: int, batches: int, pause: float) -> None:
         if index < batches - 1 and pause > 0:
