@@ -32,7 +32,6 @@ other readers use): a stack another process is working on stays as it is.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import re
@@ -67,6 +66,7 @@ from simulator.stack_loader import load_stack
 from simulator.stack_source import StackSource
 from simulator.store import LeaseHolder, StackRecord, Store, WorldBusy
 from simulator.type_sources import world_registry
+from simulator.world_disk import DiskFullRecovery, disk_full
 
 T = TypeVar("T")
 
@@ -103,7 +103,7 @@ def _mask_option(arg: str) -> str:
     return f"{option}={pair.split('=', 1)[0]}={MASK}"
 
 
-class World(StackAPI):
+class World(DiskFullRecovery, StackAPI):
     """One simulated world and the stacks in it."""
 
     def __init__(
@@ -512,56 +512,6 @@ class World(StackAPI):
             if guard.interrupted and outcome == "done":
                 raise KeyboardInterrupt  # Ctrl-C: the cancelled action is committed; stop
 
-    def _after_disk_full(self, error: BaseException) -> None:
-        """An action stopped because the world could not be written: fail it (now or later).
-
-        What the action did since the last commit is dropped (as a restart
-        would drop it), its tasks are cancelled, and what the last commit left
-        ``IN_PROGRESS`` becomes ``FAILED`` with the reason ``disk full: PATH:
-        ...``. When even that cannot be written, it is written by this world's
-        next commit -- once space returns -- rather than at the next restart.
-        """
-        # The action's tasks are abandoned where they stand: running them on (even to
-        # cancel them) would write to the full disk again; garbage collecting them must
-        # not print asyncio's "Task was destroyed but it is pending" for each.
-        for task in asyncio.all_tasks(self.loop):
-            task._log_destroy_pending = False  # type: ignore[attr-defined]
-        self.store.rollback()
-        self.unsaved.clear()
-        self._stacks.clear()  # rebuilt from the committed rows when next asked for
-        if hasattr(self.cloud, "resync"):
-            self.cloud.resync()
-        self._saved_streams.clear()
-        self._saved_time = None
-        self._unwritten_failure = f"disk full: {self.store.path}: {error}"
-        self._write_failure()
-
-    def _write_failure(self) -> None:
-        """Write the ``FAILED`` states :meth:`_after_disk_full` owes; keep owing them if still full."""
-        why = self._unwritten_failure
-        if why is None:
-            return
-        store = self.store
-        try:
-            for ev in self._owed_events:
-                store.add_event(ev)
-            store.recover(self.clock.now(), why)
-            store.commit()
-            self._owed_events, self._unwritten_failure = [], None
-            return
-        except Exception as ex:
-            if disk_full(ex) is None:
-                raise
-            store.rollback()
-        try:  # the states at least: rows updated in place need no new page
-            owed = store.recover(self.clock.now(), why, events=False)
-            store.commit()
-            self._owed_events.extend(owed)
-        except Exception as ex:
-            if disk_full(ex) is None:
-                raise
-            store.rollback()
-
     def http_wire(self) -> contextlib.AbstractContextManager[Any]:
         """The backend's HTTP APIs served to plug-in code (optional in the port).
 
@@ -711,23 +661,6 @@ class World(StackAPI):
                 self.store.set_meta(HANDLER_WALL_LIMIT, limit)
                 self._configured_limit = limit
         return source
-
-
-def disk_full(ex: BaseException) -> BaseException | None:
-    """The error in *ex*'s chain saying the disk is full (SQLITE_FULL, ``ENOSPC``), or None."""
-    import errno
-    import sqlite3
-
-    seen: set[int] = set()
-    current: BaseException | None = ex
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if isinstance(current, sqlite3.OperationalError) and "disk is full" in str(current):
-            return current
-        if isinstance(current, OSError) and current.errno == errno.ENOSPC:
-            return current
-        current = current.__cause__ or current.__context__
-    return None
 
 
 def _check_tags(tags: Iterable[str]) -> list[str]:
