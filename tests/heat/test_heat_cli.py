@@ -7,6 +7,7 @@ Heat's own ``OS::Heat::RandomString`` from the installed openstack-heat.
 from __future__ import annotations
 
 import json
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -410,7 +411,11 @@ def test_any_name_the_layer_lacks_is_reported_by_its_full_name(tmp_path, module,
     with shim_imports():
         provided = set(vars(shim_module(module)))
     assume(name not in provided)
-    plugin = _write(tmp_path / "needs_name.py", f"from {module} import {name}\n")
+    # a directory per example: the same file rewritten within a second at the same size could
+    # be imported from its stale bytecode where bytecode is written
+    plugin = _write(
+        Path(tempfile.mkdtemp(dir=tmp_path)) / "needs_name.py", f"from {module} import {name}\n"
+    )
     report = load_heat_plugin(plugin)
     [error] = report.errors
     assert isinstance(error, HeatNameMissing)
