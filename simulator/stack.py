@@ -16,25 +16,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from sdk import exception
-from sdk.clients import ClientPlugin
-from sdk.context import NestedStacks
 from sdk.resource import Resource
 from sdk.rsrc_defn import ResourceDefinition
-from simulator.backend import CloudBackend
-from simulator.clock import VirtualClock
 from simulator.context import EngineContext, StackView
 from simulator.events import STACK_TYPE, Event
 from simulator.implicit_deps import registry_classes, with_implicit
 from simulator.plan import validate
-from simulator.registry import TypeRegistry
 from simulator.resource_rows import json_data, plain, same_scalars, uuid4_text
 from simulator.scheduler import fewer_full_collections
+from simulator.stack_host import StackHost
 from simulator.stack_source import StackSource
-from simulator.store import ResourceRecord, StackRecord, Store
+from simulator.store import ResourceRecord, StackRecord
 
 IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
 
@@ -54,52 +50,6 @@ class UserCancelled(Exception):
 
     def __str__(self) -> str:
         return "Operation cancelled"
-
-
-class StackHost(Protocol):
-    """What the stack machinery needs of the world its stacks live in.
-
-    :class:`simulator.world.World` implements it; the stack modules (this
-    one, :mod:`simulator.stack_loader`, :mod:`simulator.nested_stacks` and,
-    through its extension :class:`simulator.stack_api.APIHost`,
-    :mod:`simulator.stack_api`) reach the world only through it.
-    """
-
-    store: Store
-    clock: VirtualClock
-    registry: TypeRegistry
-    project_id: str
-    cloud: CloudBackend
-    #: resources whose row waits for their next transition: id(resource) -> (stack, resource)
-    unsaved: dict[int, tuple[Any, Any]]
-
-    def client_plugin(self, name: str) -> ClientPlugin:
-        """The fake cloud's client plug-in for service *name*."""
-
-    def emit(self, event: Event) -> None:
-        """Pass a recorded event to the listeners."""
-
-    def check_cancel(self, stack: Stack) -> None:
-        """Honour a cancel request another process left for *stack*."""
-
-    def nested_stacks(self, stack: Stack) -> NestedStacks:
-        """The ``nested_stacks()`` facet of the resources of *stack*."""
-
-    def get_stack(self, name_or_id: str, *, deleted_ok: bool = False) -> Stack:
-        """A live stack by name or id."""
-
-    def new_stack(
-        self,
-        name: str,
-        source: StackSource,
-        *,
-        timeout_mins: float | None = None,
-        disable_rollback: bool = True,
-        parent: Stack | None = None,
-        parent_resource: Any = None,
-        tags: Iterable[str] = (),
-    ) -> Stack:
-        """Build, validate and store a new stack."""
 
 
 class Stack:
