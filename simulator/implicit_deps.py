@@ -47,7 +47,7 @@ class StackPeers:
         self._definition = definition
         self._classes = classes
         self._lookup = lookup
-        self._explicit = definition.dependencies()
+        self._explicit: Graph | None = None
         self._fields = definition.resource_properties()
         self._view = _NamesView()
         self._properties: dict[str, Mapping[str, Any] | None] = {}
@@ -75,6 +75,8 @@ class StackPeers:
 
     def requires(self, name: str) -> list[str]:
         """What *name* requires explicitly (references and ``depends_on``)."""
+        if self._explicit is None:  # only the floating IP types ask
+            self._explicit = self._definition.dependencies()
         return list(self._explicit.requires(name)) if name in self._explicit else []
 
 
@@ -89,18 +91,35 @@ def with_implicit(
     ``class_of(type_name, resource_name)`` returns the class the stack would use (None when it
     has none: that resource adds nothing).
     """
-    graph = definition.dependencies()
+    return _added(definition.dependencies(), _implicit(definition, class_of), source)
+
+
+def _added(graph: Graph, extra: Mapping[str, list[str]], source: str | None) -> Graph:
+    """*graph* with the *extra* requirements (a copy; *graph* itself when there are none)."""
+    if not extra:
+        return graph
+    out = graph.copy()
+    for name, requirements in extra.items():
+        out.add(name, requirements)
+    out.check_acyclic(source=source)
+    return out
+
+
+def _implicit(
+    definition: Any, class_of: Callable[[str, str | None], type | None]
+) -> dict[str, list[str]]:
+    """``{resource: the resources of the stack its type makes it require}`` (only non-empty)."""
     classes = dict(_classes(definition, class_of))
     askers = [n for n, cls in classes.items() if _overrides(cls)]
     if not askers:
-        return graph
+        return {}
     peers = StackPeers(definition, classes, lambda t: class_of(t, None))
-    out = graph.copy()
+    out: dict[str, list[str]] = {}
     for name in askers:
-        extra = [r for r in classes[name].implicit_requirements(name, peers) if r != name]
-        if extra:
-            out.add(name, [r for r in extra if r in classes])
-    out.check_acyclic(source=source)
+        found = classes[name].implicit_requirements(name, peers)
+        wanted = [r for r in found if r != name and r in classes]
+        if wanted:
+            out[name] = wanted
     return out
 
 
@@ -126,7 +145,9 @@ def check(definition: Any, type_lookup: Callable[[str, str], Any]) -> None:
         found = type_lookup(type_name, name)  # type: ignore[arg-type]
         return found if isinstance(found, type) else None
 
-    with_implicit(definition, class_of, source=definition.template.source)
+    extra = _implicit(definition, class_of)
+    if extra:  # the explicit graph (already checked) is built again only when a type adds to it
+        _added(definition.dependencies(), extra, definition.template.source)
 
 
 def _classes(
