@@ -112,30 +112,13 @@ class SoftwareDeploymentGroup(GroupStack):  # plugsim: ignore[PS301, PS153] - se
         servers = props.get("servers") or {}
         return {str(name): self._member_body(props, server) for name, server in servers.items()}
 
-    def _policy(self, raw: Any, key: str) -> dict[str, Any] | None:
-        """The ``update_policy`` entry *key* of *raw* with Heat's defaults, or None."""
-        path = ["resources", self.name, "update_policy"]
-        if raw is None:
-            return None
-        if not isinstance(raw, Mapping):
-            raise exception.StackValidationFailed(
-                error_message=f"{raw!r} is not a valid Map (got a {type(raw).__name__})",
-                path=path,
-            )
-        props = properties.Properties(
-            self.update_policy_schema, raw, resolver=self._resolver, context=self.context, path=path
-        )
-        props.validate(with_value=True)
-        return dict(props[key]) if raw.get(key) is not None else None
-
     def validate(self) -> None:
         """Check the update policy, the properties and the first deployment as a member.
 
         The policy first: the servers are usually resources not made yet, which ends the
         checks that need property values.
         """
-        for key in self.update_policy_schema:
-            self._policy(self.t.update_policy, key)
+        self.policy()
         super().validate()
         servers = self.properties["servers"] or {}
         check_member_count(self, len(servers), "servers")
@@ -164,7 +147,7 @@ class SoftwareDeploymentGroup(GroupStack):  # plugsim: ignore[PS301, PS153] - se
     async def handle_create(self) -> None:
         """Create the nested stack of deployments (in batches with ``batch_create``)."""
         members = self._members_for(self.properties)
-        batch = self._policy(self.t.update_policy, BATCH_CREATE)
+        batch = self.policy().get(BATCH_CREATE)
         if batch is None or not members:
             await self._nested_step(self._template(members), create=True)
             return
@@ -189,7 +172,7 @@ class SoftwareDeploymentGroup(GroupStack):  # plugsim: ignore[PS301, PS153] - se
             new_props[key] = value if value is not None else self.properties_schema[key].default
         target = self._members_for(new_props)
         snippet = json_snippet if isinstance(json_snippet, Mapping) else {}
-        rolling = self._policy(snippet.get("update_policy"), ROLLING_UPDATE)
+        rolling = self.policy(snippet.get("update_policy") or {}).get(ROLLING_UPDATE)
         child = self.nested()
         old = dict((child.template.get("resources") or {}) if child is not None else {})
         changed = [n for n in target if n in old and old[n] != target[n]]

@@ -363,34 +363,6 @@ class ResourceGroup(GroupStack):  # plugsim: ignore[PS301] - see the package
         names = member_names(count, [], None)
         return cls._template({name: cls._member_body(full, name) for name in names})
 
-    def policy(self, raw: Any = None) -> dict[str, dict[str, Any]]:
-        """Return the validated ``update_policy`` (*raw*, default the template's).
-
-        Only the policies given are in the result, each with Heat's defaults
-        filled in. A bad policy raises :class:`sdk.exception.StackValidationFailed`
-        naming ``resources.<name>.update_policy`` and the key.
-        """
-        data = self.t.update_policy if raw is None else raw
-        path = ["resources", self.name, "update_policy"]
-        if data is None:
-            return {}
-        if not isinstance(data, Mapping):
-            raise exception.StackValidationFailed(
-                error_message=f"{data!r} is not a valid Map (got a {type(data).__name__})",
-                path=path,
-            )
-        props = properties.Properties(
-            self.update_policy_schema,
-            data,
-            resolver=self._resolver,
-            context=self.context,
-            path=path,
-        )
-        props.validate(with_value=True)
-        return {
-            key: dict(props[key]) for key in self.update_policy_schema if data.get(key) is not None
-        }
-
     def validate(self) -> None:
         """Check the properties (count at least 0, a resource_def with a type) and update_policy."""
         super().validate()

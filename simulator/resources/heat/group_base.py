@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from sdk import exception
+from sdk import exception, properties
 from sdk.stack_resource import StackResource
 
 __all__ = ["GroupStack", "check_member_count", "member_failure", "validate_members"]
@@ -80,6 +80,8 @@ class GroupStack(StackResource):  # plugsim: ignore[PS103, PS301] - a base class
 
     #: The property the members are made from (named by a member's validation error).
     member_property: ClassVar[str] = "resource_def"
+    #: The ``update_policy`` keys the group takes (read by :meth:`policy`).
+    update_policy_schema: ClassVar[dict[str, properties.Schema]] = {}
 
     async def _nested_step(self, template: dict[str, Any], *, create: bool = False) -> None:
         """Create or update the nested stack; a member's validation error names the group."""
@@ -90,3 +92,31 @@ class GroupStack(StackResource):  # plugsim: ignore[PS103, PS301] - a base class
                 await self.update_nested(template)
         except exception.StackValidationFailed as ex:
             raise member_failure(ex, self.name, self.member_property) from None
+
+    def policy(self, raw: Any = None) -> dict[str, dict[str, Any]]:
+        """Return the validated ``update_policy`` (*raw*, default the template's).
+
+        Only the policies given are in the result, each with Heat's defaults
+        filled in. A bad policy raises :class:`sdk.exception.StackValidationFailed`
+        naming ``resources.<name>.update_policy`` and the key.
+        """
+        data = self.t.update_policy if raw is None else raw
+        path = ["resources", self.name, "update_policy"]
+        if data is None:
+            return {}
+        if not isinstance(data, Mapping):
+            raise exception.StackValidationFailed(
+                error_message=f"{data!r} is not a valid Map (got a {type(data).__name__})",
+                path=path,
+            )
+        props = properties.Properties(
+            self.update_policy_schema,
+            data,
+            resolver=self._resolver,
+            context=self.context,
+            path=path,
+        )
+        props.validate(with_value=True)
+        return {
+            key: dict(props[key]) for key in self.update_policy_schema if data.get(key) is not None
+        }
