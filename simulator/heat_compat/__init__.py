@@ -34,23 +34,63 @@ through it and ``--heat-plugin TARGET`` loads Heat plug-ins whose types win
 registry takes its Heat source from :func:`simulator.type_sources.world_registry`).
 """
 
-from simulator.heat_compat.loader import (
-    CLIENTLESS_PLUGINS,
-    DEFAULT_HEAT_VENV,
-    HEAT_PYTHON_ENV,
-    HeatCompatLoader,
-    HeatNameMissing,
-    HeatPluginTypes,
-    clientless_plugins,
-    find_heat_package,
-    heat_python,
-    heat_report,
-    load_heat_plugin,
-    needs_heat_compat,
-    resolve_heat_targets,
-    use_heat_plugins,
-)
-from simulator.heat_compat.missing import MissingHeatName
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the names as type checkers see them
+    from simulator.heat_compat.loader import (
+        CLIENTLESS_PLUGINS,
+        DEFAULT_HEAT_VENV,
+        HEAT_PYTHON_ENV,
+        HeatCompatLoader,
+        HeatNameMissing,
+        HeatPluginTypes,
+        clientless_plugins,
+        find_heat_package,
+        heat_python,
+        heat_report,
+        load_heat_plugin,
+        needs_heat_compat,
+        resolve_heat_targets,
+        use_heat_plugins,
+    )
+    from simulator.heat_compat.missing import MissingHeatName
+
+#: where each public name lives; a name is imported on first use (PEP 562), so a command
+#: that only reads the Heat options (every ``plugsim`` command does) does not import the
+#: loader, its shims and constraint modules: about a third of a second of start-up
+_HOMES = {
+    "MissingHeatName": "simulator.heat_compat.missing",
+    **dict.fromkeys(
+        (
+            "CLIENTLESS_PLUGINS",
+            "DEFAULT_HEAT_VENV",
+            "HEAT_PYTHON_ENV",
+            "HeatCompatLoader",
+            "HeatNameMissing",
+            "HeatPluginTypes",
+            "clientless_plugins",
+            "find_heat_package",
+            "heat_python",
+            "heat_report",
+            "load_heat_plugin",
+            "needs_heat_compat",
+            "resolve_heat_targets",
+            "use_heat_plugins",
+        ),
+        "simulator.heat_compat.loader",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CLIENTLESS_PLUGINS",

@@ -28,11 +28,7 @@ from typing import Any
 from sdk import exception
 from sdk.constraints import default_registry
 from sdk.plugins import LoadError, LoadReport, PluginLoader, iter_plugin_files
-from simulator.heat_compat import _vtime
 from simulator.heat_compat._finder import ROOTS
-from simulator.heat_compat._shims import TestConstraintDelay, shim_imports
-from simulator.heat_compat.constraints import register_missing
-from simulator.heat_compat.entry_point_constraints import constraints_of
 from simulator.heat_compat.heat_venv import (
     DEFAULT_HEAT_VENV,
     HEAT_PYTHON_ENV,
@@ -40,7 +36,6 @@ from simulator.heat_compat.heat_venv import (
     heat_python,
 )
 from simulator.heat_compat.missing import MissingHeatName
-from simulator.heat_compat.siblings import sibling_imports
 from simulator.registry import PluginConstraints, TypeRegistry
 
 #: The in-tree plug-ins that need no OpenStack service client (module stems).
@@ -69,6 +64,9 @@ def needs_heat_compat(path: str | os.PathLike[str]) -> bool:
 
 
 def _register_heat_constraints() -> None:
+    from simulator.heat_compat._shims import TestConstraintDelay
+    from simulator.heat_compat.constraints import register_missing
+
     registry = default_registry()
     if "test_constr" not in registry.names():
         registry.register("test_constr", TestConstraintDelay, origin="plugsim heat_compat")
@@ -104,6 +102,11 @@ class HeatCompatLoader(PluginLoader):
         """Import one plug-in file, through the compat layer when it needs it."""
         if not (self.force or needs_heat_compat(path)):
             return super().load_file(path)
+        # the shims and Heat's constraint modules are imported only for a file that needs them:
+        # loading plain plug-ins (every ``--plugin-dir``) stays as cheap as sdk's own loader
+        from simulator.heat_compat.entry_point_constraints import constraints_of
+        from simulator.heat_compat.siblings import sibling_imports
+
         resolved = Path(path).resolve()
         if str(resolved) in self._loaded_paths:
             return None
@@ -150,11 +153,15 @@ class HeatCompatLoader(PluginLoader):
 
 def heat_imports() -> contextlib.AbstractContextManager[None]:
     """Serve the shims (and the installed Heat's shared base modules) while a Heat plug-in imports."""
+    from simulator.heat_compat._shims import shim_imports
+
     return shim_imports(find_heat_package())
 
 
 def adopt_heat_module(module: ModuleType) -> None:
     """Finish an imported Heat plug-in module: virtual time in its namespace, Heat's constraints."""
+    from simulator.heat_compat import _vtime
+
     _vtime.patch_module(module)
     _register_heat_constraints()
 

@@ -81,6 +81,17 @@ def test_simulate_imports_neither_test_kit_nor_linter():
     assert heavy_among(loaded, allowed=("werkzeug",)) == []
 
 
+def test_simulate_without_heat_plugins_leaves_the_heat_shims_out():
+    # the three-tier example's plug-ins import nothing of Heat: the compat layer's shims of Heat's
+    # engine, clients and constraints are for a file that does (and cost a third of a second)
+    loaded = modules_loaded_by(
+        "simulate", "examples/three-tier/stack.yaml", "-e", "examples/three-tier/env.yaml"
+    )
+    assert "simulator.simulate" in loaded  # it ran
+    shims = ("constraints", "engine_api", "keystone_plugin", "keystone_constraints", "siblings")
+    assert sorted(m for m in loaded if m in {f"simulator.heat_compat.{s}" for s in shims}) == []
+
+
 def test_pytest_plugin_module_leaves_the_engine_and_hypothesis_out():
     code = (
         "import sys, sdk.testing.plugin; print(sorted(m for m in sys.modules if m.startswith("
