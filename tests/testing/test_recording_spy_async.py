@@ -48,3 +48,18 @@ def test_spy_of_a_blocking_group_handler_records_its_crash() -> None:
     with pytest.raises(KeyError):  # the handler's own error comes through the spy
         _run(spied, {"bad": 1})
     assert [(m, type(ex).__name__) for m, ex, _ in record.raised] == [("handle_update", "KeyError")]
+
+
+def test_a_verdict_of_a_spied_plugin_names_the_plugins_own_handler() -> None:
+    # the retry oracle runs the plug-in through a recording subclass: the verdict's handler field
+    # must still point at the plug-in's file and line, not at the spy's wrapper in oracles.py
+    import inspect
+
+    from sdk.testing.verdict import handler_site, last_handler
+    from tests.testing.sample_plugins import SampleServer
+
+    spied = oracles.recording(SampleServer, oracles.HandlerRecord())
+    line = inspect.getsourcelines(SampleServer.handle_create)[1]
+    expected = f"handle_create (sample_plugins.py:{line})"
+    assert handler_site(spied, "handle_create") == expected
+    assert last_handler(spied, "CREATE", "COMPLETE") == expected
