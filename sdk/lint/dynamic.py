@@ -163,6 +163,7 @@ def _other_value(schema: Any, current: Any) -> tuple[bool, Any]:
     from hypothesis import HealthCheck, find, settings
     from hypothesis.errors import NoSuchExample
 
+    from sdk.testing.stable_draws import stable_draws
     from sdk.testing.strategies import Ungeneratable, values
 
     # The explain phase stays: leaving it out changes the values this search finds (the
@@ -172,7 +173,8 @@ def _other_value(schema: Any, current: Any) -> tuple[bool, Any]:
     )
     for wanted in (lambda v: v != current and bool(v), lambda v: v != current):
         try:
-            return True, find(values(schema), wanted, settings=options)
+            with stable_draws():
+                return True, find(values(schema), wanted, settings=options)
         except (NoSuchExample, Ungeneratable):
             continue
     return False, None

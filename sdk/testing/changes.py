@@ -90,6 +90,7 @@ def changed_value(
     from hypothesis import find
     from hypothesis.errors import HypothesisException
 
+    from sdk.testing.stable_draws import stable_draws
     from sdk.testing.strategies import Ungeneratable, values
 
     avoid = [base[name]] if name in base else []
@@ -101,13 +102,15 @@ def changed_value(
         return {name: reused}
     try:
         strategy = values(schema)
-        value = find(
-            strategy,
-            lambda v: (
-                all(_normal(name, schema, v) != a for a in avoid) and not (meaningful and _blank(v))
-            ),
-            settings=_settings(),
-        )
+        with stable_draws():
+            value = find(
+                strategy,
+                lambda v: (
+                    all(_normal(name, schema, v) != a for a in avoid)
+                    and not (meaningful and _blank(v))
+                ),
+                settings=_settings(),
+            )
     except (Ungeneratable, HypothesisException):
         return None
     return {name: value}

@@ -45,10 +45,12 @@ def _simplest(schema: Any) -> Any:
     from hypothesis import find
     from hypothesis.errors import HypothesisException
 
+    from sdk.testing.stable_draws import stable_draws
     from sdk.testing.strategies import Ungeneratable, find_settings, values
 
     try:
-        return find(values(schema), lambda v: True, settings=find_settings())
+        with stable_draws():
+            return find(values(schema), lambda v: True, settings=find_settings())
     except (Ungeneratable, HypothesisException):
         return _NONE
 
@@ -557,5 +559,8 @@ class OracleConformance:
             if not problems:
                 trial(drawn)
 
-        check()
+        from sdk.testing.stable_draws import stable_draws
+
+        with stable_draws():
+            check()
         _fail(problems[:1])

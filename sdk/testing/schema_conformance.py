@@ -99,6 +99,7 @@ class SchemaConformance:
         from hypothesis import given
 
         from sdk.testing import strategies
+        from sdk.testing.stable_draws import stable_draws
 
         plugin = self.plugin()
         schema, pinned = pinned_schema(plugin, self.valid_properties or {})
@@ -108,13 +109,15 @@ class SchemaConformance:
         def check(data: dict[str, Any]) -> None:
             _validate(plugin, {**pinned, **data})
 
-        check()
+        with stable_draws():
+            check()
 
     def test_validation_rejects_invalid_maps(self) -> None:
         """Every map with one rule broken fails validation with a message naming the property."""
         from hypothesis import given
 
         from sdk.testing import strategies
+        from sdk.testing.stable_draws import stable_draws
 
         plugin = self.plugin()
         schema, pinned = pinned_schema(plugin, self.valid_properties or {})
@@ -131,4 +134,5 @@ class SchemaConformance:
             else:
                 raise AssertionError(f"accepted a map breaking {violation}: {data!r}")
 
-        check()
+        with stable_draws():
+            check()

@@ -347,8 +347,11 @@ def simplest_properties(plugin: type) -> dict[str, Any]:
     """The simplest valid property map of *plugin*'s schema (deterministic)."""
     from hypothesis import find
 
-    return find(
-        valid_properties(getattr(plugin, "properties_schema", {})),
-        lambda data: True,
-        settings=find_settings(max_examples=50),
-    )
+    from sdk.testing.stable_draws import stable_draws
+
+    with stable_draws():
+        return find(
+            valid_properties(getattr(plugin, "properties_schema", {})),
+            lambda data: True,
+            settings=find_settings(max_examples=50),
+        )

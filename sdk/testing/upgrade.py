@@ -220,7 +220,10 @@ def seeded_example(strategy: Any, seed: int, spread: int = 8) -> Any:
     def collect(value: Any) -> None:
         seen.append(value)
 
-    collect()
+    from sdk.testing.stable_draws import stable_draws
+
+    with stable_draws():
+        collect()
     return seen[-1]
 
 
@@ -230,6 +233,7 @@ def in_place_changes(cls: type, stored: Mapping[str, Any]) -> dict[str, Any]:
     from hypothesis.errors import NoSuchExample
 
     from sdk import properties as props_mod
+    from sdk.testing.stable_draws import stable_draws
     from sdk.testing.strategies import Ungeneratable, find_settings, values
 
     schema = props_mod.schemata(getattr(cls, "properties_schema", {}) or {})
@@ -242,11 +246,12 @@ def in_place_changes(cls: type, stored: Mapping[str, Any]) -> dict[str, Any]:
         if name not in schema:
             continue
         try:
-            value = find(
-                values(schema[name]),
-                _differs_from(stored.get(name)),
-                settings=find_settings(max_examples=100),
-            )
+            with stable_draws():
+                value = find(
+                    values(schema[name]),
+                    _differs_from(stored.get(name)),
+                    settings=find_settings(max_examples=100),
+                )
         except (Ungeneratable, NoSuchExample):
             continue
         changes[name] = _plain(value)

@@ -101,6 +101,8 @@ def run_sequences(spec: SequenceSpec, seed: int) -> RunResult:
     from hypothesis import HealthCheck, settings
     from hypothesis.stateful import run_state_machine_as_test
 
+    from sdk.testing.stable_draws import stable_draws
+
     started = time.perf_counter()
     options = settings(
         max_examples=spec.examples,
@@ -116,7 +118,8 @@ def run_sequences(spec: SequenceSpec, seed: int) -> RunResult:
     for type_name, machine in _machines(spec):
         seeded = hypothesis.seed(seed)(type(machine.__name__, (machine,), {}))
         try:
-            run_state_machine_as_test(seeded, settings=options)
+            with stable_draws():
+                run_state_machine_as_test(seeded, settings=options)
         except Exception as ex:  # noqa: BLE001 - a failing sequence is a finding
             message = str(ex).strip().splitlines()[0] if str(ex).strip() else ""
             steps = [n for n in getattr(ex, "__notes__", []) if n.strip()]
