@@ -7,7 +7,9 @@ dispatch path (faults, latency, the operation, the trace), so the Python
 clients and the REST dialects share one state and one behaviour.
 
 Operations take plain arguments and return JSON-able dicts (or lists of
-them). Helpers for subclasses start with an underscore.
+them) that the caller owns: fresh copies such as :meth:`Entity.view`'s, never
+a stored container (the Python clients hand them on without copying again).
+Helpers for subclasses start with an underscore.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from sdk import exception
 from simulator.rng import SeededRNG
 
 F = TypeVar("F", bound=Callable[..., Any])
+#: the fields :meth:`Entity.view` puts over an entity's attributes
+_VIEW_FIELDS = frozenset({"id", "name", "status", "created_at", "updated_at"})
 T = TypeVar("T")
 
 
@@ -299,11 +303,14 @@ class Service:
         now = self._now()
         out = []
         caller = scope.current()
+        wanted = [(k, v) for k, v in filters.items() if v is not None]
         for ent in self._store[kind].values():
             if ent.visible_at > now or not scope.listed(self, ent, caller):
                 continue
-            view = ent.view()
-            if all(view.get(k) == v for k, v in filters.items() if v is not None):
+            # compared as in the entity's view, without copying it
+            if all(
+                (getattr(ent, k) if k in _VIEW_FIELDS else ent.attrs.get(k)) == v for k, v in wanted
+            ):
                 out.append(ent)
         return out
 
