@@ -183,6 +183,7 @@ class FakeCloud:
         self._trace: list[TraceEntry] = []
         self._call: Call | None = None
         self._in_call = False
+        self._call_now = 0.0  # the time of the operation in progress (see :meth:`now`)
         #: each entity's history: the calls that made and changed it (see :meth:`entity_history`)
         self.history = History()
         if preseed:
@@ -265,6 +266,8 @@ class FakeCloud:
 
     def now(self) -> float:
         """Return the caller's virtual time (clock time plus the task's unpaid debt)."""
+        if self._in_call:  # nothing charges the clock while an operation runs
+            return self._call_now
         return self.clock.now() + self.clock.debt()
 
     def new_id(self) -> str:
@@ -298,6 +301,7 @@ class FakeCloud:
         if effect == "timeout":
             latency = injection.rule.effect.params["after"]  # type: ignore[union-attr]
         self.clock.charge(latency)
+        self._call_now = self.clock.now() + self.clock.debt()
         self._in_call = True
         factor = injection.rule.effect.params["factor"] if effect == "delay" else 1.0
         self._call = Call(self.rng, self.latency, injection, factor)
