@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from fake_clouds.core import scope
 from fake_clouds.core.call import Call
 from fake_clouds.core.entities import Entity, Transition
+from fake_clouds.core.tracking import plain
 from sdk import exception
 from simulator.rng import SeededRNG
 
@@ -251,7 +252,7 @@ class Service:
             id=entity_id if entity_id is not None else self.world.new_id(),
             name=name,
             status=status,
-            attrs=copy.deepcopy(attrs or {}),
+            attrs=plain(attrs or {}),  # deepcopy's result, for JSON-like attributes
             created_at=now,
             updated_at=now,
             preseeded=preseeded,
@@ -384,7 +385,7 @@ class Service:
 
     def _set(self, ent: Entity, **attrs: Any) -> None:
         """Update attributes of *ent* now."""
-        ent.attrs.update(copy.deepcopy(attrs))
+        ent.attrs.update(plain(attrs))
         ent.updated_at = self._now()
 
     def _require_status(self, ent: Entity, allowed: tuple[str, ...], action: str) -> None:
