@@ -145,3 +145,29 @@ def test_the_wire_sends_bigip_urls_where_the_bigip_api_is_mounted() -> None:
     from fake_clouds.http_wire import BIGIP_URLS
 
     assert BIGIP_URLS.pattern == URLS.pattern
+
+
+def test_a_layer_is_built_once_per_wire_and_only_for_its_hosts(monkeypatch) -> None:
+    import fake_clouds.bigip.wire as bigip_wire
+    import fake_clouds.docker.wire as docker_wire
+
+    built: list[str] = []
+    for module, cls in ((docker_wire, "DockerServer"), (bigip_wire, "BigIPServer")):
+        real = getattr(module, cls).__init__
+
+        def counting(self, *args, _real=real, _name=cls, **kwargs):  # noqa: ANN001, ANN002, ANN003
+            built.append(_name)
+            _real(self, *args, **kwargs)
+
+        monkeypatch.setattr(getattr(module, cls), "__init__", counting)
+    cloud = FakeCloud(seed=4)
+    with cloud.http_wire():
+        with pytest.raises(requests.exceptions.ConnectionError):
+            requests.get("https://unserved.test/")
+        assert built == []  # an unserved host builds neither
+        for _ in range(3):
+            requests.get("http://docker.fake:2375/v1.45/containers/json")
+        assert built == ["DockerServer"]
+    with cloud.http_wire():
+        requests.get("http://docker.fake:2375/v1.45/containers/json")
+    assert built == ["DockerServer", "DockerServer"]
