@@ -31,18 +31,21 @@ class VolumeManager(Manager):
     """``client.volumes``."""
 
     resource_class = Volume
+    # create, get and list keep the service's Entity.view() as is: a fresh copy for this call
 
     def create(self, size: int | None = None, **kwargs: Any) -> Volume:
         """Create a volume (``creating`` -> ``available``)."""
-        return self._wrap(self.service.create_volume(size, **kwargs))  # type: ignore[return-value]
+        return self._wrap(self.service.create_volume(size, **kwargs), owned=True)  # type: ignore[return-value]
 
     def get(self, volume: Any) -> Volume:
         """Return one volume."""
-        return self._wrap(self.service.get_volume(id_of(volume)))  # type: ignore[return-value]
+        return self._wrap(self.service.get_volume(id_of(volume)), owned=True)  # type: ignore[return-value]
 
     def list(self, search_opts: dict[str, Any] | None = None, **filters: Any) -> list[Volume]:
         """Return volumes, optionally filtered by field values."""
-        return self._wrap_all(self.service.list_volumes(**{**(search_opts or {}), **filters}))  # type: ignore[return-value]
+        return self._wrap_all(
+            self.service.list_volumes(**{**(search_opts or {}), **filters}), owned=True
+        )  # type: ignore[return-value]
 
     def update(self, volume: Any, **kwargs: Any) -> Volume:
         """Change name, description or metadata."""

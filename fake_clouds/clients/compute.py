@@ -54,18 +54,23 @@ class ServerManager(Manager):
     """``client.servers``."""
 
     resource_class = Server
+    # create, get and list keep the service's Entity.view() as is: a fresh copy for this call
 
     def create(self, name: str, image: Any, flavor: Any, **kwargs: Any) -> Server:
         """Boot a server (BUILD, later ACTIVE)."""
-        return self._wrap(self.service.create_server(name, id_of(image), id_of(flavor), **kwargs))  # type: ignore[return-value]
+        return self._wrap(
+            self.service.create_server(name, id_of(image), id_of(flavor), **kwargs), owned=True
+        )  # type: ignore[return-value]
 
     def get(self, server: Any) -> Server:
         """Return one server."""
-        return self._wrap(self.service.get_server(id_of(server)))  # type: ignore[return-value]
+        return self._wrap(self.service.get_server(id_of(server)), owned=True)  # type: ignore[return-value]
 
     def list(self, search_opts: dict[str, Any] | None = None, **filters: Any) -> list[Server]:
         """Return servers, optionally filtered by field values."""
-        return self._wrap_all(self.service.list_servers(**{**(search_opts or {}), **filters}))  # type: ignore[return-value]
+        return self._wrap_all(
+            self.service.list_servers(**{**(search_opts or {}), **filters}), owned=True
+        )  # type: ignore[return-value]
 
     def update(
         self, server: Any, name: str | None = None, description: str | None = None

@@ -21,15 +21,16 @@ def id_of(value: Any) -> Any:
 class ClientObject:
     """A snapshot of one entity as a client sees it."""
 
-    def __init__(self, manager: Any, info: dict[str, Any]) -> None:
+    def __init__(self, manager: Any, info: dict[str, Any], *, owned: bool = False) -> None:
+        """Keep a copy of *info*, or *info* itself when *owned* (a fresh view nobody else holds)."""
         self.manager = manager
         self._info: dict[str, Any] = {}
-        self._load(info)
+        self._load(info, owned=owned)
 
-    def _load(self, info: dict[str, Any]) -> None:
+    def _load(self, info: dict[str, Any], *, owned: bool = False) -> None:
         # plain() is copy.deepcopy for the JSON-like documents services return, at a fraction of
-        # the cost (every client call copies one)
-        self._info = plain(info)
+        # the cost; an operation's Entity.view() is such a copy already, made for this caller
+        self._info = info if owned else plain(info)
         for key, value in self._info.items():
             if key.isidentifier():
                 self.__dict__[key] = value
@@ -47,7 +48,7 @@ class ClientObject:
     def get(self) -> ClientObject:
         """Reload the fields from the service; return self."""
         fresh = self.manager.get(self._info["id"])
-        self._load(fresh.to_dict())
+        self._load(fresh._info, owned=fresh is not self)  # fresh is dropped: its fields are ours
         return self
 
     def delete(self) -> Any:
@@ -77,11 +78,12 @@ class Manager:
     def __init__(self, service: Any) -> None:
         self.service = service
 
-    def _wrap(self, info: dict[str, Any]) -> ClientObject:
-        return self.resource_class(self, info)
+    def _wrap(self, info: dict[str, Any], *, owned: bool = False) -> ClientObject:
+        """A client object of *info*: copied, or kept as is when *owned* (see :class:`ClientObject`)."""
+        return self.resource_class(self, info, owned=owned)
 
-    def _wrap_all(self, items: list[dict[str, Any]]) -> list[ClientObject]:
-        return [self._wrap(item) for item in items]
+    def _wrap_all(self, items: list[dict[str, Any]], *, owned: bool = False) -> list[ClientObject]:
+        return [self._wrap(item, owned=owned) for item in items]
 
     def find(self, **filters: Any) -> ClientObject:
         """Return the one entity whose fields equal *filters* (NotFound/Conflict otherwise)."""

@@ -105,7 +105,7 @@ class Entity:
         while self.pending and self.pending[0].at <= now:
             step = self.pending.pop(0)
             self.updated_at = step.at
-            self.attrs.update(copy.deepcopy(step.attrs))
+            self.attrs.update(plain(step.attrs))
             if step.status is None:
                 self.deleted = True
                 self.pending.clear()

@@ -49,9 +49,13 @@ class Distribution:
     low: float = 0.0
     high: float = math.inf
 
+    def __post_init__(self) -> None:
+        # the parameters by name, made once: every fake-cloud call samples one distribution
+        object.__setattr__(self, "_named", dict(self.params))
+
     def sample(self, rnd: random.Random) -> float:
         """Draw one value from *rnd* (the ``fixed`` kind draws nothing)."""
-        p = dict(self.params)
+        p: dict[str, float] = self._named  # type: ignore[attr-defined]
         if self.kind == "fixed":
             value = p["value"]
         elif self.kind == "uniform":
@@ -190,9 +194,17 @@ class LatencyModel:
             }
             for section, entries in merged.items()
         }
+        #: what :meth:`lookup` found per (section, key): the tables never change
+        self._found: dict[tuple[str, str], Distribution] = {}
 
     def lookup(self, section: str, key: str) -> Distribution:
         """Return the distribution for *key* in *section* (``calls``/``transitions``)."""
+        found = self._found.get((section, key))
+        if found is None:
+            found = self._found[(section, key)] = self._match(section, key)
+        return found
+
+    def _match(self, section: str, key: str) -> Distribution:
         table = self._tables[section]
         for candidate in _fallbacks(key):
             if candidate in table:

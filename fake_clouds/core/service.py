@@ -7,7 +7,9 @@ dispatch path (faults, latency, the operation, the trace), so the Python
 clients and the REST dialects share one state and one behaviour.
 
 Operations take plain arguments and return JSON-able dicts (or lists of
-them). Helpers for subclasses start with an underscore.
+them) that the caller owns: fresh copies such as :meth:`Entity.view`'s, never
+a stored container (the Python clients hand them on without copying again).
+Helpers for subclasses start with an underscore.
 """
 
 from __future__ import annotations
@@ -21,10 +23,13 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from fake_clouds.core import scope
 from fake_clouds.core.call import Call
 from fake_clouds.core.entities import Entity, Transition
+from fake_clouds.core.tracking import plain
 from sdk import exception
 from simulator.rng import SeededRNG
 
 F = TypeVar("F", bound=Callable[..., Any])
+#: the fields :meth:`Entity.view` puts over an entity's attributes
+_VIEW_FIELDS = frozenset({"id", "name", "status", "created_at", "updated_at"})
 T = TypeVar("T")
 
 
@@ -247,7 +252,7 @@ class Service:
             id=entity_id if entity_id is not None else self.world.new_id(),
             name=name,
             status=status,
-            attrs=copy.deepcopy(attrs or {}),
+            attrs=plain(attrs or {}),  # deepcopy's result, for JSON-like attributes
             created_at=now,
             updated_at=now,
             preseeded=preseeded,
@@ -299,11 +304,14 @@ class Service:
         now = self._now()
         out = []
         caller = scope.current()
+        wanted = [(k, v) for k, v in filters.items() if v is not None]
         for ent in self._store[kind].values():
             if ent.visible_at > now or not scope.listed(self, ent, caller):
                 continue
-            view = ent.view()
-            if all(view.get(k) == v for k, v in filters.items() if v is not None):
+            # compared as in the entity's view, without copying it
+            if all(
+                (getattr(ent, k) if k in _VIEW_FIELDS else ent.attrs.get(k)) == v for k, v in wanted
+            ):
                 out.append(ent)
         return out
 
@@ -377,7 +385,7 @@ class Service:
 
     def _set(self, ent: Entity, **attrs: Any) -> None:
         """Update attributes of *ent* now."""
-        ent.attrs.update(copy.deepcopy(attrs))
+        ent.attrs.update(plain(attrs))
         ent.updated_at = self._now()
 
     def _require_status(self, ent: Entity, allowed: tuple[str, ...], action: str) -> None:

@@ -27,8 +27,8 @@ from __future__ import annotations
 import copy
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -183,6 +183,7 @@ class FakeCloud:
         self._trace: list[TraceEntry] = []
         self._call: Call | None = None
         self._in_call = False
+        self._call_now = 0.0  # the time of the operation in progress (see :meth:`now`)
         #: each entity's history: the calls that made and changed it (see :meth:`entity_history`)
         self.history = History()
         if preseed:
@@ -265,6 +266,8 @@ class FakeCloud:
 
     def now(self) -> float:
         """Return the caller's virtual time (clock time plus the task's unpaid debt)."""
+        if self._in_call:  # nothing charges the clock while an operation runs
+            return self._call_now
         return self.clock.now() + self.clock.debt()
 
     def new_id(self) -> str:
@@ -298,6 +301,7 @@ class FakeCloud:
         if effect == "timeout":
             latency = injection.rule.effect.params["after"]  # type: ignore[union-attr]
         self.clock.charge(latency)
+        self._call_now = self.clock.now() + self.clock.debt()
         self._in_call = True
         factor = injection.rule.effect.params["factor"] if effect == "delay" else 1.0
         self._call = Call(self.rng, self.latency, injection, factor)
@@ -458,10 +462,14 @@ class FakeCloud:
         reaches the fake while the ``with`` block lasts, as do the services with a
         ``serve_http(mock)`` (a third-party backend's vendor API); a request to any
         other host fails naming it (:mod:`fake_clouds.http_refusal`), loopback
-        excepted. ``requests`` is imported for it even when no plug-in has yet: a
-        plug-in imported during the run must not reach the real network.
+        excepted. Entering it only installs a hook (:mod:`fake_clouds.http_wire`):
+        each API is built when a request first reaches its host, and a ``requests``
+        first imported during the run is hooked as it loads, so a plug-in imported
+        meanwhile cannot reach the real network either.
         """
-        return _serve_http_apis(self)
+        from fake_clouds.http_wire import HttpWire
+
+        return HttpWire(self)
 
     # --- persistence -------------------------------------------------------------
 
@@ -630,20 +638,3 @@ class _SavedMarks:
     trace: int = 0
     services: dict[str, str] = field(default_factory=dict)
     draws: dict[str, int] = field(default_factory=dict)
-
-
-@contextmanager
-def _serve_http_apis(cloud: FakeCloud) -> Iterator[None]:
-    """Serve every HTTP API of *cloud* (see :meth:`FakeCloud.http_wire`), nested."""
-    from fake_clouds.bigip.wire import serve_bigip
-    from fake_clouds.docker.wire import serve_docker
-    from fake_clouds.http_refusal import refuse_unserved_hosts, serve_service_apis
-
-    # outermost: what no fake answers fails naming host, method and path (no real network)
-    with (
-        refuse_unserved_hosts(),
-        serve_service_apis(cloud),
-        serve_docker(cloud),
-        serve_bigip(cloud),
-    ):
-        yield

@@ -36,25 +36,8 @@ PRELOAD = [
     "fake_clouds.network",
     "fake_clouds.block_storage",
     "fake_clouds.object_storage",
-    # what a run's HTTP wires import (the fakes that answer plug-ins' HTTP, and the refusal of
-    # hosts no fake serves): once in the fork server, not in every worker
-    "fake_clouds.http_refusal",
-    "fake_clouds.bigip.wire",
-    "fake_clouds.docker.wire",
-    # serve_service_apis asks every service of the world whether it serves HTTP, which
-    # makes the REST dialects' services
-    *(
-        f"fake_clouds.rest.{name}"
-        for name in (
-            "cloudstack",
-            "digitalocean",
-            "hetzner",
-            "linode",
-            "vultr",
-            "server",
-            "openstack_site",
-        )
-    ),
+    # the hook a run's HTTP wire installs (the fakes answering HTTP are built on a first request)
+    "fake_clouds.http_wire",
     "sdk.testing.campaign.warm",
 ]
 
