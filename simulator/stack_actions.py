@@ -100,8 +100,8 @@ async def _stack_task(
     nodes, requires = graph_of(stack, members)
     by_rid = {stack.rid(r): r for r in members}
 
-    async def run_one(rid: int) -> Any:
-        return await job(by_rid[rid])
+    def run_one(rid: int) -> Awaitable[Any]:
+        return job(by_rid[rid])  # the job's own coroutine becomes the node's task
 
     async def body() -> None:
         await run_graph(nodes, requires, run_one, reverse=reverse)
