@@ -97,22 +97,24 @@ class _Run(Generic[K]):
     def _on_done(self, task: asyncio.Task[Any]) -> None:
         node = self.running.pop(task)
         self.finished += 1
+        exc = None if task.cancelled() else task.exception()
         if task.cancelled():
             if not self.failures:
                 self.failures.append((node, asyncio.CancelledError(f"{node} cancelled")))
-        elif task.exception() is not None:
-            exc = task.exception()
-            assert exc is not None
+        elif exc is not None:
             self.failures.append((node, exc))
             if self.grace is None and self.running:
                 self.grace = self.loop.call_later(self.error_wait_time, self.cancel_running)
         elif not self.failures:
+            waiting = self.waiting
             ready = []
             for nxt in self.unblocks[node]:
-                self.waiting[nxt] -= 1
-                if self.waiting[nxt] == 0:
+                left = waiting[nxt] - 1
+                waiting[nxt] = left
+                if left == 0:
                     ready.append(nxt)
-            ready.sort(key=self.order.__getitem__)
+            if len(ready) > 1:
+                ready.sort(key=self.order.__getitem__)
             for nxt in ready:
                 self._launch(nxt)
         self._check_done()
