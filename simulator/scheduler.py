@@ -206,11 +206,13 @@ def fewer_full_collections() -> Iterator[None]:
         saved = gc.get_threshold()
         _saved_thresholds = saved
         gc.set_threshold(saved[0], saved[1], max(saved[2], FULL_COLLECTION_THRESHOLD))
+        gc.freeze()
     _quiet_depth += 1
     try:
         yield
     finally:
         _quiet_depth -= 1
         if _quiet_depth == 0 and _saved_thresholds is not None:
+            gc.unfreeze()
             gc.set_threshold(*_saved_thresholds)
             _saved_thresholds = None
