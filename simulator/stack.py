@@ -106,6 +106,8 @@ class Stack:
         self._source_docs: dict[int, tuple[StackSource, dict[str, Any]]] = {}
         #: the last dependency graph computed: (definition, graph)
         self._graph: tuple[Any, Any] | None = None
+        #: the last :meth:`requires` answer: (graph, current resource names, answer)
+        self._requires: tuple[Any, tuple[str, ...], dict[str, list[str]]] | None = None
 
     # -- identity ------------------------------------------------------------
 
@@ -461,13 +463,22 @@ class Stack:
         return self._graph[1]
 
     def requires(self) -> dict[str, list[str]]:
-        """Return each current resource's requirements (within this stack)."""
+        """Return each current resource's requirements (within this stack).
+
+        The answer is kept while the graph and the current resources' names are
+        the same (the actions of one template ask it again); callers must not
+        modify it.
+        """
         graph = self.dependency_graph()
+        names = tuple(self.resources)
+        kept = self._requires
+        if kept is not None and kept[0] is graph and kept[1] == names:
+            return kept[2]
+        current = self.resources
         out: dict[str, list[str]] = {}
-        for name in self.resources:
-            out[name] = (
-                [r for r in graph.requires(name) if r in self.resources] if (name in graph) else []
-            )
+        for name in names:
+            out[name] = [r for r in graph.requires(name) if r in current] if name in graph else []
+        self._requires = (graph, names, out)
         return out
 
     # -- outputs -------------------------------------------------------------
