@@ -187,6 +187,8 @@ FULL_COLLECTION_THRESHOLD = 1000
 
 _quiet_depth = 0
 _saved_thresholds: tuple[int, int, int] | None = None
+#: whether the outermost block froze the heap (and so unfreezes it)
+_froze = False
 
 
 @contextmanager
@@ -198,21 +200,29 @@ def fewer_full_collections() -> Iterator[None]:
     collection walks all of them every ~70,000 allocations, which cost about
     a fifth of the wall time of a 10,000-resource action. Inside the block
     young objects are still collected as usual (short-lived cycles die there);
-    only the full collection waits about 100 times longer. The thresholds are
-    restored when the outermost block ends (nested blocks share one setting).
+    only the full collection waits about 100 times longer. The objects alive
+    when the outermost block starts are frozen (:func:`gc.freeze`) until it
+    ends, so a full collection inside the block walks only what the block
+    made; a process that froze objects of its own keeps them frozen and
+    unfrozen as it chose. The thresholds are restored when the outermost block
+    ends (nested blocks share one setting).
     """
-    global _quiet_depth, _saved_thresholds
+    global _quiet_depth, _saved_thresholds, _froze
     if _quiet_depth == 0:
         saved = gc.get_threshold()
         _saved_thresholds = saved
         gc.set_threshold(saved[0], saved[1], max(saved[2], FULL_COLLECTION_THRESHOLD))
-        gc.freeze()
+        _froze = gc.get_freeze_count() == 0
+        if _froze:
+            gc.freeze()
     _quiet_depth += 1
     try:
         yield
     finally:
         _quiet_depth -= 1
         if _quiet_depth == 0 and _saved_thresholds is not None:
-            gc.unfreeze()
+            if _froze:
+                gc.unfreeze()
+                _froze = False
             gc.set_threshold(*_saved_thresholds)
             _saved_thresholds = None

@@ -131,6 +131,57 @@ def test_full_collections_are_rarer_inside_engine_blocks_and_restored_after():
     assert gc.get_threshold() == before
 
 
+def test_engine_blocks_freeze_the_objects_alive_on_entry_until_the_outermost_ends():
+    import gc
+
+    from simulator.scheduler import fewer_full_collections
+
+    assert gc.get_freeze_count() == 0
+    alive = [object() for _ in range(10)]
+    with fewer_full_collections():
+        frozen = gc.get_freeze_count()
+        assert frozen >= len(alive)
+        with fewer_full_collections():
+            assert gc.get_freeze_count() == frozen
+        assert gc.get_freeze_count() == frozen
+    assert gc.get_freeze_count() == 0
+
+
+def test_engine_blocks_leave_a_heap_the_process_froze_itself_as_it_was():
+    import gc
+
+    from simulator.scheduler import fewer_full_collections
+
+    gc.freeze()
+    try:
+        mine = gc.get_freeze_count()
+        with fewer_full_collections():
+            assert gc.get_freeze_count() == mine
+        assert gc.get_freeze_count() == mine
+    finally:
+        gc.unfreeze()
+
+
+def test_a_world_run_and_its_last_commit_are_one_engine_block():
+    import simulator.scheduler as scheduler
+    from simulator.world import World
+
+    depths = []
+    world = World()
+    try:
+        commit = world.commit
+        world.commit = lambda: depths.append(scheduler._quiet_depth) or commit()
+        world.run(lambda: _noop())
+        assert depths and min(depths) >= 1
+        assert scheduler._quiet_depth == 0
+    finally:
+        world.close()
+
+
+async def _noop() -> None:
+    return None
+
+
 def test_thresholds_are_restored_when_a_graph_run_fails():
     import asyncio
     import gc
