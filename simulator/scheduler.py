@@ -187,8 +187,6 @@ FULL_COLLECTION_THRESHOLD = 1000
 
 _quiet_depth = 0
 _saved_thresholds: tuple[int, int, int] | None = None
-#: whether the outermost block froze the heap (and so unfreezes it)
-_froze = False
 
 
 @contextmanager
@@ -200,29 +198,49 @@ def fewer_full_collections() -> Iterator[None]:
     collection walks all of them every ~70,000 allocations, which cost about
     a fifth of the wall time of a 10,000-resource action. Inside the block
     young objects are still collected as usual (short-lived cycles die there);
-    only the full collection waits about 100 times longer. The objects alive
-    when the outermost block starts are frozen (:func:`gc.freeze`) until it
-    ends, so a full collection inside the block walks only what the block
-    made; a process that froze objects of its own keeps them frozen and
-    unfrozen as it chose. The thresholds are restored when the outermost block
-    ends (nested blocks share one setting).
+    only the full collection waits about 100 times longer. The thresholds are
+    restored when the outermost block ends (nested blocks share one setting).
     """
-    global _quiet_depth, _saved_thresholds, _froze
+    global _quiet_depth, _saved_thresholds
     if _quiet_depth == 0:
         saved = gc.get_threshold()
         _saved_thresholds = saved
         gc.set_threshold(saved[0], saved[1], max(saved[2], FULL_COLLECTION_THRESHOLD))
-        _froze = gc.get_freeze_count() == 0
-        if _froze:
-            gc.freeze()
     _quiet_depth += 1
     try:
         yield
     finally:
         _quiet_depth -= 1
         if _quiet_depth == 0 and _saved_thresholds is not None:
-            if _froze:
-                gc.unfreeze()
-                _froze = False
             gc.set_threshold(*_saved_thresholds)
             _saved_thresholds = None
+
+
+_frozen_depth = 0
+#: whether the outermost :func:`frozen_heap` froze the heap (and so unfreezes it)
+_froze = False
+
+
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """Keep the objects alive when the outermost block starts out of every collection.
+
+    They are frozen (:func:`gc.freeze`) until the outermost block ends, so a
+    full collection inside the block walks only what the block made. Only
+    synchronous blocks that always end use it (a world's run): a coroutine
+    left suspended inside a block would keep the heap frozen. A process that
+    froze objects of its own keeps them frozen and unfrozen as it chose.
+    """
+    global _frozen_depth, _froze
+    if _frozen_depth == 0:
+        _froze = gc.get_freeze_count() == 0
+        if _froze:
+            gc.freeze()
+    _frozen_depth += 1
+    try:
+        yield
+    finally:
+        _frozen_depth -= 1
+        if _frozen_depth == 0 and _froze:
+            gc.unfreeze()
+            _froze = False

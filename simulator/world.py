@@ -60,7 +60,7 @@ from simulator.project_config import (
 )
 from simulator.project_trust import may_run
 from simulator.rng import SeededRNG, derive_seed
-from simulator.scheduler import fewer_full_collections
+from simulator.scheduler import fewer_full_collections, frozen_heap
 from simulator.stack import Stack
 from simulator.stack_api import StackAPI
 from simulator.stack_loader import load_stack
@@ -485,9 +485,10 @@ class World(DiskFullRecovery, StackAPI):
         """Run a coroutine on the world's virtual-time loop, recording the run and its seed.
 
         The whole run, its last commit included, is one block of rare full collections
-        (:func:`simulator.scheduler.fewer_full_collections`).
+        with the heap alive on entry frozen (:func:`simulator.scheduler.fewer_full_collections`,
+        :func:`simulator.scheduler.frozen_heap`).
         """
-        with fewer_full_collections():
+        with fewer_full_collections(), frozen_heap():
             return self._run(coro_factory, stack_id, action)
 
     def _run(

@@ -131,31 +131,37 @@ def test_full_collections_are_rarer_inside_engine_blocks_and_restored_after():
     assert gc.get_threshold() == before
 
 
-def test_engine_blocks_freeze_the_objects_alive_on_entry_until_the_outermost_ends():
+def test_a_frozen_heap_block_freezes_what_is_alive_until_the_outermost_ends():
+    """In a fresh process (no other test's world or frozen heap around)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import gc\n"
+        "from simulator.scheduler import frozen_heap\n"
+        "assert gc.get_freeze_count() == 0\n"
+        "with frozen_heap():\n"
+        "    frozen = gc.get_freeze_count()\n"
+        "    assert frozen > 0\n"
+        "    with frozen_heap():\n"
+        "        assert gc.get_freeze_count() == frozen\n"
+        "    assert gc.get_freeze_count() == frozen\n"
+        "assert gc.get_freeze_count() == 0\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_a_frozen_heap_block_leaves_a_heap_the_process_froze_itself_as_it_was():
     import gc
 
-    from simulator.scheduler import fewer_full_collections
-
-    assert gc.get_freeze_count() == 0
-    alive = [object() for _ in range(10)]
-    with fewer_full_collections():
-        frozen = gc.get_freeze_count()
-        assert frozen >= len(alive)
-        with fewer_full_collections():
-            assert gc.get_freeze_count() == frozen
-        assert gc.get_freeze_count() == frozen
-    assert gc.get_freeze_count() == 0
-
-
-def test_engine_blocks_leave_a_heap_the_process_froze_itself_as_it_was():
-    import gc
-
-    from simulator.scheduler import fewer_full_collections
+    from simulator.scheduler import frozen_heap
 
     gc.freeze()
     try:
         mine = gc.get_freeze_count()
-        with fewer_full_collections():
+        with frozen_heap():
             assert gc.get_freeze_count() == mine
         assert gc.get_freeze_count() == mine
     finally:
@@ -171,9 +177,10 @@ def test_a_world_run_and_its_last_commit_are_one_engine_block():
     try:
         commit = world.commit
         world.commit = lambda: depths.append(scheduler._quiet_depth) or commit()
+        depth, frozen = scheduler._quiet_depth, scheduler._frozen_depth
         world.run(lambda: _noop())
-        assert depths and min(depths) >= 1
-        assert scheduler._quiet_depth == 0
+        assert depths and min(depths) >= depth + 1
+        assert (scheduler._quiet_depth, scheduler._frozen_depth) == (depth, frozen)
     finally:
         world.close()
 
