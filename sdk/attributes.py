@@ -113,6 +113,9 @@ def schemata(schema: Mapping[str, Schema | str]) -> dict[str, Schema]:
         raise exception.InvalidSchemaError(
             f"An attributes schema must be a dict of Schemas, got {schema!r}"
         )
+    if all(isinstance(value, Schema) for value in schema.values()):
+        # already converted (every resource's Attributes gets its class's converted schema)
+        return dict(schema)  # type: ignore[arg-type]
     out: dict[str, Schema] = {}
     for name, value in schema.items():
         try:

@@ -159,9 +159,17 @@ DIRECT: frozenset[tuple[ResourceState, ResourceState]] = frozenset(
 )
 
 
+#: :data:`STARTS` as plain ``(action, status)`` tuples (a lookup compares them in C).
+_STARTS_PLAIN: dict[str, frozenset[tuple[str, str]]] = {
+    action: frozenset((s.action, s.status) for s in states) for action, states in STARTS.items()
+}
+_NONE: frozenset[tuple[str, str]] = frozenset()
+
+
 def may_start(state: tuple[str, str], action: str) -> bool:
     """Whether *action* may start from *state* (what the resource's guards ask)."""
-    return ResourceState(*state) in STARTS.get(action, frozenset())
+    first, second = state
+    return (first, second) in _STARTS_PLAIN.get(action, _NONE)
 
 
 def legal(before: tuple[str, str], after: tuple[str, str]) -> bool:

@@ -89,6 +89,8 @@ class VirtualClock:
 
     async def settle(self) -> None:
         """Wait (in virtual time) for the latency the current task has charged."""
+        if not self._debts:  # nothing charged by any task (the usual case): no task lookup
+            return
         task = self._current_task()
         if task is None:
             return
@@ -98,12 +100,16 @@ class VirtualClock:
 
     async def sleep(self, seconds: float) -> None:
         """Sleep *seconds* of virtual time (paying any outstanding debt first)."""
-        await self.settle()
-        if self._current_task() is None:
+        task = self._current_task()
+        if task is None:
             self.advance(max(0.0, seconds))
             await asyncio.sleep(0)
-        else:
-            await asyncio.sleep(max(0.0, seconds))
+            return
+        if self._debts:
+            owed = self._debts.pop(task, 0.0)
+            if owed > 0:
+                await asyncio.sleep(owed)
+        await asyncio.sleep(max(0.0, seconds))
 
     def sleep_sync(self, seconds: float) -> None:
         """A drop-in for :func:`time.sleep` in synchronous code: costs no wall time."""

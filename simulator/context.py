@@ -121,8 +121,8 @@ class EngineContext:
 
     def state_changed(self, resource: Reporting, action: str, status: str, reason: str) -> None:
         """Persist the new state and record the event before returning."""
-        # only the stack's own resources hold this context
-        self._stack.resource_state_changed(cast(Resource, resource), action, status, reason)
+        # only the stack's own resources hold this context (no cast(): a call per transition)
+        self._stack.resource_state_changed(resource, action, status, reason)  # type: ignore[arg-type]
 
     def signals(self) -> StackSignals:
         """Return the signal mailboxes of the stack's resources."""

@@ -97,22 +97,24 @@ class _Run(Generic[K]):
     def _on_done(self, task: asyncio.Task[Any]) -> None:
         node = self.running.pop(task)
         self.finished += 1
+        exc = None if task.cancelled() else task.exception()
         if task.cancelled():
             if not self.failures:
                 self.failures.append((node, asyncio.CancelledError(f"{node} cancelled")))
-        elif task.exception() is not None:
-            exc = task.exception()
-            assert exc is not None
+        elif exc is not None:
             self.failures.append((node, exc))
             if self.grace is None and self.running:
                 self.grace = self.loop.call_later(self.error_wait_time, self.cancel_running)
         elif not self.failures:
+            waiting = self.waiting
             ready = []
             for nxt in self.unblocks[node]:
-                self.waiting[nxt] -= 1
-                if self.waiting[nxt] == 0:
+                left = waiting[nxt] - 1
+                waiting[nxt] = left
+                if left == 0:
                     ready.append(nxt)
-            ready.sort(key=self.order.__getitem__)
+            if len(ready) > 1:
+                ready.sort(key=self.order.__getitem__)
             for nxt in ready:
                 self._launch(nxt)
         self._check_done()
@@ -212,3 +214,33 @@ def fewer_full_collections() -> Iterator[None]:
         if _quiet_depth == 0 and _saved_thresholds is not None:
             gc.set_threshold(*_saved_thresholds)
             _saved_thresholds = None
+
+
+_frozen_depth = 0
+#: whether the outermost :func:`frozen_heap` froze the heap (and so unfreezes it)
+_froze = False
+
+
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """Keep the objects alive when the outermost block starts out of every collection.
+
+    They are frozen (:func:`gc.freeze`) until the outermost block ends, so a
+    full collection inside the block walks only what the block made. Only
+    synchronous blocks that always end use it (a world's run): a coroutine
+    left suspended inside a block would keep the heap frozen. A process that
+    froze objects of its own keeps them frozen and unfrozen as it chose.
+    """
+    global _frozen_depth, _froze
+    if _frozen_depth == 0:
+        _froze = gc.get_freeze_count() == 0
+        if _froze:
+            gc.freeze()
+    _frozen_depth += 1
+    try:
+        yield
+    finally:
+        _frozen_depth -= 1
+        if _frozen_depth == 0 and _froze:
+            gc.unfreeze()
+            _froze = False

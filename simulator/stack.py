@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sdk import exception
+from sdk._persistence import PersistenceMixin
 from sdk.resource import Resource
 from sdk.rsrc_defn import ResourceDefinition
 from simulator.context import EngineContext, StackView
@@ -36,6 +37,12 @@ IN_PROGRESS, COMPLETE, FAILED = "IN_PROGRESS", "COMPLETE", "FAILED"
 
 #: Stack-document entries holding a source document the stack never mutates.
 _SOURCE_KEYS = frozenset({"source", "previous"})
+
+#: The actions whose COMPLETE transition records the property values the resource now has.
+_APPLIES = frozenset({"CREATE", "ADOPT", "UPDATE"})
+_NO_UPDATE: tuple[None, None] = (None, None)
+#: The SDK's own ``Resource.data`` (a class that keeps it stores its data in ``_data``).
+_SDK_DATA = PersistenceMixin.data
 
 #: The timeout of a stack created without one (Heat's default: 60 minutes).
 DEFAULT_TIMEOUT_MINS = 60.0
@@ -99,6 +106,8 @@ class Stack:
         self._source_docs: dict[int, tuple[StackSource, dict[str, Any]]] = {}
         #: the last dependency graph computed: (definition, graph)
         self._graph: tuple[Any, Any] | None = None
+        #: the last :meth:`requires` answer: (graph, current resource names, answer)
+        self._requires: tuple[Any, tuple[str, ...], dict[str, list[str]]] | None = None
 
     # -- identity ------------------------------------------------------------
 
@@ -261,34 +270,38 @@ class Stack:
 
         The store is told these documents are frozen, so a changed one is
         always a new dict and an unchanged one costs the store no comparison.
+        A resource without data whose class keeps the SDK's own ``data()``
+        (most transitions of most resources) is settled without copying it.
         """
         key = id(res)
-        data = json_data(res)
         tmpl = self._tmpl[key]
         props = self._applied.get(key)
         doc = self._row_docs.get(key)
-        if (
-            doc is None
-            or doc["tmpl"] != tmpl
-            or doc["props"] is not props
-            or not same_scalars(doc["data"], data)
-        ):
-            doc = {"data": data, "tmpl": tmpl, "props": props}
-            self._row_docs[key] = doc
+        if doc is not None and doc["tmpl"] == tmpl and doc["props"] is props:
+            if not doc["data"] and not res._data and type(res).data is _SDK_DATA:
+                return doc
+            data = json_data(res)
+            if same_scalars(doc["data"], data):
+                return doc
+        else:
+            data = json_data(res)
+        doc = {"data": data, "tmpl": tmpl, "props": props}
+        self._row_docs[key] = doc
         return doc
 
     def _resource_record(
-        self, res: Resource, action: str, status: str, reason: Any
+        self, res: Resource, action: str, status: str, reason: Any, kind: str | None = None
     ) -> ResourceRecord:
+        resource_id = res.resource_id
         return ResourceRecord(
-            self.id,
+            self.record.id,
             self._rids[id(res)],
             res.name,
-            res.type(),
+            res.type() if kind is None else kind,
             action,
             status,
-            str(reason or ""),
-            _pid(res.resource_id),
+            str(reason or "") if type(reason) is not str else reason,
+            None if resource_id is None else str(resource_id),
             self.resources.get(res.name) is res,
             self._row_doc(res),
         )
@@ -311,33 +324,40 @@ class Stack:
 
     def resource_state_changed(self, res: Resource, action: str, status: str, reason: str) -> None:
         """Persist a resource transition and record its event, in one transaction."""
-        self.world.check_cancel(self)
+        world = self.world
+        world.check_cancel(self)
+        key = id(res)
+        kind = res.type()
+        reason = str(reason or "") if type(reason) is not str else reason
+        resource_id = res.resource_id
         ev = Event(
             0,
-            self.id,
-            self.name,
+            self.record.id,
+            self.record.name,
             res.name,
-            res.type(),
-            _pid(res.resource_id),
+            kind,
+            None if resource_id is None else str(resource_id),
             action,
             status,
-            str(reason or ""),
-            self.world.clock.now(),
+            reason,
+            world.clock.now(),
         )
-        if status == COMPLETE and action in ("CREATE", "ADOPT", "UPDATE"):
-            after, digest = self._pending_after.pop(id(res), (None, None))
+        if status == COMPLETE and action in _APPLIES:
+            after, digest = self._pending_after.pop(key, _NO_UPDATE)
             if digest is not None and action == "UPDATE":
-                self._tmpl[id(res)] = digest
+                self._tmpl[key] = digest
             self.capture_applied(res, after, persist=False)
         elif status != IN_PROGRESS:
-            self._pending_after.pop(id(res), None)
-        if id(res) in self._rids:
-            self.world.unsaved.pop(id(res), None)
-            rec = self._resource_record(res, action, status, reason)
-            ev = self.world.store.record(ev, resource=rec, frozen_doc=True)
+            self._pending_after.pop(key, None)
+        if key in self._rids:
+            unsaved = world.unsaved
+            if unsaved:
+                unsaved.pop(key, None)
+            rec = self._resource_record(res, action, status, reason, kind)
+            ev = world.store.record(ev, resource=rec, frozen_doc=True)
         else:
-            ev = self.world.store.add_event(ev)
-        self.world.emit(ev)
+            ev = world.store.add_event(ev)
+        world.emit(ev)
 
     # -- stack state ---------------------------------------------------------
 
@@ -443,13 +463,22 @@ class Stack:
         return self._graph[1]
 
     def requires(self) -> dict[str, list[str]]:
-        """Return each current resource's requirements (within this stack)."""
+        """Return each current resource's requirements (within this stack).
+
+        The answer is kept while the graph and the current resources' names are
+        the same (the actions of one template ask it again); callers must not
+        modify it.
+        """
         graph = self.dependency_graph()
+        names = tuple(self.resources)
+        kept = self._requires
+        if kept is not None and kept[0] is graph and kept[1] == names:
+            return kept[2]
+        current = self.resources
         out: dict[str, list[str]] = {}
-        for name in self.resources:
-            out[name] = (
-                [r for r in graph.requires(name) if r in self.resources] if (name in graph) else []
-            )
+        for name in names:
+            out[name] = [r for r in graph.requires(name) if r in current] if name in graph else []
+        self._requires = (graph, names, out)
         return out
 
     # -- outputs -------------------------------------------------------------
@@ -557,7 +586,3 @@ class Stack:
         """Return (and forget) the plug-ins whose CANCEL pre-op passed, for their post-op."""
         plugins, self.cancel_plugins = self.cancel_plugins, []
         return plugins
-
-
-def _pid(resource_id: Any) -> str | None:
-    return None if resource_id is None else str(resource_id)

@@ -58,15 +58,16 @@ def _named(node: Any, stack: Stack, exc: BaseException) -> BaseException:
 def graph_of(stack: Stack, resources: list[Resource]) -> tuple[list[int], dict[int, list[int]]]:
     """Return (row ids in template order, requirements by row id) for *resources*."""
     requires_by_name = stack.requires()
-    rid_of_name: dict[str, int] = {}
-    for res in resources:
-        if stack.is_current(res):
-            rid_of_name[res.name] = stack.rid(res)
+    current = stack.resources
     nodes = [stack.rid(r) for r in resources]
+    rid_of_name: dict[str, int] = {}
+    for res, rid in zip(resources, nodes, strict=True):
+        if current.get(res.name) is res:
+            rid_of_name[res.name] = rid
     requires: dict[int, list[int]] = {}
-    for res in resources:
-        names = requires_by_name.get(res.name, [])
-        requires[stack.rid(res)] = [rid_of_name[n] for n in names if n in rid_of_name]
+    for res, rid in zip(resources, nodes, strict=True):
+        names = requires_by_name.get(res.name)
+        requires[rid] = [rid_of_name[n] for n in names if n in rid_of_name] if names else []
     return nodes, requires
 
 
@@ -100,8 +101,8 @@ async def _stack_task(
     nodes, requires = graph_of(stack, members)
     by_rid = {stack.rid(r): r for r in members}
 
-    async def run_one(rid: int) -> Any:
-        return await job(by_rid[rid])
+    def run_one(rid: int) -> Awaitable[Any]:
+        return job(by_rid[rid])  # the job's own coroutine becomes the node's task
 
     async def body() -> None:
         await run_graph(nodes, requires, run_one, reverse=reverse)

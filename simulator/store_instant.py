@@ -152,8 +152,12 @@ class InstantWrites:
             if deletes:
                 raw.executemany("DELETE FROM resources WHERE stack_id=? AND rid=?", list(deletes))
             if events:
+                # an instant's reasons repeat ("state changed"): each distinct one is sealed once
                 seal = self.seal  # type: ignore[attr-defined]
-                raw.executemany(_EVENT_INSERT_WITH_ID, [(*e[:8], seal(e[8]), e[9]) for e in events])
+                sealed = {text: seal(text) for text in {e[8] for e in events}}
+                raw.executemany(
+                    _EVENT_INSERT_WITH_ID, [(*e[:8], sealed[e[8]], e[9]) for e in events]
+                )
             if rows:
                 self._flush_rows(raw, list(rows.values()), self.seal)  # type: ignore[attr-defined]
         except BaseException:
@@ -168,8 +172,17 @@ class InstantWrites:
         seal: Callable[[str], str],
     ) -> None:
         """Write rows, sealing their reasons and documents as :mod:`simulator.store_seal` says."""
+        reasons = {text: seal(text) for text in {r.reason for r, _ in rows}}
         states = [
-            (r.action, r.status, seal(r.reason), r.physical_id, int(r.current), r.stack_id, r.rid)
+            (
+                r.action,
+                r.status,
+                reasons[r.reason],
+                r.physical_id,
+                int(r.current),
+                r.stack_id,
+                r.rid,
+            )
             for r, full in rows
             if not full
         ]
@@ -188,7 +201,7 @@ class InstantWrites:
                         r.type,
                         r.action,
                         r.status,
-                        seal(r.reason),
+                        reasons[r.reason],
                         r.physical_id,
                         int(r.current),
                         seal(dumps(r.doc)),

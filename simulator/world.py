@@ -60,6 +60,7 @@ from simulator.project_config import (
 )
 from simulator.project_trust import may_run
 from simulator.rng import SeededRNG, derive_seed
+from simulator.scheduler import fewer_full_collections, frozen_heap
 from simulator.stack import Stack
 from simulator.stack_api import StackAPI
 from simulator.stack_loader import load_stack
@@ -481,7 +482,18 @@ class World(DiskFullRecovery, StackAPI):
         stack_id: str | None = None,
         action: str = "RUN",
     ) -> T:
-        """Run a coroutine on the world's virtual-time loop, recording the run and its seed."""
+        """Run a coroutine on the world's virtual-time loop, recording the run and its seed.
+
+        The whole run, its last commit included, is one block of rare full collections
+        with the heap alive on entry frozen (:func:`simulator.scheduler.fewer_full_collections`,
+        :func:`simulator.scheduler.frozen_heap`).
+        """
+        with fewer_full_collections(), frozen_heap():
+            return self._run(coro_factory, stack_id, action)
+
+    def _run(
+        self, coro_factory: Callable[[], Awaitable[T]], stack_id: str | None, action: str
+    ) -> T:
         run_id = self.store.start_run(stack_id, action, self.seed, self.clock.now())
         outcome = "error"
         guard = watchdog.Watchdog(

@@ -254,3 +254,42 @@ def test_an_interrupted_run_still_writes_data_set_mid_action():
         world.listeners.clear()
         world.loop.close()
         world.store.close()
+
+
+def test_a_plugin_overriding_data_has_its_data_written_although_its_own_store_is_empty(
+    monkeypatch,
+):
+    """The row document follows ``data()``, also for a class that keeps its data elsewhere."""
+    kept = {}
+    monkeypatch.setattr(Trivial, "data", lambda self: dict(kept), raising=False)
+
+    def suspend(self):
+        kept["where"] = "elsewhere"
+
+    monkeypatch.setattr(Trivial, "handle_suspend", suspend, raising=False)
+    world = World()
+    try:
+        world.create_stack("s", tmpl(1))
+        assert rows(world)["r0"].doc["data"] == {}
+        world.suspend_stack("s")
+        assert rows(world)["r0"].doc["data"] == {"where": "elsewhere"}
+    finally:
+        world.close()
+
+
+def test_data_first_set_after_data_less_transitions_reaches_the_row(monkeypatch):
+    """A row written without data gets its first data with the next transition."""
+
+    def suspend(self):
+        self._data["first"] = 1
+
+    monkeypatch.setattr(Trivial, "handle_suspend", suspend, raising=False)
+    world = World()
+    try:
+        world.create_stack("s", tmpl(1))
+        first = rows(world)["r0"].doc
+        world.suspend_stack("s")
+        assert first["data"] == {}
+        assert rows(world)["r0"].doc["data"] == {"first": 1}
+    finally:
+        world.close()

@@ -131,6 +131,64 @@ def test_full_collections_are_rarer_inside_engine_blocks_and_restored_after():
     assert gc.get_threshold() == before
 
 
+def test_a_frozen_heap_block_freezes_what_is_alive_until_the_outermost_ends():
+    """In a fresh process (no other test's world or frozen heap around)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import gc\n"
+        "from simulator.scheduler import frozen_heap\n"
+        "assert gc.get_freeze_count() == 0\n"
+        "with frozen_heap():\n"
+        "    frozen = gc.get_freeze_count()\n"
+        "    assert frozen > 0\n"
+        "    with frozen_heap():\n"
+        "        assert gc.get_freeze_count() == frozen\n"
+        "    assert gc.get_freeze_count() == frozen\n"
+        "assert gc.get_freeze_count() == 0\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_a_frozen_heap_block_leaves_a_heap_the_process_froze_itself_as_it_was():
+    import gc
+
+    from simulator.scheduler import frozen_heap
+
+    gc.freeze()
+    try:
+        mine = gc.get_freeze_count()
+        with frozen_heap():
+            assert gc.get_freeze_count() == mine
+        assert gc.get_freeze_count() == mine
+    finally:
+        gc.unfreeze()
+
+
+def test_a_world_run_and_its_last_commit_are_one_engine_block():
+    import simulator.scheduler as scheduler
+    from simulator.world import World
+
+    depths = []
+    world = World()
+    try:
+        commit = world.commit
+        world.commit = lambda: depths.append(scheduler._quiet_depth) or commit()
+        depth, frozen = scheduler._quiet_depth, scheduler._frozen_depth
+        world.run(lambda: _noop())
+        assert depths and min(depths) >= depth + 1
+        assert (scheduler._quiet_depth, scheduler._frozen_depth) == (depth, frozen)
+    finally:
+        world.close()
+
+
+async def _noop() -> None:
+    return None
+
+
 def test_thresholds_are_restored_when_a_graph_run_fails():
     import asyncio
     import gc
