@@ -25,6 +25,7 @@ handlers of several resources interleave).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -113,10 +114,8 @@ def enter_call(func: Callable[..., Any]) -> Token[tuple[Callable[..., Any], ...]
 def leave_call(token: Token[tuple[Callable[..., Any], ...]]) -> None:
     """End the call :func:`enter_call` began (a forked child stops here)."""
     # a coroutine closed from another context has no token of ours to reset there
-    try:
+    with contextlib.suppress(ValueError):
         _CALLS.reset(token)
-    except ValueError:
-        pass
     if _forked_in is not None:
         exit_if_forked_child()
 
