@@ -391,6 +391,13 @@ def conformance(
             f"plugsim conformance: {len(failures.lines)} failure(s); replay material in "
             f"{shown(folder)} (each 'replay:' line runs from this directory)"
         )
+        shared = failures.shared_hint()
+        if shared is not None:
+            hint, count = shared
+            click.echo(
+                f"plugsim conformance: {count} of the {len(failures.lines)} failures have the "
+                f"same hint: {hint}"
+            )
     sys.exit(int(code))
 
 
