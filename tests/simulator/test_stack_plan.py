@@ -127,7 +127,7 @@ def test_a_verdict_is_shared_by_the_worlds_of_one_plan(tmp_path):
     for seed in (1, 2, 3):
         with World(seed=seed) as w:
             assert w.create_stack("s", t).state == "CREATE_COMPLETE"
-    assert plan.stats() == {"sources": 1, "verdicts": 1}
+    assert plan.stats() == {"sources": 1, "verdicts": 1, "templates": 0, "environments": 0}
 
 
 def test_bad_input_gives_its_one_line_error_every_time(tmp_path):
