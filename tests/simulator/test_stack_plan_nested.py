@@ -271,3 +271,27 @@ def test_nested_runs_are_the_same_with_and_without_plans(files):
     assert plan.stats()["templates"] == 1
     assert with_plans == without
     assert without[0] != without[1]  # the seeds differ (ids), so the comparison means something
+
+
+def test_a_template_without_template_resources_is_checked_for_nesting_without_paths(
+    files, monkeypatch
+):
+    """Most nested stacks name no template resource: the nesting check then resolves no path
+    (it was the largest part of a nested stack's validation), and still refuses a cycle."""
+    from pathlib import Path
+
+    from simulator.nesting import check_nesting
+
+    source = StackSource.load(files / "child.yaml", [files / "env.yaml"])
+    assert source.environment is not None  # merged beforehand, as a stack's build does
+
+    def refuse(self, *args, **kwargs):
+        raise AssertionError(f"resolved {self}")
+
+    monkeypatch.setattr(Path, "resolve", refuse)
+    check_nesting(source)
+    monkeypatch.undo()
+    looped = dict(CHILD, resources={"again": {"type": "My::Child"}})
+    (files / "child.yaml").write_text(yaml.safe_dump(looped, sort_keys=False))
+    with pytest.raises(exception.StackValidationFailed, match="cycle"):
+        check_nesting(StackSource.load(files / "child.yaml", [files / "env.yaml"]))
