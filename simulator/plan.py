@@ -10,14 +10,20 @@ process and shared:
   parsed template and the merged environment it caches) under the arguments it was loaded with.
   Before a kept source is handed out again, every file it was read from is read again and its
   content hash compared (:class:`Inputs`), so an edited file is always seen; so is a template
-  resource file that appeared since, and a file that ``get_file`` read from disk. The project trust decision is asked again each time.
+  resource file that appeared since, and a file that ``get_file`` read from disk. The project
+  trust decision is asked again each time.
 * :func:`validate` remembers that a top-level stack's definition passed validation, under the
   source's content digest, the *plug-in set identity* (:func:`plugin_set_identity`: the very
   classes that implement each type name), the stack name, its parameter values (all but the
-  seeded stack and project ids) and the fake cloud's kind and service set. A verdict is only kept when validating asked
-  the fake cloud for nothing and did not look at the clock, so skipping it later changes no
-  event, call or random draw: the same seed gives the same run with and without plans. Failures
-  are never kept: bad input is checked (and reported) every time.
+  seeded stack and project ids), the fake cloud's kind and service set, and what ``get_file``
+  read from disk. A verdict is only kept when validating asked the fake cloud for nothing and
+  did not look at the clock, so skipping it later changes no event, call or random draw: the
+  same seed gives the same run with and without plans. Failures are never kept: bad input is
+  checked (and reported) every time.
+* :func:`shared_template` and :func:`shared_environment` give a nested stack's source (marked
+  with :data:`NESTED`) the checked template and merged environment made before from the same
+  content. A nested stack's validation is not shared (its parameters come from its parent,
+  usually seeded physical ids, so an exact key would never repeat across seeds).
 
 Stacks built from a plan are the same objects they always were (their definition is bound to
 their own name and id), so nothing of one world leaks into another. ``PLUGSIM_PLAN_CACHE=0`` (or
@@ -460,8 +466,8 @@ def validate(source: StackSource, definition: Any, stack: Any) -> None:
     if key is None:
         source.validate(definition, lookup)
         return
-    if key in _VERDICTS:
-        _VERDICTS.move_to_end(key)
+    if (*key, _files_read(definition)) in _VERDICTS:
+        _VERDICTS.move_to_end((*key, _files_read(definition)))
         return
     asked: list[str] = []
     token = CLIENT_WATCH.set(asked)
@@ -473,9 +479,16 @@ def validate(source: StackSource, definition: Any, stack: Any) -> None:
         CLIENT_WATCH.reset(token)
     if asked or stack.world.clock.now() != started:
         return  # the fake cloud or the clock took part: this verdict belongs to this world
-    _VERDICTS[key] = None
+    _VERDICTS[(*key, _files_read(definition))] = None
     if len(_VERDICTS) > KEPT_VERDICTS:
         _VERDICTS.popitem(last=False)
+
+
+def _files_read(definition: Any) -> tuple[tuple[str, str], ...]:
+    """What ``get_file`` read from disk for the definition's template (a verdict depends on it;
+    the source's digest holds only its files map)."""
+    cache = getattr(getattr(definition, "template", None), "_file_cache", None)
+    return tuple(sorted(cache.items())) if cache else ()
 
 
 class _WatchedClock:
