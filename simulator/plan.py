@@ -466,8 +466,9 @@ def validate(source: StackSource, definition: Any, stack: Any) -> None:
     if key is None:
         source.validate(definition, lookup)
         return
-    if (*key, _files_read(definition)) in _VERDICTS:
-        _VERDICTS.move_to_end((*key, _files_read(definition)))
+    full = (*key, _files_read(definition))
+    if full in _VERDICTS:
+        _VERDICTS.move_to_end(full)
         return
     asked: list[str] = []
     token = CLIENT_WATCH.set(asked)
@@ -479,7 +480,7 @@ def validate(source: StackSource, definition: Any, stack: Any) -> None:
         CLIENT_WATCH.reset(token)
     if asked or stack.world.clock.now() != started:
         return  # the fake cloud or the clock took part: this verdict belongs to this world
-    _VERDICTS[(*key, _files_read(definition))] = None
+    _VERDICTS[(*key, _files_read(definition))] = None  # what it read now, as a later lookup sees
     if len(_VERDICTS) > KEPT_VERDICTS:
         _VERDICTS.popitem(last=False)
 
