@@ -295,3 +295,44 @@ def test_a_template_without_template_resources_is_checked_for_nesting_without_pa
     (files / "child.yaml").write_text(yaml.safe_dump(looped, sort_keys=False))
     with pytest.raises(exception.StackValidationFailed, match="cycle"):
         check_nesting(StackSource.load(files / "child.yaml", [files / "env.yaml"]))
+
+
+GROUP = """\
+heat_template_version: 2018-08-31
+parameters:
+  count: {type: number, default: 3}
+resources:
+  group:
+    type: OS::Heat::ResourceGroup
+    properties:
+      count: {get_param: count}
+      resource_def:
+        type: Plugsim::Test::Trivial
+        properties: {value: "member %index%"}
+outputs:
+  values: {value: {get_attr: [group, value]}}
+"""
+
+
+def test_a_groups_nested_stack_shares_its_plan(tmp_path, checks):
+    t = tmp_path / "g.yaml"
+    t.write_text(GROUP)
+
+    def run(seed):
+        with World(seed=seed) as world:
+            first = world.create_stack("s", t).output("values")
+            stack = world.update_stack("s", t, parameters={"count": 2})
+            return first, stack.state, stack.output("values")
+
+    with plan.disabled():
+        without = [run(seed) for seed in (1, 2)]
+    del checks[:]
+    with_plans = [run(seed) for seed in (1, 2)]
+    assert with_plans == without
+    assert with_plans[0] == (
+        ["member 0", "member 1", "member 2"],
+        "UPDATE_COMPLETE",
+        ["member 0", "member 1"],
+    )
+    # the member stack's template of each count, checked once for both worlds
+    assert sorted(n for n in checks if n == "group (nested)") == ["group (nested)"] * 2
