@@ -195,13 +195,15 @@ class _StackView(Mapping[str, Any]):
     def __init__(self, peers: Any) -> None:
         self.peers = peers
         self._names = list(peers.names())
+        self._known = set(self._names)
         self._made: dict[str, Any] = {}
         self._types: dict[str, str] = {}
+        self._lookups: dict[str, type | None] = {}
 
     def __getitem__(self, name: str) -> Any:
         made = self._made.get(name)
         if made is None:
-            if name not in self._names:
+            if name not in self._known:
                 raise KeyError(name)
             made = self._made[name] = self._make(name)
         return made
@@ -232,7 +234,9 @@ class _StackView(Mapping[str, Any]):
         resolves *type_name* to the resource's own class."""
         if self.type_of(name) == type_name:
             return True
-        wanted = self.peers.lookup(type_name)
+        if type_name not in self._lookups:
+            self._lookups[type_name] = self.peers.lookup(type_name)
+        wanted = self._lookups[type_name]
         return wanted is not None and wanted is self.peers.class_of(name)
 
 
@@ -272,9 +276,14 @@ class _Deps:
         return out
 
 
+_VIEWS: weakref.WeakKeyDictionary[Any, _StackView] = weakref.WeakKeyDictionary()
+
+
 def implicit_requirements(cls: type, name: str, peers: Any) -> list[str]:
     """The names *cls*'s ``add_dependencies`` makes resource *name* require (see the module doc)."""
-    view = _StackView(peers)
+    view = _VIEWS.get(peers)
+    if view is None:  # one per graph being built: its stand-ins serve every type that asks
+        view = _VIEWS[peers] = _StackView(peers)
     if name not in view:
         return []
     me = view[name]
