@@ -1,4 +1,4 @@
-"""Heat's own networking plug-ins, loaded through the compat layer, add the edges their
+"""Heat's own networking plug-ins (and AWS's VPC gateway attachment), loaded through the compat layer, add the edges their
 ``add_dependencies`` adds in Heat 27: the graph Heat's engine builds for each template of
 tests/fixtures/implicit_deps_heat (``tools/heat_diff/heat_graph.py``) equals the one plugsim builds
 with Heat's classes for those types (:mod:`simulator.heat_compat.heat_implicit`)."""
