@@ -17,7 +17,8 @@ What the method sees, as it would in Heat before the stack is created:
   comparison) and ``properties``: the peer's values (a ``get_resource`` is the resource's name, a
   ``get_attr`` None), through its class's schema (defaults, ``get``, conversion), after the
   class's translation rules that need no cloud (a Heat class's ``network_id`` moves to
-  ``network``, as Heat's first parse does);
+  ``network``, as Heat's first parse does), or a plugsim type's own renames (``translations``,
+  ``item_translations``) when the stack mixes the two;
 * ``deps += (self, res)`` records an edge; ``deps.graph()[res]`` is what *res* requires so far
   (its explicit requirements, plus what ``self`` recorded);
 * no cloud is asked: a client plug-in's finders and ``client()`` raise, which Heat's floating IP
@@ -92,9 +93,18 @@ def _properties(cls: type, name: str, peers: Any, standin: Any) -> Mapping[str, 
     values = peers.properties(name)
     if values is None:
         return _NoProperties(name)
+    data = dict(values)
+    if standin is None:  # a plugsim type: its own renames (``network_id`` to ``network``)
+        data = _renamed(data, getattr(cls, "translations", None) or {})
+        for key, rules in (getattr(cls, "item_translations", None) or {}).items():
+            if isinstance(data.get(key), list):
+                data[key] = [
+                    _renamed(item, rules) if isinstance(item, Mapping) else item
+                    for item in data[key]
+                ]
     props = properties_mod.Properties(
         getattr(cls, "properties_schema", None) or {},
-        dict(values),
+        data,
         path=["resources", name, "properties"],
     )
     rules_of = getattr(cls, "translation_rules", None)
@@ -106,6 +116,17 @@ def _properties(cls: type, name: str, peers: Any, standin: Any) -> Mapping[str, 
         if rules:
             apply_rules(props, rules, client_resolve=False)
     return props
+
+
+def _renamed(values: Mapping[str, Any], rules: Mapping[str, str]) -> dict[str, Any]:
+    """*values* with each old key of *rules* moved to its new key when that is unset."""
+    out = dict(values)
+    for old, new in rules.items():
+        if old in out:
+            value = out.pop(old)
+            if out.get(new) is None:
+                out[new] = value
+    return out
 
 
 class _Peer:

@@ -87,3 +87,20 @@ def test_heat_plugin_edges_equal_heats(path: Path, heat_graphs: dict, plugsim_gr
     # and the fixture exercises add_dependencies: Heat's graph has edges no property states
     implicit = {(n, r) for n, rs in graph.items() for r in rs if r not in explicit.get(n, [])}
     assert implicit, path.name
+
+
+def test_heat_port_beside_plugsims_subnets_adds_heats_edges(heat_graphs: dict):
+    """Only Heat's Port loaded: the subnets are plugsim's bundled type (its own ``network_id``
+    rename), and the graph is still Heat's."""
+    path = ROOT / "tests" / "fixtures" / "implicit_deps_heat" / "net_subnet_port.yaml"
+    world = World(Store(":memory:"))
+    try:
+        report = use_heat_plugins(world, "heat.engine.resources.openstack.neutron.port")
+        assert report.errors == []
+        stack = world.new_stack("mixed", world.source(str(path)))
+        subnet = world.registry.get_class("OS::Neutron::Subnet", "subnet_b", stack.source)
+        assert not issubclass(subnet, HeatResource)
+        graph = stack.dependency_graph()
+        assert {n: sorted(graph.requires(n)) for n in graph} == heat_graphs[str(path)]
+    finally:
+        world.close()
