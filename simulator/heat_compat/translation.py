@@ -156,7 +156,14 @@ def apply_rules(
             # (Server's networks: ``uuid`` to ``network``)
             for item, key in _containers(data, rule.translation_path):
                 value = item.pop(rule.value_name, None)
-                if value is not None and item.get(key) is None:
+                if value is not None and item.get(key) is not None:
+                    both = [*rule.translation_path[:-1], rule.value_name]
+                    raise exception.StackValidationFailed(
+                        error_message="Cannot define the following properties at the same "
+                        f"time: {'.'.join(rule.translation_path)}, {'.'.join(both)}",
+                        path=list(getattr(props, "path", []) or []),
+                    )
+                if value is not None:
                     item[key] = value
             continue
         node, key = _container(data, rule.translation_path)

@@ -120,3 +120,33 @@ def test_only_classes_with_add_dependencies_are_asked(world):
         assert not implicit_deps._overrides(cls)
     for type_name in ("Test::Link", "Test::Hasty", "Test::Asker"):
         assert implicit_deps._overrides(_cls(world, type_name))
+
+
+def test_replace_with_value_name_moves_the_sibling_key_in_each_item():
+    """Heat's Server rule: ``networks[].uuid`` moves to ``networks[].network`` (its edges compare
+    ``network``); an item giving both is refused, as Heat refuses it."""
+    from sdk import properties
+    from simulator.heat_compat.translation import TranslationRule, apply_rules
+
+    def translated(*items):
+        props = properties.Properties(
+            {"networks": properties.Schema(properties.Schema.LIST, "Networks.")},
+            {"networks": list(items)},
+            path=["resources", "server", "properties"],
+        )
+        rule = TranslationRule(
+            props, TranslationRule.REPLACE, ["networks", "network"], value_name="uuid"
+        )
+        apply_rules(props, [rule], client_resolve=False)
+        return props.data["networks"]
+
+    given = {"uuid": "a"}
+    assert translated(given, {"network": "b"}, {"port": "p"}, "odd") == [
+        {"network": "a"},
+        {"network": "b"},
+        {"port": "p"},
+        "odd",
+    ]
+    assert given == {"uuid": "a"}  # the template's own maps are not changed
+    with pytest.raises(exception.StackValidationFailed, match="networks.network, networks.uuid"):
+        translated({"network": "b", "uuid": "c"})
