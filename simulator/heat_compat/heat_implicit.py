@@ -82,10 +82,10 @@ class _NoProperties(Mapping[str, Any]):
         return self._fail()
 
     def __iter__(self) -> Iterator[str]:
-        return self._fail()  # type: ignore[no-any-return]
+        return self._fail()
 
     def __len__(self) -> int:
-        return self._fail()  # type: ignore[no-any-return]
+        return self._fail()
 
 
 def _properties(cls: type, name: str, peers: Any, standin: Any) -> Mapping[str, Any]:
@@ -164,7 +164,7 @@ def _standin_class(cls: type) -> type:
         return found
 
     def stack(self: Any) -> _StackView:
-        return self.__dict__["_standin_view"]  # type: ignore[no-any-return]
+        return self.__dict__["_standin_view"]
 
     def properties(self: Any) -> Mapping[str, Any]:
         cached = self.__dict__.get("_standin_properties")
@@ -172,13 +172,13 @@ def _standin_class(cls: type) -> type:
             view = self.__dict__["_standin_view"]
             cached = _properties(cls, self.name, view.peers, self)
             self.__dict__["_standin_properties"] = cached
-        return cached  # type: ignore[no-any-return]
+        return cached
 
     def type_(self: Any) -> str:
-        return self.__dict__["_standin_view"].type_of(self.name)  # type: ignore[no-any-return]
+        return self.__dict__["_standin_view"].type_of(self.name)
 
     def has_interface(self: Any, type_name: str) -> bool:
-        return self.__dict__["_standin_view"].has_interface(self.name, type_name)  # type: ignore[no-any-return]
+        return self.__dict__["_standin_view"].has_interface(self.name, type_name)
 
     def client_plugin(self: Any, name: str | None = None) -> _OfflineClientPlugin:
         return _OfflineClientPlugin(str(name or getattr(cls, "default_client_name", None)))
@@ -240,7 +240,7 @@ class _StackView(Mapping[str, Any]):
 
         cls = self.peers.class_of(name)
         if isinstance(cls, type) and issubclass(cls, HeatResource):
-            made = object.__new__(_standin_class(cls))
+            made: Any = object.__new__(_standin_class(cls))
             made.__dict__.update(name=name, _standin_view=self)
             return made
         return _Peer(self, name)
