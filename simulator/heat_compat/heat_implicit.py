@@ -236,10 +236,8 @@ class _StackView(Mapping[str, Any]):
         return len(self._names)
 
     def _make(self, name: str) -> Any:
-        from simulator.heat_compat.resource import HeatResource
-
         cls = self.peers.class_of(name)
-        if isinstance(cls, type) and issubclass(cls, HeatResource):
+        if isinstance(cls, type) and getattr(cls, "heat_plugin_class", False) is True:
             made: Any = object.__new__(_standin_class(cls))
             made.__dict__.update(name=name, _standin_view=self)
             return made

@@ -142,6 +142,9 @@ class HeatResource(HeatSignalSurface, Resource):
 
     #: Heat plug-ins may set this to replace a CHECK_FAILED resource on update.
     always_replace_on_check_failed = True
+    #: marks the classes of Heat's plug-ins (stand-ins of them run their own code, see
+    #: :mod:`simulator.heat_compat.heat_implicit`, which cannot import this module)
+    heat_plugin_class = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
