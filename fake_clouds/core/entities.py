@@ -15,10 +15,11 @@ is logged, so the world's store writes only the entities that changed.
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from fake_clouds.core.tracking import ChangeLog, EntityKey, plain, track
+from fake_clouds.core.tracking import UNKNOWN, ChangeLog, EntityKey, KindStore, plain, track
 
 
 @dataclass
@@ -66,20 +67,41 @@ class Entity:
         if name == "attrs" or name == "pending":
             value = track(value, self)
         object.__setattr__(self, name, value)
-        log = self.__dict__.get("_log")
+        state = self.__dict__
+        log = state.get("_log")
         if log is not None:
-            log.touch(self.__dict__["_key"])
+            state["_home"].due = UNKNOWN
+            log.touch(state["_key"])
 
     def _touch(self) -> None:
         """Log a change made in place (called by the tracked ``attrs`` and ``pending``)."""
-        log = self.__dict__.get("_log")
+        state = self.__dict__
+        log = state.get("_log")
         if log is not None:
-            log.touch(self.__dict__["_key"])
+            state["_home"].due = UNKNOWN
+            log.touch(state["_key"])
 
-    def _attach(self, log: ChangeLog, key: EntityKey) -> None:
-        """Report every later change of this entity to *log* under *key*."""
-        self.__dict__["_log"] = log
-        self.__dict__["_key"] = key
+    def _attach(self, log: ChangeLog, key: EntityKey, home: KindStore) -> None:
+        """Report every later change of this entity to *log* under *key*, and to *home*.
+
+        *home* is the store holding the entity: a change makes its next-due index
+        unknown (:attr:`~fake_clouds.core.tracking.KindStore.due`).
+        """
+        state = self.__dict__
+        state["_log"] = log
+        state["_key"] = key
+        state["_home"] = home
+
+    def next_change(self) -> float:
+        """The instant this entity next changes on its own (``inf``: never, as it stands).
+
+        A pending transition comes due at its instant (:meth:`advance` applies the first
+        one only once it is due); a deleted entity goes when it stops lingering.
+        """
+        at = self.pending[0].at if self.pending else math.inf
+        if self.deleted and self.linger_until < at:
+            return self.linger_until
+        return at
 
     def advance(self, now: float) -> bool:
         """Apply transitions due by *now*; return False once the entity is gone for good.

@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import math
 from collections.abc import Callable
 from typing import Any, ClassVar, Protocol, TypeVar
 
@@ -267,9 +268,30 @@ class Service:
         return ent
 
     def _refresh(self, kind: str) -> None:
+        """Apply what came due by now to the entities of *kind* (see :meth:`Entity.advance`).
+
+        A store attached to the world's change log keeps a next-due index
+        (:attr:`~fake_clouds.core.tracking.KindStore.due`): before that instant nothing in it
+        changes on its own and the walk is skipped; a walk sets it again.
+        """
         now = self._now()
         store = self._store[kind]
-        gone = [e for e, ent in store.items() if not ent.advance(now)]
+        due = getattr(store, "due", None)
+        if due is None:  # a store not (yet) attached to a change log: walked every time
+            gone = [e for e, ent in store.items() if not ent.advance(now)]
+        elif now < due:
+            return
+        else:
+            gone = []
+            nearest = math.inf
+            for eid, ent in store.items():
+                if not ent.advance(now):
+                    gone.append(eid)
+                    continue
+                at = ent.next_change()
+                if at < nearest:
+                    nearest = at
+            store.due = nearest  # after the walk: what the walk itself changed is counted
         if not gone:
             return
         # an entity whose deletion came due goes: settling, not the current call's doing

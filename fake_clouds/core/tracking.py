@@ -23,6 +23,7 @@ not tied to the entity.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -216,21 +217,35 @@ class TrackedList(list):
         return (list, (plain(self),))
 
 
-class KindStore(dict):
-    """The entities of one kind of one service (id -> entity), attached to a change log."""
+#: A :attr:`KindStore.due` that any instant reaches: the store's entities must be walked.
+UNKNOWN = -math.inf
 
-    __slots__ = ("_log", "_service", "_kind")
+
+class KindStore(dict):
+    """The entities of one kind of one service (id -> entity), attached to a change log.
+
+    ``due`` is the next-due index of the store: no entity in it changes on its own (a
+    transition comes due, a lingering deleted entity goes) before that instant, so a
+    service reading the store at an earlier instant need not walk its entities
+    (:meth:`fake_clouds.core.service.Service._refresh`). It is :data:`UNKNOWN` once an
+    entity of the store is put in or changed (every change of an attached entity is
+    reported, see :meth:`~fake_clouds.core.entities.Entity._touch`): a removal only
+    makes the earliest instant later, so ``due`` stays a lower bound.
+    """
+
+    __slots__ = ("_log", "_service", "_kind", "due")
 
     def _attach(self, eid: Any, ent: Any, inserted: bool) -> None:
         key = (self._service, self._kind, eid)
         attach = getattr(ent, "_attach", None)
         if attach is not None:
-            attach(self._log, key)
+            attach(self._log, key, self)
         self._log.touch(key, inserted)
 
     def __setitem__(self, eid: Any, ent: Any) -> None:
         inserted = eid not in self
         dict.__setitem__(self, eid, ent)
+        self.due = UNKNOWN
         self._attach(eid, ent, inserted)
 
     def __delitem__(self, eid: Any) -> None:
@@ -272,7 +287,7 @@ class KindStore(dict):
 def kind_store(log: ChangeLog, service: str, kind: str, items: Any = ()) -> KindStore:
     """Return a :class:`KindStore` holding *items*, each entity attached and logged as inserted."""
     out = KindStore()
-    out._log, out._service, out._kind = log, service, kind
+    out._log, out._service, out._kind, out.due = log, service, kind, UNKNOWN
     for eid, ent in dict(items).items():
         out[eid] = ent
     return out
