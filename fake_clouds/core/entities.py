@@ -40,7 +40,7 @@ class Transition:
         return cls(data["at"], data["status"], copy.deepcopy(data["attrs"]))
 
 
-@dataclass
+@dataclass(init=False)
 class Entity:
     """One live (or lingering) object in a fake cloud service."""
 
@@ -62,6 +62,42 @@ class Entity:
     pending: list[Transition] = field(default_factory=list)
     #: The project the entity belongs to (:mod:`fake_clouds.core.scope`); None: everyone's.
     owner: str | None = None
+
+    def __init__(
+        self,
+        service: str,
+        kind: str,
+        id: str,  # noqa: A002 - the field's name
+        name: str,
+        status: str,
+        attrs: dict[str, Any] | None = None,
+        created_at: float = 0.0,
+        updated_at: float = 0.0,
+        preseeded: bool = False,
+        visible_at: float = 0.0,
+        linger_until: float = 0.0,
+        deleted: bool = False,
+        pending: list[Transition] | None = None,
+        owner: str | None = None,
+    ) -> None:
+        # What the dataclass's own __init__ did through __setattr__ field by field, at once:
+        # a new entity is attached to no log yet, so only its containers need tracking.
+        self.__dict__.update(
+            service=service,
+            kind=kind,
+            id=id,
+            name=name,
+            status=status,
+            attrs=track({} if attrs is None else attrs, self),
+            created_at=created_at,
+            updated_at=updated_at,
+            preseeded=preseeded,
+            visible_at=visible_at,
+            linger_until=linger_until,
+            deleted=deleted,
+            pending=track([] if pending is None else pending, self),
+            owner=owner,
+        )
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "attrs" or name == "pending":

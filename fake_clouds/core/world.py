@@ -144,6 +144,8 @@ class FakeCloud:
 
     #: where large object bodies live (:mod:`fake_clouds.core.blobs`); None keeps them inline
     blobs: Any = None
+    #: the call without a fault, its streams and latency model (see :meth:`_idle_call`)
+    _idle: Call | None = None
 
     def __init__(
         self,
@@ -303,8 +305,11 @@ class FakeCloud:
         self.clock.charge(latency)
         self._call_now = self.clock.now() + self.clock.debt()
         self._in_call = True
-        factor = injection.rule.effect.params["factor"] if effect == "delay" else 1.0
-        self._call = Call(self.rng, self.latency, injection, factor)
+        if injection is None:  # most calls: the idle call, made once
+            self._call = self._idle_call()
+        else:
+            factor = injection.rule.effect.params["factor"] if effect == "delay" else 1.0
+            self._call = Call(self.rng, self.latency, injection, factor)
         recorder = self._log.recorder = CallRecorder()
         result: Any = None
         try:
@@ -396,7 +401,14 @@ class FakeCloud:
     @property
     def call(self) -> Call:
         """The operation in progress: its fault effect and time factor (idle between calls)."""
-        return self._call if self._call is not None else Call(self.rng, self.latency)
+        return self._call if self._call is not None else self._idle_call()
+
+    def _idle_call(self) -> Call:
+        """A call without a fault (a :class:`Call` is immutable: one serves every such call)."""
+        idle = self._idle
+        if idle is None or idle.rng is not self.rng or idle.latency is not self.latency:
+            idle = self._idle = Call(self.rng, self.latency)
+        return idle
 
     # --- records ---------------------------------------------------------------
 

@@ -1,0 +1,75 @@
+"""What the fake cloud's cheaper per-call path must keep: copies stay copies, defaults stay live.
+
+Each test pins a behaviour a shortcut of the dispatch path could lose: an entity built
+from a caller's dict owns its own containers, a latency model built after
+:data:`DEFAULT_LATENCY` changed in place follows the change (the default entries are
+parsed once), the idle call is the same one outside every operation, and a client object
+has every field of its view as an attribute, as a novaclient resource does.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fake_clouds import FakeCloud
+from fake_clouds.core.entities import Entity, Transition
+from fake_clouds.core.latency import DEFAULT_LATENCY, LatencyModel
+from fake_clouds.core.tracking import TrackedDict, TrackedList
+
+
+def test_an_entity_owns_tracked_copies_of_the_containers_it_is_given():
+    attrs = {"meta": {"tags": ["a"]}}
+    pending = [Transition(5.0, "ACTIVE")]
+    ent = Entity("compute", "server", "i", "n", "BUILD", attrs, pending=pending)
+    attrs["meta"]["tags"].append("b")
+    pending.clear()
+    assert ent.attrs == {"meta": {"tags": ["a"]}}
+    assert [t.status for t in ent.pending] == ["ACTIVE"]
+    assert type(ent.attrs) is TrackedDict and type(ent.attrs["meta"]["tags"]) is TrackedList
+    assert type(ent.pending) is TrackedList
+    bare = Entity("compute", "server", "j", "m", "ACTIVE")
+    assert (bare.attrs, bare.pending, bare.owner) == ({}, [], None)
+
+
+def test_an_entity_put_in_a_store_reports_its_changes_from_then_on():
+    cloud = FakeCloud(seed=1)
+    compute = cloud.service("compute")
+    server = compute.create_server("s", "cirros", "m1.tiny")
+    cloud.state_delta()
+    ent = compute._store["server"][server["id"]]
+    ent.attrs["metadata"]["k"] = "v"
+    keys = [e[:3] for e in cloud.state_delta().entities]
+    assert keys == [("compute", "server", server["id"])]
+
+
+def test_a_model_built_after_a_default_changed_in_place_follows_it(monkeypatch):
+    assert LatencyModel().lookup("calls", "compute.servers.create").to_spec()["median"] == 0.8
+    spec = dict(DEFAULT_LATENCY["calls"]["compute.servers.create"], median=2.5)
+    monkeypatch.setitem(DEFAULT_LATENCY["calls"], "compute.servers.create", spec)
+    assert LatencyModel().lookup("calls", "compute.servers.create").to_spec()["median"] == 2.5
+    spec["median"] = 4.0  # the same object, changed in place
+    assert LatencyModel().lookup("calls", "compute.servers.create").to_spec()["median"] == 4.0
+    spec["sigma"] = -1.0
+    with pytest.raises(Exception, match="latency.calls.compute.servers.create.sigma"):
+        LatencyModel()
+
+
+def test_the_idle_call_is_one_object_until_the_world_changes_its_streams():
+    cloud = FakeCloud(seed=4)
+    idle = cloud.call
+    cloud.service("compute").list_servers()
+    assert cloud.call is idle and idle.effect is None and idle.time_factor == 1.0
+    cloud.latency = LatencyModel({"calls": {"*": 0.5}})
+    assert cloud.call is not idle and cloud.call.latency is cloud.latency
+
+
+def test_every_field_of_a_view_is_an_attribute_of_the_client_object():
+    cloud = FakeCloud(seed=2)
+    nova = cloud.client("nova")
+    server = nova.servers.create(name="s", image="cirros", flavor="m1.tiny")
+    fetched = nova.servers.get(server.id)
+    assert getattr(fetched, "OS-EXT-AZ:availability_zone") == "nova"
+    assert fetched.status == fetched.to_dict()["status"]
+    fetched.metadata["x"] = "1"  # the object's fields are its own
+    assert fetched.to_dict()["metadata"] == {"x": "1"}
+    assert nova.servers.get(server.id).metadata == {}
