@@ -124,8 +124,19 @@ def is_plugin_frame(frame: FrameType) -> bool:
     return _plugin_module(frame)
 
 
+#: module name -> whether it is plug-in code (a pure function of the name, found once per name)
+_PLUGIN_NAMES: dict[str, bool] = {}
+
+
 def _plugin_module(frame: FrameType) -> bool:
     name = frame.f_globals.get("__name__") or ""
+    found = _PLUGIN_NAMES.get(name)
+    if found is None:
+        found = _PLUGIN_NAMES[name] = _plugin_name(name)
+    return found
+
+
+def _plugin_name(name: str) -> bool:
     top = name.partition(".")[0]
     if top in _NOT_PLUGIN or top in _STDLIB:
         return False
