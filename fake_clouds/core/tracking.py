@@ -334,8 +334,9 @@ def service_store(log: ChangeLog, service: str, stores: Any) -> ServiceStore:
     """Return a :class:`ServiceStore` holding *stores* (kind -> entities), all attached."""
     out = ServiceStore()
     out._log, out._service, out._hidden = log, service, False
-    for kind, items in dict(stores).items():
-        out[kind] = items
+    for kind, items in dict(stores).items():  # each kind new: nothing replaced to log
+        dict.__setitem__(out, kind, out._convert(kind, items))
+    log.services.add(service)
     return out
 
 

@@ -291,8 +291,12 @@ class FakeCloud:
         # in the network service), so every service is compared at the next delta.
         self._log.services.add("*")
         start = self.now()
-        injection = self.faults.evaluate(
-            service.name, operation, kind, start, self.rng.stream("faults")
+        faults = self.faults
+        rnd = self.rng.stream("faults")  # made at the first call, rules or not (its state is kept)
+        injection = (
+            faults.evaluate(service.name, operation, kind, start, rnd)
+            if faults.profile.rules
+            else None
         )
         latency = self.latency.call(service.name, operation, self.rng.stream("latency"))
         effect = injection.effect_type if injection else None

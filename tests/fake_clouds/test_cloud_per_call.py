@@ -73,3 +73,21 @@ def test_every_field_of_a_view_is_an_attribute_of_the_client_object():
     fetched.metadata["x"] = "1"  # the object's fields are its own
     assert fetched.to_dict()["metadata"] == {"x": "1"}
     assert nova.servers.get(server.id).metadata == {}
+
+
+def test_a_world_made_after_the_default_world_changed_in_place_holds_the_change(monkeypatch):
+    from fake_clouds import default_world
+
+    first = default_world.seeds("compute")
+    first[0].attrs["ram"] = -1  # a caller's seeds are its own
+    assert default_world.seeds("compute")[0].attrs["ram"] == 512
+    monkeypatch.setitem(default_world.DEFAULT_WORLD["flavors"][0], "ram", 768)
+    flavor = FakeCloud(seed=1).client("nova").flavors.get("1")
+    assert flavor.ram == 768
+
+
+def test_a_call_without_fault_rules_still_makes_the_faults_stream():
+    cloud = FakeCloud(seed=6)
+    assert "faults" not in cloud.rng.draws()
+    cloud.service("compute").list_servers()
+    assert cloud.rng.draws()["faults"] == 1  # seeded, nothing drawn
