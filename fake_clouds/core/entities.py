@@ -178,13 +178,11 @@ class Entity:
     def view(self) -> dict[str, Any]:
         """Return a JSON-able copy of what a client sees."""
         out = plain(self.attrs)
-        out.update(
-            id=self.id,
-            name=self.name,
-            status=self.status,
-            created_at=self.created_at,
-            updated_at=self.updated_at,
-        )
+        out["id"] = self.id
+        out["name"] = self.name
+        out["status"] = self.status
+        out["created_at"] = self.created_at
+        out["updated_at"] = self.updated_at
         return out
 
     def to_dict(self) -> dict[str, Any]:

@@ -88,7 +88,7 @@ _STDLIB = frozenset(sys.stdlib_module_names)
 _HANDLER_DEPTH = 12
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class HistoryRecord:
     """One call that created, changed or deleted one entity (see the module docstring)."""
 
@@ -104,6 +104,37 @@ class HistoryRecord:
     status: str | None
     outcome: str
     fault: str | None = None
+
+    def __init__(
+        self,
+        service: str,
+        kind: str,
+        id: str,  # noqa: A002 - the field's name
+        call: int,
+        operation: str,
+        op: str,
+        at: float,
+        handler: str | None,
+        site: str | None,
+        status: str | None,
+        outcome: str,
+        fault: str | None = None,
+    ) -> None:
+        # the fields at once, as TraceEntry (fake_clouds.core.world) does; frozen after
+        self.__dict__.update(
+            service=service,
+            kind=kind,
+            id=id,
+            call=call,
+            operation=operation,
+            op=op,
+            at=at,
+            handler=handler,
+            site=site,
+            status=status,
+            outcome=outcome,
+            fault=fault,
+        )
 
     def describe(self) -> str:
         """``call 3 compute.servers.create at t=1.2s by handle_create (plug.py:42)``."""

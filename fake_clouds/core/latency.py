@@ -214,6 +214,8 @@ class LatencyModel:
         }
         #: what :meth:`lookup` found per (section, key): the tables never change
         self._found: dict[tuple[str, str], Distribution] = {}
+        #: the same per (service, operation) of a call, without building the key's text
+        self._calls: dict[tuple[str, str], Distribution] = {}
 
     def lookup(self, section: str, key: str) -> Distribution:
         """Return the distribution for *key* in *section* (``calls``/``transitions``)."""
@@ -231,7 +233,12 @@ class LatencyModel:
 
     def call(self, service: str, operation: str, rnd: random.Random) -> float:
         """Sample the latency of one call of *service*.*operation*."""
-        return self.lookup("calls", f"{service}.{operation}").sample(rnd)
+        found = self._calls.get((service, operation))
+        if found is None:
+            found = self._calls[(service, operation)] = self.lookup(
+                "calls", f"{service}.{operation}"
+            )
+        return found.sample(rnd)
 
     def transition(self, service: str, kind: str, phase: str, rnd: random.Random) -> float:
         """Sample how long *kind* stays in the transitional state of *phase*."""

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fake_clouds.core import registry
-from fake_clouds.core.call import Call
+from fake_clouds.core.call import Call, TraceEntry
 from fake_clouds.core.faults import validate_against
 from fake_clouds.core.history import CallRecorder, History, HistoryRecord
 from fake_clouds.core.injector import FaultEngine, InjectedFault, Injection
@@ -66,29 +66,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 STATE_FORMAT = 1
-
-
-@dataclass(frozen=True)
-class TraceEntry:
-    """One call as the world saw it."""
-
-    time: float
-    service: str
-    operation: str
-    entity_id: str | None
-    outcome: str
-    latency: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-able dict (every field is a scalar: a flat copy, no ``asdict`` recursion)."""
-        return {
-            "time": self.time,
-            "service": self.service,
-            "operation": self.operation,
-            "entity_id": self.entity_id,
-            "outcome": self.outcome,
-            "latency": self.latency,
-        }
 
 
 @dataclass

@@ -91,3 +91,38 @@ def test_a_call_without_fault_rules_still_makes_the_faults_stream():
     assert "faults" not in cloud.rng.draws()
     cloud.service("compute").list_servers()
     assert cloud.rng.draws()["faults"] == 1  # seeded, nothing drawn
+
+
+def test_trace_entries_and_history_records_are_still_frozen_values():
+    import dataclasses
+
+    from fake_clouds.core.history import HistoryRecord
+    from fake_clouds.core.world import TraceEntry
+
+    entry = TraceEntry(1.5, "compute", "servers.get", None, "ok", 0.25)
+    assert entry == TraceEntry(**entry.to_dict()) and hash(entry) == hash(
+        TraceEntry(**entry.to_dict())
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        entry.outcome = "NotFound"
+    record = HistoryRecord(
+        "compute",
+        "server",
+        "i",
+        1,
+        "compute.servers.create",
+        "create",
+        0.5,
+        "handle_create",
+        "p.py:3",
+        "BUILD",
+        "ok",
+    )
+    assert record.fault is None and record == HistoryRecord(**record.to_dict())
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        record.status = "ACTIVE"
+    cloud = FakeCloud(seed=3)
+    server = cloud.service("compute").create_server("s", "cirros", "m1.tiny")
+    saved = FakeCloud.from_state(cloud.to_state())
+    assert saved.trace() == cloud.trace() and saved.trace()[-1].entity_id == server["id"]
+    assert [r.op for r in cloud.entity_history("server", server["id"])] == ["create"]
