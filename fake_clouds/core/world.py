@@ -264,59 +264,67 @@ class FakeCloud:
         """Run one operation through faults, latency, the state change and the trace."""
         if self._in_call:
             return perform()
+        log = self._log
         # A call may change any service's own state (a server create plugs ports
         # in the network service), so every service is compared at the next delta.
-        self._log.services.add("*")
-        start = self.now()
+        log.services.add("*")
+        clock = self.clock
+        rng = self.rng
+        start = clock.now() + clock.debt()  # self.now() outside a call
         faults = self.faults
-        rnd = self.rng.stream("faults")  # made at the first call, rules or not (its state is kept)
+        rnd = rng.stream("faults")  # made at the first call, rules or not (its state is kept)
         injection = (
             faults.evaluate(service.name, operation, kind, start, rnd)
             if faults.profile.rules
             else None
         )
-        latency = self.latency.call(service.name, operation, self.rng.stream("latency"))
-        effect = injection.effect_type if injection else None
-        if effect == "delay":
-            params = injection.rule.effect.params  # type: ignore[union-attr]
-            extra = parse_distribution(params["seconds"]).sample(self.rng.stream("faults"))
-            latency = latency * params["factor"] + extra
-        if effect == "timeout":
-            latency = injection.rule.effect.params["after"]  # type: ignore[union-attr]
-        self.clock.charge(latency)
-        self._call_now = self.clock.now() + self.clock.debt()
+        latency = self.latency.call(service.name, operation, rng.stream("latency"))
+        effect = None
+        if injection is not None:
+            effect = injection.effect_type
+            if effect == "delay":
+                params = injection.rule.effect.params
+                extra = parse_distribution(params["seconds"]).sample(rnd)
+                latency = latency * params["factor"] + extra
+            elif effect == "timeout":
+                latency = injection.rule.effect.params["after"]
+        clock.charge(latency)
+        self._call_now = clock.now() + clock.debt()
         self._in_call = True
         if injection is None:  # most calls: the idle call, made once
             self._call = self._idle_call()
         else:
             factor = injection.rule.effect.params["factor"] if effect == "delay" else 1.0
-            self._call = Call(self.rng, self.latency, injection, factor)
-        recorder = self._log.recorder = CallRecorder()
+            self._call = Call(rng, self.latency, injection, factor)
+        recorder = log.recorder = CallRecorder()
         result: Any = None
         try:
-            if effect in ("error", "over_limit", "throttle"):
-                raise injection.rule.effect.make_error(  # type: ignore[union-attr]
-                    f"{service.name}.{operation}",
-                    injection.retry_after,  # type: ignore[union-attr]
-                )
-            if effect == "timeout":
-                if injection.rule.effect.params["applied"]:  # type: ignore[union-attr]
-                    result = perform()
-                msg = f"{service.name}.{operation} timed out after {latency:g} s"
-                raise exception.ClientTimeout(msg, body={"message": msg})
+            if effect is not None:
+                if effect in ("error", "over_limit", "throttle"):
+                    raise injection.rule.effect.make_error(  # type: ignore[union-attr]
+                        f"{service.name}.{operation}",
+                        injection.retry_after,  # type: ignore[union-attr]
+                    )
+                if effect == "timeout":
+                    if injection.rule.effect.params["applied"]:  # type: ignore[union-attr]
+                        result = perform()
+                    msg = f"{service.name}.{operation} timed out after {latency:g} s"
+                    raise exception.ClientTimeout(msg, body={"message": msg})
             result = perform()
         except exception.ClientError as ex:
-            self._log.recorder = None
+            log.recorder = None
             name = type(ex).__name__
             self._finish(service, operation, entity_id, result, name, start, latency, injection)
-            self._remember(recorder, service, operation, name, start, injection)
+            if recorder.touched:  # a read leaves no history: no stack walk
+                self._remember(recorder, service, operation, name, start, injection)
             raise
         finally:
-            self._log.recorder = None
+            log.recorder = None
             self._in_call = False
             self._call = None
         self._finish(service, operation, entity_id, result, "ok", start, latency, injection)
-        self._remember(recorder, service, operation, "ok", start, injection)
+        if recorder.touched:
+            self._remember(recorder, service, operation, "ok", start, injection)
         return result
 
     def _remember(
@@ -329,8 +337,6 @@ class FakeCloud:
         injection: Injection | None,
     ) -> None:
         """Append a history record for each entity the call just traced touched."""
-        if not recorder.touched:
-            return  # a read: no stack walk
         fault = f"{injection.effect_type} ({injection.rule.name})" if injection else None
         self.history.record_call(
             recorder,
