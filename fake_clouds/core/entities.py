@@ -19,7 +19,16 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from fake_clouds.core.tracking import UNKNOWN, ChangeLog, EntityKey, KindStore, plain, track
+from fake_clouds.core.tracking import (
+    UNKNOWN,
+    ChangeLog,
+    EntityKey,
+    KindStore,
+    adopt,
+    merge,
+    plain,
+    track,
+)
 
 
 @dataclass
@@ -81,14 +90,15 @@ class Entity:
         owner: str | None = None,
     ) -> None:
         # What the dataclass's own __init__ did through __setattr__ field by field, at once:
-        # a new entity is attached to no log yet, so only its containers need tracking.
+        # a new entity is attached to no log yet, so only its containers need tracking (its
+        # attributes are copied, as plain() copies: other values too, not only dicts and lists).
         self.__dict__.update(
             service=service,
             kind=kind,
             id=id,
             name=name,
             status=status,
-            attrs=track({} if attrs is None else attrs, self),
+            attrs=adopt({} if attrs is None else attrs, self),  # a tracked copy, made once
             created_at=created_at,
             updated_at=updated_at,
             preseeded=preseeded,
@@ -163,7 +173,7 @@ class Entity:
         while self.pending and self.pending[0].at <= now:
             step = self.pending.pop(0)
             self.updated_at = step.at
-            self.attrs.update(plain(step.attrs))
+            merge(self.attrs, step.attrs)
             if step.status is None:
                 self.deleted = True
                 self.pending.clear()

@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from fake_clouds.core import scope
 from fake_clouds.core.call import Call
 from fake_clouds.core.entities import Entity, Transition
-from fake_clouds.core.tracking import plain
+from fake_clouds.core.tracking import merge
 from sdk import exception
 from simulator.rng import SeededRNG
 
@@ -253,7 +253,7 @@ class Service:
             id=entity_id if entity_id is not None else self.world.new_id(),
             name=name,
             status=status,
-            attrs=plain(attrs or {}),  # deepcopy's result, for JSON-like attributes
+            attrs=attrs or {},  # the entity keeps a copy (what plain() gives), made once
             created_at=now,
             updated_at=now,
             preseeded=preseeded,
@@ -407,7 +407,7 @@ class Service:
 
     def _set(self, ent: Entity, **attrs: Any) -> None:
         """Update attributes of *ent* now."""
-        ent.attrs.update(plain(attrs))
+        merge(ent.attrs, attrs)  # ent.attrs.update(plain(attrs)), copying once
         ent.updated_at = self._now()
 
     def _require_status(self, ent: Entity, allowed: tuple[str, ...], action: str) -> None:

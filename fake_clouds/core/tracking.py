@@ -104,6 +104,38 @@ def track(value: Any, owner: Any) -> Any:
     return value
 
 
+def adopt(value: Any, owner: Any) -> Any:
+    """A deep copy of *value* tracked for *owner*: ``track(plain(value), owner)`` in one pass.
+
+    What a service gives an entity (new attributes, a transition's) is copied once, into
+    the tracked containers the entity keeps, rather than copied by :func:`plain` and then
+    again by :func:`track`.
+    """
+    kind = type(value)
+    if kind is dict or kind is TrackedDict:
+        out = TrackedDict()
+        for key, item in value.items():
+            dict.__setitem__(out, key, item if type(item) in _SCALARS else adopt(item, owner))
+        out._owner = owner
+        return out
+    if kind is list or kind is TrackedList:
+        out_list = TrackedList([v if type(v) in _SCALARS else adopt(v, owner) for v in value])
+        out_list._owner = owner
+        return out_list
+    return plain(value)  # a scalar, or another type's deep copy (neither is tracked)
+
+
+def merge(target: Any, values: Any) -> None:
+    """``target.update(plain(values))`` for an entity's tracked ``attrs``, copying once."""
+    if type(target) is not TrackedDict:
+        target.update(plain(values))
+        return
+    owner = target._owner
+    for key, item in values.items():
+        dict.__setitem__(target, key, item if type(item) in _SCALARS else adopt(item, owner))
+    owner._touch()
+
+
 class TrackedDict(dict):
     """A dict that tells its owner (``owner._touch()``) about every change."""
 

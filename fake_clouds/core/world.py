@@ -414,6 +414,8 @@ class FakeCloud:
         items = []
         for name, svc in self._services.items():
             for kind in svc.entity_kinds():
+                if not svc._store.get(kind):  # nothing to advance or list (most kinds)
+                    continue
                 for ent in svc._live(kind):
                     # on its way out (a delete is due): not shown as the status it leaves
                     going = bool(ent.pending) and ent.pending[-1].status is None

@@ -126,3 +126,31 @@ def test_trace_entries_and_history_records_are_still_frozen_values():
     saved = FakeCloud.from_state(cloud.to_state())
     assert saved.trace() == cloud.trace() and saved.trace()[-1].entity_id == server["id"]
     assert [r.op for r in cloud.entity_history("server", server["id"])] == ["create"]
+
+
+def test_attributes_given_to_an_entity_later_are_copied_once_and_tracked():
+    from fake_clouds.core.tracking import adopt, merge
+
+    class Odd:  # a value that is neither JSON-like nor a container: deep-copied, as plain() does
+        def __init__(self):
+            self.seen = []
+
+    cloud = FakeCloud(seed=7)
+    compute = cloud.service("compute")
+    server = compute.create_server("s", "cirros", "m1.tiny")
+    ent = compute._store["server"][server["id"]]
+    cloud.state_delta()
+    given = {"tags": {"a": [1, 2]}, "odd": Odd()}
+    compute._set(ent, **given)
+    given["tags"]["a"].append(3)
+    given["odd"].seen.append("x")
+    assert ent.attrs["tags"] == {"a": [1, 2]} and ent.attrs["odd"].seen == []
+    assert type(ent.attrs["tags"]["a"]) is TrackedList and ent.attrs["tags"]["a"]._owner is ent
+    assert [e[2] for e in cloud.state_delta().entities] == [server["id"]]
+    ent.attrs["tags"]["a"].append(4)  # a change in place of what was given is reported
+    assert [e[2] for e in cloud.state_delta().entities] == [server["id"]]
+    copied = adopt({"x": ({"y": 1},)}, ent)
+    assert copied == {"x": ({"y": 1},)} and type(copied) is TrackedDict
+    target = {"k": 1}
+    merge(target, {"k": [5]})  # not tracked: an ordinary update of a copy
+    assert target == {"k": [5]}
