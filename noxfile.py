@@ -140,6 +140,15 @@ def conformance(session: nox.Session) -> None:
             "-k",
             f"not ({needs_prerequisite})",
         )
+    # the README example's plug-ins, with the real values their cloud objects need
+    files = "examples/three-tier/conformance"
+    session.run(
+        "plugsim",
+        "conformance",
+        "examples/three-tier/plugins",
+        *("--properties", f"{files}/properties.yaml", "--companions", f"{files}/companions.yaml"),
+        *("--updates", f"{files}/updates.yaml"),
+    )
 
 
 #: Splits the bundled property maps into one file per package (run in the session's Python).

@@ -63,6 +63,23 @@ class StackPeers:
             if isinstance(cls, type) and issubclass(cls, wanted)
         ]
 
+    def names(self) -> list[str]:
+        """Every resource of the stack whose type has a class, in template order."""
+        return list(self._classes)
+
+    def class_of(self, name: str) -> type | None:
+        """The class the stack uses for resource *name* (None: not one of the stack's)."""
+        return self._classes.get(name)
+
+    def type_of(self, name: str) -> str | None:
+        """The type name resource *name* declares (None: not one of the stack's)."""
+        defn = self._definition.resource_definitions().get(name)
+        return None if defn is None else defn.resource_type
+
+    def lookup(self, type_name: str) -> type | None:
+        """The class the stack resolves *type_name* to (None: none)."""
+        return self._lookup(type_name)
+
     def properties(self, name: str) -> Mapping[str, Any] | None:
         """*name*'s properties as they compare before the stack exists (None: unresolvable)."""
         if name not in self._properties:

@@ -18,7 +18,7 @@ from typing import Any
 
 from sdk import exception
 from sdk.context import Member, NestedOwner
-from simulator import stack_actions, stack_update
+from simulator import plan, stack_actions, stack_update
 from simulator.stack import Stack
 from simulator.stack_source import StackSource, child_environment
 
@@ -110,7 +110,7 @@ class EngineNestedStacks:
             parameters=dict(parameters),
             plugin_dirs=list(parent.plugin_dirs),
             limits=dict(parent.limits),
-        )
+        ).share_plans(plan.NESTED)  # the same template in every seed: checked once
 
     async def create(
         self,
@@ -145,7 +145,7 @@ class EngineNestedStacks:
             raise exception.UpdateReplace(owner.name)
         new_source = child.source.with_changes(parameters=parameters)
         if template is not None:
-            new_source = dataclasses.replace(new_source, template=template)
+            new_source = dataclasses.replace(new_source, template=template).share_plans(plan.NESTED)
         return await stack_update.update(child, new_source)
 
     async def act(self, owner: NestedOwner, action: str) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -73,9 +74,17 @@ class _Walker:
         self.source = source
         self.registry = source.environment.registry
         self.limit = source.limit_values().max_nested_stack_depth
-        self.root_dir = Path(source.base_dir).resolve() if source.base_dir else None
         #: template key -> deepest level at which its subtree was found fine
         self.checked: dict[str, int] = {}
+
+    @cached_property
+    def root_dir(self) -> Path | None:
+        """The stack's directory, resolved (names in messages are relative to it)."""
+        return Path(self.source.base_dir).resolve() if self.source.base_dir else None
+
+    def follows(self, rname: str, type_name: str) -> bool:
+        """True when *type_name* (of resource *rname*) is a template resource (or a choice)."""
+        return self.registry.resolve(type_name, rname).kind in ("template", "choices")
 
     def name(self, key: str) -> str:
         if self.root_dir is not None and os.path.isabs(key):
@@ -85,8 +94,7 @@ class _Walker:
         return key
 
     def child(self, node: _Node, rname: str, type_name: str, path: list[Any]) -> _Node | None:
-        entry = self.registry.resolve(type_name, rname)
-        if entry.kind not in ("template", "choices"):
+        if not self.follows(rname, type_name):
             return None
         try:
             found = self.registry.get_class(type_name, rname, {}, base_dir=node.base_dir)
@@ -156,6 +164,9 @@ def check_nesting(source: Any) -> None:
     """Refuse template-resource cycles and chains deeper than the limit in *source*."""
     if not isinstance(source.template, dict):
         return
+    walker = _Walker(source)
+    if not any(walker.follows(rname, tname) for rname, tname, _ in _type_refs(source.template)):
+        return  # no template resource to follow (most nested stacks): nothing can nest deeper
     name = source.template_name
     root = _Node(
         key=str(Path(name).resolve()) if name and source.base_dir else (name or "<template>"),
@@ -164,4 +175,4 @@ def check_nesting(source: Any) -> None:
         raw=source.template,
         base_dir=source.base_dir,
     )
-    _Walker(source).walk(root, [])
+    walker.walk(root, [])

@@ -10,14 +10,20 @@ process and shared:
   parsed template and the merged environment it caches) under the arguments it was loaded with.
   Before a kept source is handed out again, every file it was read from is read again and its
   content hash compared (:class:`Inputs`), so an edited file is always seen; so is a template
-  resource file that appeared since. The project trust decision is asked again each time.
+  resource file that appeared since, and a file that ``get_file`` read from disk. The project
+  trust decision is asked again each time.
 * :func:`validate` remembers that a top-level stack's definition passed validation, under the
   source's content digest, the *plug-in set identity* (:func:`plugin_set_identity`: the very
   classes that implement each type name), the stack name, its parameter values (all but the
-  seeded stack and project ids) and the fake cloud's kind and service set. A verdict is only kept when validating asked
-  the fake cloud for nothing and did not look at the clock, so skipping it later changes no
-  event, call or random draw: the same seed gives the same run with and without plans. Failures
-  are never kept: bad input is checked (and reported) every time.
+  seeded stack and project ids), the fake cloud's kind and service set, and what ``get_file``
+  read from disk. A verdict is only kept when validating asked the fake cloud for nothing and
+  did not look at the clock, so skipping it later changes no event, call or random draw: the
+  same seed gives the same run with and without plans. Failures are never kept: bad input is
+  checked (and reported) every time.
+* :func:`shared_template` and :func:`shared_environment` give a nested stack's source (marked
+  with :data:`NESTED`) the checked template and merged environment made before from the same
+  content. A nested stack's validation is not shared (its parameters come from its parent,
+  usually seeded physical ids, so an exact key would never repeat across seeds).
 
 Stacks built from a plan are the same objects they always were (their definition is bound to
 their own name and id), so nothing of one world leaks into another. ``PLUGSIM_PLAN_CACHE=0`` (or
@@ -30,6 +36,7 @@ import contextlib
 import contextvars
 import hashlib
 import json
+import marshal
 import os
 import stat
 from collections import OrderedDict
@@ -79,11 +86,18 @@ def clear() -> None:
     """Forget every plan of this process."""
     _SOURCES.clear()
     _VERDICTS.clear()
+    _TEMPLATES.clear()
+    _ENVIRONMENTS.clear()
 
 
 def stats() -> dict[str, int]:
-    """How many sources and verdicts are kept now."""
-    return {"sources": len(_SOURCES), "verdicts": len(_VERDICTS)}
+    """How many sources, verdicts, nested templates and nested environments are kept now."""
+    return {
+        "sources": len(_SOURCES),
+        "verdicts": len(_VERDICTS),
+        "templates": len(_TEMPLATES),
+        "environments": len(_ENVIRONMENTS),
+    }
 
 
 # -- the inputs of a plan ----------------------------------------------------------------
@@ -260,7 +274,12 @@ def load_source(
     if key is None:
         return load()
     entry = _SOURCES.get(key)
-    if entry is not None and entry.inputs.fresh() and _same_trust(entry, project_plugins):
+    if (
+        entry is not None
+        and entry.inputs.fresh()
+        and _files_unchanged(entry.source)
+        and _same_trust(entry, project_plugins)
+    ):
         _SOURCES.move_to_end(key)
         return entry.source
     try:
@@ -283,6 +302,12 @@ def load_source(
     return source
 
 
+def _files_unchanged(source: StackSource) -> bool:
+    """True unless *source*'s checked template read a ``get_file`` from disk that changed since."""
+    tmpl = source.__dict__.get("_template")
+    return tmpl is None or tmpl.files_unchanged()
+
+
 def _top_paths(template: Any, environment: Any) -> list[str]:
     envs = [environment] if isinstance(environment, str | os.PathLike) else environment
     return [os.fspath(template), *(os.fspath(e) for e in envs or ())]
@@ -301,6 +326,95 @@ def _same_trust(entry: _SourceEntry, project_plugins: bool) -> bool:
     if runs and entry.trusted:
         announce(entry.dirs, entry.config)
     return runs == entry.trusted
+
+
+# -- nested stacks: checked templates and merged environments -----------------------------
+
+#: How many checked templates and merged environments of nested stacks are kept.
+KEPT_TEMPLATES = 64
+
+_TEMPLATES: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_ENVIRONMENTS: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+
+
+def _content_key(*values: Any) -> bytes | None:
+    """A hash of plain data *values* that tells every type and order apart (``1`` from ``"1"``,
+    one key order from another), or None for data that is not plain."""
+    try:
+        data = marshal.dumps(values, 2)  # version 2: no back-references, so equal data, equal bytes
+    except (ValueError, TypeError, RecursionError):
+        return None
+    return hashlib.sha256(data).digest()
+
+
+def _template_key(source: StackSource) -> tuple[Any, ...] | None:
+    """Everything :meth:`StackSource.check_template` reads: the template and files (content),
+    the name (in messages), the directory and the limits; the working directory when the
+    directory is not absolute, and whether the name is a file when there is no directory."""
+    content = _content_key(source.template, source.files)
+    if content is None:
+        return None
+    base, name = source.base_dir, source.template_name
+    return (
+        content,
+        name,
+        base,
+        os.getcwd() if base is None or not os.path.isabs(base) else None,
+        bool(name) and base is None and os.path.isfile(name),
+        tuple(sorted(source.limits.items())),
+    )
+
+
+def shared_template(source: StackSource) -> Any:
+    """The checked template of nested *source*, made once per content and shared.
+
+    A template that read a ``get_file`` from disk is only shared while that file holds what was
+    read; a template that fails its checks is never kept (it is checked, and fails, every time).
+    """
+    key = _template_key(source) if _enabled else None
+    if key is None:
+        return source.check_template()
+    tmpl = _TEMPLATES.get(key)
+    if tmpl is not None and tmpl.files_unchanged():
+        _TEMPLATES.move_to_end(key)
+        return tmpl
+    tmpl = _TEMPLATES[key] = source.check_template()
+    if len(_TEMPLATES) > KEPT_TEMPLATES:
+        _TEMPLATES.popitem(last=False)
+    return tmpl
+
+
+def shared_environment(source: StackSource) -> Any:
+    """The merged environment of nested *source*, made once per content and shared.
+
+    An environment whose registry lists candidate templates is not kept: it reads their files
+    when a type is resolved, so another stack must read them again.
+    """
+    content = _content_key(source.environments, source.environment_names, source.files)
+    if content is None or not _enabled:
+        return source.merge_environments()
+    key = (content, os.getcwd())
+    env = _ENVIRONMENTS.get(key)
+    if env is not None:
+        _ENVIRONMENTS.move_to_end(key)
+        return env
+    env = source.merge_environments()
+    if not env.registry.choice_entries():
+        _ENVIRONMENTS[key] = env
+        if len(_ENVIRONMENTS) > KEPT_TEMPLATES:
+            _ENVIRONMENTS.popitem(last=False)
+    return env
+
+
+class _NestedPlans:
+    """The plans a nested stack's source takes its template and environment from."""
+
+    template = staticmethod(shared_template)
+    environment = staticmethod(shared_environment)
+
+
+#: what :meth:`StackSource.share_plans` is given for a nested stack's source
+NESTED = _NestedPlans()
 
 
 # -- validation verdicts -----------------------------------------------------------------
@@ -352,8 +466,9 @@ def validate(source: StackSource, definition: Any, stack: Any) -> None:
     if key is None:
         source.validate(definition, lookup)
         return
-    if key in _VERDICTS:
-        _VERDICTS.move_to_end(key)
+    full = (*key, _files_read(definition))
+    if full in _VERDICTS:
+        _VERDICTS.move_to_end(full)
         return
     asked: list[str] = []
     token = CLIENT_WATCH.set(asked)
@@ -365,9 +480,16 @@ def validate(source: StackSource, definition: Any, stack: Any) -> None:
         CLIENT_WATCH.reset(token)
     if asked or stack.world.clock.now() != started:
         return  # the fake cloud or the clock took part: this verdict belongs to this world
-    _VERDICTS[key] = None
+    _VERDICTS[(*key, _files_read(definition))] = None  # what it read now, as a later lookup sees
     if len(_VERDICTS) > KEPT_VERDICTS:
         _VERDICTS.popitem(last=False)
+
+
+def _files_read(definition: Any) -> tuple[tuple[str, str], ...]:
+    """What ``get_file`` read from disk for the definition's template (a verdict depends on it;
+    the source's digest holds only its files map)."""
+    cache = getattr(getattr(definition, "template", None), "_file_cache", None)
+    return tuple(sorted(cache.items())) if cache else ()
 
 
 class _WatchedClock:

@@ -34,6 +34,17 @@ from simulator.project_config import CONFIG_NAME, PLUGIN_DIRS, read_config
 from simulator.project_trust import announce, may_run, untrusted_hint
 
 
+class SourcePlans(Protocol):
+    """Where a nested stack's source takes its checked template and merged environment from
+    (:data:`simulator.plan.NESTED`: made once per content and shared)."""
+
+    def template(self, source: StackSource) -> Any:
+        """Return *source*'s checked template."""
+
+    def environment(self, source: StackSource) -> Any:
+        """Return *source*'s merged environment."""
+
+
 class TypeLookups(Protocol):
     """What :meth:`StackSource.describe` needs of a type registry."""
 
@@ -256,7 +267,7 @@ class StackSource:
         src.__dict__.pop("digest", None)
         src.__dict__.pop("environment", None)
         src.__dict__.pop("_template", None)
-        return src
+        return src.share_plans(self.__dict__.get("_plans"))
 
     # -- persistence -----------------------------------------------------------------
 
@@ -297,10 +308,27 @@ class StackSource:
 
     def load_template(self) -> Any:
         """Return the checked :class:`simulator.template.model.Template` (made once per source:
-        a source and its template never change, and every stack of a plan shares them)."""
+        a source and its template never change, and every stack of a plan shares them).
+
+        A nested stack's source takes it from its plans (:meth:`share_plans`).
+        """
         made = self.__dict__.get("_template")
         if made is not None:
             return made
+        plans = self.__dict__.get("_plans")
+        made = plans.template(self) if plans is not None else self.check_template()
+        self.__dict__["_template"] = made
+        return made
+
+    def share_plans(self, plans: SourcePlans | None) -> StackSource:
+        """Let this source take its checked template and merged environment from *plans*
+        (:data:`simulator.plan.NESTED` for a nested stack's, built again in every seed)."""
+        if plans is not None:
+            self.__dict__["_plans"] = plans
+        return self
+
+    def check_template(self) -> Any:
+        """Load and check this source's template (a new :class:`~simulator.template.model.Template`)."""
         from simulator.template.loader import load_template
 
         tmpl = load_template(
@@ -312,12 +340,17 @@ class StackSource:
         )
         if self.base_dir is not None:
             tmpl.base_dir = Path(self.base_dir)
-        self.__dict__["_template"] = tmpl
         return tmpl
 
     @cached_property
     def environment(self) -> Any:
-        """The merged :class:`simulator.environment.Environment` of this source."""
+        """The merged :class:`simulator.environment.Environment` of this source (a nested
+        stack's from the plans of this process, see :meth:`share_plans`)."""
+        plans = self.__dict__.get("_plans")
+        return plans.environment(self) if plans is not None else self.merge_environments()
+
+    def merge_environments(self) -> Any:
+        """Merge this source's environments (a new :class:`~simulator.environment.Environment`)."""
         from simulator.environment import Environment
 
         # an empty environment still carries the files template resources are read from
@@ -401,7 +434,7 @@ class StackSource:
             environment_names=list(self.environment_names),
             plugin_dirs=list(self.plugin_dirs),
             limits=dict(self.limits),
-        )
+        ).share_plans(self.__dict__.get("_plans"))  # a nested stack's: its plans too
         nested = StackDefinition(
             child.load_template(),
             child.environment,

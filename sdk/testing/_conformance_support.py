@@ -163,6 +163,8 @@ def expect_state(h: Any, want: str) -> None:
         hint=hint,
         replay=getattr(h.env, "replay", ""),
     )
+    if not timed_out and not verdict.fault:
+        verdict.hint = _refused_made_up(h, res, action) or verdict.hint
     if res is not None and action != "create" and getattr(res, "resource_id", 0) is None:
         from sdk.testing.verdict import handler_site
 
@@ -189,6 +191,38 @@ def expect_state(h: Any, want: str) -> None:
                 f"{check or 'the delete'} waited for it until the stack timed out"
             )
     raise VerdictFailure(verdict)
+
+
+#: HTTP statuses of a cloud refusing what it was sent (bad request, not found, unprocessable)
+_REFUSALS = (400, 404, 422)
+
+
+def _refused_made_up(h: Any, res: Any, action: str) -> str:
+    """The hint for a cloud refusing values the kit made up (``""`` when that is not the case).
+
+    ``plugsim conformance`` draws the simplest values a schema allows; a property naming a cloud
+    object (a network id, a flavor) then gets one the cloud cannot know, and every test fails the
+    same way. The verdict names those values and the options that give real ones.
+    """
+    cause = getattr(res, "_failure_cause", None)
+    status = getattr(cause, "code", None) or getattr(cause, "http_status", None)
+    if status not in _REFUSALS:
+        return ""
+    now = getattr(h, "properties_now", {}) or {}
+    # the values the resource had that the kit made up (not a value the user gave the same name)
+    held = sorted({name for name, value in getattr(h, "made_up", ()) if now.get(name) == value})
+    if not held:
+        return ""
+    values = ", ".join(f"{name}={now[name]!r}" for name in held)
+    give = (
+        "--properties FILE (and the resources they name, with --companions FILE)"
+        if action == "create"
+        else "--updates FILE"
+    )
+    return (
+        f"the cloud refused values the kit made up from the schema ({values}); a property that "
+        f"names a cloud object needs a real one: give it with {give}"
+    )
 
 
 def _never_asked_to_delete(h: Any, res: Any) -> str | None:

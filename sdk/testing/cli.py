@@ -206,8 +206,9 @@ def conformance_classes(
         # pytest starts (a replay of the generated module runs under a pytest that rewrites it)
         from sdk.testing.strategies import Ungeneratable, simplest_properties
 
+        given = overrides.get(type_name)
         try:
-            base = dict(overrides.get(type_name) or simplest_properties(plugin))
+            base = dict(given or simplest_properties(plugin))
         except Ungeneratable as ex:
             # the other types of the target still run; this one says what it needs
             import pytest
@@ -215,6 +216,13 @@ def conformance_classes(
             base = {}
             reason = f"{type_name}: no valid properties ({ex}); give them with --properties"
             extra["pytestmark"] = [pytest.mark.skip(reason=reason)]
+        derived = derived_updates(plugin, base)
+        declared_paths = _declared_updates(updates.get(type_name) or {})
+        # what the kit made up rather than was given: a cloud refusing it is explained as such
+        made_up = [] if given else list(base.items())
+        for path, change in derived.items():
+            if path not in declared_paths:
+                made_up.extend((change or {}).items())
         out[name] = type(
             name,
             (ResourceConformance,),
@@ -224,8 +232,9 @@ def conformance_classes(
                 "valid_properties": base,
                 "companions": companions.get(type_name),
                 "companion_types": {n: c for n, c in known.items() if n != type_name},
-                **derived_updates(plugin, base),
-                **_declared_updates(updates.get(type_name) or {}),
+                "made_up": tuple(made_up),
+                **derived,
+                **declared_paths,
                 **extra,
                 "__module__": __name__,
             },
@@ -382,6 +391,13 @@ def conformance(
             f"plugsim conformance: {len(failures.lines)} failure(s); replay material in "
             f"{shown(folder)} (each 'replay:' line runs from this directory)"
         )
+        shared = failures.shared_hint()
+        if shared is not None:
+            hint, count = shared
+            click.echo(
+                f"plugsim conformance: {count} of the {len(failures.lines)} failures have the "
+                f"same hint: {hint}"
+            )
     sys.exit(int(code))
 
 

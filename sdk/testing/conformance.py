@@ -77,6 +77,10 @@ class ResourceConformance(
     #: Types the companions use that no installed plug-in registers (``{type: class}``), such as
     #: the other types of the plug-in's own module; registered in every test world.
     companion_types: ClassVar[Mapping[str, type] | None] = None
+    #: ``(property, value)`` pairs the kit made up from the schema rather than was given (set by
+    #: ``plugsim conformance`` without ``--properties`` / ``--updates``): a verdict whose cause
+    #: is the cloud refusing what the resource then had says so, and how to give real values.
+    made_up: ClassVar[tuple[tuple[str, Any], ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -114,13 +118,15 @@ class ResourceConformance(
             world.add_type(type_name, cls)
         if self.companions:
             kwargs.setdefault("companions", dict(self.companions))
-        return env.harness(
+        h = env.harness(
             plugin or self.plugin(),
             dict((self.valid_properties or {}) if properties is None else properties),
             world=world,
             type_name=self.type_name(),
             **kwargs,
         )
+        h.made_up = self.made_up
+        return h
 
     def _skip_unless(self, method: str, why: str = "") -> None:
         if not declared(self.plugin(), method):

@@ -304,6 +304,8 @@ class ResourceHarness(StackHandle):
                 f"a companion resource may not be called {name!r}: that is the resource under test"
             )
         self.properties_now = dict(properties or {})
+        #: ``(property, value)`` pairs a conformance class made up (see ``made_up`` there)
+        self.made_up: tuple[tuple[str, Any], ...] = ()
         world.add_type(self.type_name, resource_class)
         super().__init__(
             env,

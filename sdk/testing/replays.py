@@ -77,6 +77,8 @@ class FailureLog:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.texts: list[str] = []
+        #: each failure's verdict hint ("" when it has none), in the order they failed
+        self.hints: list[str] = []
 
     def pytest_runtest_logreport(self, report: Any) -> None:
         """Keep the replay line and message of a failed test phase."""
@@ -90,6 +92,18 @@ class FailureLog:
         message = str(getattr(report, "longreprtext", "") or "")
         verdict = [line[4:] for line in message.splitlines() if line.startswith("E   ")]
         self.texts.append("\n".join([f"== {report.nodeid}", f"replay: {replay}", *verdict]))
+        hints = (line.strip()[5:].strip() for line in verdict if line.strip().startswith("hint:"))
+        self.hints.append(next(hints, ""))
+
+    def shared_hint(self) -> tuple[str, int] | None:
+        """The hint most failures give and how many give it, when more than one does (the first
+        such hint on a tie): many failures with one cause are one thing to fix."""
+        counts: dict[str, int] = {}
+        for hint in self.hints:
+            if hint:
+                counts[hint] = counts.get(hint, 0) + 1
+        best = max(counts.items(), key=lambda item: item[1], default=None)
+        return best if best is not None and best[1] > 1 else None
 
     def write(self, folder: Path) -> Path:
         """Write ``failures.txt`` in *folder* (empty when nothing failed); return its path."""

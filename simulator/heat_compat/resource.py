@@ -24,7 +24,7 @@ from sdk import exception, rsrc_defn
 from sdk import properties as properties_mod
 from sdk._update import property_diff
 from sdk.resource import Resource
-from simulator.heat_compat import _vtime
+from simulator.heat_compat import _vtime, heat_implicit
 from simulator.heat_compat._finder import plugin_site
 from simulator.heat_compat.engine_api import HeatClientPlugin, HeatStackView
 from simulator.heat_compat.heat_definition import (
@@ -152,6 +152,17 @@ class HeatResource(HeatSignalSurface, Resource):
         if callable(init) and not getattr(init, "_heat_compat_wrapped", False):
             if not _takes_resolver(init):
                 cls.__init__ = _wrap_init(init)  # type: ignore[method-assign]
+        if "add_dependencies" in cls.__dict__ and "implicit_requirements" not in cls.__dict__:
+            # the engine asks implicit_requirements; only a class with edges of its own pays
+            cls.implicit_requirements = classmethod(heat_implicit.implicit_requirements)  # type: ignore[assignment]
+
+    def add_dependencies(self, deps: Any) -> None:
+        """Heat's hook for edges no property states (none by default).
+
+        A plug-in that overrides it is asked while the engine builds a stack's
+        graph, on stand-ins of the stack's resources
+        (:mod:`simulator.heat_compat.heat_implicit`).
+        """
 
     def __init__(self, name: str, definition: Any, context: Any, resolver: Any = None) -> None:
         self.__dict__["_constructed"] = False

@@ -4,7 +4,8 @@ A plug-in returns :class:`TranslationRule` objects from
 ``translation_rules(props)``; :func:`apply_rules` rewrites the raw data of an
 :class:`sdk.properties.Properties` accordingly before the resource uses it.
 Supported rules: ``ADD`` (append to a list), ``REPLACE`` (move a value onto
-the translation path when it is unset), ``DELETE`` and ``RESOLVE`` (replace
+the translation path when it is unset: from ``value_path``, or from the
+sibling key ``value_name`` of each map the path reaches), ``DELETE`` and ``RESOLVE`` (replace
 a value, or each item of a list, by what the rule's client plug-in's
 ``finder`` method returns for it, with the rule's ``entity`` first when it
 has one, as Heat does).
@@ -149,6 +150,21 @@ def apply_rules(
             for node, key in _containers(data, rule.translation_path):
                 if key in node:
                     node[key] = _resolve_value(node[key], rule, resolve)
+            continue
+        if rule.rule == TranslationRule.REPLACE and rule.value_name and not rule.value_path:
+            # the value of a sibling key moves onto the path, in each item of a list on the way
+            # (Server's networks: ``uuid`` to ``network``)
+            for item, key in _containers(data, rule.translation_path):
+                value = item.pop(rule.value_name, None)
+                if value is not None and item.get(key) is not None:
+                    both = [*rule.translation_path[:-1], rule.value_name]
+                    raise exception.StackValidationFailed(
+                        error_message="Cannot define the following properties at the same "
+                        f"time: {'.'.join(rule.translation_path)}, {'.'.join(both)}",
+                        path=list(getattr(props, "path", []) or []),
+                    )
+                if value is not None:
+                    item[key] = value
             continue
         node, key = _container(data, rule.translation_path)
         if node is None:

@@ -56,6 +56,8 @@ class Template:
         #: the :class:`simulator.limits.Limits` files and resources are checked against
         self.limits = limits
         self._file_cache: dict[str, str] = {}
+        #: get_file key -> the file it was read from (only keys read from disk)
+        self._file_paths: dict[str, str] = {}
         self._param_schemas: dict[str, ParamSchema] | None = None
 
     # --- sections ------------------------------------------------------------
@@ -177,7 +179,20 @@ class Template:
             raise self.fail(f'get_file: no such file "{key}" (looked in {self.base_dir})', path)
         content = template_files.read_text(target, f"get_file: {key}", limits=self.limits, **where)
         self._file_cache[key] = content
+        self._file_paths[key] = str(target)
         return content
+
+    def files_unchanged(self) -> bool:
+        """True when every file ``get_file`` read from disk still holds what was read then (a
+        template shared by the stacks of a plan, :mod:`simulator.plan`, must see an edit)."""
+        for key, target in list(self._file_paths.items()):
+            try:
+                now = template_files.read_text(target, f"get_file: {key}", limits=self.limits)
+            except exception.PlugsimError:
+                return False
+            if now != self._file_cache.get(key):
+                return False
+        return True
 
     def __repr__(self) -> str:
         """Show version and source."""

@@ -127,7 +127,7 @@ def test_a_verdict_is_shared_by_the_worlds_of_one_plan(tmp_path):
     for seed in (1, 2, 3):
         with World(seed=seed) as w:
             assert w.create_stack("s", t).state == "CREATE_COMPLETE"
-    assert plan.stats() == {"sources": 1, "verdicts": 1}
+    assert plan.stats() == {"sources": 1, "verdicts": 1, "templates": 0, "environments": 0}
 
 
 def test_bad_input_gives_its_one_line_error_every_time(tmp_path):
@@ -216,3 +216,21 @@ def test_a_pipe_among_the_inputs_is_never_waited_on_nor_kept(world, tmp_path, wh
     box = _within(5, lambda: world.source(*args), unblock)
     assert "not a regular file" in str(box.get("error")), box
     assert plan.stats()["sources"] == 0
+
+
+def test_a_verdict_depends_on_what_get_file_read(tmp_path):
+    """An edited ``get_file`` target is validated again (its content feeds the properties)."""
+    t = tmp_path / "t.yaml"
+    t.write_text(
+        "heat_template_version: 2018-08-31\nresources:\n  one:\n"
+        "    type: Plugsim::Test::Trivial\n    properties: {delay: {get_file: delay.txt}}\n"
+    )
+    data = tmp_path / "delay.txt"
+    data.write_text("5\n")
+    for seed in (1, 2):
+        with World(seed=seed) as w:
+            assert w.create_stack("s", t).resources["one"].properties["delay"] == 5
+    assert plan.stats()["verdicts"] == 1  # the second world shared the first one's verdict
+    data.write_text("-1\n")
+    with World(seed=3) as w, pytest.raises(exception.StackValidationFailed, match="minimum 0"):
+        w.create_stack("s", t)

@@ -135,3 +135,58 @@ def test_the_cli_does_not_import_hypothesis_before_it_is_needed():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert proc.stdout.strip() == "False"
+
+
+THREE_TIER = HERE.parents[1] / "examples" / "three-tier"
+SERVER_CREATE = (
+    "Compute__Server and (test_create or status_attribute) and not fails and not rollback "
+    "and not retry"
+)
+
+
+def _conformance(tmp_path, *args):
+    code = (
+        "import sys; from sdk.testing.cli import conformance; "
+        "conformance(sys.argv[1:], prog_name='plugsim conformance')"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code, str(THREE_TIER / "plugins"), "-q", *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+
+
+def test_a_cloud_refusing_made_up_properties_says_so_and_how_to_give_real_ones(tmp_path):
+    """The README example's server needs a real network: the kit's made-up '' is refused by the
+    cloud, and the verdict says which values the kit made up and which options take real ones."""
+    proc = _conformance(tmp_path, "-k", SERVER_CREATE)
+    out = proc.stdout
+    assert proc.returncode == 1, out + proc.stderr
+    assert "Network None could not be found" in out
+    hint = next(line for line in out.splitlines() if "hint:" in line)
+    assert "the cloud refused values the kit made up" in hint
+    assert "network=''" in hint and "name='0'" in hint
+    assert "--properties" in hint and "--companions" in hint
+    # the two failures have one cause: the run's last line says so once
+    shared = hint.split("hint:", 1)[1].strip()
+    assert f"2 of the 2 failures have the same hint: {shared}" in out
+
+
+def test_the_examples_conformance_files_give_the_server_its_network(tmp_path):
+    files = THREE_TIER / "conformance"
+    proc = _conformance(
+        tmp_path,
+        "--properties",
+        str(files / "properties.yaml"),
+        "--companions",
+        str(files / "companions.yaml"),
+        "--updates",
+        str(files / "updates.yaml"),
+        "-k",
+        "Compute__Server and (test_create or test_update_in_place) and not fails "
+        "and not rollback and not retry",
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert " failed" not in proc.stdout
