@@ -350,7 +350,19 @@ def seeds(service: str, world: Mapping[str, Any] | None = None) -> list[Seed]:
     Attributes are the ones that differ from the service's defaults; the
     service completes them (a keypair's fingerprint, a network's defaults).
     """
-    data = DEFAULT_WORLD if world is None else world
+    if world is None:  # every new world: the default world's seeds, made once (as copies)
+        known = _DEFAULT_SEEDS.get(service)
+        if known is None or known[0] != DEFAULT_WORLD:  # made, and the default world as then
+            known = _DEFAULT_SEEDS[service] = (_copy(DEFAULT_WORLD), _seeds(service, DEFAULT_WORLD))
+        return [seed._replace(attrs=_copy(seed.attrs)) for seed in known[1]]
+    return _seeds(service, world)
+
+
+#: service -> (a copy of DEFAULT_WORLD, the seeds it gave the service)
+_DEFAULT_SEEDS: dict[str, tuple[dict[str, Any], list[Seed]]] = {}
+
+
+def _seeds(service: str, data: Mapping[str, Any]) -> list[Seed]:
     if service == "compute":
         return _compute(data)
     if service == "network":

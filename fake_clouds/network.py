@@ -22,7 +22,6 @@ follow :mod:`fake_clouds.network_pools`.
 
 from __future__ import annotations
 
-import copy
 import ipaddress
 from typing import Any
 
@@ -32,6 +31,7 @@ from fake_clouds.core.entities import Entity
 from fake_clouds.core.network_schema import PLURALS, SCHEMAS, crud_operations
 from fake_clouds.core.registry import register_service
 from fake_clouds.core.service import Service, operation
+from fake_clouds.core.tracking import plain
 from fake_clouds.network_agents import NetworkAgentOperations
 from fake_clouds.network_bgpvpn import BGPVPNHooks
 from fake_clouds.network_extensions import NetworkExtensionHooks
@@ -514,7 +514,7 @@ class NetworkService(
                 net = self._store["network"].get(net_id) if isinstance(net_id, str) else None
                 if net is None or net.deleted:
                     raise exception.BadRequest(f"Network {net_id} could not be found.")
-                attrs = copy.deepcopy(SCHEMAS["port"][0])
+                attrs = plain(SCHEMAS["port"][0])
                 attrs.update(
                     network_id=net.id,
                     device_id=server_id,
@@ -597,7 +597,7 @@ def _first_and_last(cidr: Any) -> tuple[str, str]:
 
 
 def _port_defaults(net: Entity, subnet: Entity, router_id: str) -> dict[str, Any]:
-    attrs = copy.deepcopy(SCHEMAS["port"][0])
+    attrs = plain(SCHEMAS["port"][0])
     attrs.update(
         network_id=net.id,
         port_security_enabled=net.attrs["port_security_enabled"],

@@ -40,6 +40,7 @@ from typing import Any
 from fake_clouds.core.network_ext_schema import QOS_RULES
 from fake_clouds.core.network_schema import SCHEMAS
 from fake_clouds.core.service import operation
+from fake_clouds.core.tracking import plain
 from fake_clouds.network_sfc import NetworkSfcHooks, ext_error
 from fake_clouds.network_vpn import VPN_CREATING, VPNHooks
 
@@ -532,7 +533,7 @@ class NetworkExtensionHooks(NetworkSfcHooks, VPNHooks):
                     "GatewayConnectionInUse",
                     f"The network {net.id} is already connected to gateway {gateway.id}.",
                 )
-        attrs = copy.deepcopy(SCHEMAS["port"][0])
+        attrs = plain(SCHEMAS["port"][0])
         attrs.update(
             network_id=net.id,
             device_id=gateway.id,

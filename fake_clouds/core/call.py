@@ -6,12 +6,14 @@ state (outside any operation ``world.call`` is an idle call: no effect, time
 at its normal pace). It answers the questions a lifecycle asks: which fault
 effect applies (``error_state``, ``stuck`` ...), the reason to show, how much
 a ``delay`` stretches transitions, how long a transition takes and the lag of
-an ``eventual_consistency`` fault.
+an ``eventual_consistency`` fault. Once the call is over, a :class:`TraceEntry` records
+it in the world's trace.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from fake_clouds.core.injector import Injection
 from fake_clouds.core.latency import LatencyModel, parse_distribution
@@ -51,3 +53,46 @@ class Call:
             return None
         spec = self.injection.rule.effect.params[which]
         return parse_distribution(spec, which).sample(self.rng.stream("faults"))
+
+
+@dataclass(frozen=True, init=False)
+class TraceEntry:
+    """One call as the world saw it."""
+
+    time: float
+    service: str
+    operation: str
+    entity_id: str | None
+    outcome: str
+    latency: float
+
+    def __init__(
+        self,
+        time: float,
+        service: str,
+        operation: str,
+        entity_id: str | None,
+        outcome: str,
+        latency: float,
+    ) -> None:
+        # the fields at once (a frozen dataclass's own __init__ sets them one object.__setattr__
+        # at a time, and every fake-cloud call makes an entry); the entry stays frozen after
+        self.__dict__.update(
+            time=time,
+            service=service,
+            operation=operation,
+            entity_id=entity_id,
+            outcome=outcome,
+            latency=latency,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-able dict (every field is a scalar: a flat copy, no ``asdict`` recursion)."""
+        return {
+            "time": self.time,
+            "service": self.service,
+            "operation": self.operation,
+            "entity_id": self.entity_id,
+            "outcome": self.outcome,
+            "latency": self.latency,
+        }

@@ -30,10 +30,10 @@ class ClientObject:
     def _load(self, info: dict[str, Any], *, owned: bool = False) -> None:
         # plain() is copy.deepcopy for the JSON-like documents services return, at a fraction of
         # the cost; an operation's Entity.view() is such a copy already, made for this caller
+        # every field becomes an attribute at once, as a novaclient resource sets each with
+        # setattr (keys such as "OS-EXT-STS:task_state" too: getattr() reads them either way)
         self._info = info if owned else plain(info)
-        for key, value in self._info.items():
-            if key.isidentifier():
-                self.__dict__[key] = value
+        self.__dict__.update(self._info)
 
     def __getattr__(self, name: str) -> Any:
         info = self.__dict__.get("_info", {})

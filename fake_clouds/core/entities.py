@@ -15,10 +15,20 @@ is logged, so the world's store writes only the entities that changed.
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from fake_clouds.core.tracking import ChangeLog, EntityKey, plain, track
+from fake_clouds.core.tracking import (
+    UNKNOWN,
+    ChangeLog,
+    EntityKey,
+    KindStore,
+    adopt,
+    merge,
+    plain,
+    track,
+)
 
 
 @dataclass
@@ -39,7 +49,7 @@ class Transition:
         return cls(data["at"], data["status"], copy.deepcopy(data["attrs"]))
 
 
-@dataclass
+@dataclass(init=False)
 class Entity:
     """One live (or lingering) object in a fake cloud service."""
 
@@ -62,24 +72,82 @@ class Entity:
     #: The project the entity belongs to (:mod:`fake_clouds.core.scope`); None: everyone's.
     owner: str | None = None
 
+    def __init__(
+        self,
+        service: str,
+        kind: str,
+        id: str,  # noqa: A002 - the field's name
+        name: str,
+        status: str,
+        attrs: dict[str, Any] | None = None,
+        created_at: float = 0.0,
+        updated_at: float = 0.0,
+        preseeded: bool = False,
+        visible_at: float = 0.0,
+        linger_until: float = 0.0,
+        deleted: bool = False,
+        pending: list[Transition] | None = None,
+        owner: str | None = None,
+    ) -> None:
+        # What the dataclass's own __init__ did through __setattr__ field by field, at once:
+        # a new entity is attached to no log yet, so only its containers need tracking (its
+        # attributes are copied, as plain() copies: other values too, not only dicts and lists).
+        self.__dict__.update(
+            service=service,
+            kind=kind,
+            id=id,
+            name=name,
+            status=status,
+            attrs=adopt({} if attrs is None else attrs, self),  # a tracked copy, made once
+            created_at=created_at,
+            updated_at=updated_at,
+            preseeded=preseeded,
+            visible_at=visible_at,
+            linger_until=linger_until,
+            deleted=deleted,
+            pending=track([] if pending is None else pending, self),
+            owner=owner,
+        )
+
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "attrs" or name == "pending":
             value = track(value, self)
         object.__setattr__(self, name, value)
-        log = self.__dict__.get("_log")
+        state = self.__dict__
+        log = state.get("_log")
         if log is not None:
-            log.touch(self.__dict__["_key"])
+            state["_home"].due = UNKNOWN
+            log.touch(state["_key"])
 
     def _touch(self) -> None:
         """Log a change made in place (called by the tracked ``attrs`` and ``pending``)."""
-        log = self.__dict__.get("_log")
+        state = self.__dict__
+        log = state.get("_log")
         if log is not None:
-            log.touch(self.__dict__["_key"])
+            state["_home"].due = UNKNOWN
+            log.touch(state["_key"])
 
-    def _attach(self, log: ChangeLog, key: EntityKey) -> None:
-        """Report every later change of this entity to *log* under *key*."""
-        self.__dict__["_log"] = log
-        self.__dict__["_key"] = key
+    def _attach(self, log: ChangeLog, key: EntityKey, home: KindStore) -> None:
+        """Report every later change of this entity to *log* under *key*, and to *home*.
+
+        *home* is the store holding the entity: a change makes its next-due index
+        unknown (:attr:`~fake_clouds.core.tracking.KindStore.due`).
+        """
+        state = self.__dict__
+        state["_log"] = log
+        state["_key"] = key
+        state["_home"] = home
+
+    def next_change(self) -> float:
+        """The instant this entity next changes on its own (``inf``: never, as it stands).
+
+        A pending transition comes due at its instant (:meth:`advance` applies the first
+        one only once it is due); a deleted entity goes when it stops lingering.
+        """
+        at = self.pending[0].at if self.pending else math.inf
+        if self.deleted and self.linger_until < at:
+            return self.linger_until
+        return at
 
     def advance(self, now: float) -> bool:
         """Apply transitions due by *now*; return False once the entity is gone for good.
@@ -105,7 +173,7 @@ class Entity:
         while self.pending and self.pending[0].at <= now:
             step = self.pending.pop(0)
             self.updated_at = step.at
-            self.attrs.update(plain(step.attrs))
+            merge(self.attrs, step.attrs)
             if step.status is None:
                 self.deleted = True
                 self.pending.clear()
@@ -120,13 +188,11 @@ class Entity:
     def view(self) -> dict[str, Any]:
         """Return a JSON-able copy of what a client sees."""
         out = plain(self.attrs)
-        out.update(
-            id=self.id,
-            name=self.name,
-            status=self.status,
-            created_at=self.created_at,
-            updated_at=self.updated_at,
-        )
+        out["id"] = self.id
+        out["name"] = self.name
+        out["status"] = self.status
+        out["created_at"] = self.created_at
+        out["updated_at"] = self.updated_at
         return out
 
     def to_dict(self) -> dict[str, Any]:

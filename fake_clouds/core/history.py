@@ -88,7 +88,7 @@ _STDLIB = frozenset(sys.stdlib_module_names)
 _HANDLER_DEPTH = 12
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class HistoryRecord:
     """One call that created, changed or deleted one entity (see the module docstring)."""
 
@@ -104,6 +104,37 @@ class HistoryRecord:
     status: str | None
     outcome: str
     fault: str | None = None
+
+    def __init__(
+        self,
+        service: str,
+        kind: str,
+        id: str,  # noqa: A002 - the field's name
+        call: int,
+        operation: str,
+        op: str,
+        at: float,
+        handler: str | None,
+        site: str | None,
+        status: str | None,
+        outcome: str,
+        fault: str | None = None,
+    ) -> None:
+        # the fields at once, as TraceEntry (fake_clouds.core.world) does; frozen after
+        self.__dict__.update(
+            service=service,
+            kind=kind,
+            id=id,
+            call=call,
+            operation=operation,
+            op=op,
+            at=at,
+            handler=handler,
+            site=site,
+            status=status,
+            outcome=outcome,
+            fault=fault,
+        )
 
     def describe(self) -> str:
         """``call 3 compute.servers.create at t=1.2s by handle_create (plug.py:42)``."""
@@ -124,8 +155,19 @@ def is_plugin_frame(frame: FrameType) -> bool:
     return _plugin_module(frame)
 
 
+#: module name -> whether it is plug-in code (a pure function of the name, found once per name)
+_PLUGIN_NAMES: dict[str, bool] = {}
+
+
 def _plugin_module(frame: FrameType) -> bool:
     name = frame.f_globals.get("__name__") or ""
+    found = _PLUGIN_NAMES.get(name)
+    if found is None:
+        found = _PLUGIN_NAMES[name] = _plugin_name(name)
+    return found
+
+
+def _plugin_name(name: str) -> bool:
     top = name.partition(".")[0]
     if top in _NOT_PLUGIN or top in _STDLIB:
         return False

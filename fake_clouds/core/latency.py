@@ -24,6 +24,7 @@ an image snapshot about a minute, and network objects are ready at once.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from collections.abc import Mapping
@@ -162,6 +163,23 @@ DEFAULT_LATENCY: dict[str, dict[str, Any]] = {
 }
 
 
+#: The entries of :data:`DEFAULT_LATENCY` parsed once (every world builds a model from them):
+#: (section, key) -> (the spec object, a copy of it as parsed, its distribution).
+_PARSED_DEFAULTS: dict[tuple[str, str], tuple[Any, Any, Distribution]] = {}
+
+
+def _parse_entry(section: str, key: str, value: Any, where: str) -> Distribution:
+    """Parse one entry of a model; a default entry, unchanged since it was parsed, once."""
+    if value is not DEFAULT_LATENCY[section].get(key):
+        return parse_distribution(value, where)
+    known = _PARSED_DEFAULTS.get((section, key))
+    if known is not None and known[0] is value and known[1] == value:
+        return known[2]
+    found = parse_distribution(value, where)
+    _PARSED_DEFAULTS[(section, key)] = (value, copy.deepcopy(value), found)
+    return found
+
+
 class LatencyModel:
     """Call latencies and transition durations, looked up by key with fallbacks."""
 
@@ -189,13 +207,15 @@ class LatencyModel:
         self._spec = merged
         self._tables = {
             section: {
-                key: parse_distribution(value, f"{source}.{section}.{key}")
+                key: _parse_entry(section, key, value, f"{source}.{section}.{key}")
                 for key, value in entries.items()
             }
             for section, entries in merged.items()
         }
         #: what :meth:`lookup` found per (section, key): the tables never change
         self._found: dict[tuple[str, str], Distribution] = {}
+        #: the same per (service, operation) of a call, without building the key's text
+        self._calls: dict[tuple[str, str], Distribution] = {}
 
     def lookup(self, section: str, key: str) -> Distribution:
         """Return the distribution for *key* in *section* (``calls``/``transitions``)."""
@@ -213,7 +233,12 @@ class LatencyModel:
 
     def call(self, service: str, operation: str, rnd: random.Random) -> float:
         """Sample the latency of one call of *service*.*operation*."""
-        return self.lookup("calls", f"{service}.{operation}").sample(rnd)
+        found = self._calls.get((service, operation))
+        if found is None:
+            found = self._calls[(service, operation)] = self.lookup(
+                "calls", f"{service}.{operation}"
+            )
+        return found.sample(rnd)
 
     def transition(self, service: str, kind: str, phase: str, rnd: random.Random) -> float:
         """Sample how long *kind* stays in the transitional state of *phase*."""

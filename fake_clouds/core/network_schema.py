@@ -8,12 +8,12 @@ an update may change. :func:`crud_operations` builds the
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
 from fake_clouds.core.network_ext_schema import EXT_NOT_FOUND, EXT_PLURALS, EXT_SCHEMAS
 from fake_clouds.core.service import operation
+from fake_clouds.core.tracking import plain
 from sdk import exception
 
 _COMMON = {"name": "", "description": "", "tenant_id": "plugsim", "project_id": "plugsim"}
@@ -343,8 +343,8 @@ def _make(kind: str) -> dict[str, Callable[..., Any]]:
                     f"Failed to parse request. Required attribute '{key}' not specified",
                 )
         self._check_quota(kind, self._count(kind))
-        full = copy.deepcopy(defaults)
-        full.update(copy.deepcopy(attrs))
+        full = plain(defaults)  # copy.deepcopy of JSON-like data, at a fraction of the cost
+        full.update(plain(attrs))
         status = self._prepare(kind, full)
         name = full.pop("name", None) or ""  # a port forwarding has no name
         creating = self._creating_status(kind)
@@ -375,7 +375,7 @@ def _make(kind: str) -> dict[str, Callable[..., Any]]:
                 "HTTPBadRequest",
                 f"Cannot update read-only attribute {frozen[0]}",
             )
-        self._apply_update(ent, copy.deepcopy(attrs))
+        self._apply_update(ent, plain(attrs))
         return ent.view()
 
     @operation(f"{plural}.delete", kind=kind, id_arg="entity_id")

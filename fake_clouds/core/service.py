@@ -17,13 +17,14 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import math
 from collections.abc import Callable
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from fake_clouds.core import scope
 from fake_clouds.core.call import Call
 from fake_clouds.core.entities import Entity, Transition
-from fake_clouds.core.tracking import plain
+from fake_clouds.core.tracking import merge
 from sdk import exception
 from simulator.rng import SeededRNG
 
@@ -252,7 +253,7 @@ class Service:
             id=entity_id if entity_id is not None else self.world.new_id(),
             name=name,
             status=status,
-            attrs=plain(attrs or {}),  # deepcopy's result, for JSON-like attributes
+            attrs=attrs or {},  # the entity keeps a copy (what plain() gives), made once
             created_at=now,
             updated_at=now,
             preseeded=preseeded,
@@ -267,9 +268,30 @@ class Service:
         return ent
 
     def _refresh(self, kind: str) -> None:
+        """Apply what came due by now to the entities of *kind* (see :meth:`Entity.advance`).
+
+        A store attached to the world's change log keeps a next-due index
+        (:attr:`~fake_clouds.core.tracking.KindStore.due`): before that instant nothing in it
+        changes on its own and the walk is skipped; a walk sets it again.
+        """
         now = self._now()
         store = self._store[kind]
-        gone = [e for e, ent in store.items() if not ent.advance(now)]
+        due = getattr(store, "due", None)
+        if due is None:  # a store not (yet) attached to a change log: walked every time
+            gone = [e for e, ent in store.items() if not ent.advance(now)]
+        elif now < due:
+            return
+        else:
+            gone = []
+            nearest = math.inf
+            for eid, ent in store.items():
+                if not ent.advance(now):
+                    gone.append(eid)
+                    continue
+                at = ent.next_change()
+                if at < nearest:
+                    nearest = at
+            store.due = nearest  # after the walk: what the walk itself changed is counted
         if not gone:
             return
         # an entity whose deletion came due goes: settling, not the current call's doing
@@ -385,7 +407,7 @@ class Service:
 
     def _set(self, ent: Entity, **attrs: Any) -> None:
         """Update attributes of *ent* now."""
-        ent.attrs.update(plain(attrs))
+        merge(ent.attrs, attrs)  # ent.attrs.update(plain(attrs)), copying once
         ent.updated_at = self._now()
 
     def _require_status(self, ent: Entity, allowed: tuple[str, ...], action: str) -> None:

@@ -23,6 +23,7 @@ not tied to the entity.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -101,6 +102,38 @@ def track(value: Any, owner: Any) -> Any:
         out_list._owner = owner
         return out_list
     return value
+
+
+def adopt(value: Any, owner: Any) -> Any:
+    """A deep copy of *value* tracked for *owner*: ``track(plain(value), owner)`` in one pass.
+
+    What a service gives an entity (new attributes, a transition's) is copied once, into
+    the tracked containers the entity keeps, rather than copied by :func:`plain` and then
+    again by :func:`track`.
+    """
+    kind = type(value)
+    if kind is dict or kind is TrackedDict:
+        out = TrackedDict()
+        for key, item in value.items():
+            dict.__setitem__(out, key, item if type(item) in _SCALARS else adopt(item, owner))
+        out._owner = owner
+        return out
+    if kind is list or kind is TrackedList:
+        out_list = TrackedList([v if type(v) in _SCALARS else adopt(v, owner) for v in value])
+        out_list._owner = owner
+        return out_list
+    return plain(value)  # a scalar, or another type's deep copy (neither is tracked)
+
+
+def merge(target: Any, values: Any) -> None:
+    """``target.update(plain(values))`` for an entity's tracked ``attrs``, copying once."""
+    if type(target) is not TrackedDict:
+        target.update(plain(values))
+        return
+    owner = target._owner
+    for key, item in values.items():
+        dict.__setitem__(target, key, item if type(item) in _SCALARS else adopt(item, owner))
+    owner._touch()
 
 
 class TrackedDict(dict):
@@ -216,21 +249,35 @@ class TrackedList(list):
         return (list, (plain(self),))
 
 
-class KindStore(dict):
-    """The entities of one kind of one service (id -> entity), attached to a change log."""
+#: A :attr:`KindStore.due` that any instant reaches: the store's entities must be walked.
+UNKNOWN = -math.inf
 
-    __slots__ = ("_log", "_service", "_kind")
+
+class KindStore(dict):
+    """The entities of one kind of one service (id -> entity), attached to a change log.
+
+    ``due`` is the next-due index of the store: no entity in it changes on its own (a
+    transition comes due, a lingering deleted entity goes) before that instant, so a
+    service reading the store at an earlier instant need not walk its entities
+    (:meth:`fake_clouds.core.service.Service._refresh`). It is :data:`UNKNOWN` once an
+    entity of the store is put in or changed (every change of an attached entity is
+    reported, see :meth:`~fake_clouds.core.entities.Entity._touch`): a removal only
+    makes the earliest instant later, so ``due`` stays a lower bound.
+    """
+
+    __slots__ = ("_log", "_service", "_kind", "due")
 
     def _attach(self, eid: Any, ent: Any, inserted: bool) -> None:
         key = (self._service, self._kind, eid)
         attach = getattr(ent, "_attach", None)
         if attach is not None:
-            attach(self._log, key)
+            attach(self._log, key, self)
         self._log.touch(key, inserted)
 
     def __setitem__(self, eid: Any, ent: Any) -> None:
         inserted = eid not in self
         dict.__setitem__(self, eid, ent)
+        self.due = UNKNOWN
         self._attach(eid, ent, inserted)
 
     def __delitem__(self, eid: Any) -> None:
@@ -272,7 +319,7 @@ class KindStore(dict):
 def kind_store(log: ChangeLog, service: str, kind: str, items: Any = ()) -> KindStore:
     """Return a :class:`KindStore` holding *items*, each entity attached and logged as inserted."""
     out = KindStore()
-    out._log, out._service, out._kind = log, service, kind
+    out._log, out._service, out._kind, out.due = log, service, kind, UNKNOWN
     for eid, ent in dict(items).items():
         out[eid] = ent
     return out
@@ -319,8 +366,9 @@ def service_store(log: ChangeLog, service: str, stores: Any) -> ServiceStore:
     """Return a :class:`ServiceStore` holding *stores* (kind -> entities), all attached."""
     out = ServiceStore()
     out._log, out._service, out._hidden = log, service, False
-    for kind, items in dict(stores).items():
-        out[kind] = items
+    for kind, items in dict(stores).items():  # each kind new: nothing replaced to log
+        dict.__setitem__(out, kind, out._convert(kind, items))
+    log.services.add(service)
     return out
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fake_clouds.core import registry
-from fake_clouds.core.call import Call
+from fake_clouds.core.call import Call, TraceEntry
 from fake_clouds.core.faults import validate_against
 from fake_clouds.core.history import CallRecorder, History, HistoryRecord
 from fake_clouds.core.injector import FaultEngine, InjectedFault, Injection
@@ -66,29 +66,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 STATE_FORMAT = 1
-
-
-@dataclass(frozen=True)
-class TraceEntry:
-    """One call as the world saw it."""
-
-    time: float
-    service: str
-    operation: str
-    entity_id: str | None
-    outcome: str
-    latency: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-able dict (every field is a scalar: a flat copy, no ``asdict`` recursion)."""
-        return {
-            "time": self.time,
-            "service": self.service,
-            "operation": self.operation,
-            "entity_id": self.entity_id,
-            "outcome": self.outcome,
-            "latency": self.latency,
-        }
 
 
 @dataclass
@@ -144,6 +121,8 @@ class FakeCloud:
 
     #: where large object bodies live (:mod:`fake_clouds.core.blobs`); None keeps them inline
     blobs: Any = None
+    #: the call without a fault, its streams and latency model (see :meth:`_idle_call`)
+    _idle: Call | None = None
 
     def __init__(
         self,
@@ -285,52 +264,67 @@ class FakeCloud:
         """Run one operation through faults, latency, the state change and the trace."""
         if self._in_call:
             return perform()
+        log = self._log
         # A call may change any service's own state (a server create plugs ports
         # in the network service), so every service is compared at the next delta.
-        self._log.services.add("*")
-        start = self.now()
-        injection = self.faults.evaluate(
-            service.name, operation, kind, start, self.rng.stream("faults")
+        log.services.add("*")
+        clock = self.clock
+        rng = self.rng
+        start = clock.now() + clock.debt()  # self.now() outside a call
+        faults = self.faults
+        rnd = rng.stream("faults")  # made at the first call, rules or not (its state is kept)
+        injection = (
+            faults.evaluate(service.name, operation, kind, start, rnd)
+            if faults.profile.rules
+            else None
         )
-        latency = self.latency.call(service.name, operation, self.rng.stream("latency"))
-        effect = injection.effect_type if injection else None
-        if effect == "delay":
-            params = injection.rule.effect.params  # type: ignore[union-attr]
-            extra = parse_distribution(params["seconds"]).sample(self.rng.stream("faults"))
-            latency = latency * params["factor"] + extra
-        if effect == "timeout":
-            latency = injection.rule.effect.params["after"]  # type: ignore[union-attr]
-        self.clock.charge(latency)
-        self._call_now = self.clock.now() + self.clock.debt()
+        latency = self.latency.call(service.name, operation, rng.stream("latency"))
+        effect = None
+        if injection is not None:
+            effect = injection.effect_type
+            if effect == "delay":
+                params = injection.rule.effect.params
+                extra = parse_distribution(params["seconds"]).sample(rnd)
+                latency = latency * params["factor"] + extra
+            elif effect == "timeout":
+                latency = injection.rule.effect.params["after"]
+        clock.charge(latency)
+        self._call_now = clock.now() + clock.debt()
         self._in_call = True
-        factor = injection.rule.effect.params["factor"] if effect == "delay" else 1.0
-        self._call = Call(self.rng, self.latency, injection, factor)
-        recorder = self._log.recorder = CallRecorder()
+        if injection is None:  # most calls: the idle call, made once
+            self._call = self._idle_call()
+        else:
+            factor = injection.rule.effect.params["factor"] if effect == "delay" else 1.0
+            self._call = Call(rng, self.latency, injection, factor)
+        recorder = log.recorder = CallRecorder()
         result: Any = None
         try:
-            if effect in ("error", "over_limit", "throttle"):
-                raise injection.rule.effect.make_error(  # type: ignore[union-attr]
-                    f"{service.name}.{operation}",
-                    injection.retry_after,  # type: ignore[union-attr]
-                )
-            if effect == "timeout":
-                if injection.rule.effect.params["applied"]:  # type: ignore[union-attr]
-                    result = perform()
-                msg = f"{service.name}.{operation} timed out after {latency:g} s"
-                raise exception.ClientTimeout(msg, body={"message": msg})
+            if effect is not None:
+                if effect in ("error", "over_limit", "throttle"):
+                    raise injection.rule.effect.make_error(  # type: ignore[union-attr]
+                        f"{service.name}.{operation}",
+                        injection.retry_after,  # type: ignore[union-attr]
+                    )
+                if effect == "timeout":
+                    if injection.rule.effect.params["applied"]:  # type: ignore[union-attr]
+                        result = perform()
+                    msg = f"{service.name}.{operation} timed out after {latency:g} s"
+                    raise exception.ClientTimeout(msg, body={"message": msg})
             result = perform()
         except exception.ClientError as ex:
-            self._log.recorder = None
+            log.recorder = None
             name = type(ex).__name__
             self._finish(service, operation, entity_id, result, name, start, latency, injection)
-            self._remember(recorder, service, operation, name, start, injection)
+            if recorder.touched:  # a read leaves no history: no stack walk
+                self._remember(recorder, service, operation, name, start, injection)
             raise
         finally:
-            self._log.recorder = None
+            log.recorder = None
             self._in_call = False
             self._call = None
         self._finish(service, operation, entity_id, result, "ok", start, latency, injection)
-        self._remember(recorder, service, operation, "ok", start, injection)
+        if recorder.touched:
+            self._remember(recorder, service, operation, "ok", start, injection)
         return result
 
     def _remember(
@@ -343,8 +337,6 @@ class FakeCloud:
         injection: Injection | None,
     ) -> None:
         """Append a history record for each entity the call just traced touched."""
-        if not recorder.touched:
-            return  # a read: no stack walk
         fault = f"{injection.effect_type} ({injection.rule.name})" if injection else None
         self.history.record_call(
             recorder,
@@ -396,7 +388,14 @@ class FakeCloud:
     @property
     def call(self) -> Call:
         """The operation in progress: its fault effect and time factor (idle between calls)."""
-        return self._call if self._call is not None else Call(self.rng, self.latency)
+        return self._call if self._call is not None else self._idle_call()
+
+    def _idle_call(self) -> Call:
+        """A call without a fault (a :class:`Call` is immutable: one serves every such call)."""
+        idle = self._idle
+        if idle is None or idle.rng is not self.rng or idle.latency is not self.latency:
+            idle = self._idle = Call(self.rng, self.latency)
+        return idle
 
     # --- records ---------------------------------------------------------------
 
@@ -415,6 +414,8 @@ class FakeCloud:
         items = []
         for name, svc in self._services.items():
             for kind in svc.entity_kinds():
+                if not svc._store.get(kind):  # nothing to advance or list (most kinds)
+                    continue
                 for ent in svc._live(kind):
                     # on its way out (a delete is due): not shown as the status it leaves
                     going = bool(ent.pending) and ent.pending[-1].status is None
