@@ -62,6 +62,19 @@ def corpus_cases() -> list[dict[str, Any]]:
     return cases
 
 
+def heat_graphs(fixtures: list[Path]) -> dict[str, Any]:
+    """``{path: {resource: sorted requirements}}``: the graph Heat's engine builds for each
+    template (``tools/heat_diff/heat_graph.py`` in the Heat venv)."""
+    proc = subprocess.run(
+        [heat_python(), str(ROOT / "tools" / "heat_diff" / "heat_graph.py"), *map(str, fixtures)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    return json.loads(proc.stdout)
+
+
 def run_heat(cases: list[dict[str, Any]], timeout: float = 600) -> dict[str, Any]:
     """Run *cases* in real Heat; return ``{case name: result}``."""
     python = heat_python()

@@ -6,12 +6,11 @@ with Heat's classes for those types (:mod:`simulator.heat_compat.heat_implicit`)
 from __future__ import annotations
 
 import inspect
-import json
-import subprocess
 from pathlib import Path
 
+import _heat_diff
 import pytest
-from _heat_diff import ROOT, heat_python, requires_heat
+from _heat_diff import ROOT, requires_heat
 
 from simulator.heat_compat import use_heat_plugins
 from simulator.heat_compat.resource import HeatResource
@@ -40,14 +39,7 @@ HEAT_MODULES = [
 
 @pytest.fixture(scope="module")
 def heat_graphs() -> dict:
-    proc = subprocess.run(
-        [heat_python(), str(ROOT / "tools" / "heat_diff" / "heat_graph.py"), *map(str, FIXTURES)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    return json.loads(proc.stdout)
+    return _heat_diff.heat_graphs(FIXTURES)
 
 
 @pytest.fixture(scope="module")

@@ -3,29 +3,16 @@ tests/fixtures/implicit_deps and the one plugsim builds (``tools/heat_diff/heat_
 
 from __future__ import annotations
 
-import json
-import subprocess
 from pathlib import Path
 
 import pytest
-from _heat_diff import ROOT, heat_python, requires_heat
+from _heat_diff import ROOT, heat_graphs, requires_heat
 
 from simulator.world import World
 
 pytestmark = [requires_heat, pytest.mark.material]
 
 FIXTURES = sorted((ROOT / "tests" / "fixtures" / "implicit_deps").glob("*.yaml"))
-
-
-def heat_graphs() -> dict:
-    proc = subprocess.run(
-        [heat_python(), str(ROOT / "tools" / "heat_diff" / "heat_graph.py"), *map(str, FIXTURES)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    return json.loads(proc.stdout)
 
 
 def plugsim_graph(path: Path) -> dict:
@@ -41,7 +28,7 @@ def plugsim_graph(path: Path) -> dict:
 
 
 def test_every_fixture_has_heats_graph():
-    heat = heat_graphs()
+    heat = heat_graphs(FIXTURES)
     for path in FIXTURES:
         expected = heat[str(path)]
         if "error" in expected:  # Heat's CircularDependencyException; plugsim's own error class
