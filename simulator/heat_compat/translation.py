@@ -179,6 +179,12 @@ def apply_rules(
             if rule.value_path:
                 src, src_key = _container(data, rule.value_path)
                 value = src.pop(src_key, None) if src is not None else None
+                if value and node.get(key):  # Heat refuses the old key and the new one together
+                    raise exception.StackValidationFailed(
+                        error_message="Cannot define the following properties at the same "
+                        f"time: {'.'.join(rule.translation_path)}, {'.'.join(rule.value_path)}",
+                        path=list(getattr(props, "path", []) or []),
+                    )
             else:
                 value = rule.value
             if value is not None and node.get(key) is None:

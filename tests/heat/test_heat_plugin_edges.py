@@ -150,3 +150,30 @@ def test_replace_with_value_name_moves_the_sibling_key_in_each_item():
     assert given == {"uuid": "a"}  # the template's own maps are not changed
     with pytest.raises(exception.StackValidationFailed, match="networks.network, networks.uuid"):
         translated({"network": "b", "uuid": "c"})
+
+
+def test_replace_with_value_path_moves_the_old_key_and_refuses_both():
+    """Heat's Port rule: a deprecated ``network_id`` moves to ``network``; giving both is refused
+    with Heat 27's message (``Translation.replace``), not settled silently for the new key."""
+    from sdk import properties
+    from simulator.heat_compat.translation import TranslationRule, apply_rules
+
+    def translated(**given):
+        schema = {
+            name: properties.Schema(properties.Schema.STRING, name)
+            for name in ("network", "network_id")
+        }
+        props = properties.Properties(schema, given, path=["resources", "port", "properties"])
+        rule = TranslationRule(
+            props, TranslationRule.REPLACE, ["network"], value_path=["network_id"]
+        )
+        apply_rules(props, [rule], client_resolve=False)
+        return props.data
+
+    assert translated(network_id="a") == {"network": "a"}
+    assert translated(network="b") == {"network": "b"}
+    with pytest.raises(exception.StackValidationFailed) as info:
+        translated(network="b", network_id="c")
+    assert "Cannot define the following properties at the same time: network, network_id" in str(
+        info.value
+    )
