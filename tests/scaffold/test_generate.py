@@ -366,3 +366,38 @@ def test_generated_docs_name_one_lint_command(tmp_path):
     for path in project.rglob("*"):
         if path.is_file() and path.suffix in {".md", ".rst", ".py", ".yml"}:
             assert "python -m sdk.lint" not in path.read_text(), path
+
+
+@pytest.mark.material  # a pytest subprocess in the new project: about 7 s
+def test_a_generated_projects_property_tests_compute_no_codec_table(tmp_path):
+    """Their first run in the new project draws names without Hypothesis's UTF-8 codec table
+    (seconds of CPU on first use in a directory): a loaded machine failed them with Hypothesis's
+    "input generation is slow" health check."""
+    import os
+    import subprocess
+    import sys
+
+    project = generate(
+        {"kind": "resource", "package_name": "acme_dns", "resource_type": "Acme::DNS::Zone"},
+        output_dir=tmp_path,
+    )
+    store = tmp_path / "hypothesis"
+    root = Path(__file__).resolve().parents[2]
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(project), str(root)]),
+        "HYPOTHESIS_STORAGE_DIRECTORY": str(store),
+    }
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_resource.py"]
+        + ["-k", "lowercase_name or other_names"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env=env,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "2 passed" in run.stdout
+    tables = sorted(p.name for p in store.rglob("*.json.gz"))
+    assert not [t for t in tables if t.startswith("codec")], tables
