@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -98,12 +99,8 @@ class FailureLog:
     def shared_hint(self) -> tuple[str, int] | None:
         """The hint most failures give and how many give it, when more than one does (the first
         such hint on a tie): many failures with one cause are one thing to fix."""
-        counts: dict[str, int] = {}
-        for hint in self.hints:
-            if hint:
-                counts[hint] = counts.get(hint, 0) + 1
-        best = max(counts.items(), key=lambda item: item[1], default=None)
-        return best if best is not None and best[1] > 1 else None
+        best = Counter(hint for hint in self.hints if hint).most_common(1)
+        return best[0] if best and best[0][1] > 1 else None
 
     def write(self, folder: Path) -> Path:
         """Write ``failures.txt`` in *folder* (empty when nothing failed); return its path."""

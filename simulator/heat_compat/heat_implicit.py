@@ -37,6 +37,7 @@ import weakref
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from sdk import exception
 from sdk import properties as properties_mod
 from simulator.heat_compat.neutron_plugin import RES_TYPES
 from simulator.heat_compat.translation import apply_rules
@@ -94,18 +95,15 @@ def _properties(cls: type, name: str, peers: Any, standin: Any) -> Mapping[str, 
     if values is None:
         return _NoProperties(name)
     data = dict(values)
-    if standin is None:  # a plugsim type: its own renames (``network_id`` to ``network``)
-        data = _renamed(data, getattr(cls, "translations", None) or {})
-        for key, rules in (getattr(cls, "item_translations", None) or {}).items():
-            if isinstance(data.get(key), list):
-                data[key] = [
-                    _renamed(item, rules) if isinstance(item, Mapping) else item
-                    for item in data[key]
-                ]
+    path = ["resources", name, "properties"]
+    renamed = getattr(cls, "renamed_properties", None)
+    if standin is None and callable(renamed):  # a plugsim type: its own renames (``network_id``)
+        try:
+            data = renamed(data, path)
+        except exception.StackValidationFailed:  # validation reports it; Heat skips such values
+            return _NoProperties(name)
     props = properties_mod.Properties(
-        getattr(cls, "properties_schema", None) or {},
-        data,
-        path=["resources", name, "properties"],
+        getattr(cls, "properties_schema", None) or {}, data, path=path
     )
     rules_of = getattr(cls, "translation_rules", None)
     if standin is not None and callable(rules_of):
@@ -116,17 +114,6 @@ def _properties(cls: type, name: str, peers: Any, standin: Any) -> Mapping[str, 
         if rules:
             apply_rules(props, rules, client_resolve=False)
     return props
-
-
-def _renamed(values: Mapping[str, Any], rules: Mapping[str, str]) -> dict[str, Any]:
-    """*values* with each old key of *rules* moved to its new key when that is unset."""
-    out = dict(values)
-    for old, new in rules.items():
-        if old in out:
-            value = out.pop(old)
-            if out.get(new) is None:
-                out[new] = value
-    return out
 
 
 class _Peer:

@@ -140,22 +140,28 @@ class Translated(Resource):  # plugsim: ignore[PS301] - a base, not a type
     item_translations: ClassVar[dict[str, dict[str, str]]] = {}
     ignored: ClassVar[tuple[str, ...]] = ()
 
+    @classmethod
+    def renamed_properties(cls, given: dict[str, Any], path: list[Any]) -> dict[str, Any]:
+        """*given* with every old name moved to its successor and the ignored ones dropped
+        (both an old name and its successor given: :class:`StackValidationFailed` at *path*)."""
+        renamed = _renamed(
+            {k: v for k, v in given.items() if k not in cls.ignored}, cls.translations, path
+        )
+        for key, rules in cls.item_translations.items():
+            items = renamed.get(key)
+            if isinstance(items, list):
+                renamed[key] = [
+                    _renamed(item, rules, [*path, key, i]) if isinstance(item, dict) else item
+                    for i, item in enumerate(items)
+                ]
+        return renamed
+
     def _make_properties(self, definition: rsrc_defn.ResourceDefinition) -> properties.Properties:
         given = definition.properties or {}
         keys = (*self.translations, *self.ignored, *self.item_translations)
         if isinstance(given, dict) and any(k in given for k in keys):
             path = ["resources", self.name, "properties"]
-            renamed = _renamed(
-                {k: v for k, v in given.items() if k not in self.ignored}, self.translations, path
-            )
-            for key, rules in self.item_translations.items():
-                items = renamed.get(key)
-                if isinstance(items, list):
-                    renamed[key] = [
-                        _renamed(item, rules, [*path, key, i]) if isinstance(item, dict) else item
-                        for i, item in enumerate(items)
-                    ]
-            definition = definition.freeze(properties=renamed)
+            definition = definition.freeze(properties=self.renamed_properties(given, path))
         return super()._make_properties(definition)
 
 
